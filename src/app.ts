@@ -1,0 +1,110 @@
+// Builds the HTTP application (no listen): used by the server process, the tests and the benchmarks.
+import crypto from 'node:crypto';
+import type { DestinationStream } from 'pino';
+import Fastify, { LogController } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { tokenInfoRoute, tokenRoute } from './auth/routes.ts';
+import { AuthService } from './auth/service.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/types.ts';
+import { healthRoutes } from './health/routes.ts';
+import { HealthService } from './health/service.ts';
+import { access, installAccessControl } from './http/access.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { ErrorBodySchema } from './http/schemas.ts';
+import type { App } from './http/types.ts';
+import { ServiceState } from './operations/state.ts';
+import { VERSION_STRING } from './version.ts';
+
+/** Every REST route is served under each of these (DESIGN.md section 2). */
+export const REST_PREFIXES = ['/v6', '/v5', '/iii/sierra-api/v6', '/iii/sierra-api/v5'];
+const TOKEN_PREFIXES = ['', '/iii/sierra-api', ...REST_PREFIXES];
+const DOCS_PREFIX = '/docs';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  state?: ServiceState;
+  /** Where log lines go (tests capture them); default standard output. false: no logging. */
+  logStream?: DestinationStream | false;
+}
+
+export interface BuiltApp {
+  app: App;
+  state: ServiceState;
+  auth: AuthService;
+  health: HealthService;
+}
+
+// Never log credentials: the Authorization header carries key secrets and tokens; bodies may carry PINs.
+const REDACT = ['req.headers.authorization', 'req.headers.cookie', '*.pin', '*.secret', '*.password', '*.access_token'];
+
+function requestId(raw: unknown): string {
+  // Honour a caller's X-Request-Id when it is a plain token, so logs can be joined across systems.
+  return typeof raw === 'string' && /^[\w.:-]{1,128}$/.test(raw) ? raw : crypto.randomUUID();
+}
+
+export async function buildApp(options: AppOptions): Promise<BuiltApp> {
+  const { config, db } = options;
+  const state = options.state ?? new ServiceState();
+  const app: App = Fastify({
+    logger:
+      options.logStream === false
+        ? false
+        : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(options.logStream ? { stream: options.logStream } : {}) },
+    genReqId: (req) => requestId(req.headers['x-request-id']),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: false, // shutdown is answered by the access hook, in the contract's shape
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const auth = new AuthService(db, config.tokenLifetimeSec);
+  const health = new HealthService(db, config.healthTimeoutMs);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  installAccessControl(app, { auth, state, openPrefixes: [DOCS_PREFIX] });
+  app.addSchema(ErrorBodySchema);
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Carrel API',
+        version: VERSION_STRING,
+        description: 'Library services platform REST API, compatible with the Sierra REST API (v5 and v6). Every path is also served under /v5 and under the /iii/sierra-api prefix.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' } } },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // One copy of each route in the document: the /v6 one (plus GET /api).
+    transform: ({ schema, url }) => ({ schema: { ...schema, hide: !(url === '/api' || url.startsWith('/v6/')) }, url }),
+  });
+
+  healthRoutes(app, health);
+  for (const prefix of TOKEN_PREFIXES) {
+    await app.register(async (scope: App) => tokenRoute(scope, auth), { prefix });
+  }
+  for (const prefix of REST_PREFIXES) {
+    await app.register(
+      async (scope: App) => {
+        tokenInfoRoute(scope, config.tokenLifetimeSec);
+      },
+      { prefix },
+    );
+  }
+  app.get(
+    '/v6/openapi.json',
+    { config: { access: access.docs }, schema: { hide: true } },
+    async () => app.swagger(),
+  );
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+
+  return { app, state, auth, health };
+}

@@ -1,0 +1,35 @@
+// Roles a key can hold and the permissions each grants (DESIGN.md section 3). A route declares
+// the one permission it needs; a key may call it when any of its roles grants that permission.
+export const PERMISSIONS = [
+  'Bibs_Read', 'Bibs_Write', 'Items_Read', 'Items_Write', 'Branches_Read',
+  'Patrons_Read', 'Patrons_Write', 'Patrons_Validate', 'Patrons_Holds_Read', 'Patrons_Holds_Write',
+  'Patrons_Checkouts_Read', 'Patrons_Checkouts_Write',
+  'Invoices_Read', 'Invoices_Write', 'Acquisitions_Read', 'Acquisitions_Write',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+const catalogueRead: Permission[] = ['Bibs_Read', 'Items_Read', 'Branches_Read'];
+const patronsRead: Permission[] = ['Patrons_Read', 'Patrons_Holds_Read', 'Patrons_Checkouts_Read'];
+
+export const ROLES: Record<string, readonly Permission[]> = {
+  Bibs_Read: catalogueRead,
+  Bibs_Write: [...catalogueRead, 'Bibs_Write', 'Items_Write'],
+  Patrons_Read: patronsRead,
+  Patrons_Write: [...patronsRead, 'Patrons_Write', 'Patrons_Holds_Write', 'Patrons_Checkouts_Write', 'Patrons_Validate'],
+  Patrons_Validate: ['Patrons_Validate'],
+  Patrons_Holds_Read: ['Patrons_Holds_Read'],
+  Patrons_Holds_Write: ['Patrons_Holds_Read', 'Patrons_Holds_Write'],
+  Invoices_Read: ['Invoices_Read', 'Acquisitions_Read'],
+  Invoices_Write: ['Invoices_Read', 'Invoices_Write', 'Acquisitions_Read', 'Acquisitions_Write'],
+  /** Everything: for the library's own administration and for trying Carrel out. */
+  all: PERMISSIONS,
+};
+
+export function isRole(name: string): boolean {
+  return Object.hasOwn(ROLES, name);
+}
+
+export function permissionsOf(roles: readonly string[]): Set<Permission> {
+  return new Set(roles.flatMap((role) => ROLES[role] ?? []));
+}

@@ -1,0 +1,84 @@
+// POST …/token (OAuth 2 client credentials) and GET …/info/token.
+import { Type } from 'typebox';
+import { access } from '../http/access.ts';
+import { errors } from '../http/errors.ts';
+import { errorRef, protectedErrors } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import { permissionsOf, ROLES } from './roles.ts';
+import type { AuthService } from './service.ts';
+
+const TokenSchema = Type.Object(
+  { access_token: Type.String(), token_type: Type.Literal('bearer'), expires_in: Type.Integer() },
+  { additionalProperties: false },
+);
+
+const TokenInfoSchema = Type.Object(
+  {
+    keyId: Type.String(),
+    grantType: Type.String(),
+    authorizationScheme: Type.String(),
+    expiresIn: Type.Integer({ description: 'Seconds until this token expires.' }),
+    roles: Type.Array(
+      Type.Object(
+        { name: Type.String(), tokenLifetime: Type.Integer(), permissions: Type.Array(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** POST /token: registered at the unversioned root as well as under /v5 and /v6. */
+export function tokenRoute(app: App, auth: AuthService): void {
+  app.post(
+    '/token',
+    {
+      config: { access: access.open },
+      schema: {
+        summary: 'Get an access token',
+        description:
+          'OAuth 2 client credentials: `Authorization: Basic base64(key:secret)`; the body may be `grant_type=client_credentials`, `{}` or empty.',
+        tags: ['authorization'],
+        response: { 200: TokenSchema, 400: errorRef, 401: errorRef, 503: errorRef },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as Record<string, unknown> | undefined | null;
+      if (body !== undefined && body !== null && typeof body !== 'object') throw errors.validationFailed('the body must be a form or a JSON object');
+      const grant = body?.grant_type;
+      if (grant !== undefined && grant !== 'client_credentials') {
+        throw errors.invalidParameter('grant_type must be client_credentials');
+      }
+      const token = await auth.issueToken(request.headers.authorization);
+      reply.header('cache-control', 'no-store');
+      return token;
+    },
+  );
+}
+
+export function tokenInfoRoute(app: App, tokenLifetimeSec: number): void {
+  app.get(
+    '/info/token',
+    {
+      config: { access: access.anyToken },
+      schema: {
+        summary: 'Describe the current access token',
+        tags: ['authorization'],
+        security: [{ bearer: [] }],
+        response: { 200: TokenInfoSchema, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      return {
+        keyId: principal.keyId,
+        grantType: 'client_credentials',
+        authorizationScheme: 'Bearer',
+        expiresIn: Math.max(0, Math.floor((principal.expiresDate.getTime() - Date.now()) / 1000)),
+        roles: principal.roles
+          .filter((role) => Object.hasOwn(ROLES, role))
+          .map((role) => ({ name: role, tokenLifetime: tokenLifetimeSec, permissions: [...permissionsOf([role])] })),
+      };
+    },
+  );
+}

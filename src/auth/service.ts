@@ -1,0 +1,112 @@
+// API keys and OAuth 2 client-credentials tokens.
+import type { Db } from '../db/types.ts';
+import { errors } from '../http/errors.ts';
+import * as repo from './repository.ts';
+import { isRole, permissionsOf, ROLES, type Permission } from './roles.ts';
+import { hashSecret, randomToken, tokenHash, verifySecret } from './secrets.ts';
+
+export interface NewKey {
+  id: string;
+  key: string;
+  secret: string;
+  name: string;
+  roles: string[];
+}
+
+export interface KeySummary {
+  key: string;
+  name: string;
+  roles: string[];
+  createdDate: Date;
+  revokedDate: Date | null;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+export interface Principal {
+  /** The public key id (never the secret). */
+  keyId: string;
+  roles: string[];
+  permissions: Set<Permission>;
+  expiresDate: Date;
+}
+
+export class InvalidKeyInput extends Error {}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly tokenLifetimeSec: number,
+  ) {}
+
+  async createKey(name: string, roles: string[]): Promise<NewKey> {
+    const trimmed = name.trim();
+    if (!trimmed) throw new InvalidKeyInput('a key needs a name');
+    if (roles.length === 0) throw new InvalidKeyInput(`a key needs at least one role (${Object.keys(ROLES).join(', ')})`);
+    const unknown = roles.filter((role) => !isRole(role));
+    if (unknown.length > 0) {
+      throw new InvalidKeyInput(`unknown role ${unknown.join(', ')}; roles are ${Object.keys(ROLES).join(', ')}`);
+    }
+    const key = randomToken(18);
+    const secret = randomToken(24);
+    const row = await repo.insertKey(this.db, key, trimmed, await hashSecret(secret), [...new Set(roles)]);
+    return { id: row.id, key, secret, name: row.name, roles: row.roles };
+  }
+
+  async listKeys(): Promise<KeySummary[]> {
+    return (await repo.listKeys(this.db)).map((row) => ({
+      key: row.key, name: row.name, roles: row.roles, createdDate: row.created_date, revokedDate: row.revoked_date,
+    }));
+  }
+
+  revokeKey(key: string): Promise<boolean> {
+    return repo.revokeKey(this.db, key);
+  }
+
+  /** POST /token: Basic base64(key:secret) in, a bearer token out. */
+  async issueToken(authorization: string | undefined): Promise<IssuedToken> {
+    const { key, secret } = parseBasic(authorization);
+    const row = await repo.findActiveKey(this.db, key);
+    // Always hash, also for an unknown key, so the time taken does not tell which keys exist.
+    const ok = await verifySecret(secret, row?.secret_hash);
+    if (!row || !ok) throw errors.unauthorized('invalid client credentials');
+    const token = randomToken(32);
+    await repo.deleteExpiredTokens(this.db);
+    await repo.insertToken(this.db, tokenHash(token), row.id, this.tokenLifetimeSec);
+    return { access_token: token, token_type: 'bearer', expires_in: this.tokenLifetimeSec };
+  }
+
+  /** Every protected call: Bearer token in, the key's principal out. */
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    const token = parseBearer(authorization);
+    const row = await repo.findLiveToken(this.db, tokenHash(token));
+    if (!row) throw errors.invalidToken('the access token is invalid, expired or revoked');
+    return { keyId: row.key, roles: row.roles, permissions: permissionsOf(row.roles), expiresDate: row.expires_date };
+  }
+}
+
+function splitScheme(authorization: string | undefined): { scheme: string; value: string } {
+  if (!authorization?.trim()) throw errors.unauthorized();
+  const match = /^(\S+)\s+(\S+)\s*$/.exec(authorization.trim());
+  if (!match) throw errors.unauthorized('the Authorization header is malformed');
+  return { scheme: match[1]!.toLowerCase(), value: match[2]! };
+}
+
+function parseBasic(authorization: string | undefined): { key: string; secret: string } {
+  const { scheme, value } = splitScheme(authorization);
+  if (scheme !== 'basic') throw errors.invalidScheme('the token endpoint takes Basic authorization: base64(key:secret)');
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) throw errors.unauthorized('Basic credentials must be base64(key:secret)');
+  return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+function parseBearer(authorization: string | undefined): string {
+  const { scheme, value } = splitScheme(authorization);
+  if (scheme !== 'bearer') throw errors.invalidScheme('API calls take Bearer authorization with a token from POST /token');
+  return value;
+}

@@ -1,0 +1,70 @@
+// The one place that reads the environment. Everything else receives a Config.
+import path from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** PostgreSQL connection string; absent selects the embedded PGlite engine. */
+  databaseUrl: string | undefined;
+  /** Directory of the embedded database (PGlite), used when databaseUrl is absent. */
+  dataDir: string;
+  dbPoolMax: number;
+  /** Seconds to wait for a PostgreSQL connection before calling it unreachable. */
+  dbConnectTimeoutSec: number;
+  logLevel: string;
+  /** Base used to build absolute record URLs (hold ids and links); absent: taken from the request's host. */
+  publicBaseUrl: string | undefined;
+  tokenLifetimeSec: number;
+  /** GET /api gives up on the database check after this long and reports it Unhealthy. */
+  healthTimeoutMs: number;
+  /** How often each process re-reads the operator switch (maintenance) and retries a database that was down. */
+  statePollMs: number;
+  /** After SIGTERM, GET /api answers 404 for this long before the listener closes, so a load balancer can notice. */
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const publicBaseUrl = url(env, 'CARREL_PUBLIC_URL', ['http:', 'https:']);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: int(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(env.CARREL_DATA_DIR || './data'),
+    dbPoolMax: int(env, 'CARREL_DB_POOL_MAX', 10, 1, 500),
+    dbConnectTimeoutSec: int(env, 'CARREL_DB_CONNECT_TIMEOUT', 5, 1, 600),
+    logLevel: env.LOG_LEVEL || 'info',
+    publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
+    tokenLifetimeSec: int(env, 'CARREL_TOKEN_LIFETIME', 3600, 60, 86400),
+    healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
+    statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
+    shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
+  };
+}

@@ -1,0 +1,76 @@
+// Chooses the storage engine from config: PostgreSQL when DATABASE_URL is set, else embedded PGlite.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { Config } from '../config.ts';
+import { acquireLock, DataDirBusyError, readLock } from './embedded-lock.ts';
+import { openPGlite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import type { Db } from './types.ts';
+
+function socketPathFor(dataDir: string): string {
+  const inDir = path.join(dataDir, '.s.carrel');
+  // Unix socket paths are limited to about 100 bytes; a deep data directory gets one in the temp dir.
+  if (Buffer.byteLength(inDir) < 100) return inDir;
+  const hash = crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
+  return path.join(os.tmpdir(), `carrel-${hash}.sock`);
+}
+
+function postgresOptions(config: Config) {
+  return { max: config.dbPoolMax, connectTimeoutSec: config.dbConnectTimeoutSec };
+}
+
+/**
+ * The server's database. On the embedded engine the server owns the data directory and shares it
+ * through a Unix socket, so `carrel` commands work while it runs.
+ */
+export async function openServerDb(config: Config): Promise<Db> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, postgresOptions(config));
+  const socketPath = socketPathFor(config.dataDir);
+  const release = acquireLock(config.dataDir, socketPath);
+  try {
+    const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
+    fs.rmSync(socketPath, { force: true });
+    const socket = new PGLiteSocketServer({ db: db.pglite, path: socketPath, maxConnections: 8 });
+    await socket.start();
+    return {
+      ...db,
+      async close() {
+        await socket.stop();
+        await db.close();
+        fs.rmSync(socketPath, { force: true });
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/**
+ * A command-line tool's database: PostgreSQL, the running server's embedded database through its
+ * socket, or the embedded data directory opened directly when no server holds it.
+ */
+export async function openClientDb(config: Config): Promise<Db> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 2 });
+  const owner = readLock(config.dataDir);
+  if (owner?.socket) return openPostgres({ socketPath: owner.socket }, { max: 1, connectTimeoutSec: 10 });
+  if (owner) throw new DataDirBusyError(config.dataDir, owner);
+  const release = acquireLock(config.dataDir);
+  try {
+    const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
+    return {
+      ...db,
+      async close() {
+        await db.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

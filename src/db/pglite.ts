@@ -1,0 +1,47 @@
+// Embedded engine: PGlite (PostgreSQL compiled to WebAssembly) in one process.
+import { PGlite, types } from '@electric-sql/pglite';
+import type { Db, Queryable } from './types.ts';
+
+interface PGliteLike {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  exec(text: string): Promise<unknown>;
+}
+
+function queryable(pg: PGliteLike): Queryable {
+  return {
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      return (await pg.query<T>(text, [...params])).rows;
+    },
+    async exec(text: string) {
+      await pg.exec(text);
+    },
+  };
+}
+
+export interface PGliteSource {
+  /** A directory on disk; absent keeps the database in memory. */
+  dataDir?: string;
+  /** A dump (from dumpDataDir) to start from: tests copy a migrated template this way. */
+  loadFrom?: Blob;
+}
+
+export async function openPGlite(source: PGliteSource): Promise<Db & { pglite: PGlite }> {
+  const pglite = new PGlite({
+    dataDir: source.dataDir,
+    loadDataDir: source.loadFrom,
+    // postgres.js answers int8 as a string; so does this engine, so the two give the same rows.
+    parsers: { [types.INT8]: (value: string) => value },
+  });
+  await pglite.waitReady;
+  return {
+    engine: 'pglite',
+    pglite,
+    ...queryable(pglite),
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return pglite.transaction((tx) => fn(queryable(tx)));
+    },
+    async close() {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+// The engine-neutral database interface. Repositories write PostgreSQL SQL with $1… parameters
+// against it; the same text runs on PostgreSQL (postgres.js) and on embedded PGlite.
+export interface Queryable {
+  /** One parameterised statement; answers its rows. */
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Several statements with no parameters (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly engine: 'postgres' | 'pglite';
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

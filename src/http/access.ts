@@ -1,0 +1,64 @@
+// Who may call a route. Every route declares its access in config.access; one hook enforces it,
+// together with the operator's switch and shutdown. A route that declares nothing is refused at
+// start-up, so a forgotten declaration can never leave an endpoint open.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Permission } from '../auth/roles.ts';
+import type { AuthService, Principal } from '../auth/service.ts';
+import type { ServiceState } from '../operations/state.ts';
+import { errors } from './errors.ts';
+
+export type Access =
+  | { kind: 'status' } // GET /api: answers even while the database is down
+  | { kind: 'open'; database: boolean } // no token: docs, the public catalogue, the token endpoint
+  | { kind: 'token' } // any valid bearer token
+  | { kind: 'permission'; permission: Permission };
+
+export const access = {
+  status: { kind: 'status' } as Access,
+  docs: { kind: 'open', database: false } as Access,
+  open: { kind: 'open', database: true } as Access,
+  anyToken: { kind: 'token' } as Access,
+  need: (permission: Permission): Access => ({ kind: 'permission', permission }),
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+export interface AccessOptions {
+  auth: AuthService;
+  state: ServiceState;
+  /** Route prefixes whose routes come from third-party plugins that are documentation (open). */
+  openPrefixes: string[];
+}
+
+export function installAccessControl(app: FastifyInstance, { auth, state, openPrefixes }: AccessOptions): void {
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access) return;
+    if (openPrefixes.some((prefix) => route.url.startsWith(prefix))) {
+      route.config = { ...route.config, access: access.docs };
+      return;
+    }
+    throw new Error(`route ${String(route.method)} ${route.url} declares no access`);
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const declared = request.routeOptions.config.access;
+    const notRunning = state.notRunningReason();
+    if (notRunning) throw declared?.kind === 'status' ? errors.notRunning(notRunning) : errors.apiDisabled(notRunning);
+    if (!declared || declared.kind === 'status') return; // unknown routes fall through to the 404 handler
+    if (declared.kind === 'open' && !declared.database) return;
+    if (!state.schemaReady) throw errors.databaseUnavailable('the database cannot be reached yet; try again shortly');
+    if (declared.kind === 'open') return;
+    const principal = await auth.authenticate(request.headers.authorization);
+    if (declared.kind === 'permission' && !principal.permissions.has(declared.permission)) {
+      throw errors.forbidden(`this API key does not have the ${declared.permission} permission`);
+    }
+    request.principal = principal;
+  });
+}

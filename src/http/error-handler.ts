@@ -1,0 +1,74 @@
+// Turns every failure into the one error shape. Status codes come from error types and codes,
+// never from matching message text.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { ApiError, errors } from './errors.ts';
+
+function parameterName(error: FastifySchemaValidationError): string {
+  return error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+}
+
+function fromValidation(context: string | undefined, list: FastifySchemaValidationError[]): ApiError {
+  const first = list[0];
+  if (!first) return errors.validationFailed('the request is not valid');
+  const params = first.params as Record<string, unknown>;
+  if (context === 'body') {
+    const where = first.instancePath ? `${first.instancePath.slice(1).replaceAll('/', '.')} ` : 'body ';
+    if (first.keyword === 'required') return errors.validationFailed(`${where}is missing ${String(params.missingProperty)}`.replace(/^body /, ''));
+    if (first.keyword === 'additionalProperties') return errors.validationFailed(`${String(params.additionalProperty)} is not a field of this request body`);
+    return errors.validationFailed(`${where}${first.message ?? 'is not valid'}`);
+  }
+  if (first.keyword === 'required') return errors.missingParameter(`${String(params.missingProperty)} is required`);
+  if (first.keyword === 'additionalProperties') {
+    return errors.unknownParameter(`${String(params.additionalProperty)} is not a parameter of this request`);
+  }
+  const name = parameterName(first);
+  if (first.keyword === 'type' && (params.type === 'integer' || params.type === 'number')) {
+    return errors.invalidArgument(`${name} must be a number`);
+  }
+  return errors.invalidParameter(`${name} ${first.message ?? 'is not valid'}`);
+}
+
+/** Maps anything thrown by a route, a hook or Fastify itself to an ApiError. */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  const fe = error as Partial<FastifyError>;
+  if (fe.validation) return fromValidation(fe.validationContext, fe.validation);
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.badJson('the request body is not valid JSON');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badJson('the request body is empty but its Content-Type is application/json');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType('this Content-Type is not accepted here');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(126, 413, 'Request validation failed', 'the request body is too large');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.validationFailed('the Content-Length does not match the body');
+  }
+  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable('the database cannot be reached; try again shortly');
+  // Other errors Fastify raises for a malformed request carry a 4xx status of their own.
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError(108, fe.statusCode, 'Invalid parameter', 'the request could not be read');
+  }
+  return undefined;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    let apiError = toApiError(error);
+    if (!apiError) {
+      // An unexpected failure: the details go to the log, the client gets the request id to quote.
+      request.log.error({ err: error }, 'unexpected error');
+      apiError = errors.internal(`an unexpected error occurred (request ${request.id})`);
+    } else if (apiError.httpStatus >= 500) {
+      request.log.warn({ err: error }, apiError.message);
+    }
+    return reply.code(apiError.httpStatus).type('application/json; charset=utf-8').send(apiError.body());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const e = errors.notFound(`no resource at ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).send(e.body());
+  });
+}

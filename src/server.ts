@@ -1,0 +1,81 @@
+// Process entry: config, database, HTTP listener, graceful shutdown.
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DataDirBusyError } from './db/embedded-lock.ts';
+import { openServerDb } from './db/open.ts';
+import { Supervisor } from './operations/supervisor.ts';
+import { VERSION_STRING } from './version.ts';
+
+function fail(message: string): never {
+  process.stderr.write(`carrel: ${message}\n`);
+  process.exit(1);
+}
+
+function banner(config: Config, address: string): string {
+  const engine = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  return [
+    '',
+    `  Carrel ${VERSION_STRING} is listening on ${address}`,
+    `  database:  ${engine}`,
+    `  status:    ${address}/api`,
+    `  API docs:  ${address}/docs`,
+    '  API key:   npx carrel keys create --name demo --roles all',
+    `  token:     curl -u KEY:SECRET -X POST ${address}/v6/token`,
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  const db = await openServerDb(config).catch((error: unknown) => {
+    if (error instanceof DataDirBusyError) {
+      fail(`${error.message} (another Carrel server?). Stop it, or set CARREL_DATA_DIR to another directory.`);
+    }
+    throw error;
+  });
+  const { app, state } = await buildApp({ config, db });
+  const supervisor = new Supervisor(db, state, app.log, config.statePollMs);
+  // Migrate now when the database answers; when it does not, the server still starts, reports
+  // Unhealthy, and the supervisor migrates as soon as the database can be reached.
+  await supervisor.tick();
+  supervisor.start();
+
+  let stopping = false;
+  const shutdown = (signal: string, graceMs: number) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    state.draining = true; // GET /api answers 404 from now on, other routes 503
+    app.log.info({ signal, graceMs }, 'shutting down: draining');
+    setTimeout(() => {
+      void (async () => {
+        await app.close(); // stops accepting and waits for requests in flight
+        await supervisor.stop();
+        await db.close();
+        app.log.info('stopped');
+        process.exit(0);
+      })().catch((error: unknown) => {
+        app.log.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      });
+    }, graceMs);
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM', config.shutdownGraceMs));
+  process.on('SIGINT', () => shutdown('SIGINT', 0));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  process.stderr.write(banner(config, address) + '\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`carrel: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
