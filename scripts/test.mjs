@@ -1,0 +1,25 @@
+// `npm test`: runs every test/**/*.test.ts with Node's own test runner (Node 20 has no glob
+// support in --test). Arguments narrow the run: `npm test -- test/health`.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+function find(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return find(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = find('test')
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files match');
+  process.exit(1);
+}
+// Test files spend most of their time waiting on databases and child processes, so run a few at once.
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,124 @@
+// GET /api when PostgreSQL refuses the login, is not there, goes away, or hangs; and the
+// recovery to Healthy without a restart. These need a real PostgreSQL server.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import type { Db } from '../../src/db/types.ts';
+import { ServiceState } from '../../src/operations/state.ts';
+import { Supervisor } from '../../src/operations/supervisor.ts';
+import { captureLogs } from '../helpers/app.ts';
+import { adminSql, createEmptyPgDatabase, createTestDb, PG_URL, uniqueName, withDatabase } from '../helpers/db.ts';
+import { freePort, startBlackHole, startProxy } from '../helpers/tcp.ts';
+
+async function serve(db: Db, env: Record<string, string> = {}, firstTick = true) {
+  const state = new ServiceState();
+  const { stream } = captureLogs();
+  const { app } = await buildApp({ config: loadConfig(env), db, state, logStream: stream as never });
+  const supervisor = new Supervisor(db, state, app.log, 60_000);
+  if (firstTick) await supervisor.tick();
+  const report = async () => {
+    const res = await app.inject({ method: 'GET', url: '/api' });
+    assert.equal(res.statusCode, 200, 'GET /api answers 200 while the service runs, whatever the database does');
+    return res.json();
+  };
+  return { app, state, supervisor, report, close: () => app.close() };
+}
+
+function assertDatabaseUnhealthy(body: any, text: RegExp) {
+  assert.equal(body.status, 'Unhealthy');
+  assert.equal(body.entries.API.status, 'Healthy');
+  const entry = body.entries.DatabaseServer;
+  assert.deepEqual(Object.keys(entry).sort(), ['data', 'description', 'duration', 'exception', 'status', 'tags']);
+  assert.deepEqual(entry.data, {});
+  assert.equal(entry.status, 'Unhealthy');
+  assert.deepEqual(entry.tags, []);
+  assert.match(entry.description, text);
+  assert.equal(entry.exception, entry.description);
+}
+
+const needsPostgres = PG_URL ? false : 'needs PostgreSQL: set TEST_DATABASE_URL or DATABASE_URL';
+
+describe('database failures and recovery', { skip: needsPostgres }, () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('reports the server refusing the login, then turns Healthy once the role exists', async () => {
+    const empty = await createEmptyPgDatabase();
+    const role = uniqueName('carrel_role');
+    cleanups.push(async () => {
+      await empty.drop();
+      const admin = adminSql();
+      await admin.unsafe(`drop role if exists ${role}`);
+      await admin.end();
+    });
+    const db = openPostgres(withDatabase(PG_URL!, empty.name, role), { max: 2, connectTimeoutSec: 5 });
+    const svc = await serve(db);
+    cleanups.push(async () => {
+      await svc.close();
+      await db.close();
+    });
+
+    assertDatabaseUnhealthy(await svc.report(), new RegExp(`role "${role}" does not exist`));
+    const call = await svc.app.inject({ method: 'GET', url: '/v6/info/token', headers: { authorization: 'Bearer x' } });
+    assert.equal(call.statusCode, 503);
+    assert.equal(call.json().code, 112);
+
+    const admin = adminSql();
+    await admin.unsafe(`create role ${role} login`);
+    await admin.unsafe(`alter database ${empty.name} owner to ${role}`);
+    await admin.end();
+
+    await svc.supervisor.tick(); // what the server's timer does every CARREL_STATE_POLL_MS
+    assert.equal(svc.state.schemaReady, true, 'migrated once the login works');
+    const healthy = await svc.report();
+    assert.equal(healthy.status, 'Healthy');
+    assert.match(healthy.entries.DatabaseServer.data.Database.version, /^\d+/);
+  });
+
+  it('reports nothing listening, recovers when the database appears, and again after it goes away', async () => {
+    const testDb = await createTestDb();
+    cleanups.push(() => testDb.drop());
+    const target = new URL(PG_URL!);
+    const port = await freePort();
+    const url = new URL(testDb.url!);
+    url.host = `127.0.0.1:${port}`;
+    const db = openPostgres(url.toString(), { max: 2, connectTimeoutSec: 5 });
+    const svc = await serve(db);
+    cleanups.push(async () => {
+      await svc.close();
+      await db.close();
+    });
+
+    assertDatabaseUnhealthy(await svc.report(), /ECONNREFUSED/);
+
+    let proxy = await startProxy(port, { host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
+    assert.equal((await svc.report()).status, 'Healthy');
+
+    await proxy.close(); // the database goes away under open connections
+    assertDatabaseUnhealthy(await svc.report(), /\S/);
+
+    proxy = await startProxy(port, { host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
+    cleanups.push(() => proxy.close());
+    assert.equal((await svc.report()).status, 'Healthy');
+  });
+
+  it('answers within the check time-out when the database accepts connections but never answers', async () => {
+    const port = await freePort();
+    const hole = await startBlackHole(port);
+    cleanups.push(() => hole.close());
+    const db = openPostgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, connectTimeoutSec: 2 });
+    const svc = await serve(db, { CARREL_HEALTH_TIMEOUT_MS: '300' }, false);
+    cleanups.push(async () => {
+      await svc.close();
+      await db.close().catch(() => {});
+    });
+    const started = Date.now();
+    assertDatabaseUnhealthy(await svc.report(), /did not answer within 300 ms/);
+    // Generous bound: this checks that the time-out works at all, not how fast the machine is.
+    assert.ok(Date.now() - started < 5000);
+  });
+});

@@ -1,0 +1,76 @@
+// GET /api on the engine under test: the seed's health report, field for field.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Type, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { ENGINE } from '../helpers/db.ts';
+
+// Written out here, apart from the route's own schema, so the test cannot agree with a mistake in it.
+const strict = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: false });
+const Duration = Type.String({ pattern: '^\\d{2}:\\d{2}:\\d{2}\\.\\d{7}$' });
+const HealthyReport = strict({
+  status: Type.Literal('Healthy'),
+  totalDuration: Duration,
+  entries: strict({
+    API: strict({
+      data: strict({
+        'Carrel.Api': strict({ version: Type.String(), major: Type.Integer(), minor: Type.Integer(), build: Type.Integer(), revision: Type.Integer() }),
+      }),
+      duration: Duration,
+      status: Type.Literal('Healthy'),
+      tags: Type.Array(Type.Never()),
+    }),
+    DatabaseServer: strict({
+      data: strict({ Database: strict({ version: Type.String({ minLength: 1 }) }) }),
+      duration: Duration,
+      status: Type.Literal('Healthy'),
+      tags: Type.Array(Type.Never()),
+    }),
+  }),
+});
+
+describe(`GET /api on ${ENGINE}`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('answers the health report with exactly the seed fields', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.headers['content-type'] as string, /^application\/json/);
+    const body: unknown = res.json();
+    const problems = [...Value.Errors(HealthyReport, body)].map((e) => `${e.instancePath} ${e.message}`);
+    assert.deepEqual(problems, [], JSON.stringify(body));
+  });
+
+  it('reports a version whose integer parts repeat the version string', async () => {
+    const body = (await t.app.inject({ method: 'GET', url: '/api' })).json();
+    const api = body.entries.API.data['Carrel.Api'];
+    assert.match(api.version, /^\d+\.\d+\.\d+\.\d+$/);
+    assert.deepEqual(api.version.split('.').map(Number), [api.major, api.minor, api.build, api.revision]);
+  });
+
+  it("reports the running database server's own version", async () => {
+    const body = (await t.app.inject({ method: 'GET', url: '/api' })).json();
+    const [row] = await t.testDb.db.query<{ v: string }>("select current_setting('server_version') as v");
+    assert.ok(row);
+    assert.equal(body.entries.DatabaseServer.data.Database.version, row.v.split(' ')[0]);
+    assert.match(body.entries.DatabaseServer.data.Database.version, /^\d+(\.\d+)?/);
+  });
+
+  it('needs no authorization and is served with a trailing slash too', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().status, 'Healthy');
+  });
+
+  it('shares one database check among requests that arrive together', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'GET', url: '/api' })));
+    const durations = new Set(answers.map((r) => r.json().entries.DatabaseServer.duration));
+    assert.ok(answers.every((r) => r.json().status === 'Healthy'));
+    assert.ok(durations.size < answers.length, 'concurrent requests should share a check');
+  });
+});

@@ -1,0 +1,148 @@
+// A real, migrated, private database per test file. PostgreSQL when TEST_DATABASE_URL or
+// DATABASE_URL is set (each file gets a database copied from a migrated template), else PGlite
+// (each file loads a migrated template dump, built once and cached under node_modules/.cache).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+import { listMigrations, migrate } from '../../src/db/migrate.ts';
+import { openPGlite } from '../../src/db/pglite.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import type { Db } from '../../src/db/types.ts';
+
+export const PG_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+export const ENGINE: 'postgres' | 'pglite' = PG_URL ? 'postgres' : 'pglite';
+
+const schemaHash = crypto
+  .createHash('sha256')
+  .update(listMigrations().map((m) => `${m.version}:${m.sql}`).join('\n'))
+  .digest('hex')
+  .slice(0, 12);
+
+export interface TestDb {
+  db: Db;
+  /** postgres:// URL of this file's own database (PostgreSQL only). */
+  url?: string;
+  /** Closes the connection and removes the database. */
+  drop(): Promise<void>;
+}
+
+/** The server URL with another database name (and optionally another user). */
+export function withDatabase(url: string, database: string, user?: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  if (user !== undefined) {
+    u.username = user;
+    u.password = '';
+  }
+  return u.toString();
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+}
+
+/** A connection to the server's maintenance database for CREATE/DROP DATABASE and roles. */
+export function adminSql(): postgres.Sql {
+  if (!PG_URL) throw new Error('adminSql needs TEST_DATABASE_URL or DATABASE_URL');
+  return postgres(PG_URL, { max: 1, onnotice: () => {} });
+}
+
+/** An empty database (no migrations), for tests of migration and start-up. */
+export async function createEmptyPgDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const admin = adminSql();
+  const name = uniqueName('carrel_empty');
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    url: withDatabase(PG_URL!, name),
+    drop: async () => {
+      const sql = adminSql();
+      try {
+        await sql.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await sql.end();
+      }
+    },
+  };
+}
+
+async function pgTestDb(): Promise<TestDb> {
+  const admin = adminSql();
+  const name = uniqueName('carrel_test');
+  try {
+    const template = `carrel_tpl_${schemaHash}`;
+    await admin`select pg_advisory_lock(7243102002)`;
+    try {
+      const found = await admin`select 1 from pg_database where datname = ${template}`;
+      if (found.length === 0) {
+        const building = `${template}_build_${process.pid}`;
+        await admin.unsafe(`create database ${building}`);
+        const db = openPostgres(withDatabase(PG_URL!, building), { max: 1, connectTimeoutSec: 10 });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close();
+        }
+        await admin.unsafe(`alter database ${building} rename to ${template}`);
+      }
+    } finally {
+      await admin`select pg_advisory_unlock(7243102002)`;
+    }
+    await admin.unsafe(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(PG_URL!, name);
+  const db = openPostgres(url, { max: 5, connectTimeoutSec: 10 });
+  return {
+    db,
+    url,
+    async drop() {
+      await db.close();
+      const sql = adminSql();
+      try {
+        await sql.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await sql.end();
+      }
+    },
+  };
+}
+
+const CACHE_DIR = path.resolve('node_modules/.cache/carrel-test');
+
+/** A migrated PGlite dump, built on first use: initdb in WebAssembly takes seconds, loading a dump one. */
+async function pgliteTemplate(): Promise<Blob> {
+  const file = path.join(CACHE_DIR, `pglite-${schemaHash}.tar.gz`);
+  if (!fs.existsSync(file)) {
+    const db = await openPGlite({});
+    try {
+      await migrate(db);
+      const dump = await db.pglite.dumpDataDir('gzip');
+      fs.mkdirSync(CACHE_DIR, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+      fs.renameSync(tmp, file); // atomic: files racing to build it each write a whole one
+    } finally {
+      await db.close();
+    }
+  }
+  return new Blob([fs.readFileSync(file)]);
+}
+
+export async function createTestDb(): Promise<TestDb> {
+  if (PG_URL) return pgTestDb();
+  const db = await openPGlite({ loadFrom: await pgliteTemplate() });
+  return { db, drop: () => db.close() };
+}
+
+/** A data directory for a Carrel server process on the embedded engine, seeded from the template. */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const db = await openPGlite({ dataDir: path.join(dataDir, 'pglite'), loadFrom: await pgliteTemplate() });
+  await db.close();
+}
