@@ -122,3 +122,38 @@ describe('database failures and recovery', { skip: needsPostgres }, () => {
     assert.ok(Date.now() - started < 5000);
   });
 });
+
+describe('a server process started while PostgreSQL is unreachable', { skip: needsPostgres }, () => {
+  it('starts, reports Unhealthy, then migrates and turns Healthy by itself once the database can be reached', async () => {
+    const { startServer } = await import('../helpers/process.ts');
+    const empty = await createEmptyPgDatabase();
+    const dbPort = await freePort();
+    const url = new URL(empty.url);
+    url.host = `127.0.0.1:${dbPort}`;
+    const server = await startServer({ DATABASE_URL: url.toString(), CARREL_STATE_POLL_MS: '100' }, await freePort());
+    const target = new URL(PG_URL!);
+    let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+    try {
+      const down = (await (await fetch(`${server.url}/api`)).json()) as any;
+      assertDatabaseUnhealthy(down, /ECONNREFUSED/);
+      proxy = await startProxy(dbPort, { host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
+      const deadline = Date.now() + 15_000;
+      let status = '';
+      let call = 0;
+      // Ready means both: GET /api Healthy, and a protected call answered by the auth check (401)
+      // rather than 503, which needs the schema the server migrated on its own.
+      while (Date.now() < deadline && !(status === 'Healthy' && call === 401)) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = ((await (await fetch(`${server.url}/api`)).json()) as any).status;
+        call = (await fetch(`${server.url}/v6/info/token`)).status;
+      }
+      assert.equal(status, 'Healthy', server.output());
+      assert.equal(call, 401);
+      assert.match(server.output(), /database schema is up to date/);
+    } finally {
+      await server.stop();
+      await proxy?.close();
+      await empty.drop();
+    }
+  });
+});
