@@ -12,7 +12,7 @@ function parameterName(error: FastifySchemaValidationError): string {
 function fromValidation(context: string | undefined, list: FastifySchemaValidationError[]): ApiError {
   const first = list[0];
   if (!first) return errors.validationFailed('the request is not valid');
-  const params = first.params as Record<string, unknown>;
+  const params = first.params;
   if (context === 'body') {
     const where = first.instancePath ? `${first.instancePath.slice(1).replaceAll('/', '.')} ` : 'body ';
     if (first.keyword === 'required') return errors.validationFailed(`${where}is missing ${String(params.missingProperty)}`.replace(/^body /, ''));

@@ -15,7 +15,7 @@ import { freePort, startBlackHole, startProxy } from '../helpers/tcp.ts';
 async function serve(db: Db, env: Record<string, string> = {}, firstTick = true) {
   const state = new ServiceState();
   const { stream } = captureLogs();
-  const { app } = await buildApp({ config: loadConfig(env), db, state, logStream: stream as never });
+  const { app } = await buildApp({ config: loadConfig(env), db, state, logStream: stream });
   const supervisor = new Supervisor(db, state, app.log, 60_000);
   if (firstTick) await supervisor.tick();
   const report = async () => {
@@ -134,7 +134,7 @@ describe('a server process started while PostgreSQL is unreachable', { skip: nee
     const target = new URL(PG_URL!);
     let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
     try {
-      const down = (await (await fetch(`${server.url}/api`)).json()) as any;
+      const down = (await (await fetch(`${server.url}/api`)).json());
       assertDatabaseUnhealthy(down, /ECONNREFUSED/);
       proxy = await startProxy(dbPort, { host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
       const deadline = Date.now() + 15_000;
@@ -144,7 +144,7 @@ describe('a server process started while PostgreSQL is unreachable', { skip: nee
       // rather than 503, which needs the schema the server migrated on its own.
       while (Date.now() < deadline && !(status === 'Healthy' && call === 401)) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        status = ((await (await fetch(`${server.url}/api`)).json()) as any).status;
+        status = ((await (await fetch(`${server.url}/api`)).json())).status;
         call = (await fetch(`${server.url}/v6/info/token`)).status;
       }
       assert.equal(status, 'Healthy', server.output());

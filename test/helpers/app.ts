@@ -29,7 +29,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const testDb = await createTestDb();
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
   const { stream, lines } = captureLogs();
-  const built = await buildApp({ config, db: testDb.db, logStream: stream as unknown as import('pino').DestinationStream });
+  const built = await buildApp({ config, db: testDb.db, logStream: stream });
   built.state.schemaReady = true; // the test database is migrated already
   return {
     ...built,

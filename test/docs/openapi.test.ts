@@ -1,0 +1,35 @@
+// The OpenAPI document is generated from the route schemas; /docs serves the interactive page.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+describe('API documentation', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('serves an OpenAPI 3.1 document at /v6/openapi.json without a token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v6/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json();
+    assert.equal(doc.openapi, '3.1.0');
+    assert.match(doc.info.version, /^\d+\.\d+\.\d+\.\d+$/);
+    const paths = Object.keys(doc.paths);
+    for (const p of ['/api', '/v6/token', '/v6/info/token']) assert.ok(paths.includes(p), `${p} documented`);
+    assert.ok(!paths.some((p) => p.startsWith('/v5/') || p.startsWith('/iii/')), 'one copy of each route');
+    assert.ok(doc.components.schemas.ErrorBody, 'the error shape is a named schema');
+    // The health report's documented schema is the one the route serialises with.
+    const report = doc.paths['/api'].get.responses['200'].content['application/json'].schema;
+    assert.deepEqual(Object.keys(report.properties).sort(), ['entries', 'status', 'totalDuration']);
+    assert.equal(report.additionalProperties, false);
+  });
+
+  it('serves the interactive page at /docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.headers['content-type'] as string, /text\/html/);
+    assert.match(res.body, /swagger/i);
+  });
+});
