@@ -1,6 +1,6 @@
 // Builds the HTTP application (no listen): used by the server process, the tests and the benchmarks.
 import crypto from 'node:crypto';
-import type { DestinationStream } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import Fastify, { LogController } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
@@ -28,12 +28,15 @@ export interface AppOptions {
   config: Config;
   db: Db;
   state?: ServiceState;
-  /** Where log lines go (tests capture them); default standard output. false: no logging. */
+  /** Where log lines go (tests capture them). false: no logging. Default: standard output, written
+   *  asynchronously so a busy server does not wait on its log; call flushLogs() before exiting. */
   logStream?: DestinationStream | false;
 }
 
 export interface BuiltApp {
   app: App;
+  /** Writes out log lines still buffered: call before the process exits. */
+  flushLogs: () => void;
   state: ServiceState;
   auth: AuthService;
   health: HealthService;
@@ -50,23 +53,29 @@ function requestId(raw: unknown): string {
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const state = options.state ?? new ServiceState();
+  const logStream = options.logStream === false ? undefined : (options.logStream ?? pino.destination({ dest: 1, sync: false }));
   const app: App = Fastify({
-    logger:
-      options.logStream === false
-        ? false
-        : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: !logStream ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: logStream },
     genReqId: (req) => requestId(req.headers['x-request-id']),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request, written when it completes (see the onResponse hook), not two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: false, // shutdown is answered by the access hook, in the contract's shape
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const auth = new AuthService(db, config.tokenLifetimeSec);
-  const health = new HealthService(db, config.healthTimeoutMs);
+  const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The query string stays out: it may one day carry a patron's barcode or name.
+    request.log.info(
+      { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, responseTimeMs: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
   });
   installErrorHandling(app);
   installAccessControl(app, { auth, state, openPrefixes: [DOCS_PREFIX] });
@@ -106,5 +115,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   );
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
-  return { app, state, auth, health };
+  const flushLogs = () => {
+    (logStream as { flushSync?: () => void } | undefined)?.flushSync?.();
+  };
+  return { app, state, auth, health, flushLogs };
 }

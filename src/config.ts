@@ -17,6 +17,8 @@ export interface Config {
   tokenLifetimeSec: number;
   /** GET /api gives up on the database check after this long and reports it Unhealthy. */
   healthTimeoutMs: number;
+  /** GET /api may answer from a successful database check at most this old (0: every answer waits for a fresh one). */
+  healthMaxAgeMs: number;
   /** How often each process re-reads the operator switch (maintenance) and retries a database that was down. */
   statePollMs: number;
   /** After SIGTERM, GET /api answers 404 for this long before the listener closes, so a load balancer can notice. */
@@ -64,6 +66,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
     tokenLifetimeSec: int(env, 'CARREL_TOKEN_LIFETIME', 3600, 60, 86400),
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
+    healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
   };

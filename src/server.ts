@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     }
     throw error;
   });
-  const { app, state } = await buildApp({ config, db });
+  const { app, state, flushLogs } = await buildApp({ config, db });
   const supervisor = new Supervisor(db, state, app.log, config.statePollMs);
   // Migrate now when the database answers; when it does not, the server still starts, reports
   // Unhealthy, and the supervisor migrates as soon as the database can be reached.
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string, graceMs: number) => {
     if (stopping) {
       app.log.warn({ signal }, 'second signal: exiting now');
+      flushLogs();
       process.exit(1);
     }
     stopping = true;
@@ -61,9 +62,11 @@ async function main(): Promise<void> {
         await supervisor.stop();
         await db.close();
         app.log.info('stopped');
+        flushLogs();
         process.exit(0);
       })().catch((error: unknown) => {
         app.log.error({ err: error }, 'error while shutting down');
+        flushLogs();
         process.exit(1);
       });
     }, graceMs);

@@ -3,10 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { Config } from '../config.ts';
 import { acquireLock, DataDirBusyError, readLock } from './embedded-lock.ts';
-import { openPGlite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db } from './types.ts';
 
@@ -17,6 +15,10 @@ function socketPathFor(dataDir: string): string {
   const hash = crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
   return path.join(os.tmpdir(), `carrel-${hash}.sock`);
 }
+
+// The embedded engine's modules are loaded only when it is used: they cost tens of MB of memory
+// that a PostgreSQL deployment should not pay.
+const loadPGlite = () => import('./pglite.ts');
 
 function postgresOptions(config: Config) {
   return { max: config.dbPoolMax, connectTimeoutSec: config.dbConnectTimeoutSec };
@@ -31,6 +33,7 @@ export async function openServerDb(config: Config): Promise<Db> {
   const socketPath = socketPathFor(config.dataDir);
   const release = acquireLock(config.dataDir, socketPath);
   try {
+    const [{ openPGlite }, { PGLiteSocketServer }] = await Promise.all([loadPGlite(), import('@electric-sql/pglite-socket')]);
     const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
     fs.rmSync(socketPath, { force: true });
     const socket = new PGLiteSocketServer({ db: db.pglite, path: socketPath, maxConnections: 8 });
@@ -61,6 +64,7 @@ export async function openClientDb(config: Config): Promise<Db> {
   if (owner) throw new DataDirBusyError(config.dataDir, owner);
   const release = acquireLock(config.dataDir);
   try {
+    const { openPGlite } = await loadPGlite();
     const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
     return {
       ...db,

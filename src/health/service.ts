@@ -1,9 +1,12 @@
 // The health report of GET /api.
 //
-// Every answer reflects a real database round trip that finished after the request arrived.
-// Requests that arrive while a check is in flight share that check instead of starting their own
-// (single flight), so a burst of N requests costs one query, not N, and a slow database is not
-// buried under checks. A check that has not answered within healthTimeoutMs counts as failed.
+// Every answer reflects a real database round trip: one that succeeded at most maxAgeMs ago, or
+// else one that finishes after the request arrived. Requests that arrive while a check is in
+// flight share it (single flight), so a burst of N requests costs one query, not N, and a slow
+// database is not buried under checks. Only successes are reused: after a failure every request
+// checks again (still one at a time), so recovery shows at once. A check that has not answered
+// within timeoutMs counts as failed. totalDuration runs from the start of the check an answer
+// used, so it also tells how old that answer is.
 import { describeDbError } from '../db/errors.ts';
 import type { Db } from '../db/types.ts';
 import { SERVICE_NAME, VERSION, VERSION_STRING } from '../version.ts';
@@ -36,10 +39,12 @@ interface DbCheck {
 
 export class HealthService {
   private inflight: Promise<DbCheck> | undefined;
+  private lastHealthy: { check: DbCheck; completedMs: number } | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly timeoutMs: number,
+    private readonly maxAgeMs: number,
   ) {}
 
   private runCheck(): Promise<DbCheck> {
@@ -57,7 +62,14 @@ export class HealthService {
   }
 
   private checkDatabase(): Promise<DbCheck> {
-    this.inflight ??= this.runCheck().finally(() => (this.inflight = undefined));
+    if (this.lastHealthy && performance.now() - this.lastHealthy.completedMs <= this.maxAgeMs) {
+      return Promise.resolve(this.lastHealthy.check);
+    }
+    this.inflight ??= this.runCheck().then((check) => {
+      this.lastHealthy = check.failure ? undefined : { check, completedMs: performance.now() };
+      this.inflight = undefined;
+      return check;
+    });
     return this.inflight;
   }
 

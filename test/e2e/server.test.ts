@@ -87,7 +87,7 @@ describe(`server process and CLI on ${ENGINE}`, () => {
 
     const logs = server.output();
     assert.ok(!logs.includes(key.secret) && !logs.includes(access_token), 'no secret or token in the log');
-    const requestLines = logs.split('\n').filter((line) => line.startsWith('{') && line.includes('"req"'));
+    const requestLines = logs.split('\n').filter((line) => line.startsWith('{') && line.includes('"msg":"request"'));
     assert.ok(requestLines.length > 0);
     assert.ok(requestLines.every((line) => typeof (JSON.parse(line) as { requestId?: string }).requestId === 'string'), 'every request line has its request id');
   });

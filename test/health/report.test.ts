@@ -33,7 +33,7 @@ const HealthyReport = strict({
 describe(`GET /api on ${ENGINE}`, () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ CARREL_HEALTH_MAX_AGE_MS: '0' });
   });
   after(() => t.close());
 
@@ -65,6 +65,26 @@ describe(`GET /api on ${ENGINE}`, () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().status, 'Healthy');
+  });
+
+  it('reuses a successful check for at most CARREL_HEALTH_MAX_AGE_MS, and says how old it is', async () => {
+    const reuse = await createTestApp({ CARREL_HEALTH_MAX_AGE_MS: '10000' });
+    const fresh = await createTestApp({ CARREL_HEALTH_MAX_AGE_MS: '0' });
+    try {
+      const first = (await reuse.app.inject({ method: 'GET', url: '/api' })).json();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const second = (await reuse.app.inject({ method: 'GET', url: '/api' })).json();
+      assert.equal(second.entries.DatabaseServer.duration, first.entries.DatabaseServer.duration, 'same check reused');
+      assert.ok(second.totalDuration > '00:00:00.0200000', `totalDuration counts from the reused check's start: ${second.totalDuration}`);
+      const a = (await fresh.app.inject({ method: 'GET', url: '/api' })).json();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const b = (await fresh.app.inject({ method: 'GET', url: '/api' })).json();
+      assert.ok(b.totalDuration < '00:00:00.0200000', 'with max age 0 each answer has its own check');
+      assert.equal(a.status, 'Healthy');
+    } finally {
+      await reuse.close();
+      await fresh.close();
+    }
   });
 
   it('shares one database check among requests that arrive together', async () => {
