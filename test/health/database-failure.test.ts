@@ -99,7 +99,13 @@ describe('database failures and recovery', { skip: needsPostgres }, () => {
     assert.equal((await svc.report()).status, 'Healthy');
 
     await proxy.close(); // the database goes away under open connections
-    assertDatabaseUnhealthy(await svc.report(), /\S/);
+    // The teardown of the old connections reaches the pool asynchronously: allow it a moment.
+    let gone = await svc.report();
+    for (let i = 0; i < 50 && gone.status === 'Healthy'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gone = await svc.report();
+    }
+    assertDatabaseUnhealthy(gone, /\S/);
 
     proxy = await startProxy(port, { host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
     cleanups.push(() => proxy.close());
