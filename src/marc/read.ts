@@ -1,0 +1,101 @@
+// Reads MARC records from a byte stream in any of the formats Carrel takes, detected from the
+// content: ISO 2709, MARCXML, MARC-in-JSON (one record, an array, or one record per line).
+import { decodeUtf8, readIso2709, splitIso2709, type TextDecoderFn } from './iso2709.ts';
+import { fromMarcInJson } from './marc-in-json.ts';
+import { readMarcXml } from './marcxml.ts';
+import type { ReadResult } from './read-result.ts';
+import { MarcError } from './record.ts';
+
+export type MarcFormat = 'iso2709' | 'marcxml' | 'marc-in-json';
+
+export function detectFormat(head: Uint8Array): MarcFormat | undefined {
+  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0; // UTF-8 byte order mark
+  while (i < head.length && [0x20, 0x09, 0x0a, 0x0d].includes(head[i]!)) i++;
+  const first = head[i];
+  if (first === 0x3c) return 'marcxml'; // <
+  if (first === 0x7b || first === 0x5b) return 'marc-in-json'; // { or [
+  // ISO 2709 starts with the record length: five digits.
+  if (head.length >= i + 5 && head.subarray(i, i + 5).every((b) => b >= 0x30 && b <= 0x39)) return 'iso2709';
+  return undefined;
+}
+
+/** Chooses the decoder for a binary record from leader/09: 'a' is UTF-8, blank is MARC-8. */
+export type DecoderChooser = (leader9: string) => TextDecoderFn;
+
+const utf8Only: DecoderChooser = (leader9) => {
+  if (leader9 === 'a') return decodeUtf8;
+  return () => {
+    throw new MarcError('MARC-8 records (leader/09 blank) cannot be read yet');
+  };
+};
+
+async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+export type Chunks<T = Uint8Array> = AsyncIterable<T> | Iterable<T>;
+
+export async function* readMarc(chunks: Chunks, chooseDecoder: DecoderChooser = utf8Only): AsyncGenerator<ReadResult> {
+  const iterator = (async function* () {
+    yield* chunks;
+  })();
+  const first = await iterator.next();
+  if (first.done) return;
+  const stream = prepend(first.value, iterator);
+  const format = detectFormat(first.value.subarray(0, 64));
+  if (!format) {
+    yield { position: 'byte 0', error: 'not a MARC file: expected ISO 2709, MARCXML or MARC-in-JSON' };
+    return;
+  }
+  if (format === 'marcxml') {
+    yield* readMarcXml(stream);
+    return;
+  }
+  if (format === 'marc-in-json') {
+    yield* readJson(stream);
+    return;
+  }
+  let index = 0;
+  for await (const { bytes, offset } of splitIso2709(stream)) {
+    index++;
+    const position = `record ${index} (byte ${offset})`;
+    try {
+      const leader9 = String.fromCharCode(bytes[9] ?? 0x20);
+      yield { position, record: readIso2709(bytes, chooseDecoder(leader9)) };
+    } catch (error) {
+      yield { position, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+async function* readJson(stream: AsyncIterable<Uint8Array>): AsyncGenerator<ReadResult> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(Buffer.from(chunk));
+  const text = Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, '');
+  let docs: { value: unknown; position: string }[];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const list: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+    docs = list.map((value, i) => ({ value, position: `record ${i + 1}` }));
+  } catch {
+    // One record per line (JSON Lines), each line judged on its own.
+    docs = [];
+    text.split('\n').forEach((line, i) => {
+      if (!line.trim()) return;
+      try {
+        docs.push({ value: JSON.parse(line), position: `line ${i + 1}` });
+      } catch (error) {
+        docs.push({ value: new MarcError(`invalid JSON: ${(error as Error).message}`), position: `line ${i + 1}` });
+      }
+    });
+  }
+  for (const { value, position } of docs) {
+    try {
+      if (value instanceof MarcError) throw value;
+      yield { position, record: fromMarcInJson(value) };
+    } catch (error) {
+      yield { position, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
