@@ -7,6 +7,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { tokenInfoRoute, tokenRoute } from './auth/routes.ts';
+import { BibSchema, bibRoutes } from './bibs/routes.ts';
+import { BibService } from './bibs/service.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
@@ -66,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
 
   const auth = new AuthService(db, config.tokenLifetimeSec);
   const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
+  const bibs = new BibService(db);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -80,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   installErrorHandling(app);
   installAccessControl(app, { auth, state, openPrefixes: [DOCS_PREFIX] });
   app.addSchema(ErrorBodySchema);
+  app.addSchema(BibSchema);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -104,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     await app.register(
       async (scope: App) => {
         tokenInfoRoute(scope, config.tokenLifetimeSec);
+        bibRoutes(scope, bibs, config.publicBaseUrl);
       },
       { prefix },
     );

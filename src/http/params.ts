@@ -27,7 +27,8 @@ function splitRange(name: string, raw: string): [string, string] | undefined {
   return [match[1]!.trim(), match[2]!.trim()];
 }
 
-function parseId(name: string, raw: string): string {
+/** One record id (digits), or 101 naming the parameter. */
+export function parseRecordId(name: string, raw: string): string {
   if (!/^\d{1,18}$/.test(raw)) throw errors.invalidArgument(`${name}: "${raw}" is not a record id (digits only)`);
   return raw.replace(/^0+(?=\d)/, '');
 }
@@ -38,8 +39,8 @@ export function parseIdFilter(name: string, raw: string): IdFilter {
   if (range) {
     const [from, to] = range;
     const filter: IdFilter = { kind: 'range' };
-    if (from) filter.from = parseId(name, from);
-    if (to) filter.to = parseId(name, to);
+    if (from) filter.from = parseRecordId(name, from);
+    if (to) filter.to = parseRecordId(name, to);
     if (filter.from && filter.to && BigInt(filter.from) > BigInt(filter.to)) {
       throw errors.invalidParameter(`${name} range starts after it ends`);
     }
@@ -48,7 +49,7 @@ export function parseIdFilter(name: string, raw: string): IdFilter {
   const parts = raw.split(',').map((part) => part.trim());
   if (parts.some((part) => part === '')) throw errors.invalidParameter(`${name} has an empty entry`);
   if (parts.length > MAX_LIMIT) throw errors.invalidParameter(`${name} lists more than ${MAX_LIMIT} ids`);
-  return { kind: 'list', ids: [...new Set(parts.map((part) => parseId(name, part)))] };
+  return { kind: 'list', ids: [...new Set(parts.map((part) => parseRecordId(name, part)))] };
 }
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;

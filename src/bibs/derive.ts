@@ -1,0 +1,115 @@
+// The fields Carrel keeps beside each MARC record, derived from it: what lists, filters and
+// (later) search use without reading MARC.
+import { isControlField, type DataField, type MarcRecord } from '../marc/record.ts';
+
+export interface DerivedBib {
+  title: string | null;
+  author: string | null;
+  publishYear: number | null;
+  lang: string | null;
+  country: string | null;
+  bibLevel: string | null;
+  materialType: string;
+  isbns: string[];
+  issns: string[];
+  controlNumber: string | null;
+  controlSource: string | null;
+  systemNumbers: string[];
+}
+
+const control = (record: MarcRecord, tag: string) => {
+  const field = record.fields.find((f) => f.tag === tag && isControlField(f));
+  return field && isControlField(field) ? field.value : undefined;
+};
+const dataFields = (record: MarcRecord, tags: string[]) =>
+  record.fields.filter((f): f is DataField => tags.includes(f.tag) && !isControlField(f));
+const subfields = (field: DataField | undefined, codes: string) =>
+  field ? field.subfields.filter((sf) => codes.includes(sf.code)).map((sf) => sf.value) : [];
+
+/** ISBD punctuation that ends a MARC subfield (" /", " :", ",", ".") is not part of the value. */
+export function trimPunctuation(text: string): string {
+  return text.replace(/\s*[/:;,=]\s*$/, '').replace(/(?<![A-Z]|\.\.)\.$/, '').trim();
+}
+
+const joined = (parts: string[]) => {
+  const text = trimPunctuation(parts.map((p) => p.trim()).filter(Boolean).join(' '));
+  return text || null;
+};
+
+/** ISBN digits (X kept), hyphens and spaces dropped, the qualifier after the number ignored. */
+export function normalizeIsbn(raw: string): string | undefined {
+  const match = /^\s*([0-9Xx][0-9Xx\s-]{8,20})/.exec(raw);
+  const digits = match?.[1]?.replace(/[\s-]/g, '').toUpperCase();
+  if (!digits) return undefined;
+  if (/^\d{9}[\dX]$/.test(digits) || /^\d{13}$/.test(digits)) return digits;
+  return undefined;
+}
+
+export function normalizeIssn(raw: string): string | undefined {
+  const digits = raw.replace(/[\s-]/g, '').toUpperCase().slice(0, 8);
+  return /^\d{7}[\dX]$/.test(digits) ? `${digits.slice(0, 4)}-${digits.slice(4)}` : undefined;
+}
+
+/** The material type code of migration 0002's table, from leader/06-07, 008 and 007 (MARC 21 rules). */
+export function materialTypeOf(record: MarcRecord): string {
+  const type = record.leader[6] ?? 'a';
+  const level = record.leader[7] ?? 'm';
+  const f008 = control(record, '008') ?? '';
+  const f007 = control(record, '007') ?? '';
+  switch (type) {
+    case 'a':
+      if (level === 's' || level === 'i' || level === 'b') return 's';
+      // 008/23 form of item: o online, q direct electronic, s electronic; or a computer-file 007.
+      return 'oqs'.includes(f008[23] ?? ' ') || f007[0] === 'c' ? 'e' : 'a';
+    case 't':
+      return 't';
+    case 'c':
+    case 'd':
+      return 'c';
+    case 'e':
+    case 'f':
+      return 'm';
+    case 'g':
+      return 'g';
+    case 'i':
+      return 'i';
+    case 'j':
+      return 'j';
+    case 'k':
+      return 'k';
+    case 'm':
+      return 'f';
+    case 'o':
+      return 'o';
+    case 'p':
+      return 'p';
+    case 'r':
+      return 'r';
+    default:
+      return 'a';
+  }
+}
+
+export function deriveBib(record: MarcRecord): DerivedBib {
+  const f008 = control(record, '008') ?? '';
+  const title = dataFields(record, ['245'])[0];
+  const author = dataFields(record, ['100', '110', '111'])[0];
+  const year008 = /^\d{4}$/.test(f008.slice(7, 11)) ? Number(f008.slice(7, 11)) : null;
+  const imprint = dataFields(record, ['264', '260']).flatMap((f) => subfields(f, 'c')).join(' ');
+  const yearImprint = /\b(1[0-9]{3}|20[0-9]{2})\b/.exec(imprint)?.[1];
+  const code = (text: string) => (text.trim() && !/^[|#\s]+$/.test(text) ? text.trim() : null);
+  return {
+    title: joined(subfields(title, 'abnp')),
+    author: joined(subfields(author, 'abcdq')),
+    publishYear: year008 ?? (yearImprint ? Number(yearImprint) : null),
+    lang: code(f008.slice(35, 38)),
+    country: code(f008.slice(15, 18)),
+    bibLevel: code(record.leader[7] ?? ''),
+    materialType: materialTypeOf(record),
+    isbns: [...new Set(dataFields(record, ['020']).flatMap((f) => subfields(f, 'a')).map(normalizeIsbn).filter((v): v is string => !!v))],
+    issns: [...new Set(dataFields(record, ['022']).flatMap((f) => subfields(f, 'a')).map(normalizeIssn).filter((v): v is string => !!v))],
+    controlNumber: control(record, '001')?.trim() || null,
+    controlSource: control(record, '003')?.trim() || null,
+    systemNumbers: [...new Set(dataFields(record, ['035']).flatMap((f) => subfields(f, 'a')).map((v) => v.replace(/\s+/g, '')).filter(Boolean))],
+  };
+}

@@ -1,0 +1,95 @@
+// A bib as the API shows it: the established platform's bib object, fields chosen by `fields`.
+import { fromMarcInJson } from '../marc/marc-in-json.ts';
+import { isControlField } from '../marc/record.ts';
+import type { FieldSet } from '../http/params.ts';
+import type { BibRow } from './repository.ts';
+
+export const BIB_FIELDS = {
+  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'lang', 'title', 'author', 'materialType',
+    'bibLevel', 'publishYear', 'catalogDate', 'country', 'normTitle', 'normAuthor', 'varFields'] as const,
+  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'lang', 'title', 'author', 'materialType', 'bibLevel',
+    'publishYear', 'catalogDate', 'country'] as const,
+} satisfies FieldSet<string>;
+
+export type BibField = (typeof BIB_FIELDS.all)[number];
+
+/** Instants as the API prints them: whole seconds, UTC. */
+export const instant = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
+
+// MARC language codes are ISO 639-2/B; the runtime's names know the /T forms of these few.
+const BIBLIOGRAPHIC_TO_TERMINOLOGY: Record<string, string> = {
+  alb: 'sqi', arm: 'hye', baq: 'eus', bur: 'mya', chi: 'zho', cze: 'ces', dut: 'nld', fre: 'fra', geo: 'kat', ger: 'deu',
+  gre: 'ell', ice: 'isl', mac: 'mkd', mao: 'mri', may: 'msa', per: 'fas', rum: 'ron', slo: 'slk', tib: 'bod', wel: 'cym',
+};
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+function languageName(code: string): string {
+  if (code === 'zxx') return 'No linguistic content';
+  if (code === 'mul') return 'Multiple languages';
+  if (code === 'und') return 'Undetermined';
+  try {
+    return languageNames.of(BIBLIOGRAPHIC_TO_TERMINOLOGY[code] ?? code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+const BIB_LEVELS: Record<string, string> = {
+  a: 'Monographic component part', b: 'Serial component part', c: 'Collection', d: 'Subunit', i: 'Integrating resource',
+  m: 'Monograph/Item', s: 'Serial',
+};
+
+/** Sierra's field-group tag for a MARC tag, as varFields carry it. */
+function fieldGroup(tag: string): string {
+  if (/^1[0-1]\d$/.test(tag) || /^7[0-1]\d$/.test(tag)) return 'a';
+  if (tag === '245' || tag === '246' || tag === '130' || tag === '240') return 't';
+  if (tag.startsWith('6')) return 'd';
+  if (tag.startsWith('5')) return 'n';
+  if (tag === '020' || tag === '022' || tag === '024') return 'i';
+  if (tag === '250') return 'e';
+  if (tag === '260' || tag === '264') return 'p';
+  if (tag === '300') return 'r';
+  if (tag.startsWith('4') || tag.startsWith('8')) return 's';
+  return 'y';
+}
+
+/** Text folded for sorting and matching: lower case, no diacritics, no punctuation. */
+export function normalizeText(text: string | null): string | null {
+  if (text === null) return null;
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+export function presentBib(row: BibRow, fields: readonly BibField[]): Record<string, unknown> {
+  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    switch (field) {
+      case 'id': out.id = row.id; break;
+      case 'updatedDate': out.updatedDate = instant(row.updated_date); break;
+      case 'createdDate': out.createdDate = instant(row.created_date); break;
+      case 'deleted': out.deleted = false; break;
+      case 'suppressed': out.suppressed = row.suppressed; break;
+      case 'lang': if (row.lang) out.lang = { code: row.lang, name: languageName(row.lang) }; break;
+      case 'title': if (row.title !== null) out.title = row.title; break;
+      case 'author': if (row.author !== null) out.author = row.author; break;
+      case 'materialType': if (row.material_type) out.materialType = { code: row.material_type, value: row.material_type_desc ?? row.material_type }; break;
+      case 'bibLevel': if (row.bib_level) out.bibLevel = { code: row.bib_level, value: BIB_LEVELS[row.bib_level] ?? row.bib_level }; break;
+      case 'publishYear': if (row.publish_year !== null) out.publishYear = row.publish_year; break;
+      case 'catalogDate': if (row.catalog_date) out.catalogDate = row.catalog_date; break;
+      case 'country': if (row.country) out.country = { code: row.country, name: row.country }; break;
+      case 'normTitle': out.normTitle = normalizeText(row.title); break;
+      case 'normAuthor': out.normAuthor = normalizeText(row.author); break;
+      case 'varFields':
+        if (row.marc) {
+          out.varFields = fromMarcInJson(row.marc).fields.map((f) =>
+            isControlField(f)
+              ? { fieldTag: 'y', marcTag: f.tag, content: f.value }
+              : { fieldTag: fieldGroup(f.tag), marcTag: f.tag, ind1: f.ind1, ind2: f.ind2, subfields: f.subfields.map((sf) => ({ tag: sf.code, content: sf.value })) },
+          );
+        }
+        break;
+      case 'deletedDate': break; // only tombstones carry it
+    }
+  }
+  return out;
+}

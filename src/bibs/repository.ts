@@ -1,0 +1,118 @@
+// SQL for bibliographic records.
+import type { Queryable } from '../db/types.ts';
+import type { DateFilter, IdFilter } from '../http/params.ts';
+import type { MarcInJson } from '../marc/marc-in-json.ts';
+import type { DerivedBib } from './derive.ts';
+
+export interface BibRow {
+  id: string;
+  marc: MarcInJson | null;
+  title: string | null;
+  author: string | null;
+  publish_year: number | null;
+  lang: string | null;
+  country: string | null;
+  bib_level: string | null;
+  material_type: string | null;
+  material_type_desc: string | null;
+  suppressed: boolean;
+  catalog_date: string | null;
+  created_date: Date;
+  updated_date: Date;
+  deleted_date: Date | null;
+}
+
+const COLUMNS = `b.id::text, b.marc, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
+  b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
+  b.created_date, b.updated_date, b.deleted_date`;
+const FROM = 'bibs b left join material_types m on m.code = b.material_type';
+
+function derivedParams(d: DerivedBib): unknown[] {
+  return [d.title, d.author, d.publishYear, d.lang, d.country, d.bibLevel, d.materialType, d.isbns, d.issns, d.controlNumber, d.controlSource, d.systemNumbers];
+}
+
+export async function insertBib(tx: Queryable, marc: MarcInJson, derived: DerivedBib, suppressed: boolean, stamp: Date): Promise<string> {
+  const rows = await tx.query<{ id: string }>(
+    `insert into bibs (marc, title, author, publish_year, lang, country, bib_level, material_type, isbns, issns,
+       control_number, control_source, system_numbers, suppressed, catalog_date, created_date, updated_date)
+     values ($1::jsonb, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ($15::timestamptz at time zone 'UTC')::date, $15, $15)
+     returning id::text`,
+    [marc, ...derivedParams(derived), suppressed, stamp],
+  );
+  return rows[0]!.id;
+}
+
+/** Replaces a live record's MARC; false when there is no live record with this id. */
+export async function updateBib(tx: Queryable, id: string, marc: MarcInJson, derived: DerivedBib, suppressed: boolean | undefined, stamp: Date): Promise<boolean> {
+  const rows = await tx.query(
+    `update bibs set marc = $2::jsonb, title = $3, author = $4, publish_year = $5, lang = $6, country = $7, bib_level = $8,
+       material_type = $9, isbns = $10, issns = $11, control_number = $12, control_source = $13, system_numbers = $14,
+       suppressed = coalesce($15, suppressed), updated_date = $16
+     where id = $1 and deleted_date is null returning id`,
+    [id, marc, ...derivedParams(derived), suppressed ?? null, stamp],
+  );
+  return rows.length > 0;
+}
+
+/** Deletes a live record, leaving its tombstone (id and dates); false when there is none. */
+export async function tombstoneBib(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
+  const rows = await tx.query(
+    `update bibs set marc = null, title = null, author = null, isbns = '{}', issns = '{}', system_numbers = '{}',
+       control_number = null, control_source = null, deleted_date = $2, updated_date = $2
+     where id = $1 and deleted_date is null returning id`,
+    [id, stamp],
+  );
+  return rows.length > 0;
+}
+
+export async function getBib(db: Queryable, id: string): Promise<BibRow | undefined> {
+  const rows = await db.query<BibRow>(`select ${COLUMNS} from ${FROM} where b.id = $1`, [id]);
+  return rows[0];
+}
+
+export interface BibListFilter {
+  id?: IdFilter;
+  createdDate?: DateFilter;
+  updatedDate?: DateFilter;
+  deletedDate?: DateFilter;
+  deleted?: boolean;
+  suppressed?: boolean;
+  /** Date filters see only whole seconds before this instant (the harvest horizon). */
+  horizon?: Date;
+  limit: number;
+  offset: number;
+}
+
+/** Appends the SQL for one date filter. Dates are compared at the whole second the API shows. */
+function dateCondition(column: string, filter: DateFilter, horizon: Date | undefined, add: (value: unknown) => string): string[] {
+  const conditions: string[] = [];
+  const from = filter.kind === 'at' ? filter.at : filter.from;
+  const to = filter.kind === 'at' ? filter.at : filter.to;
+  if (from) conditions.push(`${column} >= date_trunc('second', ${add(from)}::timestamptz)`);
+  if (to) conditions.push(`${column} < date_trunc('second', ${add(to)}::timestamptz) + interval '1 second'`);
+  // A second still running may yet gain records: it is shown once it is over (at most 1 s later).
+  if (horizon) conditions.push(`${column} < date_trunc('second', ${add(horizon)}::timestamptz)`);
+  return conditions;
+}
+
+export async function listBibs(db: Queryable, filter: BibListFilter): Promise<BibRow[]> {
+  const params: unknown[] = [];
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (filter.id?.kind === 'list') where.push(`b.id = any(${add(filter.id.ids)}::bigint[])`);
+  if (filter.id?.kind === 'range') {
+    if (filter.id.from) where.push(`b.id >= ${add(filter.id.from)}::bigint`);
+    if (filter.id.to) where.push(`b.id <= ${add(filter.id.to)}::bigint`);
+  }
+  if (filter.createdDate) where.push(...dateCondition('b.created_date', filter.createdDate, filter.horizon, add));
+  if (filter.updatedDate) where.push(...dateCondition('b.updated_date', filter.updatedDate, filter.horizon, add));
+  if (filter.deletedDate) where.push(...dateCondition('b.deleted_date', filter.deletedDate, filter.horizon, add));
+  if (filter.deleted !== undefined) where.push(filter.deleted ? 'b.deleted_date is not null' : 'b.deleted_date is null');
+  if (filter.suppressed !== undefined) where.push(`b.suppressed = ${add(filter.suppressed)}`);
+  const sql = `select ${COLUMNS} from ${FROM} ${where.length ? `where ${where.join(' and ')}` : ''}
+    order by b.id limit ${add(filter.limit)} offset ${add(filter.offset)}`;
+  return db.query<BibRow>(sql, params);
+}

@@ -1,0 +1,13 @@
+// Absolute record URLs (DESIGN.md: "Records"), from the configured public base URL or the request's host.
+import type { FastifyRequest } from 'fastify';
+
+export function origin(request: FastifyRequest, publicBaseUrl: string | undefined): string {
+  return publicBaseUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** The URL of a record of `resource` under the same API prefix the request came in on (/v6, /iii/sierra-api/v5, …). */
+export function recordLink(request: FastifyRequest, publicBaseUrl: string | undefined, resource: string, id: string): string {
+  const path = request.url.split('?')[0]!;
+  const prefix = path.slice(0, path.indexOf(`/${resource}`));
+  return `${origin(request, publicBaseUrl)}${prefix}/${resource}/${id}`;
+}

@@ -1,0 +1,12 @@
+// A bearer token for a new key with the given roles, from the real token endpoint.
+import type { TestApp } from './app.ts';
+
+export async function bearer(t: TestApp, roles: string[]): Promise<string> {
+  const key = await t.auth.createKey(`test ${roles.join(',')}`, roles);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v6/token',
+    headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+  });
+  return `Bearer ${res.json().access_token as string}`;
+}
