@@ -85,6 +85,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addSchema(ErrorBodySchema);
   app.addSchema(BibSchema);
   await app.register(formbody);
+  // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
+  // ISO 2709 as bytes, for the bib service to read.
+  app.addContentTypeParser('application/marc-in-json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(['application/marc-xml', 'application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/marc', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -21,20 +21,26 @@ const BIBLIOGRAPHIC_TO_TERMINOLOGY: Record<string, string> = {
   alb: 'sqi', arm: 'hye', baq: 'eus', bur: 'mya', chi: 'zho', cze: 'ces', dut: 'nld', fre: 'fra', geo: 'kat', ger: 'deu',
   gre: 'ell', ice: 'isl', mac: 'mkd', mao: 'mri', may: 'msa', per: 'fas', rum: 'ron', slo: 'slk', tib: 'bod', wel: 'cym',
 };
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+const namesByLocale = new Map<string, Intl.DisplayNames>();
 
-function languageName(code: string): string {
+/** A MARC language code's name in the given locale (English by default); the code when unknown. */
+export function languageName(code: string, locale = 'en'): string {
   if (code === 'zxx') return 'No linguistic content';
   if (code === 'mul') return 'Multiple languages';
   if (code === 'und') return 'Undetermined';
   try {
-    return languageNames.of(BIBLIOGRAPHIC_TO_TERMINOLOGY[code] ?? code) ?? code;
+    let names = namesByLocale.get(locale);
+    if (!names) {
+      names = new Intl.DisplayNames([locale, 'en'], { type: 'language', fallback: 'none' });
+      namesByLocale.set(locale, names);
+    }
+    return names.of(BIBLIOGRAPHIC_TO_TERMINOLOGY[code] ?? code) ?? code;
   } catch {
     return code;
   }
 }
 
-const BIB_LEVELS: Record<string, string> = {
+export const BIB_LEVELS: Record<string, string> = {
   a: 'Monographic component part', b: 'Serial component part', c: 'Collection', d: 'Subunit', i: 'Integrating resource',
   m: 'Monograph/Item', s: 'Serial',
 };

@@ -116,3 +116,20 @@ export async function listBibs(db: Queryable, filter: BibListFilter): Promise<Bi
     order by b.id limit ${add(filter.limit)} offset ${add(filter.offset)}`;
   return db.query<BibRow>(sql, params);
 }
+
+export async function getBibMarc(db: Queryable, id: string): Promise<MarcInJson | undefined> {
+  const rows = await db.query<{ marc: MarcInJson }>('select marc from bibs where id = $1 and deleted_date is null', [id]);
+  return rows[0]?.marc;
+}
+
+export async function listMaterialTypes(db: Queryable): Promise<{ code: string; description: string }[]> {
+  return db.query('select code, description from material_types order by code');
+}
+
+/** The distinct values of a derived code column among live records (for metadata). */
+export async function codesInUse(db: Queryable, column: 'lang' | 'country'): Promise<string[]> {
+  const rows = await db.query<{ code: string }>(
+    `select distinct ${column === 'lang' ? 'lang' : 'country'} as code from bibs where deleted_date is null and ${column} is not null order by 1`,
+  );
+  return rows.map((r) => r.code);
+}

@@ -6,7 +6,11 @@ import { pagingQuery, parseDateFilter, parseFields, parseIdFilter, parseRecordId
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
-import { parseBibBody, type BibService } from './service.ts';
+import { METADATA_FIELDS, parseBibBody, type BibService, type MetadataField } from './service.ts';
+import { writeIso2709 } from '../marc/iso2709.ts';
+import { toMarcInJson } from '../marc/marc-in-json.ts';
+import { toMarcXml } from '../marc/marcxml.ts';
+import { ApiError, errors } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
@@ -85,11 +89,51 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
     return presentBib(await bibs.get(parseRecordId('id', request.params.id)), fields);
   });
 
+  app.get('/bibs/metadata', {
+    config: { access: access.need('Bibs_Read') },
+    schema: {
+      summary: 'Codes of the coded bib fields, with descriptions',
+      tags: ['bibs'],
+      security: [{ bearer: [] }],
+      querystring: Type.Object({
+        fields: Type.Optional(Type.String({ description: `Comma-separated: ${METADATA_FIELDS.join(', ')} (default all).` })),
+        language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Language of the descriptions (BCP 47, e.g. en, fr); default en.' })),
+      }, { additionalProperties: false }),
+      response: { 200: Type.Array(Type.Object({ field: Type.String(), values: Type.Array(Type.Object({ code: Type.String(), desc: Type.String() })) })), ...protectedErrors },
+    },
+  }, async (request) => {
+    const wanted = request.query.fields?.split(',').map((f) => f.trim()).filter(Boolean) ?? [...METADATA_FIELDS];
+    const unknown = wanted.filter((f) => !(METADATA_FIELDS as readonly string[]).includes(f));
+    if (unknown.length) throw errors.invalidParameter(`fields: ${unknown.join(', ')} not known; fields are ${METADATA_FIELDS.join(', ')}`);
+    return bibs.metadata(wanted as MetadataField[], request.query.language ?? 'en');
+  });
+
+  app.get('/bibs/:id/marc', {
+    config: { access: access.need('Bibs_Read') },
+    schema: {
+      summary: 'A bib’s MARC record',
+      description: 'By Accept: application/marc-in-json (default, also application/json), application/marc-xml (also application/xml), application/marc (ISO 2709, UTF-8).',
+      tags: ['bibs'], security: [{ bearer: [] }], params: IdParams,
+    },
+  }, async (request, reply) => {
+    const record = await bibs.marc(parseRecordId('id', request.params.id));
+    const accept = request.headers.accept ?? '*/*';
+    const wants = (type: string) => accept.split(',').some((part) => part.trim().split(';')[0] === type);
+    if (wants('application/marc')) return reply.type('application/marc').send(Buffer.from(writeIso2709(record)));
+    if (wants('application/marc-xml') || wants('application/xml') || wants('text/xml')) {
+      return reply.type('application/marc-xml; charset=utf-8').send(`<?xml version="1.0" encoding="UTF-8"?>\n${toMarcXml(record)}\n`);
+    }
+    if (wants('application/marc-in-json') || wants('application/json') || wants('*/*') || wants('application/*')) {
+      return reply.type(wants('application/marc-in-json') ? 'application/marc-in-json' : 'application/json; charset=utf-8').send(JSON.stringify(toMarcInJson(record)));
+    }
+    throw new ApiError(108, 406, 'Invalid parameter', 'Accept must be application/marc-in-json, application/marc-xml or application/marc');
+  });
+
   app.post('/bibs', {
     config: { access: access.need('Bibs_Write') },
     schema: { summary: 'Create a bib from MARC', tags: ['bibs'], security: [{ bearer: [] }], body: MarcBody, response: { 200: Type.Object({ link: Type.String() }), ...protectedErrors } },
   }, async (request) => {
-    const id = await bibs.create(parseBibBody(request.body));
+    const id = await bibs.create(await parseBibBody(request.body));
     return { link: recordLink(request, publicBaseUrl, 'bibs', id) };
   });
 
@@ -98,7 +142,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
     schema: { summary: 'Replace a bib’s MARC', tags: ['bibs'], security: [{ bearer: [] }], params: IdParams, body: MarcBody, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
   }, async (request, reply) => {
     const id = parseRecordId('id', request.params.id);
-    await bibs.replace(id, parseBibBody(request.body));
+    await bibs.replace(id, await parseBibBody(request.body));
     return reply.code(204).send(null);
   });
 

@@ -4,29 +4,56 @@ import { horizon, stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { errors } from '../http/errors.ts';
 import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
+import { readIso2709 } from '../marc/iso2709.ts';
+import { readMarcXml } from '../marc/marcxml.ts';
 import { MarcError, type MarcRecord } from '../marc/record.ts';
 import { deriveBib } from './derive.ts';
+import { BIB_LEVELS, languageName } from './present.ts';
 import * as repo from './repository.ts';
+
+export const METADATA_FIELDS = ['materialType', 'bibLevel', 'language', 'country'] as const;
+export type MetadataField = (typeof METADATA_FIELDS)[number];
 
 export interface BibInput {
   marc: MarcRecord;
   suppressed?: boolean;
 }
 
-/** Reads a request body: a MARC-in-JSON record, or {marc: <MARC-in-JSON>, suppressed?}. */
-export function parseBibBody(body: unknown): BibInput {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw errors.validationFailed('the body must be a MARC-in-JSON record or {"marc": …}');
-  const wrapper = body as { marc?: unknown; suppressed?: unknown };
-  const marcJson = 'marc' in wrapper ? wrapper.marc : body;
-  if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean') throw errors.validationFailed('suppressed must be true or false');
+/**
+ * Reads a request body: MARC-in-JSON (a record, or {marc: <record>, suppressed?}), MARCXML (a
+ * string, from application/marc-xml) or ISO 2709 (a Buffer, from application/marc).
+ */
+export async function parseBibBody(body: unknown): Promise<BibInput> {
   try {
-    const marc = fromMarcInJson(marcJson);
-    if (!marc.fields.some((f) => f.tag === '245')) throw new MarcError('a bibliographic record needs a title (245)');
-    return { marc, suppressed: wrapper.suppressed };
+    let input: BibInput;
+    if (Buffer.isBuffer(body)) {
+      input = { marc: readIso2709(body) };
+    } else if (typeof body === 'string') {
+      const [first, extra] = await collect(readMarcXml([body]), 2);
+      if (!first || extra) throw new MarcError('the body must hold exactly one MARCXML record');
+      if (first.error !== undefined) throw new MarcError(first.error);
+      input = { marc: first.record };
+    } else {
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new MarcError('the body must be a MARC-in-JSON record or {"marc": …}');
+      const wrapper = body as { marc?: unknown; suppressed?: unknown };
+      if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean') throw new MarcError('suppressed must be true or false');
+      input = { marc: fromMarcInJson('marc' in wrapper ? wrapper.marc : body), suppressed: wrapper.suppressed };
+    }
+    if (!input.marc.fields.some((f) => f.tag === '245')) throw new MarcError('a bibliographic record needs a title (245)');
+    return input;
   } catch (error) {
     if (error instanceof MarcError) throw errors.validationFailed(`marc: ${error.message}`);
     throw error;
   }
+}
+
+async function collect<T>(iterable: AsyncIterable<T>, max: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
+  return out;
 }
 
 export class BibService {
@@ -56,6 +83,26 @@ export class BibService {
     const row = await repo.getBib(this.db, id);
     if (!row) throw errors.notFound(`no bib ${id}`);
     return row;
+  }
+
+  async marc(id: string): Promise<MarcRecord> {
+    const marc = await repo.getBibMarc(this.db, id);
+    if (!marc) throw errors.notFound(`no bib ${id}`);
+    return fromMarcInJson(marc);
+  }
+
+  /** GET /bibs/metadata: the codes a bib's coded fields take, with their descriptions. */
+  async metadata(fields: readonly MetadataField[], locale: string): Promise<{ field: MetadataField; values: { code: string; desc: string }[] }[]> {
+    const out = [];
+    for (const field of fields) {
+      let values: { code: string; desc: string }[];
+      if (field === 'materialType') values = (await repo.listMaterialTypes(this.db)).map((m) => ({ code: m.code, desc: m.description }));
+      else if (field === 'bibLevel') values = Object.entries(BIB_LEVELS).map(([code, desc]) => ({ code, desc }));
+      else if (field === 'language') values = (await repo.codesInUse(this.db, 'lang')).map((code) => ({ code, desc: languageName(code, locale) }));
+      else values = (await repo.codesInUse(this.db, 'country')).map((code) => ({ code, desc: code }));
+      out.push({ field, values });
+    }
+    return out;
   }
 
   async list(filter: Omit<repo.BibListFilter, 'horizon'>): Promise<repo.BibRow[]> {

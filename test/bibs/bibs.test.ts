@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
+import { splitIso2709 } from '../../src/marc/iso2709.ts';
 import { toMarcInJson } from '../../src/marc/marc-in-json.ts';
 import { readMarc } from '../../src/marc/read.ts';
 import type { MarcRecord } from '../../src/marc/record.ts';
@@ -136,6 +137,48 @@ describe(`bibs on ${ENGINE}`, () => {
       assert.equal(res.json().code, 126);
     }
     assert.equal(await count(), before);
+  });
+
+  it('takes MARC as ISO 2709 and gives it back byte for byte; MARCXML and MARC-in-JSON too', async () => {
+    const pieces: Uint8Array[] = [];
+    for await (const piece of splitIso2709(chunks('brkrtest_UTF8.mrc'))) pieces.push(piece.bytes);
+    for (const original of pieces.slice(0, 3)) {
+      const posted = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer, 'content-type': 'application/marc' }, payload: Buffer.from(original) });
+      assert.equal(posted.statusCode, 200, posted.body);
+      const id = posted.json().link.split('/').pop();
+      const binary = await t.app.inject({ method: 'GET', url: `/v6/bibs/${id}/marc`, headers: { authorization: reader, accept: 'application/marc' } });
+      assert.equal(binary.headers['content-type'], 'application/marc');
+      assert.deepEqual(binary.rawPayload, Buffer.from(original), 'byte-equal round trip');
+
+      const xml = await t.app.inject({ method: 'GET', url: `/v6/bibs/${id}/marc`, headers: { authorization: reader, accept: 'application/marc-xml' } });
+      assert.match(xml.headers['content-type'] as string, /^application\/marc-xml/);
+      const viaXml = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer, 'content-type': 'application/marc-xml' }, payload: xml.body });
+      assert.equal(viaXml.statusCode, 200, viaXml.body);
+      const json = await t.app.inject({ method: 'GET', url: `/v6/bibs/${id}/marc`, headers: { authorization: reader } });
+      const again = await t.app.inject({ method: 'GET', url: `${new URL(viaXml.json().link).pathname}/marc`, headers: { authorization: reader, accept: 'application/marc-in-json' } });
+      assert.deepEqual(again.json().fields, json.json().fields, 'MARCXML carries the same record');
+    }
+    const unacceptable = await t.app.inject({ method: 'GET', url: `/v6/bibs/${ids[0]}/marc`, headers: { authorization: reader, accept: 'image/png' } });
+    assert.equal(unacceptable.statusCode, 406);
+    assert.equal(unacceptable.json().code, 108);
+    const garbage = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer, 'content-type': 'application/marc' }, payload: Buffer.from('hello') });
+    assert.equal(garbage.statusCode, 400);
+    assert.equal(garbage.json().code, 126);
+  });
+
+  it('answers metadata: material types, bib levels, languages in use', async () => {
+    const res = await get('/v6/bibs/metadata');
+    assert.equal(res.statusCode, 200);
+    const byField = Object.fromEntries(res.json().map((m: any) => [m.field, m.values]));
+    assert.deepEqual(Object.keys(byField), ['materialType', 'bibLevel', 'language', 'country']);
+    assert.ok(byField.materialType.some((v: any) => v.code === 'a' && v.desc === 'Books'));
+    for (const code of ['a', 'e', 's', 'i', 'j', 'c', 'm', 'g', 'f', 'p']) assert.ok(byField.materialType.some((v: any) => v.code === code), code);
+    assert.ok(byField.language.some((v: any) => v.code === 'eng' && v.desc === 'English'));
+    const one = (await get('/v6/bibs/metadata?fields=bibLevel')).json();
+    assert.deepEqual(one.map((m: any) => m.field), ['bibLevel']);
+    const french = (await get('/v6/bibs/metadata?fields=language&language=fr')).json();
+    assert.ok(french[0].values.some((v: any) => v.code === 'eng' && v.desc === 'anglais'));
+    assert.equal((await get('/v6/bibs/metadata?fields=colour')).json().code, 108);
   });
 
   it('needs Bibs_Read to read and Bibs_Write to write', async () => {
