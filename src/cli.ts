@@ -1,5 +1,8 @@
 // The `carrel` command: operations on the same services the HTTP API uses.
+import fs from 'node:fs';
+import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
+import { importFiles } from './bibs/import.ts';
 import { ROLES } from './auth/roles.ts';
 import { AuthService, InvalidKeyInput } from './auth/service.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -152,6 +155,40 @@ keys
   .action((opts: { json?: boolean }) => {
     const rows = [['ROLE', 'PERMISSIONS'], ...Object.entries(ROLES).map(([role, perms]) => [role, perms.join(', ')])];
     print(!!opts.json, ROLES, table(rows));
+  });
+
+program
+  .command('import')
+  .description('load MARC records (ISO 2709, MARCXML or MARC-in-JSON, detected from content) as bibs; a record matching a bib by 001+003 or 035 replaces it')
+  .argument('<files...>', 'MARC files')
+  .option('--json', 'print the summary as JSON')
+  .action(async (files: string[], opts: { json?: boolean }) => {
+    const missing = files.filter((file) => !fs.existsSync(file) || !fs.statSync(file).isFile());
+    if (missing.length) throw new CliError(`no such file: ${missing.join(', ')}`);
+    const totalBytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+    const bar = process.stderr.isTTY && !opts.json
+      ? new SingleBar({ format: 'importing |{bar}| {percentage}% | {records} records | {rate} rec/s | {failed} failed', hideCursor: true }, Presets.shades_classic)
+      : undefined;
+    const started = performance.now();
+    bar?.start(totalBytes, 0, { records: 0, rate: 0, failed: 0 });
+    const summary = await withDb((db) =>
+      importFiles(
+        db,
+        files.map((file) => ({ name: file, open: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }) })),
+        (p) => bar?.update(p.bytes, { records: p.records, failed: p.failed, rate: Math.round(p.records / ((performance.now() - started) / 1000)) }),
+      ),
+    ).finally(() => bar?.stop());
+    const seconds = (performance.now() - started) / 1000;
+    const failures = summary.failed.map((f) => `  ${f.file}: ${f.position}: ${f.reason}`);
+    print(
+      !!opts.json,
+      { ...summary, seconds: Math.round(seconds * 10) / 10 },
+      [
+        `read ${summary.read} records in ${seconds.toFixed(1)} s: ${summary.created} created, ${summary.updated} updated, ${summary.failed.length} failed`,
+        ...(failures.length ? ['failed records:', ...failures] : []),
+      ].join('\n'),
+    );
+    if (summary.failed.length) process.exitCode = 1;
   });
 
 program

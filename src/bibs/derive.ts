@@ -31,8 +31,10 @@ export function trimPunctuation(text: string): string {
   return text.replace(/\s*[/:;,=]\s*$/, '').replace(/(?<![A-Z]|\.\.)\.$/, '').trim();
 }
 
+// MARC 21 records often carry decomposed Unicode (e + combining macron); the derived text is
+// composed (NFC) so that it compares and displays as people type it. The MARC stays as it came.
 const joined = (parts: string[]) => {
-  const text = trimPunctuation(parts.map((p) => p.trim()).filter(Boolean).join(' '));
+  const text = trimPunctuation(parts.map((p) => p.trim()).filter(Boolean).join(' ')).normalize('NFC');
   return text || null;
 };
 

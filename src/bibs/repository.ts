@@ -42,6 +42,43 @@ export async function insertBib(tx: Queryable, marc: MarcInJson, derived: Derive
   return rows[0]!.id;
 }
 
+/** Many new records in one statement (imports): the batch travels as one JSON document. */
+export async function insertBibs(tx: Queryable, rows: { marc: MarcInJson; derived: DerivedBib }[], stamp: Date): Promise<void> {
+  const doc = rows.map(({ marc, derived: d }) => ({
+    marc, title: d.title, author: d.author, publish_year: d.publishYear, lang: d.lang, country: d.country, bib_level: d.bibLevel,
+    material_type: d.materialType, isbns: d.isbns, issns: d.issns, control_number: d.controlNumber, control_source: d.controlSource,
+    system_numbers: d.systemNumbers,
+  }));
+  await tx.query(
+    `insert into bibs (marc, title, author, publish_year, lang, country, bib_level, material_type, isbns, issns,
+       control_number, control_source, system_numbers, catalog_date, created_date, updated_date)
+     select r.marc, r.title, r.author, r.publish_year, r.lang, r.country, r.bib_level, r.material_type, r.isbns, r.issns,
+       r.control_number, r.control_source, r.system_numbers, ($2::timestamptz at time zone 'UTC')::date, $2, $2
+     from jsonb_to_recordset($1::jsonb) as r(marc jsonb, title text, author text, publish_year integer, lang text, country text,
+       bib_level text, material_type text, isbns text[], issns text[], control_number text, control_source text, system_numbers text[])`,
+    [doc, stamp],
+  );
+}
+
+export interface MatchRow {
+  id: string;
+  control_number: string | null;
+  control_source: string | null;
+  system_numbers: string[];
+}
+
+/** Live bibs with one of these 001+003 pairs or sharing one of these 035 numbers. */
+export async function findMatchingBibs(db: Queryable, keys: { controls: [string, string][]; systemNumbers: string[] }): Promise<MatchRow[]> {
+  if (keys.controls.length === 0 && keys.systemNumbers.length === 0) return [];
+  return db.query<MatchRow>(
+    `select id::text, control_number, control_source, system_numbers from bibs
+     where deleted_date is null and (
+       (control_number, coalesce(control_source, '')) in (select * from unnest($1::text[], $2::text[]))
+       or system_numbers && $3::text[])`,
+    [keys.controls.map((c) => c[0]), keys.controls.map((c) => c[1]), keys.systemNumbers],
+  );
+}
+
 /** Replaces a live record's MARC; false when there is no live record with this id. */
 export async function updateBib(tx: Queryable, id: string, marc: MarcInJson, derived: DerivedBib, suppressed: boolean | undefined, stamp: Date): Promise<boolean> {
   const rows = await tx.query(

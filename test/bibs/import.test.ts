@@ -1,0 +1,86 @@
+// `carrel import` on the real files of ../shared/data/marc, through the real command.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { importFiles } from '../../src/bibs/import.ts';
+import { createTestDb, ENGINE, seedPgliteDataDir, type TestDb } from '../helpers/db.ts';
+import { carrel } from '../helpers/process.ts';
+import { chunks, marcFile } from '../helpers/shared-data.ts';
+
+const count = async (t: TestDb) => (await t.db.query<{ n: number }>('select count(*)::int as n from bibs where deleted_date is null'))[0]!.n;
+const file = (name: string) => ({ name, open: () => chunks(name, 64 * 1024) });
+
+describe(`import on ${ENGINE}`, () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+  });
+  after(() => t.drop());
+
+  it('loads UTF-8 ISO 2709, MARCXML and MARC-in-JSON files', async () => {
+    const summary = await importFiles(t.db, [file('brkrtest_UTF8.mrc'), file('OCLC_814388508.xml'), file('chabon-record-type.xml'), file('pymarc-batch.json'), file('065001035.mrc')]);
+    assert.deepEqual(summary.failed, []);
+    assert.equal(summary.read, 8 + 1 + 2 + 2 + 40);
+    assert.equal(summary.created + summary.updated, summary.read);
+    const [greek] = await t.db.query<{ title: string }>("select title from bibs where control_number = 'ocn814388508'");
+    assert.match(greek!.title, /^Hē agora stē Mesogeio/, 'romanised Greek with its macrons');
+  });
+
+  it('reports the malformed record by position and keeps the others', async () => {
+    const before = await count(t);
+    const summary = await importFiles(t.db, [file('ruby-marc-three-records-second-bad.xml')]);
+    assert.equal(summary.read, 3);
+    assert.equal(summary.failed.length, 1);
+    assert.match(summary.failed[0]!.position, /record 2/);
+    assert.equal(await count(t), before + 1, 'two good records with one identity: the second replaces the first');
+  });
+
+  it('updates on re-import instead of adding duplicates (001 with 003, or 035)', async () => {
+    const first = await importFiles(t.db, [file('pride-and-prejudice-fixed.mrc')]);
+    const after1 = await count(t);
+    const second = await importFiles(t.db, [file('pride-and-prejudice-fixed.mrc')]);
+    const withoutIdentity = (await t.db.query<{ n: number }>(
+      "select count(*)::int as n from bibs where control_number is null and cardinality(system_numbers) = 0 and deleted_date is null",
+    ))[0]!.n;
+    assert.equal(second.read, first.read);
+    // Only records with no 001 and no 035 have nothing to match on; everything else is updated in place.
+    assert.equal(await count(t), after1 + withoutIdentity / 2);
+    assert.ok(second.updated >= first.created - withoutIdentity / 2);
+    assert.ok(first.failed.every((f) => /UNIMARC/.test(f.reason)), 'the UNIMARC records in the file are named as such');
+  });
+});
+
+describe(`carrel import command on ${ENGINE}`, () => {
+  let env: Record<string, string>;
+  let testDb: TestDb | undefined;
+  let dataDir: string | undefined;
+  before(async () => {
+    if (ENGINE === 'postgres') {
+      testDb = await createTestDb();
+      env = { DATABASE_URL: testDb.url! };
+    } else {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-import-'));
+      await seedPgliteDataDir(dataDir);
+      env = { CARREL_DATA_DIR: dataDir };
+    }
+  });
+  after(async () => {
+    await testDb?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints a summary, lists failed records with their position, and exits non-zero when any failed', async () => {
+    const ok = await carrel(['import', marcFile('brkrtest_UTF8.mrc'), '--json'], env);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(JSON.parse(ok.stdout).failed, []);
+    const bad = await carrel(['import', marcFile('ruby-marc-three-records-second-bad.xml')], env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, /read 3 records .* 1 failed/);
+    assert.match(bad.stdout, /record 2 \(line \d+\)/);
+    const missing = await carrel(['import', 'no-such-file.mrc'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no such file/);
+  });
+});
