@@ -23,6 +23,8 @@ export interface Config {
   statePollMs: number;
   /** After SIGTERM, GET /api answers 404 for this long before the listener closes, so a load balancer can notice. */
   shutdownGraceMs: number;
+  /** Load the demo catalogue into an empty embedded database at start-up. */
+  demoCatalogue: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +38,14 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -69,5 +79,6 @@ export function loadConfig(env: Env = process.env): Config {
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
+    demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),
   };
 }

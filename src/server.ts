@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirBusyError } from './db/embedded-lock.ts';
 import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
+import { loadDemoIfEmpty } from './demo/load.ts';
 import { VERSION_STRING } from './version.ts';
 
 function fail(message: string): never {
@@ -11,16 +12,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function banner(config: Config, address: string): string {
+function banner(config: Config, address: string, demo: number): string {
   const engine = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   return [
     '',
     `  Carrel ${VERSION_STRING} is listening on ${address}`,
-    `  database:  ${engine}`,
+    `  database:  ${engine}${demo ? ` (new: loaded a demo catalogue of ${demo} bibs)` : ''}`,
     `  status:    ${address}/api`,
     `  API docs:  ${address}/docs`,
     '  API key:   npx carrel keys create --name demo --roles all',
     `  token:     curl -u KEY:SECRET -X POST ${address}/v6/token`,
+    `  bibs:      curl -H "Authorization: Bearer TOKEN" ${address}/v6/bibs`,
     '',
   ].join('\n');
 }
@@ -45,6 +47,9 @@ async function main(): Promise<void> {
   // Unhealthy, and the supervisor migrates as soon as the database can be reached.
   await supervisor.tick();
   supervisor.start();
+  let demo = 0;
+  if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
+  if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
@@ -75,7 +80,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT', 0));
 
   const address = await app.listen({ host: config.host, port: config.port });
-  process.stderr.write(banner(config, address) + '\n');
+  process.stderr.write(banner(config, address, demo) + '\n');
 }
 
 main().catch((error: unknown) => {

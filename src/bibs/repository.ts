@@ -170,3 +170,9 @@ export async function codesInUse(db: Queryable, column: 'lang' | 'country'): Pro
   );
   return rows.map((r) => r.code);
 }
+
+/** Every bib row, tombstones included: zero means the catalogue has never held a record. */
+export async function countBibs(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>('select count(*)::int as n from bibs');
+  return rows[0]!.n;
+}

@@ -35,6 +35,7 @@ describe('npm start', () => {
       }
       assert.equal(status, 'Healthy', output);
       assert.match(output, /npx carrel keys create/, 'tells how to get an API key');
+      assert.match(output, /loaded a demo catalogue of \d+ bibs/);
       assert.ok(fs.existsSync(path.join(dataDir, 'pglite')), 'the embedded database lives in CARREL_DATA_DIR');
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
