@@ -9,6 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { tokenInfoRoute, tokenRoute } from './auth/routes.ts';
 import { BibSchema, bibRoutes } from './bibs/routes.ts';
 import { BibService } from './bibs/service.ts';
+import { branchRoutes } from './branches/routes.ts';
+import { ItemSchema, itemRoutes } from './items/routes.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
@@ -84,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   installAccessControl(app, { auth, state, openPrefixes: [DOCS_PREFIX] });
   app.addSchema(ErrorBodySchema);
   app.addSchema(BibSchema);
+  app.addSchema(ItemSchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
   // ISO 2709 as bytes, for the bib service to read.
@@ -114,6 +117,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       async (scope: App) => {
         tokenInfoRoute(scope, config.tokenLifetimeSec);
         bibRoutes(scope, bibs, config.publicBaseUrl);
+        itemRoutes(scope, db);
+        branchRoutes(scope, db);
       },
       { prefix },
     );

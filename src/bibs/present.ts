@@ -5,9 +5,9 @@ import type { FieldSet } from '../http/params.ts';
 import type { BibRow } from './repository.ts';
 
 export const BIB_FIELDS = {
-  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'lang', 'title', 'author', 'materialType',
+  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'available', 'lang', 'title', 'author', 'materialType',
     'bibLevel', 'publishYear', 'catalogDate', 'country', 'normTitle', 'normAuthor', 'varFields'] as const,
-  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'lang', 'title', 'author', 'materialType', 'bibLevel',
+  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'available', 'lang', 'title', 'author', 'materialType', 'bibLevel',
     'publishYear', 'catalogDate', 'country'] as const,
 } satisfies FieldSet<string>;
 
@@ -75,6 +75,7 @@ export function presentBib(row: BibRow, fields: readonly BibField[]): Record<str
       case 'createdDate': out.createdDate = instant(row.created_date); break;
       case 'deleted': out.deleted = false; break;
       case 'suppressed': out.suppressed = row.suppressed; break;
+      case 'available': out.available = row.available; break;
       case 'lang': if (row.lang) out.lang = { code: row.lang, name: languageName(row.lang) }; break;
       case 'title': if (row.title !== null) out.title = row.title; break;
       case 'author': if (row.author !== null) out.author = row.author; break;

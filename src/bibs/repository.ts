@@ -2,6 +2,7 @@
 import type { Queryable } from '../db/types.ts';
 import type { DateFilter, IdFilter } from '../http/params.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
+import { dateCondition } from '../db/date-filter.ts';
 import type { DerivedBib } from './derive.ts';
 
 export interface BibRow {
@@ -20,11 +21,15 @@ export interface BibRow {
   created_date: Date;
   updated_date: Date;
   deleted_date: Date | null;
+  /** Some item of the bib is on the shelf: status available, not checked out. */
+  available: boolean;
 }
 
 const COLUMNS = `b.id::text, b.marc, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
   b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
-  b.created_date, b.updated_date, b.deleted_date`;
+  b.created_date, b.updated_date, b.deleted_date,
+  exists (select 1 from item_bibs ib join items i on i.id = ib.item_id
+          where ib.bib_id = b.id and i.status = '-' and i.due_date is null and i.deleted_date is null and not i.suppressed) as available`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 
 function derivedParams(d: DerivedBib): unknown[] {
@@ -120,18 +125,6 @@ export interface BibListFilter {
   offset: number;
 }
 
-/** Appends the SQL for one date filter. Dates are compared at the whole second the API shows. */
-function dateCondition(column: string, filter: DateFilter, horizon: Date | undefined, add: (value: unknown) => string): string[] {
-  const conditions: string[] = [];
-  const from = filter.kind === 'at' ? filter.at : filter.from;
-  const to = filter.kind === 'at' ? filter.at : filter.to;
-  if (from) conditions.push(`${column} >= date_trunc('second', ${add(from)}::timestamptz)`);
-  if (to) conditions.push(`${column} < date_trunc('second', ${add(to)}::timestamptz) + interval '1 second'`);
-  // A second still running may yet gain records: it is shown once it is over (at most 1 s later).
-  if (horizon) conditions.push(`${column} < date_trunc('second', ${add(horizon)}::timestamptz)`);
-  return conditions;
-}
-
 export async function listBibs(db: Queryable, filter: BibListFilter): Promise<BibRow[]> {
   const params: unknown[] = [];
   const add = (value: unknown) => {
@@ -175,4 +168,9 @@ export async function codesInUse(db: Queryable, column: 'lang' | 'country'): Pro
 export async function countBibs(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('select count(*)::int as n from bibs');
   return rows[0]!.n;
+}
+
+/** Ids of live bibs in ascending order. */
+export async function listBibIds(db: Queryable): Promise<string[]> {
+  return (await db.query<{ id: string }>('select id::text from bibs where deleted_date is null order by id')).map((r) => r.id);
 }

@@ -22,6 +22,7 @@ export const BibSchema = Type.Object(
     deletedDate: Type.Optional(Type.String({ description: 'Only on a deleted record (its tombstone).' })),
     deleted: Type.Optional(Type.Boolean()),
     suppressed: Type.Optional(Type.Boolean()),
+    available: Type.Optional(Type.Boolean({ description: 'An item is on the shelf: available, not checked out.' })),
     lang: Type.Optional(CodeName),
     title: Type.Optional(Type.String()),
     author: Type.Optional(Type.String()),

@@ -1,18 +1,51 @@
-// Loads the demo catalogue into a database that has no bibs yet (never over a library's data).
+// Loads the demo catalogue into a database that has no bibs yet (never over a library's data):
+// two branches with their locations, the demo bibs, and one to three items for each.
 import { deriveBib } from '../bibs/derive.ts';
-import { countBibs, insertBibs } from '../bibs/repository.ts';
+import { countBibs, insertBibs, listBibIds } from '../bibs/repository.ts';
+import { insertBranch, insertLocation, listLocations } from '../branches/repository.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
+import { insertItem } from '../items/repository.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { demoRecords } from './catalogue.ts';
 
-/** The number of demo records loaded: 0 when the database already has bibs. */
+const LOCATIONS = [
+  { branch: 'Main Library', address: '1 Library Square', code: 'mn', name: 'Main Library', pickup: true, hold_shelf_days: 7 },
+  { branch: 'Main Library', address: '1 Library Square', code: 'mnref', name: 'Main Library Reference', pickup: false, hold_shelf_days: 7 },
+  { branch: 'East Branch', address: '40 Harbour Road', code: 'ea', name: 'East Branch', pickup: true, hold_shelf_days: 10 },
+];
+
+/** The number of demo bibs loaded: 0 when the database already has bibs. */
 export async function loadDemoIfEmpty(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     const at = await stamp(tx); // also serialises two processes starting together
     if ((await countBibs(tx)) > 0) return 0;
+    if ((await listLocations(tx)).length === 0) {
+      const branches = new Map<string, number>();
+      for (const l of LOCATIONS) {
+        if (!branches.has(l.branch)) branches.set(l.branch, await insertBranch(tx, l.branch, l.address));
+        await insertLocation(tx, l, branches.get(l.branch)!);
+      }
+    }
     const records = demoRecords();
-    await insertBibs(tx, records.map((marc) => ({ marc: toMarcInJson(marc), derived: deriveBib(marc) })), at);
+    const derived = records.map(deriveBib);
+    await insertBibs(tx, records.map((marc, i) => ({ marc: toMarcInJson(marc), derived: derived[i]! })), at);
+    const ids = await listBibIds(tx);
+    let barcode = 31000000000001;
+    for (const [i, id] of ids.entries()) {
+      const author = derived[i]?.author?.split(',')[0]?.toUpperCase().slice(0, 3) ?? 'XXX';
+      const copies = 1 + (i % 3);
+      for (let copy = 0; copy < copies; copy++) {
+        await insertItem(tx, {
+          bibIds: [id],
+          barcode: String(barcode++),
+          callNumber: `${derived[i]?.materialType === 'a' ? 'FIC' : 'AV'} ${author}`,
+          location: LOCATIONS[(i + copy) % LOCATIONS.length]!.code,
+          status: copy === 2 ? 'o' : '-',
+          itemType: derived[i]?.materialType === 'a' ? 'book' : 'media',
+        }, at);
+      }
+    }
     return records.length;
   });
 }

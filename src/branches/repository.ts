@@ -1,0 +1,36 @@
+// SQL for branches and their locations.
+import type { Queryable } from '../db/types.ts';
+
+export interface LocationRow {
+  code: string;
+  name: string;
+  branch_id: number;
+  pickup: boolean;
+  hold_shelf_days: number;
+}
+
+export interface BranchRow {
+  id: number;
+  name: string;
+  address: string | null;
+}
+
+export async function listBranches(db: Queryable, limit: number, offset: number): Promise<BranchRow[]> {
+  return db.query<BranchRow>('select id, name, address from branches order by id limit $1 offset $2', [limit, offset]);
+}
+
+export async function listLocations(db: Queryable, branchIds?: number[]): Promise<LocationRow[]> {
+  return branchIds
+    ? db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations where branch_id = any($1::int[]) order by code', [branchIds])
+    : db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations order by code');
+}
+
+export async function insertBranch(tx: Queryable, name: string, address: string | null): Promise<number> {
+  return (await tx.query<{ id: number }>('insert into branches (name, address) values ($1, $2) returning id', [name, address]))[0]!.id;
+}
+
+export async function insertLocation(tx: Queryable, location: Omit<LocationRow, 'branch_id'>, branchId: number): Promise<void> {
+  await tx.query('insert into locations (code, name, branch_id, pickup, hold_shelf_days) values ($1, $2, $3, $4, $5)', [
+    location.code, location.name, branchId, location.pickup, location.hold_shelf_days,
+  ]);
+}

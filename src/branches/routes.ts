@@ -1,0 +1,46 @@
+// /branches and /branches/pickupLocations.
+import { Type } from 'typebox';
+import type { Db } from '../db/types.ts';
+import { access } from '../http/access.ts';
+import { pagingQuery } from '../http/params.ts';
+import { protectedErrors } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import { listBranches, listLocations } from './repository.ts';
+
+const Location = Type.Object({ code: Type.String(), name: Type.String() });
+
+export function branchRoutes(app: App, db: Db): void {
+  app.get('/branches', {
+    config: { access: access.need('Branches_Read') },
+    schema: {
+      summary: 'List branches with their locations', tags: ['branches'], security: [{ bearer: [] }],
+      querystring: Type.Object({ ...pagingQuery }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), address: Type.Optional(Type.String()), locations: Type.Array(Location) })) }),
+        ...protectedErrors,
+      },
+    },
+  }, async (request) => {
+    const offset = request.query.offset ?? 0;
+    const branches = await listBranches(db, request.query.limit ?? 50, offset);
+    const locations = await listLocations(db, branches.map((b) => b.id));
+    return {
+      total: branches.length,
+      start: offset,
+      entries: branches.map((b) => ({
+        id: String(b.id),
+        name: b.name,
+        ...(b.address ? { address: b.address } : {}),
+        locations: locations.filter((l) => l.branch_id === b.id).map((l) => ({ code: l.code, name: l.name })),
+      })),
+    };
+  });
+
+  app.get('/branches/pickupLocations', {
+    config: { access: access.need('Branches_Read') },
+    schema: {
+      summary: 'Locations where patrons can collect holds', tags: ['branches'], security: [{ bearer: [] }],
+      response: { 200: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), holdShelfDays: Type.Integer() })), ...protectedErrors },
+    },
+  }, async () => (await listLocations(db)).filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name, holdShelfDays: l.hold_shelf_days })));
+}

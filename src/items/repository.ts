@@ -1,0 +1,96 @@
+// SQL for items.
+import type { Queryable } from '../db/types.ts';
+import type { DateFilter, IdFilter } from '../http/params.ts';
+import { dateCondition } from '../db/date-filter.ts';
+
+export interface ItemRow {
+  id: string;
+  bib_ids: string[];
+  barcode: string | null;
+  call_number: string | null;
+  location_code: string | null;
+  location_name: string | null;
+  status: string;
+  status_display: string;
+  item_type: string | null;
+  due_date: Date | null;
+  suppressed: boolean;
+  created_date: Date;
+  updated_date: Date;
+  deleted_date: Date | null;
+}
+
+export interface NewItem {
+  bibIds: string[];
+  barcode?: string;
+  callNumber?: string;
+  location?: string;
+  status?: string;
+  itemType?: string;
+}
+
+const SELECT = `select i.id::text, array(select ib.bib_id::text from item_bibs ib where ib.item_id = i.id order by ib.bib_id) as bib_ids,
+  i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, i.item_type,
+  i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date
+  from items i left join locations l on l.code = i.location_code join item_statuses s on s.code = i.status`;
+
+export async function insertItem(tx: Queryable, item: NewItem, stamp: Date): Promise<string> {
+  const rows = await tx.query<{ id: string }>(
+    `insert into items (barcode, call_number, location_code, status, item_type, created_date, updated_date)
+     values ($1, $2, $3, coalesce($4, '-'), $5, $6, $6) returning id::text`,
+    [item.barcode ?? null, item.callNumber ?? null, item.location ?? null, item.status ?? null, item.itemType ?? null, stamp],
+  );
+  const id = rows[0]!.id;
+  await tx.query('insert into item_bibs (item_id, bib_id) select $1, unnest($2::bigint[])', [id, item.bibIds]);
+  return id;
+}
+
+export async function getItem(db: Queryable, id: string): Promise<ItemRow | undefined> {
+  return (await db.query<ItemRow>(`${SELECT} where i.id = $1`, [id]))[0];
+}
+
+export interface ItemListFilter {
+  id?: IdFilter;
+  bibIds?: string[];
+  status?: string[];
+  /** Location codes; a code ending in * matches every code that starts with it. */
+  location?: string[];
+  createdDate?: DateFilter;
+  updatedDate?: DateFilter;
+  deletedDate?: DateFilter;
+  deleted?: boolean;
+  suppressed?: boolean;
+  horizon?: Date;
+  limit: number;
+  offset: number;
+}
+
+export async function listItems(db: Queryable, filter: ItemListFilter): Promise<ItemRow[]> {
+  const params: unknown[] = [];
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (filter.id?.kind === 'list') where.push(`i.id = any(${add(filter.id.ids)}::bigint[])`);
+  if (filter.id?.kind === 'range') {
+    if (filter.id.from) where.push(`i.id >= ${add(filter.id.from)}::bigint`);
+    if (filter.id.to) where.push(`i.id <= ${add(filter.id.to)}::bigint`);
+  }
+  if (filter.bibIds) where.push(`exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any(${add(filter.bibIds)}::bigint[]))`);
+  if (filter.status) where.push(`i.status = any(${add(filter.status)}::text[])`);
+  if (filter.location) {
+    const exact = filter.location.filter((l) => !l.endsWith('*'));
+    const prefixes = filter.location.filter((l) => l.endsWith('*')).map((l) => `${l.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%`);
+    where.push(`(i.location_code = any(${add(exact)}::text[]) or i.location_code like any(${add(prefixes)}::text[]))`);
+  }
+  if (filter.createdDate) where.push(...dateCondition('i.created_date', filter.createdDate, filter.horizon, add));
+  if (filter.updatedDate) where.push(...dateCondition('i.updated_date', filter.updatedDate, filter.horizon, add));
+  if (filter.deletedDate) where.push(...dateCondition('i.deleted_date', filter.deletedDate, filter.horizon, add));
+  if (filter.deleted !== undefined) where.push(filter.deleted ? 'i.deleted_date is not null' : 'i.deleted_date is null');
+  if (filter.suppressed !== undefined) where.push(`i.suppressed = ${add(filter.suppressed)}`);
+  return db.query<ItemRow>(
+    `${SELECT} ${where.length ? `where ${where.join(' and ')}` : ''} order by i.id limit ${add(filter.limit)} offset ${add(filter.offset)}`,
+    params,
+  );
+}

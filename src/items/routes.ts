@@ -1,0 +1,107 @@
+// /items: list (by bib, status, location, dates) and read items.
+import { Type } from 'typebox';
+import { horizon } from '../db/change-clock.ts';
+import type { Db } from '../db/types.ts';
+import { instant } from '../bibs/present.ts';
+import { access } from '../http/access.ts';
+import { errors } from '../http/errors.ts';
+import { pagingQuery, parseDateFilter, parseFields, parseIdFilter, parseRecordId, type FieldSet } from '../http/params.ts';
+import { errorRef, protectedErrors } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import { getItem, listItems, type ItemRow } from './repository.ts';
+
+export const ITEM_FIELDS = {
+  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
+  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
+} satisfies FieldSet<string>;
+type ItemField = (typeof ITEM_FIELDS.all)[number];
+
+export const ItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    updatedDate: Type.Optional(Type.String()),
+    createdDate: Type.Optional(Type.String()),
+    deletedDate: Type.Optional(Type.String()),
+    deleted: Type.Optional(Type.Boolean()),
+    suppressed: Type.Optional(Type.Boolean()),
+    bibIds: Type.Optional(Type.Array(Type.String())),
+    location: Type.Optional(Type.Object({ code: Type.String(), name: Type.String() })),
+    status: Type.Optional(Type.Object({ code: Type.String(), display: Type.String(), duedate: Type.Optional(Type.String()) })),
+    barcode: Type.Optional(Type.String()),
+    callNumber: Type.Optional(Type.String()),
+    itemType: Type.Optional(Type.String()),
+  },
+  { $id: 'Item', additionalProperties: false },
+);
+
+export function presentItem(row: ItemRow, fields: readonly ItemField[]): Record<string, unknown> {
+  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const all: Record<ItemField, unknown> = {
+    id: row.id,
+    updatedDate: instant(row.updated_date),
+    createdDate: instant(row.created_date),
+    deletedDate: undefined,
+    deleted: false,
+    suppressed: row.suppressed,
+    bibIds: row.bib_ids,
+    location: row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined,
+    status: { code: row.status, display: row.status_display, ...(row.due_date ? { duedate: instant(row.due_date) } : {}) },
+    barcode: row.barcode ?? undefined,
+    callNumber: row.call_number ?? undefined,
+    itemType: row.item_type ?? undefined,
+  };
+  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+}
+
+const list = (raw: string | undefined) => raw?.split(',').map((v) => v.trim()).filter(Boolean);
+const dateRange = Type.Optional(Type.String({ description: 'One ISO 8601 instant, or [from,to] with either end open.' }));
+
+export function itemRoutes(app: App, db: Db): void {
+  app.get('/items', {
+    config: { access: access.need('Items_Read') },
+    schema: {
+      summary: 'List items', tags: ['items'], security: [{ bearer: [] }],
+      querystring: Type.Object({
+        ...pagingQuery,
+        id: Type.Optional(Type.String()),
+        bibIds: Type.Optional(Type.String({ description: 'Items of these bibs: 1000001,1000002.' })),
+        status: Type.Optional(Type.String({ description: 'Status codes, comma-separated (- is available).' })),
+        location: Type.Optional(Type.String({ description: 'Location codes, comma-separated; mn* matches every code starting with mn.' })),
+        createdDate: dateRange, updatedDate: dateRange, deletedDate: dateRange,
+        deleted: Type.Optional(Type.Boolean()), suppressed: Type.Optional(Type.Boolean()),
+        fields: Type.Optional(Type.String()),
+      }, { additionalProperties: false }),
+      response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Item')) }), ...protectedErrors },
+    },
+  }, async (request) => {
+    const q = request.query;
+    const fields = parseFields(q.fields, ITEM_FIELDS);
+    const location = list(q.location);
+    if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l))) throw errors.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
+    const byDate = q.createdDate || q.updatedDate || q.deletedDate;
+    const rows = await listItems(db, {
+      id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
+      bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
+      status: list(q.status),
+      location,
+      createdDate: q.createdDate === undefined ? undefined : parseDateFilter('createdDate', q.createdDate),
+      updatedDate: q.updatedDate === undefined ? undefined : parseDateFilter('updatedDate', q.updatedDate),
+      deletedDate: q.deletedDate === undefined ? undefined : parseDateFilter('deletedDate', q.deletedDate),
+      deleted: q.deleted,
+      suppressed: q.suppressed,
+      horizon: byDate ? await horizon(db) : undefined,
+      limit: q.limit ?? 50,
+      offset: q.offset ?? 0,
+    });
+    return { total: rows.length, start: q.offset ?? 0, entries: rows.map((row) => presentItem(row, fields)) };
+  });
+
+  app.get('/items/:id', {
+    config: { access: access.need('Items_Read') },
+    schema: { summary: 'Get an item', tags: ['items'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }), querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }), response: { 200: Type.Ref('Item'), 404: errorRef, ...protectedErrors } },
+  }, async (request) => {
+    const row = await getItem(db, parseRecordId('id', request.params.id));
+    if (!row) throw errors.notFound(`no item ${request.params.id}`);
+    return presentItem(row, parseFields(request.query.fields, ITEM_FIELDS));
+  });
+}
