@@ -1,8 +1,7 @@
 // SQL for bibliographic records.
 import type { Queryable } from '../db/types.ts';
-import type { DateFilter, IdFilter } from '../http/params.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import { dateCondition } from '../db/date-filter.ts';
+import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 import type { DerivedBib } from './derive.ts';
 
 export interface BibRow {
@@ -112,36 +111,14 @@ export async function getBib(db: Queryable, id: string): Promise<BibRow | undefi
   return rows[0];
 }
 
-export interface BibListFilter {
-  id?: IdFilter;
-  createdDate?: DateFilter;
-  updatedDate?: DateFilter;
-  deletedDate?: DateFilter;
-  deleted?: boolean;
-  suppressed?: boolean;
-  /** Date filters see only whole seconds before this instant (the harvest horizon). */
-  horizon?: Date;
+export interface BibListFilter extends CommonListFilter {
   limit: number;
   offset: number;
 }
 
 export async function listBibs(db: Queryable, filter: BibListFilter): Promise<BibRow[]> {
-  const params: unknown[] = [];
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const where: string[] = [];
-  if (filter.id?.kind === 'list') where.push(`b.id = any(${add(filter.id.ids)}::bigint[])`);
-  if (filter.id?.kind === 'range') {
-    if (filter.id.from) where.push(`b.id >= ${add(filter.id.from)}::bigint`);
-    if (filter.id.to) where.push(`b.id <= ${add(filter.id.to)}::bigint`);
-  }
-  if (filter.createdDate) where.push(...dateCondition('b.created_date', filter.createdDate, filter.horizon, add));
-  if (filter.updatedDate) where.push(...dateCondition('b.updated_date', filter.updatedDate, filter.horizon, add));
-  if (filter.deletedDate) where.push(...dateCondition('b.deleted_date', filter.deletedDate, filter.horizon, add));
-  if (filter.deleted !== undefined) where.push(filter.deleted ? 'b.deleted_date is not null' : 'b.deleted_date is null');
-  if (filter.suppressed !== undefined) where.push(`b.suppressed = ${add(filter.suppressed)}`);
+  const { params, add } = parameters();
+  const where = commonConditions('b', filter, add);
   const sql = `select ${COLUMNS} from ${FROM} ${where.length ? `where ${where.join(' and ')}` : ''}
     order by b.id limit ${add(filter.limit)} offset ${add(filter.offset)}`;
   return db.query<BibRow>(sql, params);

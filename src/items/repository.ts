@@ -1,7 +1,6 @@
 // SQL for items.
 import type { Queryable } from '../db/types.ts';
-import type { DateFilter, IdFilter } from '../http/params.ts';
-import { dateCondition } from '../db/date-filter.ts';
+import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 
 export interface ItemRow {
   id: string;
@@ -49,46 +48,25 @@ export async function getItem(db: Queryable, id: string): Promise<ItemRow | unde
   return (await db.query<ItemRow>(`${SELECT} where i.id = $1`, [id]))[0];
 }
 
-export interface ItemListFilter {
-  id?: IdFilter;
+export interface ItemListFilter extends CommonListFilter {
   bibIds?: string[];
   status?: string[];
   /** Location codes; a code ending in * matches every code that starts with it. */
   location?: string[];
-  createdDate?: DateFilter;
-  updatedDate?: DateFilter;
-  deletedDate?: DateFilter;
-  deleted?: boolean;
-  suppressed?: boolean;
-  horizon?: Date;
   limit: number;
   offset: number;
 }
 
 export async function listItems(db: Queryable, filter: ItemListFilter): Promise<ItemRow[]> {
-  const params: unknown[] = [];
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const where: string[] = [];
-  if (filter.id?.kind === 'list') where.push(`i.id = any(${add(filter.id.ids)}::bigint[])`);
-  if (filter.id?.kind === 'range') {
-    if (filter.id.from) where.push(`i.id >= ${add(filter.id.from)}::bigint`);
-    if (filter.id.to) where.push(`i.id <= ${add(filter.id.to)}::bigint`);
-  }
+  const { params, add } = parameters();
+  const where = commonConditions('i', filter, add);
   if (filter.bibIds) where.push(`exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any(${add(filter.bibIds)}::bigint[]))`);
   if (filter.status) where.push(`i.status = any(${add(filter.status)}::text[])`);
   if (filter.location) {
     const exact = filter.location.filter((l) => !l.endsWith('*'));
-    const prefixes = filter.location.filter((l) => l.endsWith('*')).map((l) => `${l.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%`);
+    const prefixes = filter.location.filter((l) => l.endsWith('*')).map((l) => `${l.slice(0, -1)}%`);
     where.push(`(i.location_code = any(${add(exact)}::text[]) or i.location_code like any(${add(prefixes)}::text[]))`);
   }
-  if (filter.createdDate) where.push(...dateCondition('i.created_date', filter.createdDate, filter.horizon, add));
-  if (filter.updatedDate) where.push(...dateCondition('i.updated_date', filter.updatedDate, filter.horizon, add));
-  if (filter.deletedDate) where.push(...dateCondition('i.deleted_date', filter.deletedDate, filter.horizon, add));
-  if (filter.deleted !== undefined) where.push(filter.deleted ? 'i.deleted_date is not null' : 'i.deleted_date is null');
-  if (filter.suppressed !== undefined) where.push(`i.suppressed = ${add(filter.suppressed)}`);
   return db.query<ItemRow>(
     `${SELECT} ${where.length ? `where ${where.join(' and ')}` : ''} order by i.id limit ${add(filter.limit)} offset ${add(filter.offset)}`,
     params,

@@ -1,11 +1,8 @@
 // `carrel import` on the real files of ../shared/data/marc, through the real command.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importFiles } from '../../src/bibs/import.ts';
-import { createTestDb, ENGINE, seedPgliteDataDir, type TestDb } from '../helpers/db.ts';
+import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
 import { chunks, marcFile } from '../helpers/shared-data.ts';
 
@@ -54,22 +51,12 @@ describe(`import on ${ENGINE}`, () => {
 
 describe(`carrel import command on ${ENGINE}`, () => {
   let env: Record<string, string>;
-  let testDb: TestDb | undefined;
-  let dataDir: string | undefined;
+  let database: Awaited<ReturnType<typeof childDatabase>>;
   before(async () => {
-    if (ENGINE === 'postgres') {
-      testDb = await createTestDb();
-      env = { DATABASE_URL: testDb.url! };
-    } else {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-import-'));
-      await seedPgliteDataDir(dataDir);
-      env = { CARREL_DATA_DIR: dataDir };
-    }
+    database = await childDatabase();
+    env = database.env;
   });
-  after(async () => {
-    await testDb?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => database?.remove());
 
   it('prints a summary, lists failed records with their position, and exits non-zero when any failed', async () => {
     const ok = await carrel(['import', marcFile('brkrtest_UTF8.mrc'), '--json'], env);

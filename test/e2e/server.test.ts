@@ -1,29 +1,19 @@
 // The real server process and the real `carrel` command, on the engine under test: the token flow
 // with a key made by the CLI, the operator switch, `carrel status`, and a SIGTERM drain.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestDb, ENGINE, seedPgliteDataDir, type TestDb } from '../helpers/db.ts';
+import { childDatabase, ENGINE } from '../helpers/db.ts';
 import { carrel, startServer, type ServerProcess } from '../helpers/process.ts';
 import { freePort } from '../helpers/tcp.ts';
 
 describe(`server process and CLI on ${ENGINE}`, () => {
   let env: Record<string, string>;
   let server: ServerProcess;
-  let testDb: TestDb | undefined;
-  let dataDir: string | undefined;
+  let database: Awaited<ReturnType<typeof childDatabase>>;
 
   before(async () => {
-    if (ENGINE === 'postgres') {
-      testDb = await createTestDb();
-      env = { DATABASE_URL: testDb.url! };
-    } else {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-e2e-'));
-      await seedPgliteDataDir(dataDir);
-      env = { CARREL_DATA_DIR: dataDir };
-    }
+    database = await childDatabase();
+    env = { ...database.env };
     env.CARREL_STATE_POLL_MS = '100';
     env.CARREL_SHUTDOWN_GRACE_MS = '1500';
     server = await startServer(env, await freePort());
@@ -31,8 +21,7 @@ describe(`server process and CLI on ${ENGINE}`, () => {
   });
   after(async () => {
     await server?.stop();
-    await testDb?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await database?.remove();
   });
 
   it('lists its commands in --help', async () => {

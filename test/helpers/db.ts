@@ -3,6 +3,7 @@
 // (each file loads a migrated template dump, built once and cached under node_modules/.cache).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { listMigrations, migrate } from '../../src/db/migrate.ts';
@@ -145,4 +146,18 @@ export async function createTestDb(): Promise<TestDb> {
 export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   const db = await openPGlite({ dataDir: path.join(dataDir, 'pglite'), loadFrom: await pgliteTemplate() });
   await db.close();
+}
+
+/**
+ * Database settings for a child process (server or CLI) on the engine under test: a fresh
+ * migrated PostgreSQL database, or a seeded embedded data directory. remove() deletes it.
+ */
+export async function childDatabase(): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
+  if (PG_URL) {
+    const testDb = await createTestDb();
+    return { env: { DATABASE_URL: testDb.url! }, remove: () => testDb.drop() };
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-child-'));
+  await seedPgliteDataDir(dataDir);
+  return { env: { CARREL_DATA_DIR: dataDir }, remove: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
