@@ -31,10 +31,10 @@ describe(`harvesting while writing on ${ENGINE}`, () => {
 
   it('sees every change and deletion exactly once, none lost to late commits', async () => {
     const service = new BibService(t.testDb.db);
-    const live: string[] = [];
     let writing = true;
     let n = 0;
     const writer = async (slow: boolean) => {
+      const live: string[] = []; // each writer changes only its own records, so writers never race each other
       while (writing) {
         const roll = Math.random();
         if (slow) {
