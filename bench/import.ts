@@ -1,0 +1,115 @@
+// `npm run bench:import`: `carrel import` of generated ISO 2709 records into PostgreSQL, beside the
+// parse-only rate of the same file in the same run, with the import process's peak memory.
+// Runs: parse only (in this process), import of new records, and re-import of the same file
+// (every record matches by 001+003 and is replaced).
+// Options: --records N (default 100000), --database-url URL.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { writeIso2709 } from '../src/marc/iso2709.ts';
+import { readMarc } from '../src/marc/read.ts';
+import type { MarcRecord } from '../src/marc/record.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const RECORDS = Number(args.records);
+const DB = 'carrel_bench_import';
+
+// A small deterministic generator: enough variety for realistic record sizes, not a catalogue
+// (the real generator is `carrel generate`, still to come).
+function* generate(count: number): Generator<MarcRecord> {
+  let seed = 42;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const words = ['history', 'river', 'garden', 'music', 'letters', 'journey', 'science', 'winter', 'city', 'children', 'war', 'peace', 'light', 'stone', 'ocean', 'études', 'mémoires', 'Geschichte', 'naturaleza', 'storia'];
+  const names = ['Austen, Jane', 'Tolstoy, Leo', 'Ibsen, Henrik', 'García Márquez, Gabriel', 'Lagerlöf, Selma', 'Achebe, Chinua', 'Murasaki Shikibu', 'Dostoyevsky, Fyodor'];
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+  for (let i = 1; i <= count; i++) {
+    const title = Array.from({ length: 2 + Math.floor(random() * 5) }, () => pick(words)).join(' ');
+    const year = 1800 + Math.floor(random() * 225);
+    yield {
+      leader: '00000nam a2200000 i 4500',
+      fields: [
+        { tag: '001', value: `gen${i}` },
+        { tag: '003', value: 'CarrelBench' },
+        { tag: '008', value: `260101s${year}    enk           000 1 eng d` },
+        { tag: '020', ind1: ' ', ind2: ' ', subfields: [{ code: 'a', value: `978${String(1000000000 + i).slice(0, 10)}` }] },
+        { tag: '100', ind1: '1', ind2: ' ', subfields: [{ code: 'a', value: `${pick(names)},` }] },
+        { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: `${title} /` }, { code: 'c', value: 'by someone.' }] },
+        { tag: '264', ind1: ' ', ind2: '1', subfields: [{ code: 'a', value: 'London :' }, { code: 'b', value: 'Press,' }, { code: 'c', value: `${year}.` }] },
+        { tag: '300', ind1: ' ', ind2: ' ', subfields: [{ code: 'a', value: `${100 + Math.floor(random() * 600)} pages ;` }, { code: 'c', value: '24 cm' }] },
+        { tag: '650', ind1: ' ', ind2: '0', subfields: [{ code: 'a', value: pick(words) }, { code: 'v', value: 'Fiction.' }] },
+        { tag: '650', ind1: ' ', ind2: '0', subfields: [{ code: 'a', value: pick(words) }, { code: 'x', value: 'History.' }] },
+      ],
+    };
+  }
+}
+
+async function runImport(file: string, env: Record<string, string>): Promise<{ seconds: number; peakRssMb: number; summary: { created: number; updated: number; failed: unknown[] } }> {
+  const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+    } catch {
+      // the process has exited
+    }
+  }, 50);
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`import exited ${code}: ${out}`);
+  return { seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peakKb / 1024), summary: JSON.parse(out) };
+}
+
+async function main(): Promise<void> {
+  execBuild();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-bench-'));
+  const file = path.join(dir, 'generated.mrc');
+  const out = fs.createWriteStream(file);
+  for (const record of generate(RECORDS)) if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+  const size = fs.statSync(file).size;
+
+  let parsed = 0;
+  const t0 = performance.now();
+  for await (const result of readMarc(fs.createReadStream(file, { highWaterMark: 256 * 1024 }))) if (result.record) parsed++;
+  const parseSeconds = (performance.now() - t0) / 1000;
+
+  const admin = postgres(args['database-url'], { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${DB} with (force)`);
+  await admin.unsafe(`create database ${DB}`);
+  const url = new URL(args['database-url']);
+  url.pathname = `/${DB}`;
+  const env = { DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' };
+  const fresh = await runImport(file, env);
+  const again = await runImport(file, env);
+  await admin.unsafe(`drop database if exists ${DB} with (force)`);
+  await admin.end();
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  console.log(`\n${RECORDS} generated records, ${(size / 1e6).toFixed(1)} MB of ISO 2709; PostgreSQL; Node ${process.version}\n`);
+  console.table([
+    { run: 'parse only (baseline)', 'records/s': Math.round(parsed / parseSeconds), seconds: parseSeconds.toFixed(1), 'peak RSS MB': '' },
+    { run: 'carrel import, new records', 'records/s': Math.round(RECORDS / fresh.seconds), seconds: fresh.seconds.toFixed(1), 'peak RSS MB': fresh.peakRssMb, created: fresh.summary.created },
+    { run: 'carrel import, all matching', 'records/s': Math.round(RECORDS / again.seconds), seconds: again.seconds.toFixed(1), 'peak RSS MB': again.peakRssMb, updated: again.summary.updated },
+  ]);
+  console.log(`\nbudget: import >= 10,000 records/s -> ${Math.round(RECORDS / fresh.seconds)} (re-import ${Math.round(RECORDS / again.seconds)}); import/parse = ${((RECORDS / fresh.seconds) / (parsed / parseSeconds)).toFixed(2)}`);
+}
+
+function execBuild(): void {
+  // The CLI runs as `npm start` does: compiled to dist/.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+await main();
