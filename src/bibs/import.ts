@@ -60,12 +60,13 @@ async function writeBatch(db: Db, batch: Prepared[], summary: ImportSummary): Pr
   await db.transaction(async (tx) => {
     const at = await stamp(tx);
     const fresh: Prepared[] = [];
-    // Two new records of one batch with the same identity: the later one replaces the earlier.
+    // Two records of one batch for the same bib: the later one wins.
+    const replacing = new Map<string, Prepared>();
     const freshByKey = new Map<string, number>();
     for (const [i, p] of batch.entries()) {
       const id = targets[i];
       if (id !== undefined) {
-        await repo.updateBib(tx, id, toMarcInJson(p.marc), p.derived, undefined, at);
+        replacing.set(id, p);
         summary.updated++;
         continue;
       }
@@ -79,6 +80,7 @@ async function writeBatch(db: Db, batch: Prepared[], summary: ImportSummary): Pr
         keys.forEach((k) => freshByKey.set(k, fresh.length - 1));
       }
     }
+    if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marc: toMarcInJson(p.marc), derived: p.derived })), at);
     if (fresh.length) await repo.insertBibs(tx, fresh.map((p) => ({ marc: toMarcInJson(p.marc), derived: p.derived })), at);
     summary.created += fresh.length;
   });
@@ -91,6 +93,7 @@ export async function importFiles(
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { read: 0, created: 0, updated: 0, failed: [] };
   let bytes = 0;
+  let writing: Promise<void> = Promise.resolve();
   for (const file of files) {
     let batch: Prepared[] = [];
     const counted = (async function* () {
@@ -114,11 +117,15 @@ export async function importFiles(
         batch.push({ marc: result.record, derived: deriveBib(result.record) });
       }
       if (batch.length >= BATCH) {
-        await writeBatch(db, batch, summary);
+        // Read and derive the next batch while the database writes this one: one batch in flight.
+        await writing;
+        writing = writeBatch(db, batch, summary);
+        writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
         batch = [];
       }
       if (summary.read % 100 === 0) onProgress({ records: summary.read, failed: summary.failed.length, bytes });
     }
+    await writing;
     if (batch.length) await writeBatch(db, batch, summary);
   }
   onProgress({ records: summary.read, failed: summary.failed.length, bytes });

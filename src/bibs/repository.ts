@@ -46,20 +46,40 @@ export async function insertBib(tx: Queryable, marc: MarcInJson, derived: Derive
   return rows[0]!.id;
 }
 
-/** Many new records in one statement (imports): the batch travels as one JSON document. */
-export async function insertBibs(tx: Queryable, rows: { marc: MarcInJson; derived: DerivedBib }[], stamp: Date): Promise<void> {
-  const doc = rows.map(({ marc, derived: d }) => ({
-    marc, title: d.title, author: d.author, publish_year: d.publishYear, lang: d.lang, country: d.country, bib_level: d.bibLevel,
+// Bulk writes (imports) send the batch as one JSON document, unpacked by jsonb_to_recordset.
+const RECORDSET = `r(id bigint, marc jsonb, title text, author text, publish_year integer, lang text, country text, bib_level text,
+  material_type text, isbns text[], issns text[], control_number text, control_source text, system_numbers text[])`;
+
+function recordsetRow(marc: MarcInJson, d: DerivedBib, id?: string) {
+  return {
+    id, marc, title: d.title, author: d.author, publish_year: d.publishYear, lang: d.lang, country: d.country, bib_level: d.bibLevel,
     material_type: d.materialType, isbns: d.isbns, issns: d.issns, control_number: d.controlNumber, control_source: d.controlSource,
     system_numbers: d.systemNumbers,
-  }));
+  };
+}
+
+/** Many new records in one statement. */
+export async function insertBibs(tx: Queryable, rows: { marc: MarcInJson; derived: DerivedBib }[], stamp: Date): Promise<void> {
+  const doc = rows.map(({ marc, derived }) => recordsetRow(marc, derived));
   await tx.query(
     `insert into bibs (marc, title, author, publish_year, lang, country, bib_level, material_type, isbns, issns,
        control_number, control_source, system_numbers, catalog_date, created_date, updated_date)
      select r.marc, r.title, r.author, r.publish_year, r.lang, r.country, r.bib_level, r.material_type, r.isbns, r.issns,
        r.control_number, r.control_source, r.system_numbers, ($2::timestamptz at time zone 'UTC')::date, $2, $2
-     from jsonb_to_recordset($1::jsonb) as r(marc jsonb, title text, author text, publish_year integer, lang text, country text,
-       bib_level text, material_type text, isbns text[], issns text[], control_number text, control_source text, system_numbers text[])`,
+     from jsonb_to_recordset($1::jsonb) as ${RECORDSET}`,
+    [doc, stamp],
+  );
+}
+
+/** Replaces many live records' MARC in one statement (suppression unchanged). */
+export async function updateBibs(tx: Queryable, rows: { id: string; marc: MarcInJson; derived: DerivedBib }[], stamp: Date): Promise<void> {
+  const doc = rows.map(({ id, marc, derived }) => recordsetRow(marc, derived, id));
+  await tx.query(
+    `update bibs b set marc = r.marc, title = r.title, author = r.author, publish_year = r.publish_year, lang = r.lang,
+       country = r.country, bib_level = r.bib_level, material_type = r.material_type, isbns = r.isbns, issns = r.issns,
+       control_number = r.control_number, control_source = r.control_source, system_numbers = r.system_numbers, updated_date = $2
+     from jsonb_to_recordset($1::jsonb) as ${RECORDSET}
+     where b.id = r.id and b.deleted_date is null`,
     [doc, stamp],
   );
 }

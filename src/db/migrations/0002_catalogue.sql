@@ -46,5 +46,6 @@ alter sequence bib_ids owned by bibs.id;
 create index bibs_updated on bibs (updated_date, id);
 create index bibs_created on bibs (created_date, id);
 create index bibs_deleted on bibs (deleted_date, id) where deleted_date is not null;
-create index bibs_control on bibs (control_number, control_source) where deleted_date is null;
+-- Matching on import compares (001, 003 or '') pairs: the index holds exactly that expression.
+create index bibs_control on bibs (control_number, coalesce(control_source, '')) where deleted_date is null;
 create index bibs_system_numbers on bibs using gin (system_numbers);
