@@ -11,6 +11,7 @@ import { BibSchema, bibRoutes } from './bibs/routes.ts';
 import { BibService } from './bibs/service.ts';
 import { branchRoutes } from './branches/routes.ts';
 import { ItemSchema, itemRoutes } from './items/routes.ts';
+import { ItemService } from './items/service.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
@@ -71,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const auth = new AuthService(db, config.tokenLifetimeSec);
   const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
   const bibs = new BibService(db);
+  const items = new ItemService(db);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -117,7 +119,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       async (scope: App) => {
         tokenInfoRoute(scope, config.tokenLifetimeSec);
         bibRoutes(scope, bibs, config.publicBaseUrl);
-        itemRoutes(scope, db);
+        itemRoutes(scope, items);
         branchRoutes(scope, db);
       },
       { prefix },

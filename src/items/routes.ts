@@ -1,14 +1,13 @@
 // /items: list (by bib, status, location, dates) and read items.
 import { Type } from 'typebox';
-import { horizon } from '../db/change-clock.ts';
-import type { Db } from '../db/types.ts';
 import { instant } from '../bibs/present.ts';
 import { access } from '../http/access.ts';
 import { errors } from '../http/errors.ts';
 import { pagingQuery, parseDateFilter, parseFields, parseIdFilter, parseRecordId, type FieldSet } from '../http/params.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { getItem, listItems, type ItemRow } from './repository.ts';
+import type { ItemRow } from './repository.ts';
+import type { ItemService } from './service.ts';
 
 export const ITEM_FIELDS = {
   all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
@@ -56,7 +55,7 @@ export function presentItem(row: ItemRow, fields: readonly ItemField[]): Record<
 const list = (raw: string | undefined) => raw?.split(',').map((v) => v.trim()).filter(Boolean);
 const dateRange = Type.Optional(Type.String({ description: 'One ISO 8601 instant, or [from,to] with either end open.' }));
 
-export function itemRoutes(app: App, db: Db): void {
+export function itemRoutes(app: App, items: ItemService): void {
   app.get('/items', {
     config: { access: access.need('Items_Read') },
     schema: {
@@ -78,8 +77,7 @@ export function itemRoutes(app: App, db: Db): void {
     const fields = parseFields(q.fields, ITEM_FIELDS);
     const location = list(q.location);
     if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l))) throw errors.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
-    const byDate = q.createdDate || q.updatedDate || q.deletedDate;
-    const rows = await listItems(db, {
+    const rows = await items.list({
       id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
       bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
       status: list(q.status),
@@ -89,7 +87,6 @@ export function itemRoutes(app: App, db: Db): void {
       deletedDate: q.deletedDate === undefined ? undefined : parseDateFilter('deletedDate', q.deletedDate),
       deleted: q.deleted,
       suppressed: q.suppressed,
-      horizon: byDate ? await horizon(db) : undefined,
       limit: q.limit ?? 50,
       offset: q.offset ?? 0,
     });
@@ -100,8 +97,7 @@ export function itemRoutes(app: App, db: Db): void {
     config: { access: access.need('Items_Read') },
     schema: { summary: 'Get an item', tags: ['items'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }), querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }), response: { 200: Type.Ref('Item'), 404: errorRef, ...protectedErrors } },
   }, async (request) => {
-    const row = await getItem(db, parseRecordId('id', request.params.id));
-    if (!row) throw errors.notFound(`no item ${request.params.id}`);
-    return presentItem(row, parseFields(request.query.fields, ITEM_FIELDS));
+    const fields = parseFields(request.query.fields, ITEM_FIELDS);
+    return presentItem(await items.get(parseRecordId('id', request.params.id)), fields);
   });
 }

@@ -1,0 +1,20 @@
+// Rules for reading items: date windows are read behind the change clock's horizon, like bibs.
+import { horizon } from '../db/change-clock.ts';
+import type { Db } from '../db/types.ts';
+import { errors } from '../http/errors.ts';
+import * as repo from './repository.ts';
+
+export class ItemService {
+  constructor(private readonly db: Db) {}
+
+  async get(id: string): Promise<repo.ItemRow> {
+    const row = await repo.getItem(this.db, id);
+    if (!row) throw errors.notFound(`no item ${id}`);
+    return row;
+  }
+
+  async list(filter: Omit<repo.ItemListFilter, 'horizon'>): Promise<repo.ItemRow[]> {
+    const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
+    return repo.listItems(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+  }
+}
