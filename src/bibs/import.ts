@@ -49,6 +49,19 @@ async function matches(db: Db, batch: Prepared[]): Promise<(string | undefined)[
   });
 }
 
+const OTHER_KINDS: Record<string, string> = {
+  u: 'holdings', v: 'holdings', x: 'holdings', y: 'holdings', z: 'authority', q: 'community information',
+};
+
+/** Why a record cannot be a bib, or undefined when it can. */
+function notBibliographic(record: MarcRecord): string | undefined {
+  const kind = OTHER_KINDS[record.leader[6] ?? ''];
+  if (kind) return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; ${kind} records are not imported yet`;
+  if (record.fields.some((f) => f.tag === '245')) return undefined;
+  if (record.fields.some((f) => f.tag === '200')) return 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21';
+  return 'no title (245)';
+}
+
 function identityKeys(d: DerivedBib): string[] {
   const keys = d.systemNumbers.map((n) => `035:${n}`);
   if (d.controlNumber) keys.push(`001:${d.controlNumber}\u0000${d.controlSource ?? ''}`);
@@ -106,13 +119,8 @@ export async function importFiles(
       summary.read++;
       if (result.error !== undefined) {
         summary.failed.push({ file: file.name, position: result.position, reason: result.error });
-      } else if (!result.record.fields.some((f) => f.tag === '245')) {
-        const unimarc = result.record.fields.some((f) => f.tag === '200');
-        summary.failed.push({
-          file: file.name,
-          position: result.position,
-          reason: unimarc ? 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21' : 'no title (245)',
-        });
+      } else if (notBibliographic(result.record)) {
+        summary.failed.push({ file: file.name, position: result.position, reason: notBibliographic(result.record)! });
       } else {
         batch.push({ marc: result.record, derived: deriveBib(result.record) });
       }

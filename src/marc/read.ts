@@ -1,10 +1,11 @@
 // Reads MARC records from a byte stream in any of the formats Carrel takes, detected from the
 // content: ISO 2709, MARCXML, MARC-in-JSON (one record, an array, or one record per line).
-import { decodeUtf8, readIso2709, splitIso2709, type TextDecoderFn } from './iso2709.ts';
+import { decodeUtf8, readIso2709, splitIso2709 } from './iso2709.ts';
+import { decodeMarc8 } from './marc8.ts';
 import { fromMarcInJson } from './marc-in-json.ts';
 import { readMarcXml } from './marcxml.ts';
 import type { ReadResult } from './read-result.ts';
-import { MarcError } from './record.ts';
+import { MarcError, type MarcRecord } from './record.ts';
 
 export type MarcFormat = 'iso2709' | 'marcxml' | 'marc-in-json';
 
@@ -19,15 +20,24 @@ export function detectFormat(head: Uint8Array): MarcFormat | undefined {
   return undefined;
 }
 
-/** Chooses the decoder for a binary record from leader/09: 'a' is UTF-8, blank is MARC-8. */
-export type DecoderChooser = (leader9: string) => TextDecoderFn;
-
-const utf8Only: DecoderChooser = (leader9) => {
-  if (leader9 === 'a') return decodeUtf8;
-  return () => {
-    throw new MarcError('MARC-8 records (leader/09 blank) cannot be read yet');
-  };
-};
+/**
+ * Reads one binary record in its character set: leader/09 'a' is UTF-8, blank is MARC-8. A record
+ * that cannot be read in the set its leader names is read in the other (files with a wrong
+ * leader/09 exist both ways); the whole record is decoded one way, never field by field.
+ */
+export function readBinaryRecord(bytes: Uint8Array): MarcRecord {
+  const [first, second] = bytes[9] === 0x61 ? [decodeUtf8, decodeMarc8] : [decodeMarc8, decodeUtf8];
+  try {
+    return readIso2709(bytes, first);
+  } catch (error) {
+    try {
+      return readIso2709(bytes, second);
+    } catch (other) {
+      const [utf8, marc8] = bytes[9] === 0x61 ? [error, other] : [other, error];
+      throw new MarcError(`neither UTF-8 (${(utf8 as Error).message}) nor MARC-8 (${(marc8 as Error).message})`);
+    }
+  }
+}
 
 async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
   yield first;
@@ -36,7 +46,7 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
 
 export type Chunks<T = Uint8Array> = AsyncIterable<T> | Iterable<T>;
 
-export async function* readMarc(chunks: Chunks, chooseDecoder: DecoderChooser = utf8Only): AsyncGenerator<ReadResult> {
+export async function* readMarc(chunks: Chunks): AsyncGenerator<ReadResult> {
   const iterator = (async function* () {
     yield* chunks;
   })();
@@ -61,8 +71,7 @@ export async function* readMarc(chunks: Chunks, chooseDecoder: DecoderChooser = 
     index++;
     const position = `record ${index} (byte ${offset})`;
     try {
-      const leader9 = String.fromCharCode(bytes[9] ?? 0x20);
-      yield { position, record: readIso2709(bytes, chooseDecoder(leader9)) };
+      yield { position, record: readBinaryRecord(bytes) };
     } catch (error) {
       yield { position, error: error instanceof Error ? error.message : String(error) };
     }

@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { importFiles } from '../../src/bibs/import.ts';
 import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
-import { chunks, marcFile } from '../helpers/shared-data.ts';
+import fs from 'node:fs';
+import { chunks, MARC_DIR, marcFile } from '../helpers/shared-data.ts';
 
 const count = async (t: TestDb) => (await t.db.query<{ n: number }>('select count(*)::int as n from bibs where deleted_date is null'))[0]!.n;
 const file = (name: string) => ({ name, open: () => chunks(name, 64 * 1024) });
@@ -46,6 +47,36 @@ describe(`import on ${ENGINE}`, () => {
     assert.equal(await count(t), after1 + withoutIdentity / 2);
     assert.ok(second.updated >= first.created - withoutIdentity / 2);
     assert.ok(first.failed.every((f) => /UNIMARC/.test(f.reason)), 'the UNIMARC records in the file are named as such');
+  });
+});
+
+describe(`import of every shared MARC file on ${ENGINE}`, () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+  });
+  after(() => t.drop());
+
+  it('imports brkrtest.mrc (MARC-8) and brkrtest_UTF8.mrc to identical text', async () => {
+    const marc = async () => t.db.query<{ n: string; fields: unknown }>("select control_number as n, marc->'fields' as fields from bibs where deleted_date is null order by 1");
+    assert.deepEqual((await importFiles(t.db, [file('brkrtest.mrc')])).failed, []);
+    const fromMarc8 = await marc();
+    const again = await importFiles(t.db, [file('brkrtest_UTF8.mrc')]);
+    assert.equal(again.updated, 8, 'the same records, matched by 001');
+    assert.deepEqual(await marc(), fromMarc8);
+  });
+
+  it('imports every file, reporting only the records that are not MARC 21 bibliographic records', async () => {
+    const names = fs.readdirSync(MARC_DIR).filter((name) => /\.(mrc|dat|marc|xml|json)$/.test(name)).sort();
+    assert.ok(names.length >= 20);
+    const summary = await importFiles(t.db, names.map(file));
+    const failedFiles = [...new Set(summary.failed.map((f) => f.file))].sort();
+    assert.deepEqual(failedFiles, ['pride-and-prejudice-fixed.mrc', 'ruby-marc-three-records-second-bad.xml', 'sample1.mrc']);
+    assert.ok(summary.failed.filter((f) => f.file === 'pride-and-prejudice-fixed.mrc').every((f) => /UNIMARC/.test(f.reason)));
+    const others = summary.failed.filter((f) => f.file !== 'pride-and-prejudice-fixed.mrc');
+    assert.equal(others.filter((f) => /holdings record/.test(f.reason)).length, 4, 'sample1.mrc carries four holdings records');
+    assert.equal(others.filter((f) => !/holdings record/.test(f.reason)).length, 2, 'the malformed XML record and the one sample1 record that is neither UTF-8 nor MARC-8');
+    assert.ok(summary.created + summary.updated > 500);
   });
 });
 
