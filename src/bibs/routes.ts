@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { recordLink } from '../http/links.ts';
-import { pagingQuery, parseDateFilter, parseFields, parseIdFilter, parseRecordId } from '../http/params.ts';
+import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
@@ -68,18 +68,9 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
   }, async (request) => {
     const q = request.query;
     const fields = parseFields(q.fields, BIB_FIELDS);
-    const offset = q.offset ?? 0;
-    const rows = await bibs.list({
-      id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
-      createdDate: q.createdDate === undefined ? undefined : parseDateFilter('createdDate', q.createdDate),
-      updatedDate: q.updatedDate === undefined ? undefined : parseDateFilter('updatedDate', q.updatedDate),
-      deletedDate: q.deletedDate === undefined ? undefined : parseDateFilter('deletedDate', q.deletedDate),
-      deleted: q.deleted,
-      suppressed: q.suppressed,
-      limit: q.limit ?? 50,
-      offset,
-    });
-    return { total: rows.length, start: offset, entries: rows.map((row) => presentBib(row, fields)) };
+    const filter = parseCommonList(q);
+    const rows = await bibs.list(filter);
+    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields)) };
   });
 
   app.get('/bibs/:id', {

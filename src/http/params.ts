@@ -93,3 +93,30 @@ export function parseFields<F extends string>(raw: string | undefined, set: Fiel
   if ((set.all as readonly string[]).includes('id')) chosen.add('id' as F);
   return set.all.filter((field) => chosen.has(field));
 }
+
+/** The raw list parameters every record type shares (DESIGN.md, "Lists"). */
+export interface CommonListQuery {
+  limit?: number;
+  offset?: number;
+  id?: string;
+  createdDate?: string;
+  updatedDate?: string;
+  deletedDate?: string;
+  deleted?: boolean;
+  suppressed?: boolean;
+}
+
+/** The shared list parameters parsed: paging with its defaults, id and date filters, flags. */
+export function parseCommonList(q: CommonListQuery) {
+  const date = (name: 'createdDate' | 'updatedDate' | 'deletedDate') => (q[name] === undefined ? undefined : parseDateFilter(name, q[name]));
+  return {
+    id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
+    createdDate: date('createdDate'),
+    updatedDate: date('updatedDate'),
+    deletedDate: date('deletedDate'),
+    deleted: q.deleted,
+    suppressed: q.suppressed,
+    limit: q.limit ?? DEFAULT_LIMIT,
+    offset: q.offset ?? 0,
+  };
+}

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { instant } from '../bibs/present.ts';
 import { access } from '../http/access.ts';
 import { errors } from '../http/errors.ts';
-import { pagingQuery, parseDateFilter, parseFields, parseIdFilter, parseRecordId, type FieldSet } from '../http/params.ts';
+import { pagingQuery, parseCommonList, parseFields, parseRecordId, type FieldSet } from '../http/params.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { ItemRow } from './repository.ts';
@@ -77,20 +77,9 @@ export function itemRoutes(app: App, items: ItemService): void {
     const fields = parseFields(q.fields, ITEM_FIELDS);
     const location = list(q.location);
     if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l))) throw errors.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
-    const rows = await items.list({
-      id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
-      bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
-      status: list(q.status),
-      location,
-      createdDate: q.createdDate === undefined ? undefined : parseDateFilter('createdDate', q.createdDate),
-      updatedDate: q.updatedDate === undefined ? undefined : parseDateFilter('updatedDate', q.updatedDate),
-      deletedDate: q.deletedDate === undefined ? undefined : parseDateFilter('deletedDate', q.deletedDate),
-      deleted: q.deleted,
-      suppressed: q.suppressed,
-      limit: q.limit ?? 50,
-      offset: q.offset ?? 0,
-    });
-    return { total: rows.length, start: q.offset ?? 0, entries: rows.map((row) => presentItem(row, fields)) };
+    const filter = parseCommonList(q);
+    const rows = await items.list({ ...filter, bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)), status: list(q.status), location });
+    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentItem(row, fields)) };
   });
 
   app.get('/items/:id', {
