@@ -8,7 +8,7 @@ import { AuthService, InvalidKeyInput } from './auth/service.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirBusyError } from './db/embedded-lock.ts';
 import { describeDbError, isDatabaseUnavailable } from './db/errors.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, type Migration } from './db/migrate.ts';
 import { openClientDb } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { checkStatus } from './operations/status-check.ts';
@@ -28,8 +28,8 @@ function getConfig(): Config {
   return config;
 }
 
-/** Opens the database (migrated), runs fn, closes it. */
-async function withDb<T>(fn: (db: Db, config: Config) => Promise<T>): Promise<T> {
+/** Opens the database, migrates it, runs fn (told which migrations this run applied), closes it. */
+async function withDb<T>(fn: (db: Db, config: Config, applied: Migration[]) => Promise<T>): Promise<T> {
   const cfg = getConfig();
   let db: Db;
   try {
@@ -39,8 +39,8 @@ async function withDb<T>(fn: (db: Db, config: Config) => Promise<T>): Promise<T>
     throw error;
   }
   try {
-    await migrate(db);
-    return await fn(db, cfg);
+    const applied = await migrate(db);
+    return await fn(db, cfg, applied);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
     if (error instanceof InvalidKeyInput) throw new CliError(error.message);
@@ -57,6 +57,11 @@ function print(json: boolean, data: unknown, text: string): void {
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+function milliseconds(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('give a whole number of milliseconds, at least 1');
+  return Number(value);
 }
 
 function roleList(value: string): string[] {
@@ -80,7 +85,7 @@ program
   .command('status')
   .description('ask a running service for its health: prints "0 <version>" (exit 0) or "-1 <reason>" (exit 1)')
   .option('--url <url>', 'base URL of the service (default http://HOST:PORT from the environment)')
-  .option('--timeout <ms>', 'give up after this many milliseconds', (v) => Number(v), 5000)
+  .option('--timeout <ms>', 'give up after this many milliseconds', milliseconds, 5000)
   .action(async (opts: { url?: string; timeout: number }) => {
     const cfg = getConfig();
     const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
@@ -94,15 +99,9 @@ program
   .description('apply pending database migrations (the server also does this at start-up)')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    const cfg = getConfig();
-    const db = await openClientDb(cfg);
-    try {
-      const applied = await migrate(db);
-      const names = applied.map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`);
-      print(!!opts.json, { applied: names }, names.length ? `applied ${names.join(', ')}` : 'the database is up to date');
-    } finally {
-      await db.close();
-    }
+    const applied = await withDb(async (_db, _config, done) => done);
+    const names = applied.map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`);
+    print(!!opts.json, { applied: names }, names.length ? `applied ${names.join(', ')}` : 'the database is up to date');
   });
 
 const keys = program.command('keys').description('API keys for client applications');

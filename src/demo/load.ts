@@ -17,8 +17,10 @@ const LOCATIONS = [
 
 /** The number of demo bibs loaded: 0 when the database already has bibs. */
 export async function loadDemoIfEmpty(db: Db): Promise<number> {
+  // Every start asks; only a new database pays for a write (and a change-clock stamp).
+  if ((await countBibs(db)) > 0) return 0;
   return db.transaction(async (tx) => {
-    const at = await stamp(tx); // also serialises two processes starting together
+    const at = await stamp(tx); // serialises processes starting together: the one that waited sees the records
     if ((await countBibs(tx)) > 0) return 0;
     if ((await listLocations(tx)).length === 0) {
       const branches = new Map<string, number>();

@@ -14,10 +14,10 @@ function fromValidation(context: string | undefined, list: FastifySchemaValidati
   if (!first) return errors.validationFailed('the request is not valid');
   const params = first.params;
   if (context === 'body') {
-    const where = first.instancePath ? `${first.instancePath.slice(1).replaceAll('/', '.')} ` : 'body ';
-    if (first.keyword === 'required') return errors.validationFailed(`${where}is missing ${String(params.missingProperty)}`.replace(/^body /, ''));
+    const path = first.instancePath.slice(1).replaceAll('/', '.');
+    if (first.keyword === 'required') return errors.validationFailed(`${path ? `${path} ` : ''}is missing ${String(params.missingProperty)}`);
     if (first.keyword === 'additionalProperties') return errors.validationFailed(`${String(params.additionalProperty)} is not a field of this request body`);
-    return errors.validationFailed(`${where}${first.message ?? 'is not valid'}`);
+    return errors.validationFailed(`${path || 'body'} ${first.message ?? 'is not valid'}`);
   }
   if (first.keyword === 'required') return errors.missingParameter(`${String(params.missingProperty)} is required`);
   if (first.keyword === 'additionalProperties') {

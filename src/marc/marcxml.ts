@@ -1,7 +1,7 @@
 // MARCXML (MARC 21 slim), read as a stream: a malformed record is reported with its line and
 // the reading goes on with the next record.
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { isControlField, MarcError, type Field, type MarcRecord } from './record.ts';
+import { isControlField, type Field, type MarcRecord } from './record.ts';
 import type { ReadResult } from './read-result.ts';
 
 export async function* readMarcXml(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<ReadResult> {
@@ -94,4 +94,3 @@ export function toMarcXml(record: MarcRecord, withNamespace = true): string {
   return lines.join('\n');
 }
 
-export { MarcError };

@@ -88,6 +88,13 @@ describe(`server process and CLI on ${ENGINE}`, () => {
     const noName = await carrel(['keys', 'create', '--roles', 'all'], env);
     assert.notEqual(noName.code, 0);
     assert.match(noName.stderr, /--name/);
+    const badTimeout = await carrel(['status', '--timeout', 'soon'], env);
+    assert.notEqual(badTimeout.code, 0);
+    assert.match(badTimeout.stderr, /whole number of milliseconds/);
+    const noDatabase = await carrel(['migrate'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x` });
+    assert.equal(noDatabase.code, 1);
+    assert.match(noDatabase.stderr, /^carrel: cannot reach the database: .*ECONNREFUSED/m);
+    assert.doesNotMatch(noDatabase.stderr, /\n\s+at /, 'a message, not a stack trace');
   });
 
   it('maintenance on: GET /api 404, calls 503 code 117, status -1; off: back to Healthy', async () => {

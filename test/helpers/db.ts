@@ -49,6 +49,15 @@ export function adminSql(): postgres.Sql {
   return postgres(PG_URL, { max: 1, onnotice: () => {} });
 }
 
+async function dropDatabase(name: string): Promise<void> {
+  const sql = adminSql();
+  try {
+    await sql.unsafe(`drop database if exists ${name} with (force)`);
+  } finally {
+    await sql.end();
+  }
+}
+
 /** An empty database (no migrations), for tests of migration and start-up. */
 export async function createEmptyPgDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const admin = adminSql();
@@ -61,14 +70,7 @@ export async function createEmptyPgDatabase(): Promise<{ name: string; url: stri
   return {
     name,
     url: withDatabase(PG_URL!, name),
-    drop: async () => {
-      const sql = adminSql();
-      try {
-        await sql.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await sql.end();
-      }
-    },
+    drop: () => dropDatabase(name),
   };
 }
 
@@ -105,12 +107,7 @@ async function pgTestDb(): Promise<TestDb> {
     url,
     async drop() {
       await db.close();
-      const sql = adminSql();
-      try {
-        await sql.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await sql.end();
-      }
+      await dropDatabase(name);
     },
   };
 }
