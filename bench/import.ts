@@ -1,4 +1,4 @@
-// `npm run bench:import`: `carrel import` of generated ISO 2709 records into PostgreSQL, beside the
+// `npm run bench:import`: `carrel import` of ISO 2709 records from `carrel generate` (seed 1) into PostgreSQL, beside the
 // parse-only rate of the same file in the same run, with the import process's peak memory.
 // Runs: parse only (in this process), import of new records, and re-import of the same file
 // (every record matches by 001+003 and is replaced).
@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { writeIso2709 } from '../src/marc/iso2709.ts';
 import { readMarc } from '../src/marc/read.ts';
-import type { MarcRecord } from '../src/marc/record.ts';
+import { generateRecords } from '../src/generate/catalogue.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -22,35 +22,6 @@ const { values: args } = parseArgs({
 });
 const RECORDS = Number(args.records);
 const DB = 'carrel_bench_import';
-
-// A small deterministic generator: enough variety for realistic record sizes, not a catalogue
-// (the real generator is `carrel generate`, still to come).
-function* generate(count: number): Generator<MarcRecord> {
-  let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const words = ['history', 'river', 'garden', 'music', 'letters', 'journey', 'science', 'winter', 'city', 'children', 'war', 'peace', 'light', 'stone', 'ocean', 'études', 'mémoires', 'Geschichte', 'naturaleza', 'storia'];
-  const names = ['Austen, Jane', 'Tolstoy, Leo', 'Ibsen, Henrik', 'García Márquez, Gabriel', 'Lagerlöf, Selma', 'Achebe, Chinua', 'Murasaki Shikibu', 'Dostoyevsky, Fyodor'];
-  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
-  for (let i = 1; i <= count; i++) {
-    const title = Array.from({ length: 2 + Math.floor(random() * 5) }, () => pick(words)).join(' ');
-    const year = 1800 + Math.floor(random() * 225);
-    yield {
-      leader: '00000nam a2200000 i 4500',
-      fields: [
-        { tag: '001', value: `gen${i}` },
-        { tag: '003', value: 'CarrelBench' },
-        { tag: '008', value: `260101s${year}    enk           000 1 eng d` },
-        { tag: '020', ind1: ' ', ind2: ' ', subfields: [{ code: 'a', value: `978${String(1000000000 + i).slice(0, 10)}` }] },
-        { tag: '100', ind1: '1', ind2: ' ', subfields: [{ code: 'a', value: `${pick(names)},` }] },
-        { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: `${title} /` }, { code: 'c', value: 'by someone.' }] },
-        { tag: '264', ind1: ' ', ind2: '1', subfields: [{ code: 'a', value: 'London :' }, { code: 'b', value: 'Press,' }, { code: 'c', value: `${year}.` }] },
-        { tag: '300', ind1: ' ', ind2: ' ', subfields: [{ code: 'a', value: `${100 + Math.floor(random() * 600)} pages ;` }, { code: 'c', value: '24 cm' }] },
-        { tag: '650', ind1: ' ', ind2: '0', subfields: [{ code: 'a', value: pick(words) }, { code: 'v', value: 'Fiction.' }] },
-        { tag: '650', ind1: ' ', ind2: '0', subfields: [{ code: 'a', value: pick(words) }, { code: 'x', value: 'History.' }] },
-      ],
-    };
-  }
-}
 
 async function runImport(file: string, env: Record<string, string>): Promise<{ seconds: number; peakRssMb: number; summary: { created: number; updated: number; failed: unknown[] } }> {
   const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -77,7 +48,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-bench-'));
   const file = path.join(dir, 'generated.mrc');
   const out = fs.createWriteStream(file);
-  for (const record of generate(RECORDS)) if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  for (const record of generateRecords(1, 1, RECORDS)) if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   await new Promise<void>((resolve) => out.end(() => resolve()));
   const size = fs.statSync(file).size;
 

@@ -1,68 +1,12 @@
 // The `carrel` command: operations on the same services the HTTP API uses.
-import fs from 'node:fs';
-import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { importFiles } from './bibs/import.ts';
 import { ROLES } from './auth/roles.ts';
-import { AuthService, InvalidKeyInput } from './auth/service.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { DataDirBusyError } from './db/embedded-lock.ts';
-import { describeDbError, isDatabaseUnavailable } from './db/errors.ts';
-import { migrate, type Migration } from './db/migrate.ts';
-import { openClientDb } from './db/open.ts';
-import type { Db } from './db/types.ts';
+import { AuthService } from './auth/service.ts';
+import { registerCatalogueCommands } from './cli/catalogue.ts';
+import { CliError, getConfig, milliseconds, print, table, withDb } from './cli/common.ts';
 import { checkStatus } from './operations/status-check.ts';
 import { readMaintenance, writeMaintenance } from './operations/repository.ts';
 import { VERSION_STRING } from './version.ts';
-
-class CliError extends Error {}
-
-let config: Config | undefined;
-function getConfig(): Config {
-  try {
-    config ??= loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message);
-    throw error;
-  }
-  return config;
-}
-
-/** Opens the database, migrates it, runs fn (told which migrations this run applied), closes it. */
-async function withDb<T>(fn: (db: Db, config: Config, applied: Migration[]) => Promise<T>): Promise<T> {
-  const cfg = getConfig();
-  let db: Db;
-  try {
-    db = await openClientDb(cfg);
-  } catch (error) {
-    if (error instanceof DataDirBusyError) throw new CliError(`${error.message}; wait for it to finish and try again`);
-    throw error;
-  }
-  try {
-    const applied = await migrate(db);
-    return await fn(db, cfg, applied);
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
-    if (error instanceof InvalidKeyInput) throw new CliError(error.message);
-    throw error;
-  } finally {
-    await db.close();
-  }
-}
-
-function print(json: boolean, data: unknown, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
-}
-
-function milliseconds(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('give a whole number of milliseconds, at least 1');
-  return Number(value);
-}
 
 function roleList(value: string): string[] {
   const roles = value.split(',').map((role) => role.trim()).filter(Boolean);
@@ -156,39 +100,7 @@ keys
     print(!!opts.json, ROLES, table(rows));
   });
 
-program
-  .command('import')
-  .description('load MARC records (ISO 2709, MARCXML or MARC-in-JSON, detected from content) as bibs; a record matching a bib by 001+003 or 035 replaces it')
-  .argument('<files...>', 'MARC files')
-  .option('--json', 'print the summary as JSON')
-  .action(async (files: string[], opts: { json?: boolean }) => {
-    const missing = files.filter((file) => !fs.existsSync(file) || !fs.statSync(file).isFile());
-    if (missing.length) throw new CliError(`no such file: ${missing.join(', ')}`);
-    const totalBytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
-    const bar = process.stderr.isTTY && !opts.json
-      ? new SingleBar({ format: 'importing |{bar}| {percentage}% | {records} records | {rate} rec/s | {failed} failed', hideCursor: true }, Presets.shades_classic)
-      : undefined;
-    const started = performance.now();
-    bar?.start(totalBytes, 0, { records: 0, rate: 0, failed: 0 });
-    const summary = await withDb((db) =>
-      importFiles(
-        db,
-        files.map((file) => ({ name: file, open: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }) })),
-        (p) => bar?.update(p.bytes, { records: p.records, failed: p.failed, rate: Math.round(p.records / ((performance.now() - started) / 1000)) }),
-      ),
-    ).finally(() => bar?.stop());
-    const seconds = (performance.now() - started) / 1000;
-    const failures = summary.failed.map((f) => `  ${f.file}: ${f.position}: ${f.reason}`);
-    print(
-      !!opts.json,
-      { ...summary, seconds: Math.round(seconds * 10) / 10 },
-      [
-        `read ${summary.read} records in ${seconds.toFixed(1)} s: ${summary.created} created, ${summary.updated} updated, ${summary.failed.length} failed`,
-        ...(failures.length ? ['failed records:', ...failures] : []),
-      ].join('\n'),
-    );
-    if (summary.failed.length) process.exitCode = 1;
-  });
+registerCatalogueCommands(program);
 
 program
   .command('maintenance')

@@ -1,15 +1,18 @@
-// `carrel import`: MARC files into bibs, in batches of one transaction each. A record that matches
-// a live bib (the same 001 with 003, or a shared 035) replaces it; the others are added. A record
-// that cannot be read is reported with its position and the rest go on.
+// `carrel import` and `carrel generate`: MARC records into bibs (and the items their item fields
+// describe), in batches of one transaction each. A record that matches a live bib (the same 001
+// with 003, or a shared 035) replaces it; the others are added. A record that cannot be read is
+// reported with its position and the rest go on.
 import { stamp } from '../db/change-clock.ts';
-import type { Db } from '../db/types.ts';
-import { toMarcInJson } from '../marc/marc-in-json.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import { DEFAULT_ITEM_MAP, itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-marc.ts';
+import * as itemRepo from '../items/repository.ts';
 import { readMarc } from '../marc/read.ts';
+import type { ReadResult } from '../marc/read-result.ts';
 import type { MarcRecord } from '../marc/record.ts';
 import { deriveBib, type DerivedBib } from './derive.ts';
 import * as repo from './repository.ts';
 
-export interface ImportFailure {
+export interface ImportProblem {
   file: string;
   position: string;
   reason: string;
@@ -19,7 +22,11 @@ export interface ImportSummary {
   read: number;
   created: number;
   updated: number;
-  failed: ImportFailure[];
+  items: { created: number; updated: number };
+  failed: ImportProblem[];
+  /** Records loaded with something left out (an item's unknown location, say); at most WARNINGS_KEPT listed. */
+  warnings: ImportProblem[];
+  warningCount: number;
 }
 
 export interface ImportProgress {
@@ -28,15 +35,33 @@ export interface ImportProgress {
   bytes: number;
 }
 
+export interface ImportOptions {
+  /** Where items come from in each record; null: no items. */
+  itemMap: ItemMap | null;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/** A source of records: a file's reader, or the generator. */
+export interface RecordSource {
+  name: string;
+  records: AsyncIterable<ReadResult> | Iterable<ReadResult>;
+  /** Bytes read so far, for progress. */
+  bytes?: () => number;
+}
+
 const BATCH = 500;
+const WARNINGS_KEPT = 1000;
 
 interface Prepared {
   marc: MarcRecord;
   derived: DerivedBib;
+  items: ItemFromMarc[];
+  file: string;
+  position: string;
 }
 
 /** Which prepared records match a live bib, by 001+003 or by 035: their ids, in batch order. */
-async function matches(db: Db, batch: Prepared[]): Promise<(string | undefined)[]> {
+async function matches(db: Queryable, batch: Prepared[]): Promise<(string | undefined)[]> {
   const found = await repo.findMatchingBibs(db, {
     controls: batch.filter((p) => p.derived.controlNumber).map((p) => [p.derived.controlNumber!, p.derived.controlSource ?? '']),
     systemNumbers: batch.flatMap((p) => p.derived.systemNumbers),
@@ -68,74 +93,149 @@ function identityKeys(d: DerivedBib): string[] {
   return keys;
 }
 
-async function writeBatch(db: Db, batch: Prepared[], summary: ImportSummary): Promise<void> {
-  const targets = await matches(db, batch);
-  await db.transaction(async (tx) => {
-    const at = await stamp(tx);
-    const fresh: Prepared[] = [];
-    // Two records of one batch for the same bib: the later one wins.
-    const replacing = new Map<string, Prepared>();
-    const freshByKey = new Map<string, number>();
-    for (const [i, p] of batch.entries()) {
-      const id = targets[i];
-      if (id !== undefined) {
-        replacing.set(id, p);
-        summary.updated++;
-        continue;
-      }
-      const keys = identityKeys(p.derived);
-      const earlier = keys.map((k) => freshByKey.get(k)).find((n) => n !== undefined);
-      if (earlier !== undefined) {
-        fresh[earlier] = p;
-        summary.updated++;
-      } else {
-        fresh.push(p);
-        keys.forEach((k) => freshByKey.set(k, fresh.length - 1));
-      }
-    }
-    if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marc: toMarcInJson(p.marc), derived: p.derived })), at);
-    if (fresh.length) await repo.insertBibs(tx, fresh.map((p) => ({ marc: toMarcInJson(p.marc), derived: p.derived })), at);
-    summary.created += fresh.length;
-  });
+/** Codes the database knows, read once per run: an item's location and status are checked against them. */
+interface Known {
+  locations: Set<string>;
+  statuses: Set<string>;
 }
 
+class Importer {
+  readonly summary: ImportSummary = { read: 0, created: 0, updated: 0, items: { created: 0, updated: 0 }, failed: [], warnings: [], warningCount: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly known: Known,
+    private readonly options: ImportOptions,
+  ) {}
+
+  private warn(p: Prepared, reason: string): void {
+    this.summary.warningCount++;
+    if (this.summary.warnings.length < WARNINGS_KEPT) this.summary.warnings.push({ file: p.file, position: p.position, reason });
+  }
+
+  /** The record's items as rows for the database, with what cannot be kept reported. */
+  private itemRows(p: Prepared, bibId: string, isNew: boolean): itemRepo.ImportedItem[] {
+    const rows: itemRepo.ImportedItem[] = [];
+    for (const item of p.items) {
+      // Without a barcode an item cannot be recognised again: it is added with a new bib only.
+      if (!item.barcode && !isNew) continue;
+      let location = item.location ?? null;
+      if (location !== null && !this.known.locations.has(location)) {
+        this.warn(p, `item ${item.barcode ?? '(no barcode)'}: location "${location}" is not a location of this library; the item is loaded without one`);
+        location = null;
+      }
+      let status = item.status ?? '-';
+      if (!this.known.statuses.has(status)) {
+        this.warn(p, `item ${item.barcode ?? '(no barcode)'}: status "${status}" is not an item status; loaded as "-" (available)`);
+        status = '-';
+      }
+      rows.push({ bibId, barcode: item.barcode ?? null, callNumber: item.callNumber ?? null, location, status, itemType: item.itemType ?? null });
+    }
+    return rows;
+  }
+
+  async writeBatch(batch: Prepared[]): Promise<void> {
+    const targets = await matches(this.db, batch);
+    await this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      const fresh: Prepared[] = [];
+      // Two records of one batch for the same bib: the later one wins.
+      const replacing = new Map<string, Prepared>();
+      const freshByKey = new Map<string, number>();
+      let updated = 0;
+      for (const [i, p] of batch.entries()) {
+        const id = targets[i];
+        if (id !== undefined) {
+          replacing.set(id, p);
+          updated++;
+          continue;
+        }
+        const keys = identityKeys(p.derived);
+        const earlier = keys.map((k) => freshByKey.get(k)).find((n) => n !== undefined);
+        if (earlier !== undefined) {
+          fresh[earlier] = p;
+          updated++;
+        } else {
+          fresh.push(p);
+          keys.forEach((k) => freshByKey.set(k, fresh.length - 1));
+        }
+      }
+      const freshIds = await repo.allocateBibIds(tx, fresh.length);
+      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marc: p.marc, derived: p.derived })), at);
+      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], marc: p.marc, derived: p.derived })), at);
+      const items = [
+        ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false)),
+        ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true)),
+      ];
+      const written = items.length ? await itemRepo.upsertImportedItems(tx, items, at) : { created: 0, updated: 0 };
+      // Counted only once the transaction has its rows: a failed batch adds nothing to the summary.
+      this.summary.updated += updated;
+      this.summary.created += fresh.length;
+      this.summary.items.created += written.created;
+      this.summary.items.updated += written.updated;
+    });
+  }
+
+  async run(sources: RecordSource[]): Promise<ImportSummary> {
+    const { summary } = this;
+    const progress = this.options.onProgress ?? (() => {});
+    let bytesDone = 0;
+    let writing: Promise<void> = Promise.resolve();
+    for (const source of sources) {
+      let batch: Prepared[] = [];
+      const bytes = () => bytesDone + (source.bytes?.() ?? 0);
+      for await (const result of source.records) {
+        summary.read++;
+        const why = result.error ?? notBibliographic(result.record);
+        if (why !== undefined || !result.record) summary.failed.push({ file: source.name, position: result.position, reason: why ?? '' });
+        else {
+          const items = this.options.itemMap ? itemsFromRecord(result.record, this.options.itemMap) : [];
+          batch.push({ marc: result.record, derived: deriveBib(result.record), items, file: source.name, position: result.position });
+        }
+        if (batch.length >= BATCH) {
+          // Read and derive the next batch while the database writes this one: one batch in flight.
+          await writing;
+          writing = this.writeBatch(batch);
+          writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
+          batch = [];
+        }
+        if (summary.read % 100 === 0) progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
+        // Let the in-flight batch's database replies through: records already in memory (a file
+        // chunk, the generator) would otherwise be read to the end of the batch first, and the
+        // database would wait for each of the batch's statements in turn.
+        if (summary.read % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await writing;
+      if (batch.length) await this.writeBatch(batch);
+      bytesDone = bytes();
+    }
+    progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
+    return summary;
+  }
+}
+
+export async function importRecords(db: Db, sources: RecordSource[], options: ImportOptions): Promise<ImportSummary> {
+  const known: Known = {
+    locations: new Set((await itemRepo.locationCodes(db))),
+    statuses: new Set((await itemRepo.statusCodes(db))),
+  };
+  return new Importer(db, known, options).run(sources);
+}
+
+/** Files of MARC in any of the formats Carrel reads, each opened as a stream of bytes. */
 export async function importFiles(
   db: Db,
   files: { name: string; open: () => AsyncIterable<Uint8Array> }[],
-  onProgress: (progress: ImportProgress) => void = () => {},
+  options: ImportOptions = { itemMap: DEFAULT_ITEM_MAP },
 ): Promise<ImportSummary> {
-  const summary: ImportSummary = { read: 0, created: 0, updated: 0, failed: [] };
-  let bytes = 0;
-  let writing: Promise<void> = Promise.resolve();
-  for (const file of files) {
-    let batch: Prepared[] = [];
+  return importRecords(db, files.map((file) => {
+    let bytes = 0;
     const counted = (async function* () {
       for await (const chunk of file.open()) {
         bytes += chunk.length;
         yield chunk;
       }
     })();
-    for await (const result of readMarc(counted)) {
-      summary.read++;
-      if (result.error !== undefined) {
-        summary.failed.push({ file: file.name, position: result.position, reason: result.error });
-      } else if (notBibliographic(result.record)) {
-        summary.failed.push({ file: file.name, position: result.position, reason: notBibliographic(result.record)! });
-      } else {
-        batch.push({ marc: result.record, derived: deriveBib(result.record) });
-      }
-      if (batch.length >= BATCH) {
-        // Read and derive the next batch while the database writes this one: one batch in flight.
-        await writing;
-        writing = writeBatch(db, batch, summary);
-        writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
-        batch = [];
-      }
-      if (summary.read % 100 === 0) onProgress({ records: summary.read, failed: summary.failed.length, bytes });
-    }
-    await writing;
-    if (batch.length) await writeBatch(db, batch, summary);
-  }
-  onProgress({ records: summary.read, failed: summary.failed.length, bytes });
-  return summary;
+    return { name: file.name, records: readMarc(counted), bytes: () => bytes };
+  }), options);
 }

@@ -3,7 +3,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import type { Db, Queryable } from './types.ts';
 
 interface PGliteLike {
-  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  query<T>(text: string, params?: unknown[], options?: { blob?: Blob }): Promise<{ rows: T[] }>;
   exec(text: string): Promise<unknown>;
 }
 
@@ -14,6 +14,10 @@ function queryable(pg: PGliteLike): Queryable {
     },
     async exec(text: string) {
       await pg.exec(text);
+    },
+    async copyFrom(table: string, columns: readonly string[], text: string) {
+      // PGlite reads COPY input from the blob it is given, at the path /dev/blob.
+      await pg.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([text]) });
     },
   };
 }

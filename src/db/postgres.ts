@@ -1,4 +1,5 @@
 // PostgreSQL engine through postgres.js: one pool per process, sized by config.
+import { finished } from 'node:stream/promises';
 import postgres from 'postgres';
 import type { Db, Queryable } from './types.ts';
 
@@ -9,8 +10,15 @@ export interface PostgresOptions {
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
-function queryable(sql: Sql): Queryable {
+function queryable(sql: Sql, canCopy: boolean): Queryable {
   return {
+    ...(canCopy && {
+      async copyFrom(table: string, columns: readonly string[], text: string) {
+        const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+        stream.end(text);
+        await finished(stream);
+      },
+    }),
     async query<T>(text: string, params: readonly unknown[] = []) {
       // Prepared statements are cached per connection: the hot queries are parsed once.
       const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
@@ -37,11 +45,13 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     typeof target === 'string'
       ? postgres(target, settings)
       : postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
+  // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
+  const canCopy = typeof target === 'string';
   return {
     engine: 'postgres',
-    ...queryable(sql),
+    ...queryable(sql, canCopy),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      return (await sql.begin((tx) => fn(queryable(tx)))) as T;
+      return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;
     },
     async close() {
       await sql.end({ timeout: 5 });

@@ -5,6 +5,11 @@ export interface Queryable {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Several statements with no parameters (migrations). */
   exec(text: string): Promise<void>;
+  /**
+   * COPY rows (in COPY's text format, see copy-text.ts) into a table's columns; absent where the
+   * connection cannot (a client of the embedded server's socket), and callers then INSERT.
+   */
+  copyFrom?(table: string, columns: readonly string[], text: string): Promise<void>;
 }
 
 export interface Db extends Queryable {

@@ -4,9 +4,8 @@ import { deriveBib } from '../bibs/derive.ts';
 import { countBibs, insertBibs, listBibIds } from '../bibs/repository.ts';
 import { insertBranch, insertLocation, listLocations } from '../branches/repository.ts';
 import { stamp } from '../db/change-clock.ts';
-import type { Db } from '../db/types.ts';
+import type { Db, Queryable } from '../db/types.ts';
 import { insertItem } from '../items/repository.ts';
-import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { demoRecords } from './catalogue.ts';
 
 const LOCATIONS = [
@@ -15,6 +14,16 @@ const LOCATIONS = [
   { branch: 'East Branch', address: '40 Harbour Road', code: 'ea', name: 'East Branch', pickup: true, hold_shelf_days: 10 },
 ];
 
+/** Creates the demo branches and locations when the library has no locations yet (the generator's items use them too). */
+export async function ensureDemoLocations(tx: Queryable): Promise<void> {
+  if ((await listLocations(tx)).length > 0) return;
+  const branches = new Map<string, number>();
+  for (const l of LOCATIONS) {
+    if (!branches.has(l.branch)) branches.set(l.branch, await insertBranch(tx, l.branch, l.address));
+    await insertLocation(tx, l, branches.get(l.branch)!);
+  }
+}
+
 /** The number of demo bibs loaded: 0 when the database already has bibs. */
 export async function loadDemoIfEmpty(db: Db): Promise<number> {
   // Every start asks; only a new database pays for a write (and a change-clock stamp).
@@ -22,16 +31,10 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     const at = await stamp(tx); // serialises processes starting together: the one that waited sees the records
     if ((await countBibs(tx)) > 0) return 0;
-    if ((await listLocations(tx)).length === 0) {
-      const branches = new Map<string, number>();
-      for (const l of LOCATIONS) {
-        if (!branches.has(l.branch)) branches.set(l.branch, await insertBranch(tx, l.branch, l.address));
-        await insertLocation(tx, l, branches.get(l.branch)!);
-      }
-    }
+    await ensureDemoLocations(tx);
     const records = demoRecords();
     const derived = records.map(deriveBib);
-    await insertBibs(tx, records.map((marc, i) => ({ marc: toMarcInJson(marc), derived: derived[i]! })), at);
+    await insertBibs(tx, records.map((marc, i) => ({ marc, derived: derived[i]! })), at);
     const ids = await listBibIds(tx);
     let barcode = 31000000000001;
     for (const [i, id] of ids.entries()) {

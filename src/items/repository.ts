@@ -44,6 +44,63 @@ export async function insertItem(tx: Queryable, item: NewItem, stamp: Date): Pro
   return id;
 }
 
+/** An item read from a bib's item field on import. */
+export interface ImportedItem {
+  bibId: string;
+  barcode: string | null;
+  callNumber: string | null;
+  location: string | null;
+  status: string;
+  itemType: string | null;
+}
+
+/**
+ * Adds imported items, or updates the live item with the same barcode (call number, location,
+ * type; never its status, which circulation owns). Each is linked to its bib. Within one call a
+ * barcode must appear once: the last occurrence is kept.
+ */
+export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], stamp: Date): Promise<{ created: number; updated: number }> {
+  const byBarcode = new Map<string, ImportedItem>();
+  const unbarcoded: ImportedItem[] = [];
+  for (const item of items) {
+    if (item.barcode === null) unbarcoded.push(item);
+    else byBarcode.set(item.barcode, item);
+  }
+  const rows = [...byBarcode.values(), ...unbarcoded];
+  const ids = await tx.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, $1)", [rows.length]);
+  const doc = rows.map((item, i) => ({
+    id: ids[i]!.id, bib_id: item.bibId, barcode: item.barcode, call_number: item.callNumber, location_code: item.location,
+    status: item.status, item_type: item.itemType,
+  }));
+  // xmax = 0 on the returned row: inserted; otherwise the conflict updated an existing item (whose id it returns).
+  const written = await tx.query<{ id: string; barcode: string | null; inserted: boolean }>(
+    `insert into items (id, barcode, call_number, location_code, status, item_type, created_date, updated_date)
+     select id, barcode, call_number, location_code, status, item_type, $2, $2
+     from jsonb_to_recordset($1::jsonb) as r(id bigint, barcode text, call_number text, location_code text, status text, item_type text)
+     on conflict (barcode) where deleted_date is null and barcode is not null do update
+       set call_number = excluded.call_number, location_code = excluded.location_code, item_type = excluded.item_type,
+           updated_date = excluded.updated_date
+     returning id::text, barcode, (xmax = 0) as inserted`,
+    [doc, stamp],
+  );
+  const key = (barcode: string | null, id: string) => (barcode === null ? `id ${id}` : `barcode ${barcode}`);
+  const bibOf = new Map(rows.map((item, i) => [key(item.barcode, doc[i]!.id), item.bibId]));
+  await tx.query(
+    `insert into item_bibs (item_id, bib_id) select * from unnest($1::bigint[], $2::bigint[]) on conflict do nothing`,
+    [written.map((w) => w.id), written.map((w) => bibOf.get(key(w.barcode, w.id)))],
+  );
+  const created = written.filter((w) => w.inserted).length;
+  return { created, updated: written.length - created };
+}
+
+export async function locationCodes(db: Queryable): Promise<string[]> {
+  return (await db.query<{ code: string }>('select code from locations')).map((r) => r.code);
+}
+
+export async function statusCodes(db: Queryable): Promise<string[]> {
+  return (await db.query<{ code: string }>('select code from item_statuses')).map((r) => r.code);
+}
+
 export async function getItem(db: Queryable, id: string): Promise<ItemRow | undefined> {
   return (await db.query<ItemRow>(`${SELECT} where i.id = $1`, [id]))[0];
 }

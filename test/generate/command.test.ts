@@ -1,0 +1,71 @@
+// `carrel generate` and `carrel item-map` through the real command.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
+import { childDatabase, ENGINE } from '../helpers/db.ts';
+import { carrel } from '../helpers/process.ts';
+
+describe(`carrel generate on ${ENGINE}`, () => {
+  let database: Awaited<ReturnType<typeof childDatabase>>;
+  let dir: string;
+  before(async () => {
+    database = await childDatabase();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-generate-'));
+  });
+  after(async () => {
+    await database?.remove();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads a catalogue with items, and the same seed again updates it instead of adding', async () => {
+    const first = await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], database.env);
+    assert.equal(first.code, 0, first.stderr);
+    const summary = JSON.parse(first.stdout);
+    assert.equal(summary.created, 400);
+    assert.ok(summary.items.created >= 400, `${summary.items.created} items`);
+    assert.equal(summary.warningCount, 0);
+    const again = JSON.parse((await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], database.env)).stdout);
+    assert.deepEqual([again.created, again.updated, again.items.created, again.items.updated], [0, 400, 0, summary.items.created]);
+  });
+
+  it('writes the same records to a file in each format, which import matches to the loaded ones', async () => {
+    for (const format of ['iso2709', 'marcxml', 'json']) {
+      const file = path.join(dir, `generated.${format}`);
+      const written = await carrel(['generate', '--bibs', '50', '--seed', '3', '--output', file, '--format', format], database.env);
+      assert.equal(written.code, 0, written.stderr);
+      assert.match(written.stdout, /wrote 50 records/);
+      const imported = await carrel(['import', file, '--json'], database.env);
+      assert.equal(imported.code, 0, imported.stderr);
+      const summary = JSON.parse(imported.stdout);
+      assert.deepEqual([summary.read, summary.created, summary.updated, summary.failed.length], [50, 0, 50, 0], format);
+    }
+  });
+
+  it('refuses bad options with a clear message', async () => {
+    const zero = await carrel(['generate', '--bibs', '0'], database.env);
+    assert.equal(zero.code, 1);
+    assert.match(zero.stderr, /at least 1/);
+    const format = await carrel(['generate', '--bibs', '5', '--output', path.join(dir, 'x'), '--format', 'pdf'], database.env);
+    assert.equal(format.code, 1);
+    assert.match(format.stderr, /--format takes iso2709, marcxml, json/);
+  });
+});
+
+describe('carrel item-map', () => {
+  it('prints the default mapping, which import --item-map takes back; a bad map is refused', async () => {
+    const env = {};
+    const printed = await carrel(['item-map'], env);
+    assert.equal(printed.code, 0);
+    assert.deepEqual(JSON.parse(printed.stdout), DEFAULT_ITEM_MAP);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-itemmap-'));
+    const bad = path.join(dir, 'map.json');
+    fs.writeFileSync(bad, '{"fields": [{"tag": "949", "shelf": "a"}]}');
+    const refused = await carrel(['import', bad, '--item-map', bad], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /item map .*map\.json: fields\[0\]\.shelf is not one of/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

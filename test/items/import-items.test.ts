@@ -1,0 +1,110 @@
+// Items read from bibs' item fields on import (949, 945, 852 by default; a mapping can say otherwise).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { importRecords, type ImportOptions } from '../../src/bibs/import.ts';
+import { ensureDemoLocations } from '../../src/demo/load.ts';
+import { DEFAULT_ITEM_MAP, itemsFromRecord, parseItemMap } from '../../src/items/from-marc.ts';
+import type { DataField, MarcRecord } from '../../src/marc/record.ts';
+import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+
+const df = (tag: string, ...subfields: [string, string][]): DataField => ({ tag, ind1: ' ', ind2: ' ', subfields: subfields.map(([code, value]) => ({ code, value })) });
+
+function bib(control: string, ...fields: DataField[]): MarcRecord {
+  return {
+    leader: '00000nam a2200000 i 4500',
+    fields: [{ tag: '001', value: control }, { tag: '003', value: 'ItemTest' }, df('245', ['a', `Title ${control}`]), ...fields],
+  };
+}
+
+const load = (t: TestDb, records: MarcRecord[], options: ImportOptions = { itemMap: DEFAULT_ITEM_MAP }) =>
+  importRecords(t.db, [{ name: 'test', records: records.map((record, i) => ({ position: `record ${i + 1}`, record })) }], options);
+
+interface Row {
+  barcode: string | null;
+  call_number: string | null;
+  location_code: string | null;
+  status: string;
+  item_type: string | null;
+  control_number: string;
+}
+
+const items = (t: TestDb, control: string) => t.db.query<Row>(
+  `select i.barcode, i.call_number, i.location_code, i.status, i.item_type, b.control_number
+   from items i join item_bibs ib on ib.item_id = i.id join bibs b on b.id = ib.bib_id
+   where b.control_number = $1 and i.deleted_date is null order by i.barcode nulls last, i.id`, [control]);
+
+describe('item fields in records', () => {
+  it('reads the first mapped field a record has, trimming values and lower-casing locations', () => {
+    const record = bib('x', df('852', ['b', 'EA'], ['h', 'QA76.73'], ['i', '.J38'], ['p', '999']), df('949', ['a', ' FIC SMI '], ['i', '111'], ['l', 'MN'], ['t', 'book']));
+    assert.deepEqual(itemsFromRecord(record, DEFAULT_ITEM_MAP), [{ callNumber: 'FIC SMI', barcode: '111', location: 'mn', itemType: 'book' }]);
+    const only852 = parseItemMap({ fields: [{ tag: '852', barcode: 'p', location: 'b', callNumber: 'hi' }] });
+    assert.deepEqual(itemsFromRecord(record, only852), [{ barcode: '999', location: 'ea', callNumber: 'QA76.73 .J38' }]);
+    assert.deepEqual(itemsFromRecord(bib('y'), DEFAULT_ITEM_MAP), []);
+  });
+
+  it('refuses a mapping that is not one, saying what is wrong', () => {
+    assert.throws(() => parseItemMap({}), /at least one field/);
+    assert.throws(() => parseItemMap({ fields: [{ tag: '001', barcode: 'a' }] }), /data field tag/);
+    assert.throws(() => parseItemMap({ fields: [{ tag: '949', shelf: 'a' }] }), /shelf is not one of/);
+    assert.throws(() => parseItemMap({ fields: [{ tag: '949', barcode: 'A!' }] }), /subfield codes/);
+  });
+});
+
+describe(`items on import on ${ENGINE}`, () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+    await t.db.transaction((tx) => ensureDemoLocations(tx));
+  });
+  after(() => t.drop());
+
+  it('creates the items of each record, linked to its bib', async () => {
+    const summary = await load(t, [
+      bib('a1', df('949', ['a', 'FIC AUS'], ['i', '31001'], ['l', 'mn'], ['s', '-'], ['t', 'book']), df('949', ['a', 'FIC AUS'], ['i', '31002'], ['l', 'ea'], ['s', 'o'], ['t', 'book'])),
+      bib('a2', df('852', ['b', 'mnref'], ['h', '914.2'], ['i', 'B67'], ['p', '31003'])),
+      bib('a3'),
+    ]);
+    assert.equal(summary.created, 3);
+    assert.deepEqual(summary.items, { created: 3, updated: 0 });
+    assert.deepEqual(summary.warnings, []);
+    assert.deepEqual((await items(t, 'a1')).map((i) => [i.barcode, i.call_number, i.location_code, i.status, i.item_type]), [
+      ['31001', 'FIC AUS', 'mn', '-', 'book'],
+      ['31002', 'FIC AUS', 'ea', 'o', 'book'],
+    ]);
+    assert.deepEqual((await items(t, 'a2')).map((i) => [i.barcode, i.call_number, i.location_code, i.status]), [['31003', '914.2 B67', 'mnref', '-']]);
+  });
+
+  it('updates items by barcode on re-import, leaving their circulation status alone', async () => {
+    await t.db.query("update items set status = 't' where barcode = '31001'");
+    const summary = await load(t, [bib('a1', df('949', ['a', 'FIC AUSTEN'], ['i', '31001'], ['l', 'ea'], ['s', '-'], ['t', 'book']), df('949', ['a', 'FIC AUSTEN'], ['i', '31002'], ['l', 'ea'], ['s', 'o'], ['t', 'book']))]);
+    assert.equal(summary.updated, 1);
+    assert.deepEqual(summary.items, { created: 0, updated: 2 });
+    assert.deepEqual((await items(t, 'a1')).map((i) => [i.barcode, i.call_number, i.location_code, i.status]), [
+      ['31001', 'FIC AUSTEN', 'ea', 't'],
+      ['31002', 'FIC AUSTEN', 'ea', 'o'],
+    ]);
+  });
+
+  it('loads an item with an unknown location or status without them, and says so', async () => {
+    const summary = await load(t, [bib('a4', df('949', ['i', '31004'], ['l', 'zz'], ['s', '?']))]);
+    assert.equal(summary.created, 1);
+    assert.equal(summary.warningCount, 2);
+    assert.match(summary.warnings[0]!.reason, /location "zz" is not a location/);
+    assert.match(summary.warnings[1]!.reason, /status "\?" is not an item status/);
+    assert.equal(summary.warnings[0]!.position, 'record 1');
+    assert.deepEqual((await items(t, 'a4')).map((i) => [i.barcode, i.location_code, i.status]), [['31004', null, '-']]);
+  });
+
+  it('adds items without a barcode with a new bib only (they cannot be recognised again)', async () => {
+    const record = bib('a5', df('949', ['a', 'REF 030 ENC'], ['l', 'mnref']));
+    await load(t, [record]);
+    await load(t, [record]);
+    assert.equal((await items(t, 'a5')).length, 1);
+  });
+
+  it('loads no items when told not to', async () => {
+    const summary = await load(t, [bib('a6', df('949', ['i', '31006'], ['l', 'mn']))], { itemMap: null });
+    assert.deepEqual(summary.items, { created: 0, updated: 0 });
+    assert.equal((await items(t, 'a6')).length, 0);
+  });
+});
