@@ -2,19 +2,21 @@
 import { fromMarcInJson } from '../marc/marc-in-json.ts';
 import { isControlField } from '../marc/record.ts';
 import type { FieldSet } from '../http/params.ts';
+import { instant } from '../http/instant.ts';
+import { ITEM_FIELDS, presentItem } from '../items/present.ts';
+import type { ItemRow } from '../items/repository.ts';
+import { countryName } from './countries.ts';
 import type { BibRow } from './repository.ts';
 
 export const BIB_FIELDS = {
   all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'available', 'lang', 'title', 'author', 'materialType',
-    'bibLevel', 'publishYear', 'catalogDate', 'country', 'normTitle', 'normAuthor', 'varFields'] as const,
+    'bibLevel', 'publishYear', 'catalogDate', 'country', 'normTitle', 'normAuthor', 'varFields', 'fixedFields', 'items'] as const,
   defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'available', 'lang', 'title', 'author', 'materialType', 'bibLevel',
     'publishYear', 'catalogDate', 'country'] as const,
 } satisfies FieldSet<string>;
 
 export type BibField = (typeof BIB_FIELDS.all)[number];
 
-/** Instants as the API prints them: whole seconds, UTC. */
-export const instant = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
 
 // MARC language codes are ISO 639-2/B; the runtime's names know the /T forms of these few.
 const BIBLIOGRAPHIC_TO_TERMINOLOGY: Record<string, string> = {
@@ -65,7 +67,28 @@ export function normalizeText(text: string | null): string | null {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
-export function presentBib(row: BibRow, fields: readonly BibField[]): Record<string, unknown> {
+/** The established platform's fixed-length fields of a bib, keyed by number. */
+function fixedFields(row: BibRow): Record<string, { label: string; value: string | number; display?: string }> {
+  const locations = row.item_locations ?? [];
+  const out: Record<string, { label: string; value: string | number; display?: string }> = {};
+  if (row.lang) out['24'] = { label: 'Language', value: row.lang, display: languageName(row.lang) };
+  out['25'] = { label: 'Skip', value: 0 };
+  out['26'] = { label: 'Location', value: locations.length === 1 ? locations[0]! : locations.length ? 'multi' : 'none' };
+  out['27'] = { label: 'COPIES', value: row.copies ?? 0 };
+  if (row.catalog_date) out['28'] = { label: 'Cat. Date', value: row.catalog_date };
+  if (row.bib_level) out['29'] = { label: 'Bib Level', value: row.bib_level, display: BIB_LEVELS[row.bib_level] ?? row.bib_level };
+  if (row.material_type) out['30'] = { label: 'Material Type', value: row.material_type, display: row.material_type_desc ?? row.material_type };
+  // Bib Code 3 is where the established platform marks suppression: n = suppressed, - = shown.
+  out['31'] = { label: 'Bib Code 3', value: row.suppressed ? 'n' : '-' };
+  out['80'] = { label: 'Record Type', value: 'b' };
+  out['81'] = { label: 'Record Number', value: row.id };
+  out['83'] = { label: 'Created Date', value: instant(row.created_date) };
+  out['84'] = { label: 'Updated Date', value: instant(row.updated_date) };
+  if (row.country) out['89'] = { label: 'Country', value: row.country, display: countryName(row.country) };
+  return out;
+}
+
+export function presentBib(row: BibRow, fields: readonly BibField[], items?: Map<string, ItemRow[]>): Record<string, unknown> {
   if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
   const out: Record<string, unknown> = {};
   for (const field of fields) {
@@ -83,7 +106,9 @@ export function presentBib(row: BibRow, fields: readonly BibField[]): Record<str
       case 'bibLevel': if (row.bib_level) out.bibLevel = { code: row.bib_level, value: BIB_LEVELS[row.bib_level] ?? row.bib_level }; break;
       case 'publishYear': if (row.publish_year !== null) out.publishYear = row.publish_year; break;
       case 'catalogDate': if (row.catalog_date) out.catalogDate = row.catalog_date; break;
-      case 'country': if (row.country) out.country = { code: row.country, name: row.country }; break;
+      case 'country': if (row.country) out.country = { code: row.country, name: countryName(row.country) }; break;
+      case 'fixedFields': out.fixedFields = fixedFields(row); break;
+      case 'items': out.items = (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)); break;
       case 'normTitle': out.normTitle = normalizeText(row.title); break;
       case 'normAuthor': out.normAuthor = normalizeText(row.author); break;
       case 'varFields':

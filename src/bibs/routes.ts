@@ -14,6 +14,7 @@ import { ApiError, errors } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
+const FixedField = Type.Object({ label: Type.String(), value: Type.Union([Type.String(), Type.Integer()]), display: Type.Optional(Type.String()) }, { additionalProperties: false });
 export const BibSchema = Type.Object(
   {
     id: Type.String(),
@@ -34,6 +35,8 @@ export const BibSchema = Type.Object(
     normTitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     normAuthor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     varFields: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    fixedFields: Type.Optional(Type.Record(Type.String(), FixedField, { description: 'The established platform\'s fixed-length fields, keyed by their number (24 Language, 26 Location, 27 COPIES, 28 Cat. Date, 29 Bib Level, 30 Material Type, 31 Bib Code 3, 80 Record Type, 81 Record Number, 83 Created Date, 84 Updated Date, 89 Country).' })),
+    items: Type.Optional(Type.Array(Type.Ref('Item'), { description: 'The bib\'s items (fields=…,items).' })),
   },
   { $id: 'Bib', additionalProperties: false },
 );
@@ -69,8 +72,9 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
     const q = request.query;
     const fields = parseFields(q.fields, BIB_FIELDS);
     const filter = parseCommonList(q);
-    const rows = await bibs.list(filter);
-    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields)) };
+    const rows = await bibs.list({ ...filter, extras: { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') } });
+    const items = fields.includes('items') ? await bibs.itemsOf(rows.filter((r) => !r.deleted_date).map((r) => r.id)) : undefined;
+    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
   });
 
   app.get('/bibs/:id', {
@@ -78,7 +82,8 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
     schema: { summary: 'Get a bib', tags: ['bibs'], security: [{ bearer: [] }], params: IdParams, querystring: FieldsQuery, response: { 200: Type.Ref('Bib'), 404: errorRef, ...protectedErrors } },
   }, async (request) => {
     const fields = parseFields(request.query.fields, BIB_FIELDS);
-    return presentBib(await bibs.get(parseRecordId('id', request.params.id)), fields);
+    const row = await bibs.get(parseRecordId('id', request.params.id));
+    return presentBib(row, fields, fields.includes('items') && !row.deleted_date ? await bibs.itemsOf([row.id]) : undefined);
   });
 
   app.get('/bibs/metadata', {

@@ -1,6 +1,8 @@
 // Rules for bibliographic records: every write derives the fields kept beside the MARC, stamps the
 // change clock and runs in one transaction, so nothing half-written is ever seen.
 import { horizon, stamp } from '../db/change-clock.ts';
+import { itemsOfBibs, type ItemRow } from '../items/repository.ts';
+import { countryName } from './countries.ts';
 import type { Db } from '../db/types.ts';
 import { errors } from '../http/errors.ts';
 import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
@@ -85,6 +87,14 @@ export class BibService {
     return row;
   }
 
+  /** The live items of these bibs, by bib id (a bound-with item under each of its bibs). */
+  async itemsOf(bibIds: string[]): Promise<Map<string, ItemRow[]>> {
+    const byBib = new Map<string, ItemRow[]>(bibIds.map((id) => [id, []]));
+    if (bibIds.length === 0) return byBib;
+    for (const item of await itemsOfBibs(this.db, bibIds)) for (const bibId of item.bib_ids) byBib.get(bibId)?.push(item);
+    return byBib;
+  }
+
   async marc(id: string): Promise<MarcRecord> {
     const marc = await repo.getBibMarc(this.db, id);
     if (!marc) throw errors.notFound(`no bib ${id}`);
@@ -99,7 +109,7 @@ export class BibService {
       if (field === 'materialType') values = (await repo.listMaterialTypes(this.db)).map((m) => ({ code: m.code, desc: m.description }));
       else if (field === 'bibLevel') values = Object.entries(BIB_LEVELS).map(([code, desc]) => ({ code, desc }));
       else if (field === 'language') values = (await repo.codesInUse(this.db, 'lang')).map((code) => ({ code, desc: languageName(code, locale) }));
-      else values = (await repo.codesInUse(this.db, 'country')).map((code) => ({ code, desc: code }));
+      else values = (await repo.codesInUse(this.db, 'country')).map((code) => ({ code, desc: countryName(code) }));
       out.push({ field, values });
     }
     return out;

@@ -101,6 +101,15 @@ export async function statusCodes(db: Queryable): Promise<string[]> {
   return (await db.query<{ code: string }>('select code from item_statuses')).map((r) => r.code);
 }
 
+/** Live items of any of these bibs, in id order. */
+export async function itemsOfBibs(db: Queryable, bibIds: string[]): Promise<ItemRow[]> {
+  return db.query<ItemRow>(
+    `${SELECT} where i.deleted_date is null and exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any($1::bigint[]))
+     order by i.id`,
+    [bibIds],
+  );
+}
+
 export async function getItem(db: Queryable, id: string): Promise<ItemRow | undefined> {
   return (await db.query<ItemRow>(`${SELECT} where i.id = $1`, [id]))[0];
 }

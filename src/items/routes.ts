@@ -1,19 +1,12 @@
 // /items: list (by bib, status, location, dates) and read items.
 import { Type } from 'typebox';
-import { instant } from '../bibs/present.ts';
 import { access } from '../http/access.ts';
 import { errors } from '../http/errors.ts';
-import { pagingQuery, parseCommonList, parseFields, parseRecordId, type FieldSet } from '../http/params.ts';
+import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import type { ItemRow } from './repository.ts';
+import { ITEM_FIELDS, presentItem } from './present.ts';
 import type { ItemService } from './service.ts';
-
-export const ITEM_FIELDS = {
-  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
-  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
-} satisfies FieldSet<string>;
-type ItemField = (typeof ITEM_FIELDS.all)[number];
 
 export const ItemSchema = Type.Object(
   {
@@ -32,25 +25,6 @@ export const ItemSchema = Type.Object(
   },
   { $id: 'Item', additionalProperties: false },
 );
-
-export function presentItem(row: ItemRow, fields: readonly ItemField[]): Record<string, unknown> {
-  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
-  const all: Record<ItemField, unknown> = {
-    id: row.id,
-    updatedDate: instant(row.updated_date),
-    createdDate: instant(row.created_date),
-    deletedDate: undefined,
-    deleted: false,
-    suppressed: row.suppressed,
-    bibIds: row.bib_ids,
-    location: row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined,
-    status: { code: row.status, display: row.status_display, ...(row.due_date ? { duedate: instant(row.due_date) } : {}) },
-    barcode: row.barcode ?? undefined,
-    callNumber: row.call_number ?? undefined,
-    itemType: row.item_type ?? undefined,
-  };
-  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
-}
 
 const list = (raw: string | undefined) => raw?.split(',').map((v) => v.trim()).filter(Boolean);
 const dateRange = Type.Optional(Type.String({ description: 'One ISO 8601 instant, or [from,to] with either end open.' }));

@@ -1,0 +1,30 @@
+// An item as the API shows it: the established platform's item object, fields chosen by `fields`.
+import { instant } from '../http/instant.ts';
+import type { FieldSet } from '../http/params.ts';
+import type { ItemRow } from './repository.ts';
+
+export const ITEM_FIELDS = {
+  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
+  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
+} satisfies FieldSet<string>;
+export type ItemField = (typeof ITEM_FIELDS.all)[number];
+
+export function presentItem(row: ItemRow, fields: readonly ItemField[]): Record<string, unknown> {
+  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const all: Record<ItemField, unknown> = {
+    id: row.id,
+    updatedDate: instant(row.updated_date),
+    createdDate: instant(row.created_date),
+    deletedDate: undefined,
+    deleted: false,
+    suppressed: row.suppressed,
+    bibIds: row.bib_ids,
+    location: row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined,
+    status: { code: row.status, display: row.status_display, ...(row.due_date ? { duedate: instant(row.due_date) } : {}) },
+    barcode: row.barcode ?? undefined,
+    callNumber: row.call_number ?? undefined,
+    itemType: row.item_type ?? undefined,
+  };
+  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+}
+
