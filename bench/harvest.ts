@@ -60,13 +60,13 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist/server.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (/is listening on/.test(out)) resolve();
     });
     child.on('exit', () => reject(new Error(`server exited:\n${out}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return child;
 }
 

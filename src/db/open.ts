@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { acquireLock, DataDirBusyError, readLock } from './embedded-lock.ts';
+import { sharePGlite } from './embedded-share.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db } from './types.ts';
 
@@ -26,7 +27,8 @@ function postgresOptions(config: Config) {
 
 /**
  * The server's database. On the embedded engine the server owns the data directory and shares it
- * through a Unix socket, so `carrel` commands work while it runs.
+ * through a Unix socket, so `carrel` commands work while it runs; the two take turns, a command's
+ * transaction at a time.
  */
 export async function openServerDb(config: Config): Promise<Db> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, postgresOptions(config));
@@ -36,10 +38,16 @@ export async function openServerDb(config: Config): Promise<Db> {
     const [{ openPGlite }, { PGLiteSocketServer }] = await Promise.all([loadPGlite(), import('@electric-sql/pglite-socket')]);
     const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
     fs.rmSync(socketPath, { force: true });
-    const socket = new PGLiteSocketServer({ db: db.pglite, path: socketPath, maxConnections: 8 });
+    // One PGlite session serves both sides: each takes turns through the gate (embedded-share.ts).
+    const shared = sharePGlite(db.pglite);
+    const socket = new PGLiteSocketServer({ db: shared.forSocket, path: socketPath, maxConnections: 8 });
     await socket.start();
     return {
       ...db,
+      query: (text, params) => shared.exclusive(() => db.query(text, params)),
+      exec: (text) => shared.exclusive(() => db.exec(text)),
+      copyFrom: (table, columns, text) => shared.exclusive(() => db.copyFrom!(table, columns, text)),
+      transaction: (fn) => shared.exclusive(() => db.transaction(fn)),
       async close() {
         await socket.stop();
         await db.close();
