@@ -51,19 +51,16 @@ const ANSEL = singleByte('!E');
 ANSEL.kinds[0xec & 0x7f] = SKIP;
 ANSEL.kinds[0xfb & 0x7f] = SKIP;
 
-/** Technique 2 single-byte sets by final character ('!E' has an intermediate '!'). */
-const DESIGNATED = new Map<string, Charset>([
-  ['B', ASCII],
-  ['!E', ANSEL],
-  ...['2', 'N', 'Q', '3', '4', 'S'].map((key) => [key, singleByte(key)] as const),
-]);
+/** Technique 2 single-byte sets by final character; extended Latin's is '!E', two bytes. */
+const BY_FINAL: (Charset | undefined)[] = [];
+BY_FINAL[0x42] = ASCII; // B
+for (const key of ['2', 'N', 'Q', '3', '4', 'S']) BY_FINAL[key.charCodeAt(0)] = singleByte(key);
 /** Technique 1: the byte after ESC. */
-const TECHNIQUE_1 = new Map<number, Charset>([
-  [0x67, singleByte('g')],
-  [0x62, singleByte('b')],
-  [0x70, singleByte('p')],
-  [0x73, ASCII],
-]);
+const TECHNIQUE_1: (Charset | undefined)[] = [];
+TECHNIQUE_1[0x67] = singleByte('g');
+TECHNIQUE_1[0x62] = singleByte('b');
+TECHNIQUE_1[0x70] = singleByte('p');
+TECHNIQUE_1[0x73] = ASCII; // ESC s
 
 const C1 = new Array<string>(0x20).fill('');
 for (const [byte, char] of Object.entries(C1_CONTROLS)) C1[Number(byte) - 0x80] = char;
@@ -78,13 +75,17 @@ let eaccTable: Map<number, string> | undefined;
 function eacc(): Map<number, string> {
   if (eaccTable) return eaccTable;
   const table = new Map<number, string>();
-  const chars = Array.from(EACC_CHARS);
   let code = 0;
   let at = 0;
   for (const run of EACC_RUNS.split(',')) {
-    const [gap, length] = run.split(' ').map((n) => parseInt(n, 36)) as [number, number];
-    code += gap;
-    for (let end = code + length; code < end; code++) table.set(code, chars[at++]!);
+    const space = run.indexOf(' ');
+    code += parseInt(run.slice(0, space), 36);
+    for (let end = code + parseInt(run.slice(space + 1), 36); code < end; code++) {
+      const unit = EACC_CHARS.charCodeAt(at);
+      const width = unit >= 0xd800 && unit < 0xdc00 ? 2 : 1; // a surrogate pair: outside the BMP
+      table.set(code, EACC_CHARS.slice(at, at + width));
+      at += width;
+    }
   }
   eaccTable = table;
   return table;
@@ -105,10 +106,8 @@ interface Designation {
 
 /** Reads the escape sequence at `at`: which set it puts in G0 or G1, and its length. */
 function escape(bytes: Uint8Array, at: number): Designation {
-  const next = bytes[at + 1];
-  const unknown = (length: number) => new MarcError(`unknown MARC-8 escape sequence ${describe(bytes, at, at + length)}`);
-  if (next === undefined) throw new MarcError('MARC-8 escape (0x1b) at the end of the text');
-  const technique1 = TECHNIQUE_1.get(next);
+  if (at + 1 >= bytes.length) throw new MarcError('MARC-8 escape (0x1b) at the end of the text');
+  const technique1 = TECHNIQUE_1[bytes[at + 1]!];
   if (technique1) return { g: 0, set: technique1, length: 2 };
   let i = at + 1;
   const multibyte = bytes[i] === 0x24; // $
@@ -117,18 +116,22 @@ function escape(bytes: Uint8Array, at: number): Designation {
   const intermediate = bytes[i];
   if (intermediate === 0x28 || intermediate === 0x2c) i++; // ( ,
   else if (intermediate === 0x29 || intermediate === 0x2d) {
-    g = 1;
-    i++; // ) -
-  } else if (!multibyte) throw unknown(2);
-  let final = '';
-  if (bytes[i] === 0x21) final = '!'; // ! is an intermediate too (extended Latin: ! E)
-  if (final) i++;
+    g = 1; // ) -
+    i++;
+  } else if (!multibyte) throw unknownEscape(bytes, at, i + 1);
+  const extended = bytes[i] === 0x21; // ! E: extended Latin
+  if (extended) i++;
   if (i >= bytes.length) throw new MarcError(`incomplete MARC-8 escape sequence ${describe(bytes, at, i)} at the end of the text`);
-  final += String.fromCharCode(bytes[i]!);
-  const length = i + 1 - at;
-  const set = multibyte ? (final === '1' ? 'EACC' : undefined) : DESIGNATED.get(final);
-  if (!set) throw unknown(length);
-  return { g, set, length };
+  const final = bytes[i]!;
+  let set: Charset | undefined;
+  if (multibyte) set = final === 0x31 && !extended ? 'EACC' : undefined;
+  else set = extended ? (final === 0x45 ? ANSEL : undefined) : BY_FINAL[final];
+  if (!set) throw unknownEscape(bytes, at, i + 1);
+  return { g, set, length: i + 1 - at };
+}
+
+function unknownEscape(bytes: Uint8Array, from: number, to: number): MarcError {
+  return new MarcError(`unknown MARC-8 escape sequence ${describe(bytes, from, to)}`);
 }
 
 /** Decodes MARC-8 bytes (one subfield, or any text that starts in the default sets). */
