@@ -2,12 +2,15 @@
 // default G0 and G1 sets), basic Hebrew, basic and extended Cyrillic, basic and extended Arabic,
 // basic Greek, EACC (Chinese, Japanese, Korean; three bytes a character), and MARC's own Greek
 // symbols, subscripts and superscripts. The code tables are in marc8-tables.ts, generated from the
-// Library of Congress tables (see scripts/marc8-tables.mjs).
+// Library of Congress code tables through yaz's MARC-8 decoder (see scripts/marc8-tables.mjs); the
+// ANSEL table is the generated one too (tests check it against the earlier hand-checked table).
 //
 // Escape sequences switch sets: technique 1 (ESC g, ESC b, ESC p replace G0 until ESC s brings back
 // ASCII) and technique 2 (ESC ( F or ESC , F designate G0, ESC ) F or ESC - F designate G1, with $
 // before them for the multibyte EACC; ESC $ F alone is G0). Every decodeMarc8 call starts in the
-// default sets: MARC-8 text is decoded a subfield at a time.
+// default sets: MARC-8 text is decoded a subfield at a time. The C0 controls and the space (0x20)
+// are the same in every set, EACC included (where a character otherwise takes three bytes); so is
+// DEL (0x7F), but for four EACC codes that start with it.
 //
 // In MARC-8 a combining mark comes before the character it modifies; in Unicode after: marks (in
 // every set: ANSEL diacritics, Hebrew points, Arabic harakat, Greek accents) are held until their
@@ -65,7 +68,7 @@ TECHNIQUE_1[0x73] = ASCII; // ESC s
 const C1 = new Array<string>(0x20).fill('');
 for (const [byte, char] of Object.entries(C1_CONTROLS)) C1[Number(byte) - 0x80] = char;
 
-/** C0 controls and space (0x00-0x20) and DEL: the same in every set. */
+/** C0 controls and space (0x00-0x20): the same in every set. */
 const LOW = Array.from({ length: 0x21 }, (_, b) => String.fromCharCode(b));
 /** 0x00-0x7F when G0 is ASCII. */
 const LOW_ASCII = Array.from({ length: 0x80 }, (_, b) => String.fromCharCode(b));
@@ -153,7 +156,6 @@ export function decodeMarc8(bytes: Uint8Array): string {
       continue;
     }
     let char: string;
-    let kind = BASE;
     if (b === 0x1b) {
       const { g, set, length } = escape(bytes, i);
       if (g === 0) g0 = set;
@@ -188,7 +190,7 @@ export function decodeMarc8(bytes: Uint8Array): string {
         i++;
       } else {
         const code = b & 0x7f;
-        kind = set.kinds[code]!;
+        const kind = set.kinds[code]!;
         if (kind === NONE) throw new MarcError(`byte ${hex(b)} is not a character of the MARC-8 ${set.name} set (${b < 0x80 ? 'G0' : 'G1'})`);
         char = set.chars[code]!;
         i++;
