@@ -8,9 +8,9 @@
 // Escape sequences switch sets: technique 1 (ESC g, ESC b, ESC p replace G0 until ESC s brings back
 // ASCII) and technique 2 (ESC ( F or ESC , F designate G0, ESC ) F or ESC - F designate G1, with $
 // before them for the multibyte EACC; ESC $ F alone is G0). Every decodeMarc8 call starts in the
-// default sets: MARC-8 text is decoded a subfield at a time. The C0 controls and the space (0x20)
-// are the same in every set, EACC included (where a character otherwise takes three bytes); so is
-// DEL (0x7F), but for four EACC codes that start with it.
+// default sets: MARC-8 text is decoded a subfield at a time. The C0 controls, the space (0x20) and
+// DEL (0x7F) are the same in every set, EACC included (where a character otherwise takes three
+// bytes, some of which may be 0x20).
 //
 // In MARC-8 a combining mark comes before the character it modifies; in Unicode after: marks (in
 // every set: ANSEL diacritics, Hebrew points, Arabic harakat, Greek accents) are held until their
@@ -68,8 +68,8 @@ TECHNIQUE_1[0x73] = ASCII; // ESC s
 const C1 = new Array<string>(0x20).fill('');
 for (const [byte, char] of Object.entries(C1_CONTROLS)) C1[Number(byte) - 0x80] = char;
 
-/** C0 controls and space (0x00-0x20): the same in every set. */
-const LOW = Array.from({ length: 0x21 }, (_, b) => String.fromCharCode(b));
+/** C0 controls, space (0x00-0x20) and DEL: the same in every set. */
+const LOW = Array.from({ length: 0x80 }, (_, b) => (b <= 0x20 || b === 0x7f ? String.fromCharCode(b) : ''));
 /** 0x00-0x7F when G0 is ASCII. */
 const LOW_ASCII = Array.from({ length: 0x80 }, (_, b) => String.fromCharCode(b));
 
@@ -163,7 +163,7 @@ export function decodeMarc8(bytes: Uint8Array): string {
       i += length;
       continue;
     }
-    if (b <= 0x20) {
+    if (b <= 0x20 || b === 0x7f) {
       char = LOW[b]!;
       i++;
     } else if (b >= 0x80 && b < 0xa0) {
@@ -185,9 +185,6 @@ export function decodeMarc8(bytes: Uint8Array): string {
         if (found === undefined) throw new MarcError(`EACC code ${hex(code, 6)} is not a character`);
         char = found;
         i += 3;
-      } else if (b === 0x7f) {
-        char = '\u007f';
-        i++;
       } else {
         const code = b & 0x7f;
         const kind = set.kinds[code]!;

@@ -115,8 +115,8 @@ describe('MARC-8', () => {
     // ESC $ , 1 (G0) and ESC $ ) 1 (G1, high bytes), with ASCII in G0 around it.
     assert.equal(decodeMarc8(m8(ESC, '$,1', 0x21, 0x30, 0x21)), '一');
     assert.equal(decodeMarc8(m8('Zhongwen ', ESC, '$)1', 0xa1, 0xb0, 0xb4, 0xa1, 0xc2, 0xd8, ' (1)')), 'Zhongwen 中文 (1)');
-    // IDEOGRAPHIC SPACE is a code with 0x20 inside it.
-    assert.equal(decodeMarc8(m8(ESC, '$1', 0x21, 0x23, 0x20, 0x21, 0x30, 0x21)), '\u3000一');
+    // Codes with 0x20 inside them: IDEOGRAPHIC SPACE, LEFT DOUBLE QUOTATION MARK (one yaz cannot read).
+    assert.equal(decodeMarc8(m8(ESC, '$1', 0x21, 0x23, 0x20, 0x21, 0x30, 0x21, 0x21, 0x20, 0x40)), '\u3000一\u201c');
   });
 
   it('reads the Greek symbols, subscripts and superscripts (technique 1) and ANSEL as G0', () => {
