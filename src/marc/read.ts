@@ -23,13 +23,16 @@ export function detectFormat(head: Uint8Array): MarcFormat | undefined {
 /**
  * Reads one binary record in its character set: leader/09 'a' is UTF-8, blank is MARC-8. A record
  * that cannot be read in the set its leader names is read in the other (files with a wrong
- * leader/09 exist both ways); the whole record is decoded one way, never field by field.
+ * leader/09 exist both ways); the whole record is decoded one way, never field by field. A MARC-8
+ * record with escape sequences (ESC, 0x1b) is MARC-8 for sure: if it cannot be read, the MARC-8
+ * error stands (read as UTF-8 it would keep its escape sequences as text).
  */
 export function readBinaryRecord(bytes: Uint8Array): MarcRecord {
   const [first, second] = bytes[9] === 0x61 ? [decodeUtf8, decodeMarc8] : [decodeMarc8, decodeUtf8];
   try {
     return readIso2709(bytes, first);
   } catch (error) {
+    if (first === decodeMarc8 && bytes.includes(0x1b)) throw error;
     try {
       return readIso2709(bytes, second);
     } catch (other) {
