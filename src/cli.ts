@@ -11,6 +11,8 @@ import { describeDbError, isDatabaseUnavailable } from './db/errors.ts';
 import { migrate, type Migration } from './db/migrate.ts';
 import { openClientDb } from './db/open.ts';
 import type { Db } from './db/types.ts';
+import { ApiError } from './http/errors.ts';
+import { addAcquisitionCommands } from './invoices/commands.ts';
 import { checkStatus } from './operations/status-check.ts';
 import { readMaintenance, writeMaintenance } from './operations/repository.ts';
 import { VERSION_STRING } from './version.ts';
@@ -44,6 +46,8 @@ async function withDb<T>(fn: (db: Db, config: Config, applied: Migration[]) => P
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
     if (error instanceof InvalidKeyInput) throw new CliError(error.message);
+    // The services' refusals (a bad amount, an unknown code, a paid invoice) read the same here as over HTTP.
+    if (error instanceof ApiError) throw new CliError(error.description ?? error.title);
     throw error;
   } finally {
     await db.close();
@@ -207,6 +211,8 @@ program
       : 'maintenance is off: the service is serving';
     print(!!opts.json, { maintenance: on }, text);
   });
+
+addAcquisitionCommands(program, { withDb, print, table });
 
 try {
   await program.parseAsync(process.argv);
