@@ -95,6 +95,27 @@ function parseLine(raw: LineInput, i: number): ParsedLine {
   };
 }
 
+/** The header a write leaves: the fields given, checked, over the invoice's current ones. */
+function mergeHeader(existing: repo.LockedInvoice | undefined, input: InvoiceInput) {
+  const invNum = input.invNum === undefined ? existing!.inv_num : input.invNum.trim();
+  if (invNum.length < 1 || invNum.length > 40) throw errors.validationFailed('invNum must have 1 to 40 characters');
+  const status = input.status ?? existing?.status ?? 'o';
+  if (status !== 'o' && status !== 's') {
+    throw errors.validationFailed(status === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${status}" is not o (open) or s (suspended)`);
+  }
+  const accountingUnit = input.accountingUnit ?? existing?.accounting_unit ?? 0;
+  if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999) throw errors.validationFailed('accountingUnit must be a whole number from 0 to 999');
+  return {
+    invNum,
+    invDate: input.invDate === undefined ? existing!.inv_date : calendarDate('invDate', input.invDate),
+    status,
+    accountingUnit,
+    shipping: input.shipping === undefined ? new Decimal(existing?.shipping ?? 0) : parseMoney('shipping', String(input.shipping)),
+    discount: input.discount === undefined ? new Decimal(existing?.discount ?? 0) : parseMoney('discount', String(input.discount)),
+    note: input.note === undefined ? (existing?.note ?? null) : optionalText('note', input.note, 1000),
+  };
+}
+
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
 
 /** Adds each line total to its fund's entry in `into`, with sign. */
@@ -210,18 +231,7 @@ export class InvoiceService {
 
   /** The shared body of create and update, inside their transaction; answers the invoice id. */
   private async write(tx: Queryable, existing: repo.LockedInvoice | undefined, input: InvoiceInput, at: Date): Promise<string> {
-    const invNum = input.invNum === undefined ? existing!.inv_num : input.invNum.trim();
-    if (invNum.length < 1 || invNum.length > 40) throw errors.validationFailed('invNum must have 1 to 40 characters');
-    const invDate = input.invDate === undefined ? existing!.inv_date : calendarDate('invDate', input.invDate);
-    const status = input.status ?? existing?.status ?? 'o';
-    if (status !== 'o' && status !== 's') {
-      throw errors.validationFailed(status === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${status}" is not o (open) or s (suspended)`);
-    }
-    const accountingUnit = input.accountingUnit ?? existing?.accounting_unit ?? 0;
-    if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999) throw errors.validationFailed('accountingUnit must be a whole number from 0 to 999');
-    const shipping = input.shipping === undefined ? new Decimal(existing?.shipping ?? 0) : parseMoney('shipping', String(input.shipping));
-    const discount = input.discount === undefined ? new Decimal(existing?.discount ?? 0) : parseMoney('discount', String(input.discount));
-    const note = input.note === undefined ? (existing?.note ?? null) : optionalText('note', input.note, 1000);
+    const { invNum, invDate, status, accountingUnit, shipping, discount, note } = mergeHeader(existing, input);
     let currency = input.currency === undefined ? existing?.currency : parseCurrency('currency', input.currency);
 
     if (input.lineItems && input.lineItems.length > MAX_LINE_ITEMS) throw errors.validationFailed(`an invoice has at most ${MAX_LINE_ITEMS} line items`);

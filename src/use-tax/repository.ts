@@ -12,13 +12,14 @@ export async function listUseTaxCodes(db: Queryable): Promise<UseTaxRow[]> {
   return db.query<UseTaxRow>('select code, rate::text as rate, description from use_tax_codes order by code');
 }
 
-/** Creates or replaces a code; answers true when it was new. */
-export async function upsertUseTaxCode(tx: Queryable, code: string, rate: string, description: string | null): Promise<boolean> {
+/** Creates a code or sets its rate (and its description, unless that is undefined); answers true when it was new. */
+export async function upsertUseTaxCode(tx: Queryable, code: string, rate: string, description: string | null | undefined): Promise<boolean> {
   const rows = await tx.query<{ created: boolean }>(
     `insert into use_tax_codes (code, rate, description) values ($1, $2::numeric, $3)
-     on conflict (code) do update set rate = excluded.rate, description = excluded.description, updated_date = now()
+     on conflict (code) do update set rate = excluded.rate,
+       description = case when $4::boolean then excluded.description else use_tax_codes.description end, updated_date = now()
      returning (xmax = 0) as created`,
-    [code, rate, description],
+    [code, rate, description ?? null, description !== undefined],
   );
   return rows[0]!.created;
 }

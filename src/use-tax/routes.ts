@@ -48,8 +48,8 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
   app.put('/invoices/useTax/:code', {
     config: { access: access.need('Invoices_Write') },
     schema: {
-      summary: 'Create or replace a use tax code',
-      description: 'The rate is percent, 0 to 100 with at most six decimals; send it as a string to keep trailing zeros. Unpaid invoices take a new rate when they are next written; paid invoices never change.',
+      summary: 'Create a use tax code or set its rate',
+      description: 'The rate is percent, 0 to 100 with at most six decimals; send it as a string to keep trailing zeros. A description given replaces the old one (empty clears it); none keeps it. Unpaid invoices take a new rate when they are next written; paid invoices never change.',
       tags: ['invoices'],
       security: [{ bearer: [] }],
       params: CodeParams,

@@ -21,11 +21,14 @@ export class UseTaxService {
     return repo.listUseTaxCodes(this.db);
   }
 
-  /** Creates or replaces a code. Invoices take the new rate when they are next written, never once paid. */
+  /**
+   * Creates a code or sets its rate; a description given replaces the old one (empty clears it),
+   * none keeps it. Invoices take a new rate when they are next written, never once paid.
+   */
   async set(code: string, rate: string, description?: string | null): Promise<{ created: boolean; row: repo.UseTaxRow }> {
     parseUseTaxCode('code', code);
     const text = parseRate('rate', rate);
-    const desc = description?.trim() ? description.trim() : null;
+    const desc = description === undefined ? undefined : description?.trim() || null;
     if (desc && desc.length > 200) throw errors.validationFailed('description: at most 200 characters');
     return this.db.transaction(async (tx) => {
       const created = await repo.upsertUseTaxCode(tx, code, text, desc);

@@ -46,11 +46,14 @@ describe(`use tax metadata on ${ENGINE}`, () => {
     assert.deepEqual(list.find((c: any) => c.code === 'g'), { code: 'g', rate: '6.35', description: 'County' });
   });
 
-  it('replaces a rate in place', async () => {
-    assert.equal((await writer.send('PUT', '/v6/invoices/useTax/a', { rate: '8.00' })).statusCode, 204);
+  it('replaces a rate in place, keeping the description unless one is given', async () => {
+    assert.equal((await writer.send('PUT', '/v6/invoices/useTax/g', { rate: '8.00' })).statusCode, 204);
     const values = (await reader.get('/v6/invoices/metadata')).json()[0].values;
-    assert.deepEqual(values.find((v: any) => v.code === 'a'), { code: 'a', desc: '8.00' });
-    await writer.send('PUT', '/v6/invoices/useTax/a', { rate: '7.75' });
+    assert.deepEqual(values.find((v: any) => v.code === 'g'), { code: 'g', desc: '8.00' });
+    const code = async () => (await reader.get('/v6/invoices/useTax')).json().find((c: any) => c.code === 'g');
+    assert.deepEqual(await code(), { code: 'g', rate: '8.00', description: 'County' });
+    await writer.send('PUT', '/v6/invoices/useTax/g', { rate: '6.35', description: '' });
+    assert.deepEqual(await code(), { code: 'g', rate: '6.35' });
   });
 
   it('refuses unknown metadata fields and bad codes or rates, writing nothing', async () => {
