@@ -99,10 +99,11 @@ function parseLine(raw: LineInput, i: number): ParsedLine {
 function mergeHeader(existing: repo.LockedInvoice | undefined, input: InvoiceInput) {
   const invNum = input.invNum === undefined ? existing!.inv_num : input.invNum.trim();
   if (invNum.length < 1 || invNum.length > 40) throw errors.validationFailed('invNum must have 1 to 40 characters');
-  const status = input.status ?? existing?.status ?? 'o';
-  if (status !== 'o' && status !== 's') {
-    throw errors.validationFailed(status === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${status}" is not o (open) or s (suspended)`);
+  const given: string = input.status ?? existing?.status ?? 'o';
+  if (given !== 'o' && given !== 's') {
+    throw errors.validationFailed(given === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${given}" is not o (open) or s (suspended)`);
   }
+  const status: 'o' | 's' = given === 's' ? 's' : 'o';
   const accountingUnit = input.accountingUnit ?? existing?.accounting_unit ?? 0;
   if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999) throw errors.validationFailed('accountingUnit must be a whole number from 0 to 999');
   return {
