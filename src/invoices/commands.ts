@@ -176,7 +176,7 @@ export function addAcquisitionCommands(program: Command, { withDb, print, table 
       print(!!opts.json, vendor, `changed vendor ${code} (id ${String(vendor.id)})`);
     });
 
-  const invoices = program.command('invoices').description('invoices');
+  const invoices = program.command('invoices').description('invoices: the export of paid invoices for accounting software');
   invoices
     .command('export')
     .description('write paid invoices for accounting software, one row per line item with its use tax')
