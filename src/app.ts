@@ -12,6 +12,14 @@ import { BibService } from './bibs/service.ts';
 import { branchRoutes } from './branches/routes.ts';
 import { ItemSchema, itemRoutes } from './items/routes.ts';
 import { ItemService } from './items/service.ts';
+import { FundSchema, fundRoutes } from './funds/routes.ts';
+import { FundService } from './funds/service.ts';
+import { InvoiceSchema, invoiceRoutes, LineItemSchema } from './invoices/routes.ts';
+import { InvoiceService } from './invoices/service.ts';
+import { useTaxRoutes } from './use-tax/routes.ts';
+import { UseTaxService } from './use-tax/service.ts';
+import { VendorSchema, vendorRoutes } from './vendors/routes.ts';
+import { VendorService } from './vendors/service.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
@@ -73,6 +81,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
   const bibs = new BibService(db);
   const items = new ItemService(db);
+  const invoices = new InvoiceService(db);
+  const useTax = new UseTaxService(db);
+  const funds = new FundService(db);
+  const vendors = new VendorService(db);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -89,6 +101,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addSchema(ErrorBodySchema);
   app.addSchema(BibSchema);
   app.addSchema(ItemSchema);
+  app.addSchema(LineItemSchema);
+  app.addSchema(InvoiceSchema);
+  app.addSchema(FundSchema);
+  app.addSchema(VendorSchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
   // ISO 2709 as bytes, for the bib service to read.
@@ -121,6 +137,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
         bibRoutes(scope, bibs, config.publicBaseUrl);
         itemRoutes(scope, items);
         branchRoutes(scope, db);
+        useTaxRoutes(scope, useTax);
+        invoiceRoutes(scope, invoices, config.publicBaseUrl);
+        fundRoutes(scope, funds, config.publicBaseUrl);
+        vendorRoutes(scope, vendors, config.publicBaseUrl);
       },
       { prefix },
     );

@@ -4,6 +4,7 @@ import { ROLES } from './auth/roles.ts';
 import { AuthService } from './auth/service.ts';
 import { registerCatalogueCommands } from './cli/catalogue.ts';
 import { CliError, getConfig, milliseconds, print, table, withDb } from './cli/common.ts';
+import { addAcquisitionCommands } from './invoices/commands.ts';
 import { checkStatus } from './operations/status-check.ts';
 import { readMaintenance, writeMaintenance } from './operations/repository.ts';
 import { VERSION_STRING } from './version.ts';
@@ -119,6 +120,8 @@ program
       : 'maintenance is off: the service is serving';
     print(!!opts.json, { maintenance: on }, text);
   });
+
+addAcquisitionCommands(program, { withDb, print, table });
 
 try {
   await program.parseAsync(process.argv);

@@ -9,6 +9,7 @@ import { describeDbError, isDatabaseUnavailable } from '../db/errors.ts';
 import { migrate, type Migration } from '../db/migrate.ts';
 import { openClientDb } from '../db/open.ts';
 import type { Db } from '../db/types.ts';
+import { ApiError } from '../http/errors.ts';
 
 /** An error the command reports as one line, without a stack trace. */
 export class CliError extends Error {}
@@ -40,6 +41,8 @@ export async function withDb<T>(fn: (db: Db, config: Config, applied: Migration[
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
     if (error instanceof InvalidKeyInput) throw new CliError(error.message);
+    // The services' refusals (a bad amount, an unknown code, a paid invoice) read the same here as over HTTP.
+    if (error instanceof ApiError) throw new CliError(error.description ?? error.title);
     throw error;
   } finally {
     await db.close();

@@ -17,7 +17,7 @@ export interface CommonListFilter {
  * The conditions for one date filter on `column`. Dates are compared at the whole second the API
  * shows; with a harvest horizon, only seconds already over are shown.
  */
-function dateCondition(column: string, filter: DateFilter, horizon: Date | undefined, add: (value: unknown) => string): string[] {
+export function dateConditions(column: string, filter: DateFilter, horizon: Date | undefined, add: (value: unknown) => string): string[] {
   const conditions: string[] = [];
   const from = filter.kind === 'at' ? filter.at : filter.from;
   const to = filter.kind === 'at' ? filter.at : filter.to;
@@ -36,9 +36,9 @@ export function commonConditions(t: string, filter: CommonListFilter, add: (valu
     if (filter.id.from) where.push(`${t}.id >= ${add(filter.id.from)}::bigint`);
     if (filter.id.to) where.push(`${t}.id <= ${add(filter.id.to)}::bigint`);
   }
-  if (filter.createdDate) where.push(...dateCondition(`${t}.created_date`, filter.createdDate, filter.horizon, add));
-  if (filter.updatedDate) where.push(...dateCondition(`${t}.updated_date`, filter.updatedDate, filter.horizon, add));
-  if (filter.deletedDate) where.push(...dateCondition(`${t}.deleted_date`, filter.deletedDate, filter.horizon, add));
+  if (filter.createdDate) where.push(...dateConditions(`${t}.created_date`, filter.createdDate, filter.horizon, add));
+  if (filter.updatedDate) where.push(...dateConditions(`${t}.updated_date`, filter.updatedDate, filter.horizon, add));
+  if (filter.deletedDate) where.push(...dateConditions(`${t}.deleted_date`, filter.deletedDate, filter.horizon, add));
   if (filter.deleted !== undefined) where.push(filter.deleted ? `${t}.deleted_date is not null` : `${t}.deleted_date is null`);
   if (filter.suppressed !== undefined) where.push(`${t}.suppressed = ${add(filter.suppressed)}`);
   return where;

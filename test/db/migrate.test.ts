@@ -10,10 +10,12 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { createEmptyPgDatabase, ENGINE, PG_URL } from '../helpers/db.ts';
 
 describe('migrations', () => {
-  it('are numbered, named and contiguous', () => {
+  it('are numbered, named, and in ascending order without repeats', () => {
+    // Numbers may be reserved for work on other branches (0004 and 0005 are), so gaps are allowed.
     const versions = listMigrations().map((m) => m.version);
     assert.ok(versions.length > 0);
-    assert.deepEqual(versions, versions.map((_, i) => i + 1));
+    assert.equal(versions[0], 1);
+    assert.deepEqual(versions, [...new Set(versions)].sort((a, b) => a - b));
   });
 
   it('a failing migration leaves nothing half-applied', async () => {
