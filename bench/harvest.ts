@@ -57,16 +57,16 @@ function vmHwmKb(pid: number): number {
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The banner goes to stderr, the request log to stdout (discarded here: one line per page).
+  const child = spawn(process.execPath, ['dist/server.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (/is listening on/.test(out)) resolve();
     });
     child.on('exit', () => reject(new Error(`server exited:\n${out}`)));
   });
-  child.stdout.resume();
   return child;
 }
 
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     const rows = await direct.unsafe(
       `select id::text, title, author, publish_year, lang, country, bib_level, material_type, suppressed, catalog_date,
          created_date, updated_date, deleted_date${withMarc ? ', marc' : ''}
-       from bibs where id > $1 order by id limit $2`, [after, LIMIT], { prepare: true });
+       from bibs where bibs.id > $1 order by bibs.id limit $2`, [after, LIMIT], { prepare: true });
     return { ids: rows.map((r) => r.id as string) };
   };
 
