@@ -6,6 +6,7 @@ import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { DEFAULT_ITEM_MAP, itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-marc.ts';
 import * as itemRepo from '../items/repository.ts';
+import { marcInJsonText } from '../marc/marc-in-json.ts';
 import { readMarc } from '../marc/read.ts';
 import type { ReadResult } from '../marc/read-result.ts';
 import type { MarcRecord } from '../marc/record.ts';
@@ -53,7 +54,7 @@ const BATCH = 500;
 const WARNINGS_KEPT = 1000;
 
 interface Prepared {
-  marc: MarcRecord;
+  marcJson: string;
   derived: DerivedBib;
   items: ItemFromMarc[];
   file: string;
@@ -161,8 +162,8 @@ class Importer {
         }
       }
       const freshIds = await repo.allocateBibIds(tx, fresh.length);
-      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marc: p.marc, derived: p.derived })), at);
-      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], marc: p.marc, derived: p.derived })), at);
+      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marcJson: p.marcJson, derived: p.derived })), at);
+      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], marcJson: p.marcJson, derived: p.derived })), at);
       const items = [
         ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false)),
         ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true)),
@@ -190,7 +191,8 @@ class Importer {
         if (why !== undefined || !result.record) summary.failed.push({ file: source.name, position: result.position, reason: why ?? '' });
         else {
           const items = this.options.itemMap ? itemsFromRecord(result.record, this.options.itemMap) : [];
-          batch.push({ marc: result.record, derived: deriveBib(result.record), items, file: source.name, position: result.position });
+          const record = result.record;
+          batch.push({ marcJson: marcInJsonText(record), derived: deriveBib(record), items, file: source.name, position: result.position });
         }
         if (batch.length >= BATCH) {
           // Read and derive the next batch while the database writes this one: one batch in flight.

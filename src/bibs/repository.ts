@@ -1,8 +1,7 @@
 // SQL for bibliographic records.
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
-import { marcInJsonText, type MarcInJson } from '../marc/marc-in-json.ts';
-import type { MarcRecord } from '../marc/record.ts';
+import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 import type { DerivedBib } from './derive.ts';
 
@@ -56,7 +55,7 @@ export async function insertBib(tx: Queryable, marc: MarcInJson, derived: Derive
   const rows = await tx.query<{ id: string }>(
     `insert into bibs (marc, title, author, publish_year, lang, country, bib_level, material_type, isbns, issns,
        control_number, control_source, system_numbers, suppressed, catalog_date, created_date, updated_date)
-     values ($1::jsonb, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ($15::timestamptz at time zone 'UTC')::date, $15, $15)
+     values ($1::json, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ($15::timestamptz at time zone 'UTC')::date, $15, $15)
      returning id::text`,
     [marc, ...derivedParams(derived), suppressed, stamp],
   );
@@ -65,23 +64,24 @@ export async function insertBib(tx: Queryable, marc: MarcInJson, derived: Derive
 
 // Bulk writes (imports) send the batch as one JSON document, unpacked by jsonb_to_recordset. The
 // document is written as text directly (see marcInJsonText): the import's hottest path.
-const RECORDSET = `r(id bigint, marc jsonb, title text, author text, publish_year integer, lang text, country text, bib_level text,
+const RECORDSET = `r(id bigint, marc json, title text, author text, publish_year integer, lang text, country text, bib_level text,
   material_type text, isbns text[], issns text[], control_number text, control_source text, system_numbers text[])`;
 
 export interface BulkBib {
   id?: string;
-  marc: MarcRecord;
+  /** The record as MARC-in-JSON text (marcInJsonText): made as records are read, ahead of the write. */
+  marcJson: string;
   derived: DerivedBib;
 }
 
 function recordsetJson(rows: BulkBib[]): string {
-  const parts = rows.map(({ id, marc, derived: d }) => {
+  const parts = rows.map(({ id, marcJson, derived: d }) => {
     const rest = JSON.stringify({
       title: d.title, author: d.author, publish_year: d.publishYear, lang: d.lang, country: d.country, bib_level: d.bibLevel,
       material_type: d.materialType, isbns: d.isbns, issns: d.issns, control_number: d.controlNumber, control_source: d.controlSource,
       system_numbers: d.systemNumbers,
     });
-    return `{"id":${id ?? 'null'},"marc":${marcInJsonText(marc)},${rest.slice(1)}`;
+    return `{"id":${id ?? 'null'},"marc":${marcJson},${rest.slice(1)}`;
   });
   return `[${parts.join(',')}]`;
 }
@@ -100,8 +100,8 @@ const BIB_COLUMNS = ['id', 'marc', 'title', 'author', 'publish_year', 'lang', 'c
 export async function insertBibs(tx: Queryable, rows: BulkBib[], stamp: Date): Promise<void> {
   if (tx.copyFrom && rows.every((r) => r.id !== undefined)) {
     const day = stamp.toISOString().slice(0, 10);
-    await tx.copyFrom('bibs', BIB_COLUMNS, copyText(rows.map(({ id, marc, derived: d }) => [
-      id, marcInJsonText(marc), d.title, d.author, d.publishYear, d.lang, d.country, d.bibLevel, d.materialType, d.isbns, d.issns,
+    await tx.copyFrom('bibs', BIB_COLUMNS, copyText(rows.map(({ id, marcJson, derived: d }) => [
+      id, marcJson, d.title, d.author, d.publishYear, d.lang, d.country, d.bibLevel, d.materialType, d.isbns, d.issns,
       d.controlNumber, d.controlSource, d.systemNumbers, day, stamp, stamp,
     ])));
     return;
@@ -153,7 +153,7 @@ export async function findMatchingBibs(db: Queryable, keys: { controls: [string,
 /** Replaces a live record's MARC; false when there is no live record with this id. */
 export async function updateBib(tx: Queryable, id: string, marc: MarcInJson, derived: DerivedBib, suppressed: boolean | undefined, stamp: Date): Promise<boolean> {
   const rows = await tx.query(
-    `update bibs set marc = $2::jsonb, title = $3, author = $4, publish_year = $5, lang = $6, country = $7, bib_level = $8,
+    `update bibs set marc = $2::json, title = $3, author = $4, publish_year = $5, lang = $6, country = $7, bib_level = $8,
        material_type = $9, isbns = $10, issns = $11, control_number = $12, control_source = $13, system_numbers = $14,
        suppressed = coalesce($15, suppressed), updated_date = $16
      where id = $1 and deleted_date is null returning id`,

@@ -6,6 +6,7 @@ import { insertBranch, insertLocation, listLocations } from '../branches/reposit
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { insertItem } from '../items/repository.ts';
+import { marcInJsonText } from '../marc/marc-in-json.ts';
 import { demoRecords } from './catalogue.ts';
 
 const LOCATIONS = [
@@ -34,7 +35,7 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
     await ensureDemoLocations(tx);
     const records = demoRecords();
     const derived = records.map(deriveBib);
-    await insertBibs(tx, records.map((marc, i) => ({ marc, derived: derived[i]! })), at);
+    await insertBibs(tx, records.map((marc, i) => ({ marcJson: marcInJsonText(marc), derived: derived[i]! })), at);
     const ids = await listBibIds(tx);
     let barcode = 31000000000001;
     for (const [i, id] of ids.entries()) {

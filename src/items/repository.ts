@@ -1,4 +1,5 @@
 // SQL for items.
+import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 
@@ -67,11 +68,25 @@ export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], 
     else byBarcode.set(item.barcode, item);
   }
   const rows = [...byBarcode.values(), ...unbarcoded];
-  const ids = await tx.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, $1)", [rows.length]);
-  const doc = rows.map((item, i) => ({
-    id: ids[i]!.id, bib_id: item.bibId, barcode: item.barcode, call_number: item.callNumber, location_code: item.location,
-    status: item.status, item_type: item.itemType,
-  }));
+  const ids = (await tx.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, $1)", [rows.length])).map((r) => r.id);
+  // Items whose barcode no live item has are new: with COPY they go in at several times the speed
+  // of an upsert. (A barcode another transaction adds meanwhile makes the batch fail whole.)
+  const taken = new Set((await tx.query<{ barcode: string }>(
+    'select barcode from items where deleted_date is null and barcode = any($1::text[])', [[...byBarcode.keys()]],
+  )).map((r) => r.barcode));
+  const fresh: number[] = [];
+  const known: number[] = [];
+  rows.forEach((item, i) => (tx.copyFrom && (item.barcode === null || !taken.has(item.barcode)) ? fresh : known).push(i));
+  if (fresh.length) {
+    await tx.copyFrom!('items', ['id', 'barcode', 'call_number', 'location_code', 'status', 'item_type', 'created_date', 'updated_date'],
+      copyText(fresh.map((i) => { const r = rows[i]!; return [ids[i], r.barcode, r.callNumber, r.location, r.status, r.itemType, stamp, stamp]; })));
+    await tx.copyFrom!('item_bibs', ['item_id', 'bib_id'], copyText(fresh.map((i) => [ids[i], rows[i]!.bibId])));
+  }
+  if (known.length === 0) return { created: fresh.length, updated: 0 };
+  const doc = known.map((i) => {
+    const item = rows[i]!;
+    return { id: ids[i], barcode: item.barcode, call_number: item.callNumber, location_code: item.location, status: item.status, item_type: item.itemType };
+  });
   // xmax = 0 on the returned row: inserted; otherwise the conflict updated an existing item (whose id it returns).
   const written = await tx.query<{ id: string; barcode: string | null; inserted: boolean }>(
     `insert into items (id, barcode, call_number, location_code, status, item_type, created_date, updated_date)
@@ -84,13 +99,13 @@ export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], 
     [doc, stamp],
   );
   const key = (barcode: string | null, id: string) => (barcode === null ? `id ${id}` : `barcode ${barcode}`);
-  const bibOf = new Map(rows.map((item, i) => [key(item.barcode, doc[i]!.id), item.bibId]));
+  const bibOf = new Map(known.map((i) => [key(rows[i]!.barcode, ids[i]!), rows[i]!.bibId]));
   await tx.query(
     `insert into item_bibs (item_id, bib_id) select * from unnest($1::bigint[], $2::bigint[]) on conflict do nothing`,
     [written.map((w) => w.id), written.map((w) => bibOf.get(key(w.barcode, w.id)))],
   );
   const created = written.filter((w) => w.inserted).length;
-  return { created, updated: written.length - created };
+  return { created: fresh.length + created, updated: written.length - created };
 }
 
 export async function locationCodes(db: Queryable): Promise<string[]> {

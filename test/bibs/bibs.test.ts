@@ -57,7 +57,7 @@ describe(`bibs on ${ENGINE}`, () => {
     const marc = (await get(`/v6/bibs/${id}?fields=varFields`)).json();
     assert.deepEqual(Object.keys(marc).sort(), ['id', 'varFields']);
     assert.ok(marc.varFields.some((f: any) => f.marcTag === '245' && f.fieldTag === 't'));
-    const [stored] = await t.testDb.db.query<{ kind: string }>('select jsonb_typeof(marc) as kind from bibs where id = $1', [id]);
+    const [stored] = await t.testDb.db.query<{ kind: string }>('select json_typeof(marc) as kind from bibs where id = $1', [id]);
     assert.equal(stored!.kind, 'object', 'MARC stored as a JSON object on every engine');
     await t.app.inject({ method: 'DELETE', url: `/v6/bibs/${id}`, headers: { authorization: writer } });
   });
