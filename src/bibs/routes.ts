@@ -1,16 +1,17 @@
 // /bibs: list and harvest, read, create, replace and delete bibliographic records.
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
+import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
-import { METADATA_FIELDS, parseBibBody, type BibService, type MetadataField } from './service.ts';
+import { METADATA_FIELDS, parseBibBody, type BibService } from './service.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { toMarcXml } from '../marc/marcxml.ts';
-import { ApiError, errors } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
@@ -92,17 +93,12 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       summary: 'Codes of the coded bib fields, with descriptions',
       tags: ['bibs'],
       security: [{ bearer: [] }],
-      querystring: Type.Object({
-        fields: Type.Optional(Type.String({ description: `Comma-separated: ${METADATA_FIELDS.join(', ')} (default all).` })),
-        language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Language of the descriptions (BCP 47, e.g. en, fr); default en.' })),
-      }, { additionalProperties: false }),
-      response: { 200: Type.Array(Type.Object({ field: Type.String(), values: Type.Array(Type.Object({ code: Type.String(), desc: Type.String() })) })), ...protectedErrors },
+      querystring: metadataQuery(METADATA_FIELDS, 'Language of the descriptions (BCP 47, e.g. en, fr); default en.'),
+      response: { 200: MetadataAnswer, ...protectedErrors },
     },
   }, async (request) => {
-    const wanted = request.query.fields?.split(',').map((f) => f.trim()).filter(Boolean) ?? [...METADATA_FIELDS];
-    const unknown = wanted.filter((f) => !(METADATA_FIELDS as readonly string[]).includes(f));
-    if (unknown.length) throw errors.invalidParameter(`fields: ${unknown.join(', ')} not known; fields are ${METADATA_FIELDS.join(', ')}`);
-    return bibs.metadata(wanted as MetadataField[], request.query.language ?? 'en');
+    const wanted = parseMetadataFields(request.query.fields, METADATA_FIELDS);
+    return bibs.metadata(wanted, request.query.language ?? 'en');
   });
 
   app.get('/bibs/:id/marc', {

@@ -1,7 +1,7 @@
 // GET /invoices/metadata (the use tax rates) and the use tax codes themselves under /invoices/useTax.
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
-import { errors } from '../http/errors.ts';
+import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { parseUseTaxCode, type UseTaxService } from './service.ts';
@@ -27,16 +27,11 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
       description: 'The library’s use tax codes, each with its rate in percent in `desc`, exactly as the library set it.',
       tags: ['invoices'],
       security: [{ bearer: [] }],
-      querystring: Type.Object({
-        fields: Type.Optional(Type.String({ description: `Comma-separated: ${METADATA_FIELDS.join(', ')} (default all).` })),
-        language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Accepted for compatibility; rates read the same in every language.' })),
-      }, { additionalProperties: false }),
-      response: { 200: Type.Array(Type.Object({ field: Type.String(), values: Type.Array(Type.Object({ code: Type.String(), desc: Type.String() })) })), ...protectedErrors },
+      querystring: metadataQuery(METADATA_FIELDS, 'Accepted for compatibility; rates read the same in every language.'),
+      response: { 200: MetadataAnswer, ...protectedErrors },
     },
   }, async (request) => {
-    const wanted = request.query.fields?.split(',').map((f) => f.trim()).filter(Boolean) ?? [...METADATA_FIELDS];
-    const unknown = wanted.filter((f) => !(METADATA_FIELDS as readonly string[]).includes(f));
-    if (unknown.length) throw errors.invalidParameter(`fields: ${unknown.join(', ')} not known; fields are ${METADATA_FIELDS.join(', ')}`);
+    const wanted = parseMetadataFields(request.query.fields, METADATA_FIELDS);
     return wanted.length ? useTax.metadata() : [];
   });
 
