@@ -185,12 +185,13 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     config: { access: access.need('Patrons_Validate') },
     schema: {
       summary: 'Authenticate a patron by barcode and PIN; answers the patron\'s id',
-      ...sec, body: AuthBody, response: { 200: Type.String({ description: 'The patron id.' }), ...validateErrors },
+      ...sec, body: AuthBody, response: { 200: Type.String({ description: 'The patron id, as text (e.g. 1000042).' }), ...validateErrors },
     },
   }, async (request, reply) => {
     const { authMethod, patronId, patronSecret } = request.body;
     if (authMethod !== undefined && authMethod !== 'native') throw errors.invalidParameter('authMethod: only native is supported');
-    return limited(reply, () => patrons.validate(patronId, patronSecret, request.principal!.keyId));
+    const id = await limited(reply, () => patrons.validate(patronId, patronSecret, request.principal!.keyId));
+    return reply.type('text/plain; charset=utf-8').send(id);
   });
 
   async function limited<T>(reply: { header(name: string, value: string): unknown }, fn: () => Promise<T>): Promise<T> {
