@@ -158,6 +158,17 @@ describe(`patrons on ${ENGINE}`, () => {
     await create(writer, '/v6/patrons', { names: ['New, Holder'], barcodes: ['21000500'] });
   });
 
+  it('harvests changes and deletions by closed updatedDate windows', async () => {
+    const start = new Date(Date.now() - 1000).toISOString().slice(0, 19) + 'Z';
+    const kept = await create(writer, '/v6/patrons', { names: ['Harvest, Kept'] });
+    const dropped = await create(writer, '/v6/patrons', { names: ['Harvest, Dropped'] });
+    assert.equal((await writer.send('DELETE', `/v6/patrons/${dropped}`)).statusCode, 204);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the current second shows once it is over
+    const window = (await reader.get(`/v6/patrons?updatedDate=[${start},]&id=[${kept},]&fields=names`)).json();
+    assert.deepEqual(window.entries.map((p: any) => [p.id, p.deleted ?? false]), [[kept, false], [dropped, true]]);
+    assertRefused(await reader.get('/v6/patrons?updatedDate=yesterday'), 400, 108);
+  });
+
   it('answers the metadata of coded fields', async () => {
     const all = (await reader.get('/v6/patrons/metadata')).json();
     assert.deepEqual(all.map((m: any) => m.field), ['patronType', 'homeLibraryCode', 'blockInfo']);
