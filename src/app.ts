@@ -16,6 +16,8 @@ import { FundSchema, fundRoutes } from './funds/routes.ts';
 import { FundService } from './funds/service.ts';
 import { InvoiceSchema, invoiceRoutes, LineItemSchema } from './invoices/routes.ts';
 import { InvoiceService } from './invoices/service.ts';
+import { PatronSchema, patronRoutes } from './patrons/routes.ts';
+import { PatronService } from './patrons/service.ts';
 import { useTaxRoutes } from './use-tax/routes.ts';
 import { UseTaxService } from './use-tax/service.ts';
 import { VendorSchema, vendorRoutes } from './vendors/routes.ts';
@@ -85,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const useTax = new UseTaxService(db);
   const funds = new FundService(db);
   const vendors = new VendorService(db);
+  const patrons = new PatronService(db, config.pinLimits);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -105,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addSchema(InvoiceSchema);
   app.addSchema(FundSchema);
   app.addSchema(VendorSchema);
+  app.addSchema(PatronSchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
   // ISO 2709 as bytes, for the bib service to read.
@@ -141,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
         invoiceRoutes(scope, invoices, config.publicBaseUrl);
         fundRoutes(scope, funds, config.publicBaseUrl);
         vendorRoutes(scope, vendors, config.publicBaseUrl);
+        patronRoutes(scope, patrons, config.publicBaseUrl);
       },
       { prefix },
     );

@@ -25,6 +25,17 @@ export interface Config {
   shutdownGraceMs: number;
   /** Load the demo catalogue into an empty embedded database at start-up. */
   demoCatalogue: boolean;
+  /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
+  pinLimits: PinLimits;
+}
+
+export interface PinLimits {
+  /** At most this many failed attempts per barcode in a window of barcodeWindowSec; then 429 until the window ends. */
+  barcodeFailures: number;
+  barcodeWindowSec: number;
+  /** At most this many failed attempts per API key in a window of keyWindowSec. */
+  keyFailures: number;
+  keyWindowSec: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,5 +91,11 @@ export function loadConfig(env: Env = process.env): Config {
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
     demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),
+    pinLimits: {
+      barcodeFailures: int(env, 'CARREL_PIN_BARCODE_FAILURES', 5, 1, 1000),
+      barcodeWindowSec: int(env, 'CARREL_PIN_BARCODE_WINDOW', 900, 1, 86400),
+      keyFailures: int(env, 'CARREL_PIN_KEY_FAILURES', 100, 1, 1000000),
+      keyWindowSec: int(env, 'CARREL_PIN_KEY_WINDOW', 60, 1, 86400),
+    },
   };
 }

@@ -45,5 +45,6 @@ export const errors = {
   validationFailed: (d: string) => new ApiError(126, 400, 'Request validation failed', d),
   unsupportedMediaType: (d: string) => new ApiError(126, 415, 'Request validation failed', d),
   requestDenied: (specificCode: number, d: string, httpStatus = 400) => new ApiError(132, httpStatus, 'Request denied', d, specificCode),
+  // 134 429 Too many attempts: failed patron PIN validations over the limit (src/patrons/refusals.ts, README "Patrons").
   multipleRecords: (d: string) => new ApiError(133, 409, 'Multiple records found', d),
 };

@@ -24,7 +24,10 @@ describe('API documentation', () => {
       '/v6/invoices/metadata', '/v6/invoices/useTax/{code}', '/v6/funds', '/v6/funds/{code}', '/v6/vendors', '/v6/vendors/{id}']) {
       assert.ok(paths.includes(p), `${p} documented`);
     }
-    for (const name of ['Invoice', 'InvoiceLineItem', 'Fund', 'Vendor']) assert.ok(doc.components.schemas[name], `${name} is a named schema`);
+    for (const p of ['/v6/patrons', '/v6/patrons/{id}', '/v6/patrons/find', '/v6/patrons/metadata', '/v6/patrons/validate', '/v6/patrons/auth']) {
+      assert.ok(paths.includes(p), `${p} documented`);
+    }
+    for (const name of ['Invoice', 'InvoiceLineItem', 'Fund', 'Vendor', 'Patron']) assert.ok(doc.components.schemas[name], `${name} is a named schema`);
     // The health report's documented schema is the one the route serialises with.
     const report = doc.paths['/api'].get.responses['200'].content['application/json'].schema;
     assert.deepEqual(Object.keys(report.properties).sort(), ['entries', 'status', 'totalDuration']);

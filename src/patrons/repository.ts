@@ -1,0 +1,224 @@
+// SQL for patrons, their barcodes and the counters of failed PIN validations.
+import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
+import type { Queryable } from '../db/types.ts';
+
+export interface Phone {
+  number: string;
+  type: string;
+}
+export interface Address {
+  lines: string[];
+  type: string;
+}
+
+export interface PatronRow {
+  id: string;
+  names: string[];
+  barcodes: string[];
+  emails: string[];
+  phones: Phone[];
+  addresses: Address[];
+  patron_type: number;
+  patron_type_desc: string;
+  home_library_code: string | null;
+  home_library_name: string | null;
+  expiration_date: string | null;
+  birth_date: string | null;
+  block_code: string;
+  money_owed: string;
+  message: string | null;
+  suppressed: boolean;
+  created_date: Date;
+  updated_date: Date;
+  deleted_date: Date | null;
+}
+
+/** What a write sets; undefined leaves a column as it is (on update). */
+export interface PatronFields {
+  names?: string[];
+  emails?: string[];
+  phones?: Phone[];
+  addresses?: Address[];
+  patronType?: number;
+  homeLibraryCode?: string | null;
+  expirationDate?: string | null;
+  birthDate?: string | null;
+  blockCode?: string;
+  moneyOwed?: string;
+  message?: string | null;
+  suppressed?: boolean;
+  pinHash?: string;
+}
+
+const COLUMNS = `p.id::text, p.names, p.emails, p.phones, p.addresses, p.patron_type, t.description as patron_type_desc,
+  p.home_library_code, l.name as home_library_name, to_char(p.expiration_date, 'YYYY-MM-DD') as expiration_date,
+  to_char(p.birth_date, 'YYYY-MM-DD') as birth_date, p.block_code, p.money_owed::text as money_owed, p.message, p.suppressed,
+  p.created_date, p.updated_date, p.deleted_date,
+  array(select b.barcode from patron_barcodes b where b.patron_id = p.id order by b.position) as barcodes`;
+const FROM = 'patrons p join patron_types t on t.code = p.patron_type left join locations l on l.code = p.home_library_code';
+
+// Column and the SQL type its parameter is cast to, per writable field.
+const SET: Record<keyof PatronFields, [string, string]> = {
+  names: ['names', 'text[]'], emails: ['emails', 'text[]'], phones: ['phones', 'text::jsonb'], addresses: ['addresses', 'text::jsonb'],
+  patronType: ['patron_type', 'integer'], homeLibraryCode: ['home_library_code', 'text'], expirationDate: ['expiration_date', 'date'],
+  birthDate: ['birth_date', 'date'], blockCode: ['block_code', 'text'], moneyOwed: ['money_owed', 'numeric'], message: ['message', 'text'],
+  suppressed: ['suppressed', 'boolean'], pinHash: ['pin_hash', 'text'],
+};
+
+function value(field: keyof PatronFields, v: unknown): unknown {
+  return field === 'phones' || field === 'addresses' ? JSON.stringify(v) : v;
+}
+
+export async function insertPatron(tx: Queryable, fields: PatronFields, stamp: Date): Promise<string> {
+  const { params, add } = parameters();
+  const given = (Object.keys(SET) as (keyof PatronFields)[]).filter((f) => fields[f] !== undefined);
+  const columns = [...given.map((f) => SET[f][0]), 'created_date', 'updated_date'];
+  const values = [...given.map((f) => `${add(value(f, fields[f]))}::${SET[f][1]}`), add(stamp), add(stamp)];
+  const rows = await tx.query<{ id: string }>(`insert into patrons (${columns.join(', ')}) values (${values.join(', ')}) returning id::text`, params);
+  return rows[0]!.id;
+}
+
+/** Changes the given fields of a live patron; false when there is none. */
+export async function updatePatron(tx: Queryable, id: string, fields: PatronFields, stamp: Date): Promise<boolean> {
+  const { params, add } = parameters();
+  const given = (Object.keys(SET) as (keyof PatronFields)[]).filter((f) => fields[f] !== undefined);
+  const sets = [...given.map((f) => `${SET[f][0]} = ${add(value(f, fields[f]))}::${SET[f][1]}`), `updated_date = ${add(stamp)}`];
+  const rows = await tx.query(`update patrons set ${sets.join(', ')} where id = ${add(id)} and deleted_date is null returning id`, params);
+  return rows.length > 0;
+}
+
+/** Gives a patron exactly these barcodes, in order; answers the ones another live patron holds (then nothing should be committed). */
+export async function setBarcodes(tx: Queryable, id: string, barcodes: string[]): Promise<string[]> {
+  await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
+  if (barcodes.length === 0) return [];
+  const rows = await tx.query<{ barcode: string }>(
+    `insert into patron_barcodes (barcode, patron_id, position)
+     select b, $1, n from unnest($2::text[]) with ordinality as t(b, n)
+     on conflict (barcode) do nothing returning barcode`,
+    [id, barcodes],
+  );
+  const stored = new Set(rows.map((r) => r.barcode));
+  return barcodes.filter((b) => !stored.has(b));
+}
+
+/** Deletes a live patron, leaving its tombstone: personal data and PIN cleared, barcodes released. */
+export async function tombstonePatron(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
+  const rows = await tx.query(
+    `update patrons set names = '{}', emails = '{}', phones = '[]', addresses = '[]', birth_date = null, message = null,
+       pin_hash = null, deleted_date = $2, updated_date = $2
+     where id = $1 and deleted_date is null returning id`,
+    [id, stamp],
+  );
+  if (rows.length > 0) await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
+  return rows.length > 0;
+}
+
+export async function getPatron(db: Queryable, id: string): Promise<PatronRow | undefined> {
+  return (await db.query<PatronRow>(`select ${COLUMNS} from ${FROM} where p.id = $1`, [id]))[0];
+}
+
+export interface PatronListFilter extends CommonListFilter {
+  limit: number;
+  offset: number;
+}
+
+export async function listPatrons(db: Queryable, filter: PatronListFilter): Promise<PatronRow[]> {
+  const { params, add } = parameters();
+  const where = commonConditions('p', filter, add);
+  return db.query<PatronRow>(
+    `select ${COLUMNS} from ${FROM} ${where.length ? `where ${where.join(' and ')}` : ''}
+     order by p.id limit ${add(filter.limit)} offset ${add(filter.offset)}`,
+    params,
+  );
+}
+
+export type FindKey = { kind: 'barcode' | 'name' | 'email' | 'phone'; value: string };
+
+/** Ids of live patrons matching exactly, at most `limit` of them, ascending. */
+export async function findPatronIds(db: Queryable, key: FindKey, limit: number): Promise<string[]> {
+  const condition = {
+    barcode: 'p.id in (select patron_id from patron_barcodes where barcode = $1)',
+    name: 'p.names @> array[$1::text]',
+    email: 'p.emails @> array[$1::text]',
+    phone: "p.phones @> jsonb_build_array(jsonb_build_object('number', $1::text))",
+  }[key.kind];
+  const rows = await db.query<{ id: string }>(
+    `select p.id::text from patrons p where p.deleted_date is null and ${condition} order by p.id limit $2`,
+    [key.value, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The live patron holding a barcode, with its PIN hash (null when it has no PIN). */
+export async function pinOfBarcode(db: Queryable, barcode: string): Promise<{ id: string; pin_hash: string | null } | undefined> {
+  const rows = await db.query<{ id: string; pin_hash: string | null }>(
+    `select p.id::text, p.pin_hash from patron_barcodes b join patrons p on p.id = b.patron_id
+     where b.barcode = $1 and p.deleted_date is null`,
+    [barcode],
+  );
+  return rows[0];
+}
+
+export async function patronTypeExists(db: Queryable, code: number): Promise<boolean> {
+  return (await db.query('select 1 from patron_types where code = $1', [code])).length > 0;
+}
+
+export async function locationExists(db: Queryable, code: string): Promise<boolean> {
+  return (await db.query('select 1 from locations where code = $1', [code])).length > 0;
+}
+
+export async function listPatronTypes(db: Queryable): Promise<{ code: number; description: string }[]> {
+  return db.query('select code, description from patron_types order by code');
+}
+
+export async function listLocations(db: Queryable): Promise<{ code: string; name: string }[]> {
+  return db.query('select code, name from locations order by code');
+}
+
+// Failed-validation counters: fixed windows, one row per subject (see migration 0007).
+const WINDOW_EXPIRED = 'f.window_start <= now() - make_interval(secs => $2::integer)';
+const BUMP = `insert into patron_validation_failures as f (subject, window_start, failures) values ($1, now(), 1)
+  on conflict (subject) do update set
+    window_start = case when ${WINDOW_EXPIRED} then now() else f.window_start end,
+    failures = case when ${WINDOW_EXPIRED} then 1 else f.failures + 1 end`;
+
+export interface AttemptCounts {
+  /** Attempts on the barcode in its current window, this one included. */
+  barcodeAttempts: number;
+  barcodeRetrySec: number;
+  /** Failures of the key in its current window, before this attempt. */
+  keyFailures: number;
+  keyRetrySec: number;
+}
+
+/**
+ * Counts an attempt on a barcode before its PIN is checked (so attempts made at the same moment
+ * cannot all slip under the limit; a success clears the count) and reads the key's failures.
+ */
+export async function beginAttempt(db: Queryable, barcodeSubject: Buffer, barcodeWindowSec: number, keySubject: Buffer, keyWindowSec: number): Promise<AttemptCounts> {
+  const rows = await db.query<{ barcode_attempts: number; barcode_retry: number; key_failures: number; key_retry: number }>(
+    `with b as (${BUMP} returning f.failures, f.window_start)
+     select b.failures as barcode_attempts,
+       greatest(1, ceil(extract(epoch from (b.window_start + make_interval(secs => $2::integer) - now()))))::integer as barcode_retry,
+       coalesce(k.failures, 0) as key_failures,
+       coalesce(greatest(1, ceil(extract(epoch from (k.window_start + make_interval(secs => $4::integer) - now())))), 0)::integer as key_retry
+     from b left join patron_validation_failures k on k.subject = $3 and k.window_start > now() - make_interval(secs => $4::integer)`,
+    [barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec],
+  );
+  const r = rows[0]!;
+  return { barcodeAttempts: r.barcode_attempts, barcodeRetrySec: r.barcode_retry, keyFailures: r.key_failures, keyRetrySec: r.key_retry };
+}
+
+/** Counts one failure against a subject (the API key). */
+export async function countFailure(db: Queryable, subject: Buffer, windowSec: number): Promise<void> {
+  await db.query(BUMP, [subject, windowSec]);
+}
+
+export async function clearFailures(db: Queryable, subject: Buffer): Promise<void> {
+  await db.query('delete from patron_validation_failures where subject = $1', [subject]);
+}
+
+/** Removes counters whose window ended long ago (they would be reset on next use anyway). */
+export async function sweepFailures(db: Queryable, olderThanSec: number): Promise<void> {
+  await db.query('delete from patron_validation_failures where window_start < now() - make_interval(secs => $1::integer)', [olderThanSec]);
+}

@@ -1,0 +1,116 @@
+// Rules for patrons: writes in one transaction each, stamped by the change clock; PINs hashed
+// before anything is written; PIN validation limited per barcode and per API key in the database,
+// so every server process shares the counts.
+import crypto from 'node:crypto';
+import { horizon, stamp } from '../db/change-clock.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import type { PinLimits } from '../config.ts';
+import { errors } from '../http/errors.ts';
+import { BLOCK_CODES, parsePatronInput, type PatronInput } from './input.ts';
+import { hashPin, verifyPin } from './pin.ts';
+import { invalidBarcodeOrPin, refusePatron, TooManyAttempts } from './refusals.ts';
+import * as repo from './repository.ts';
+
+export const METADATA_FIELDS = ['patronType', 'homeLibraryCode', 'blockInfo'] as const;
+export type MetadataField = (typeof METADATA_FIELDS)[number];
+
+/** varFieldTag values GET /patrons/find understands, and what each matches. */
+export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n: 'name', z: 'email', t: 'phone' };
+
+const subject = (kind: 'barcode' | 'key', value: string) => crypto.createHash('sha256').update(`${kind}:${value}`).digest();
+
+export class PatronService {
+  constructor(private readonly db: Db, private readonly limits: PinLimits) {}
+
+  async create(input: PatronInput): Promise<string> {
+    const parsed = parsePatronInput(input, true);
+    const fields = { ...parsed.fields, ...(parsed.pin === undefined ? {} : { pinHash: await hashPin(parsed.pin) }) };
+    return this.db.transaction(async (tx) => {
+      await this.checkCodes(tx, fields);
+      const id = await repo.insertPatron(tx, fields, await stamp(tx));
+      const taken = await repo.setBarcodes(tx, id, parsed.barcodes ?? []);
+      if (taken.length) throw refusePatron.barcodeTaken(taken);
+      return id;
+    });
+  }
+
+  async update(id: string, input: PatronInput): Promise<void> {
+    const parsed = parsePatronInput(input, false);
+    const fields = { ...parsed.fields, ...(parsed.pin === undefined ? {} : { pinHash: await hashPin(parsed.pin) }) };
+    const found = await this.db.transaction(async (tx) => {
+      await this.checkCodes(tx, fields);
+      if (!(await repo.updatePatron(tx, id, fields, await stamp(tx)))) return false;
+      if (parsed.barcodes) {
+        const taken = await repo.setBarcodes(tx, id, parsed.barcodes);
+        if (taken.length) throw refusePatron.barcodeTaken(taken);
+      }
+      return true;
+    });
+    if (!found) throw errors.notFound(`no patron ${id}`);
+  }
+
+  private async checkCodes(tx: Queryable, fields: repo.PatronFields): Promise<void> {
+    if (fields.patronType !== undefined && !(await repo.patronTypeExists(tx, fields.patronType))) throw refusePatron.unknownPatronType(fields.patronType);
+    if (fields.homeLibraryCode && !(await repo.locationExists(tx, fields.homeLibraryCode))) throw refusePatron.unknownLocation(fields.homeLibraryCode);
+  }
+
+  async delete(id: string): Promise<void> {
+    const found = await this.db.transaction(async (tx) => repo.tombstonePatron(tx, id, await stamp(tx)));
+    if (!found) throw errors.notFound(`no patron ${id}`);
+  }
+
+  async get(id: string): Promise<repo.PatronRow> {
+    const row = await repo.getPatron(this.db, id);
+    if (!row) throw errors.notFound(`no patron ${id}`);
+    return row;
+  }
+
+  async list(filter: Omit<repo.PatronListFilter, 'horizon'>): Promise<repo.PatronRow[]> {
+    const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
+    return repo.listPatrons(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+  }
+
+  /** The one live patron matching; 404 when none, 409 (code 133) when several. */
+  async find(key: repo.FindKey): Promise<repo.PatronRow> {
+    const ids = await repo.findPatronIds(this.db, key, 2);
+    if (ids.length > 1) throw errors.multipleRecords(`more than one patron has this ${key.kind}`);
+    if (ids.length === 0) throw errors.notFound(`no patron has this ${key.kind}`);
+    return this.get(ids[0]!);
+  }
+
+  /**
+   * Checks a barcode and PIN; answers the patron's id. Every way of failing (unknown barcode, no PIN,
+   * wrong PIN) gives the same answer after the same work. Over a limit: TooManyAttempts, without
+   * checking the PIN.
+   */
+  async validate(barcode: string, pin: string, keyId: string): Promise<string> {
+    const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
+    const barcodeSubject = subject('barcode', barcode.trim());
+    const keySubject = subject('key', keyId);
+    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec);
+    if (counts.keyFailures >= keyFailures) throw new TooManyAttempts(counts.keyRetrySec, 'API key');
+    if (counts.barcodeAttempts > barcodeFailures) throw new TooManyAttempts(counts.barcodeRetrySec, 'barcode');
+    const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim()) : undefined;
+    const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);
+    if (ok && found) {
+      await repo.clearFailures(this.db, barcodeSubject);
+      return found.id;
+    }
+    await repo.countFailure(this.db, keySubject, keyWindowSec);
+    if (Math.random() < 0.01) await repo.sweepFailures(this.db, Math.max(barcodeWindowSec, keyWindowSec));
+    throw invalidBarcodeOrPin();
+  }
+
+  /** GET /patrons/metadata: the codes of a patron's coded fields, with descriptions. */
+  async metadata(fields: readonly MetadataField[]): Promise<{ field: MetadataField; values: { code: string; desc: string }[] }[]> {
+    const out = [];
+    for (const field of fields) {
+      let values: { code: string; desc: string }[];
+      if (field === 'patronType') values = (await repo.listPatronTypes(this.db)).map((t) => ({ code: String(t.code), desc: t.description }));
+      else if (field === 'homeLibraryCode') values = (await repo.listLocations(this.db)).map((l) => ({ code: l.code, desc: l.name }));
+      else values = Object.entries(BLOCK_CODES).map(([code, desc]) => ({ code, desc }));
+      out.push({ field, values });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,132 @@
+// POST /v6/patrons/validate and /v6/patrons/auth: right and wrong PINs, unknown barcodes, the
+// attempt limits per barcode and per key (shared by server processes), reset on success.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp, type BuiltApp } from '../../src/app.ts';
+import { hashPin, verifyPin } from '../../src/patrons/pin.ts';
+import { assertRefused, caller, create, type Caller } from '../helpers/acquisitions.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { ENGINE } from '../helpers/db.ts';
+import { bearer } from '../helpers/tokens.ts';
+
+const PIN = 'Zx9-quokka-5172';
+
+type Res = { statusCode: number; headers: Record<string, unknown>; json(): any; body: string };
+interface Api {
+  send(method: 'POST', url: string, payload?: unknown): Promise<Res>;
+}
+/** Calls with a token on an app: the test app, or a second server process on the same database. */
+const on = (app: BuiltApp['app'], token: string): Api => ({
+  send: (method, url, payload) => app.inject({ method, url, headers: { authorization: token }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+});
+
+describe(`patron PIN validation on ${ENGINE}`, () => {
+  let t: TestApp;
+  let writer: Caller;
+  let validator: Api;
+  let patronId: string;
+  before(async () => {
+    // Small limits so the tests reach them: 3 failures per barcode per 15 minutes, 8 per key per minute.
+    t = await createTestApp({ CARREL_PIN_BARCODE_FAILURES: '3', CARREL_PIN_KEY_FAILURES: '8' });
+    writer = caller(t, await bearer(t, ['Patrons_Write']));
+    validator = on(t.app, await bearer(t, ['Patrons_Validate']));
+    patronId = await create(writer, '/v6/patrons', { names: ['Curie, Marie'], barcodes: ['31000001', 'alt-0001'], pin: PIN });
+    await create(writer, '/v6/patrons', { names: ['No Pin, Nora'], barcodes: ['31000002'] });
+    for (let i = 3; i <= 8; i++) await create(writer, '/v6/patrons', { names: [`Patron ${i}`], barcodes: [`3100000${i}`], pin: `pin-${i}-x` });
+  });
+  after(() => t.close());
+
+  const validate = (api: Api, barcode: string, pin: string) => api.send('POST', '/v6/patrons/validate', { barcode, pin });
+  const invalid = (res: Res) => {
+    assertRefused(res, 400, 108);
+    assert.equal(res.json().description, 'Invalid barcode or PIN');
+  };
+  const tooMany = (res: Res) => {
+    assertRefused(res, 429, 134);
+    assert.ok(Number(res.headers['retry-after']) >= 1, 'Retry-After');
+  };
+
+  it('hashes with scrypt and verifies in constant time, unknown hashes never matching', async () => {
+    const hash = await hashPin('1234');
+    assert.match(hash, /^scrypt\$4096\$8\$1\$/);
+    assert.notEqual(hash, await hashPin('1234'), 'salted');
+    assert.equal(await verifyPin('1234', hash), true);
+    assert.equal(await verifyPin('1235', hash), false);
+    assert.equal(await verifyPin('1234', undefined), false);
+    assert.equal(await verifyPin('1234', 'garbage'), false);
+    // The same PIN typed as composed or decomposed characters matches.
+    assert.equal(await verifyPin('Cafe\u0301', await hashPin('Caf\u00e9')), true);
+  });
+
+  it('answers 204 to the right PIN and 400 "Invalid barcode or PIN" to anything else', async () => {
+    assert.equal((await validate(validator, '31000001', PIN)).statusCode, 204);
+    assert.equal((await validator.send('POST', '/v5/patrons/validate', { barcode: 'alt-0001', pin: PIN })).statusCode, 204);
+    assert.equal((await validator.send('POST', '/iii/sierra-api/v6/patrons/validate', { barcode: ' 31000001 ', pin: PIN })).statusCode, 204);
+    invalid(await validate(validator, '31000001', `${PIN}x`));
+    invalid(await validate(validator, '31000001', PIN.toLowerCase()));
+    invalid(await validate(validator, 'nobody-here', PIN));
+    invalid(await validate(validator, '31000002', PIN)); // a patron without a PIN
+    invalid(await validate(validator, '', PIN));
+    assertRefused(await validator.send('POST', '/v6/patrons/validate', { barcode: '31000001' }), 400, 126);
+    assertRefused(await validator.send('POST', '/v6/patrons/validate', { barcode: '31000001', pin: PIN, extra: 1 }), 400, 126);
+    assertRefused(await on(t.app, '').send('POST', '/v6/patrons/validate', { barcode: '31000001', pin: PIN }), 401, 113);
+  });
+
+  it('authenticates a patron, answering its id', async () => {
+    const res = await validator.send('POST', '/v6/patrons/auth', { authMethod: 'native', patronId: '31000001', patronSecret: PIN });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.body, patronId);
+    assert.match(String(res.headers['content-type']), /^text\/plain/);
+    invalid(await validator.send('POST', '/v6/patrons/auth', { patronId: '31000001', patronSecret: 'wrong-pin' }));
+    assertRefused(await validator.send('POST', '/v6/patrons/auth', { authMethod: 'ldap', patronId: '31000001', patronSecret: PIN }), 400, 108);
+  });
+
+  it('locks a barcode after 3 failures in its window, even for the right PIN; success resets the count', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    invalid(await validate(api, '31000003', 'wrong-1'));
+    invalid(await validate(api, '31000003', 'wrong-2'));
+    assert.equal((await validate(api, '31000003', 'pin-3-x')).statusCode, 204); // resets
+    for (let i = 0; i < 3; i++) invalid(await validate(api, '31000003', `wrong-${i}`));
+    tooMany(await validate(api, '31000003', 'pin-3-x'));
+    tooMany(await validator.send('POST', '/v6/patrons/auth', { patronId: '31000003', patronSecret: 'pin-3-x' })); // any key
+    assert.equal((await validate(api, '31000004', 'pin-4-x')).statusCode, 204, 'other barcodes unaffected');
+    // Unknown barcodes are counted alike, so the answer does not tell which barcodes exist.
+    for (let i = 0; i < 3; i++) invalid(await validate(api, 'no-such-card', `wrong-${i}`));
+    tooMany(await validate(api, 'no-such-card', 'whatever'));
+    // When the window is over, the barcode may be tried again.
+    await t.testDb.db.query("update patron_validation_failures set window_start = window_start - interval '16 minutes'");
+    assert.equal((await validate(api, '31000003', 'pin-3-x')).statusCode, 204);
+  });
+
+  it('counts attempts made at the same moment: no more than the limit get their PIN checked', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => validate(api, '31000005', `guess-${i}`)));
+    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [400, 400, 400, 429, 429, 429, 429, 429, 429, 429]);
+  });
+
+  it('limits failures per API key across barcodes, and across server processes', async () => {
+    const token = await bearer(t, ['Patrons_Validate']);
+    const api = on(t.app, token);
+    // A second server process on the same database: the counts are shared.
+    const second: BuiltApp = await buildApp({ config: t.config, db: t.testDb.db, logStream: false });
+    second.state.schemaReady = true;
+    try {
+      const other = on(second.app, token);
+      for (let i = 0; i < 8; i++) invalid(await validate(i % 2 ? api : other, `guess-card-${i}`, 'wrong-pin'));
+      tooMany(await validate(other, '31000006', 'pin-6-x'));
+      tooMany(await validate(api, '31000006', 'pin-6-x'));
+    } finally {
+      await second.app.close();
+    }
+    assert.equal((await validate(validator, '31000006', 'pin-6-x')).statusCode, 204, 'other keys unaffected');
+  });
+
+  it('keeps PINs and barcodes tried out of the database and the log', async () => {
+    const rows = await t.testDb.db.query<{ subject: Uint8Array }>('select subject from patron_validation_failures');
+    assert.ok(rows.length > 0);
+    for (const row of rows) assert.equal(Buffer.from(row.subject).length, 32, 'a SHA-256, not the barcode');
+    const log = t.logText();
+    assert.ok(log.includes('/v6/patrons/validate'), 'requests are logged');
+    for (const secret of [PIN, 'pin-3-x', 'wrong-pin', 'guess-1', 'no-such-card']) assert.ok(!log.includes(secret), `${secret} logged`);
+  });
+});
