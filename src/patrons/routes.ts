@@ -2,6 +2,7 @@
 // PIN (PC reservation and print systems, at every login) and authenticate a patron.
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
+import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { errors } from '../http/errors.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
@@ -9,7 +10,7 @@ import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
 import { TooManyAttempts } from './refusals.ts';
-import { FIND_TAGS, METADATA_FIELDS, type MetadataField, type PatronService } from './service.ts';
+import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
 
 const Phone = Type.Object({ number: Type.String(), type: Type.Optional(Type.String({ description: 't telephone (default), p second telephone.' })) }, { additionalProperties: false });
 const Address = Type.Object({ lines: Type.Array(Type.String()), type: Type.Optional(Type.String({ description: 'a address (default), h second address.' })) }, { additionalProperties: false });
@@ -127,17 +128,11 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     config: { access: access.need('Patrons_Read') },
     schema: {
       summary: 'Codes of the coded patron fields, with descriptions', ...sec,
-      querystring: Type.Object({
-        fields: Type.Optional(Type.String({ description: `Comma-separated: ${METADATA_FIELDS.join(', ')} (default all).` })),
-        language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Accepted; descriptions are in English.' })),
-      }, { additionalProperties: false }),
-      response: { 200: Type.Array(Type.Object({ field: Type.String(), values: Type.Array(Type.Object({ code: Type.String(), desc: Type.String() })) })), ...protectedErrors },
+      querystring: metadataQuery(METADATA_FIELDS, 'Accepted; descriptions are in English.'),
+      response: { 200: MetadataAnswer, ...protectedErrors },
     },
   }, async (request) => {
-    const wanted = request.query.fields?.split(',').map((f) => f.trim()).filter(Boolean) ?? [...METADATA_FIELDS];
-    const unknown = wanted.filter((f) => !(METADATA_FIELDS as readonly string[]).includes(f));
-    if (unknown.length) throw errors.invalidParameter(`fields: ${unknown.join(', ')} not known; fields are ${METADATA_FIELDS.join(', ')}`);
-    return patrons.metadata(wanted as MetadataField[]);
+    return patrons.metadata(parseMetadataFields(request.query.fields, METADATA_FIELDS));
   });
 
   app.get('/patrons/:id', {
