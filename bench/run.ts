@@ -8,14 +8,15 @@
 // Prints a table with requests per second, latency, the ratio to the bare server, the server's
 // peak resident memory (VmHWM) and how many database round trips served the requests.
 // Options: --seconds N per run (default 5), --rounds N (default 3), --connections N (default 16), --database-url URL.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { dbUrl, peakRssMb, startChild, stop } from './lib.ts';
 import postgres from 'postgres';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '..'); // as in lib.ts
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
@@ -40,39 +41,6 @@ interface Row {
   peakRssMb?: number;
   dbRoundTrips?: number;
   requests?: number;
-}
-
-function dbUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Starts a process whose output goes to a file, as a deployed server's log would, and waits for `ready` in it. */
-async function startChild(command: string[], env: Record<string, string>, ready: RegExp, logName: string): Promise<ChildProcess> {
-  const logFile = path.join(RESULTS, `${logName}.log`);
-  const fd = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, command, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-  fs.closeSync(fd);
-  const deadline = Date.now() + 60_000;
-  while (!ready.test(fs.readFileSync(logFile, 'utf8'))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${command.join(' ')} did not start:\n${fs.readFileSync(logFile, 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return child;
-}
-
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGINT');
-  await exited;
 }
 
 async function load(url: string, check: (body: string) => boolean): Promise<Omit<Row, 'name'>> {
@@ -120,10 +88,10 @@ async function main(): Promise<void> {
     },
   });
   const bareSource = `require('http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(sample)})}).listen(3901,'127.0.0.1',()=>console.log('ready'))`;
-  const bare = await startChild(['-e', bareSource], {}, /ready/, 'bare');
+  const bare = await startChild(['-e', bareSource], {}, /ready/, path.join(RESULTS, 'bare.log'));
   const servers: Record<string, ChildProcess> = {};
   for (const [logLevel, port] of [['warn', 3902], ['info', 3903]] as const) {
-    servers[logLevel] = await startChild(['dist/server.js'], { DATABASE_URL: dbUrl(BENCH_DB), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: logLevel }, /is listening on/, `carrel-${logLevel}`);
+    servers[logLevel] = await startChild(['dist/server.js'], { DATABASE_URL: dbUrl(ADMIN_URL, BENCH_DB), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: logLevel }, /is listening on/, path.join(RESULTS, `carrel-${logLevel}.log`));
   }
   const runs = [
     { name: 'bare node:http, fixed body', go: () => load('http://127.0.0.1:3901/api', (b) => b.includes('Healthy')) },
@@ -170,7 +138,7 @@ async function main(): Promise<void> {
 
   // Baseline 2: the check's query straight to PostgreSQL, same concurrency, same duration.
   async function direct(): Promise<Omit<Row, 'name'>> {
-    const sql = postgres(dbUrl(BENCH_DB), { max: CONNECTIONS, onnotice: () => {} });
+    const sql = postgres(dbUrl(ADMIN_URL, BENCH_DB), { max: CONNECTIONS, onnotice: () => {} });
     let done = 0;
     const latencies: number[] = [];
     const until = Date.now() + SECONDS * 1000;

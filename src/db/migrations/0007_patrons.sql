@@ -36,8 +36,8 @@ create table patrons (
 alter sequence patron_ids owned by patrons.id;
 create index patrons_updated on patrons (updated_date, id);
 create index patrons_created on patrons (created_date, id);
-create index patrons_names on patrons using gin (names);
-create index patrons_emails on patrons using gin (emails);
+create index patrons_names on patrons using gin (names) with (fastupdate = off);
+create index patrons_emails on patrons using gin (emails) with (fastupdate = off);
 
 -- A barcode belongs to at most one live patron (a tombstone's barcodes are removed).
 create table patron_barcodes (
