@@ -68,7 +68,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(apiError.httpStatus).type('application/json; charset=utf-8').send(apiError.body());
   });
   app.setNotFoundHandler((request, reply) => {
-    const e = errors.notFound(`no resource at ${request.method} ${request.url.split('?')[0]}`);
+    const e = errors.notFound(`no resource at ${request.method} ${request.originalUrl.split('?')[0]}`);
     return reply.code(404).send(e.body());
   });
 }

@@ -7,7 +7,7 @@ export function origin(request: FastifyRequest, publicBaseUrl: string | undefine
 
 /** The URL of a record of `resource` under the same API prefix the request came in on (/v6, /iii/sierra-api/v5, …). */
 export function recordLink(request: FastifyRequest, publicBaseUrl: string | undefined, resource: string, id: string): string {
-  const path = request.url.split('?')[0]!;
+  const path = request.originalUrl.split('?')[0]!; // the prefix the client used, before canonicalUrl
   const prefix = path.slice(0, path.indexOf(`/${resource}`));
   return `${origin(request, publicBaseUrl)}${prefix}/${resource}/${id}`;
 }
