@@ -4,7 +4,12 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importFiles, importRecords, type ImportSummary } from '../bibs/import.ts';
 import { ensureDemoLocations } from '../demo/load.ts';
+import { stamp } from '../db/change-clock.ts';
+import type { Db } from '../db/types.ts';
 import { generateRecord } from '../generate/catalogue.ts';
+import { generatePatron, GENERATED_PIN, PATRONS_PER_BIB } from '../generate/patrons.ts';
+import { hashPin } from '../patrons/pin.ts';
+import { insertBulkPatrons } from '../patrons/repository.ts';
 import { DEFAULT_ITEM_MAP, parseItemMap, type ItemMap } from '../items/from-marc.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
@@ -68,6 +73,18 @@ async function writeGenerated(file: string, format: (typeof FORMATS)[number], se
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
+/** Generated patrons 1..count of a seed, a thousand to a transaction; answers how many were new. */
+async function loadPatrons(db: Db, seed: number, count: number): Promise<number> {
+  if (count === 0) return 0;
+  const pinHash = await hashPin(GENERATED_PIN);
+  let created = 0;
+  for (let from = 1; from <= count; from += 1000) {
+    const batch = Array.from({ length: Math.min(1000, count - from + 1) }, (_, i) => generatePatron(seed, from + i));
+    created += await db.transaction(async (tx) => insertBulkPatrons(tx, batch, pinHash, await stamp(tx)));
+  }
+  return created;
+}
+
 export function registerCatalogueCommands(program: Command): void {
   program
     .command('import')
@@ -103,10 +120,11 @@ export function registerCatalogueCommands(program: Command): void {
     .description('make a realistic synthetic catalogue (the same records for the same seed): loads it, or writes it to a file with --output')
     .requiredOption('--bibs <n>', 'how many bibliographic records', wholeNumber(1))
     .option('--seed <s>', 'which catalogue: the same seed gives the same records', wholeNumber(0), 1)
+    .option('--patrons <n>', `how many patrons to load with them (default: one for every ${Math.round(1 / PATRONS_PER_BIB)} bibs; PIN ${GENERATED_PIN})`, wholeNumber(0))
     .option('--output <file>', 'write the records to this file instead of loading them')
     .option('--format <format>', `file format with --output: ${FORMATS.join(', ')}`, 'iso2709')
     .option('--json', 'print the summary as JSON')
-    .action(async (opts: { bibs: number; seed: number; output?: string; format: string; json?: boolean }) => {
+    .action(async (opts: { bibs: number; seed: number; patrons?: number; output?: string; format: string; json?: boolean }) => {
       if (!(FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format takes ${FORMATS.join(', ')}`);
       const bar = progressBar(`${opts.output ? 'writing' : 'loading'} |{bar}| {percentage}% | {value}/{total} records | {rate} rec/s`, opts.json);
       const started = performance.now();
@@ -120,16 +138,19 @@ export function registerCatalogueCommands(program: Command): void {
           `wrote ${opts.bibs} records (seed ${opts.seed}) to ${file} in ${seconds.toFixed(1)} s; load them with: npx carrel import ${file}`);
         return;
       }
+      const patronCount = opts.patrons ?? Math.round(opts.bibs * PATRONS_PER_BIB);
       const summary = await withDb(async (db) => {
         await db.transaction((tx) => ensureDemoLocations(tx));
         const records = (function* (): Generator<ReadResult> {
           for (let n = 1; n <= opts.bibs; n++) yield { position: `record ${n}`, record: generateRecord(opts.seed, n) };
         })();
-        return importRecords(db, [{ name: `generated (seed ${opts.seed})`, records }], {
+        const bibs = await importRecords(db, [{ name: `generated (seed ${opts.seed})`, records }], {
           itemMap: DEFAULT_ITEM_MAP,
           onProgress: (p) => bar?.update(p.records, { rate: rate(p.records) }),
         });
+        return { ...bibs, patrons: { created: await loadPatrons(db, opts.seed, patronCount) } };
       }).finally(() => bar?.stop());
       report(summary, (performance.now() - started) / 1000, !!opts.json);
+      if (!opts.json && patronCount > 0) process.stdout.write(`patrons: ${summary.patrons.created} created (barcodes 2${String(opts.seed % 1000).padStart(3, '0')}000000001…, PIN ${GENERATED_PIN})\n`);
     });
 }

@@ -78,6 +78,39 @@ export async function insertPatron(tx: Queryable, fields: PatronFields, stamp: D
   return rows[0]!.id;
 }
 
+/** A patron from `carrel generate`: the fields it makes, all with one PIN hash. */
+export interface BulkPatron {
+  barcode: string;
+  names: string[];
+  emails: string[];
+  patronType: number;
+  homeLibraryCode: string;
+  expirationDate: string;
+}
+
+/** Adds many patrons, skipping any whose barcode a live patron has; answers how many were added. */
+export async function insertBulkPatrons(tx: Queryable, rows: BulkPatron[], pinHash: string, stamp: Date): Promise<number> {
+  const taken = new Set((await tx.query<{ barcode: string }>(
+    'select barcode from patron_barcodes where barcode = any($1::text[])', [rows.map((p) => p.barcode)],
+  )).map((r) => r.barcode));
+  const fresh = rows.filter((p) => !taken.has(p.barcode));
+  if (fresh.length === 0) return 0;
+  const ids = await tx.query<{ id: string }>("select nextval('patron_ids')::text as id from generate_series(1, $1)", [fresh.length]);
+  const doc = fresh.map((p, i) => ({
+    id: ids[i]!.id, barcode: p.barcode, names: p.names, emails: p.emails, patron_type: p.patronType,
+    home_library_code: p.homeLibraryCode, expiration_date: p.expirationDate,
+  }));
+  await tx.query(
+    `with r as (select * from jsonb_to_recordset($1::jsonb) as r(id bigint, barcode text, names text[], emails text[], patron_type integer,
+                  home_library_code text, expiration_date date)),
+     p as (insert into patrons (id, names, emails, patron_type, home_library_code, expiration_date, pin_hash, created_date, updated_date)
+           select id, names, emails, patron_type, home_library_code, expiration_date, $2, $3, $3 from r)
+     insert into patron_barcodes (barcode, patron_id, position) select barcode, id, 0 from r`,
+    [doc, pinHash, stamp],
+  );
+  return fresh.length;
+}
+
 /** Changes the given fields of a live patron; false when there is none. */
 export async function updatePatron(tx: Queryable, id: string, fields: PatronFields, stamp: Date): Promise<boolean> {
   const { params, add } = parameters();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deriveBib, normalizeIsbn } from '../../src/bibs/derive.ts';
 import { generateRecord } from '../../src/generate/catalogue.ts';
+import { generatePatron } from '../../src/generate/patrons.ts';
 import { Random, Zipf } from '../../src/generate/random.ts';
 import { DEFAULT_ITEM_MAP, itemsFromRecord } from '../../src/items/from-marc.ts';
 import { isControlField, type MarcRecord } from '../../src/marc/record.ts';
@@ -68,6 +69,14 @@ describe('generated catalogue', () => {
     assert.ok(isbns.some((i) => i.length === 10) && isbns.some((i) => i.length === 13));
     assert.ok(records.flatMap((r) => subfieldValues(r, '020')).every((raw) => normalizeIsbn(raw)));
     assert.ok(derived.some((d) => d.issns.length > 0));
+  });
+
+  it('makes patrons: the same for the same seed, with unique barcodes and real-looking names', () => {
+    assert.deepEqual(generatePatron(7, 5), generatePatron(7, 5));
+    const patrons = Array.from({ length: 500 }, (_, i) => generatePatron(7, i + 1));
+    assert.equal(new Set(patrons.map((p) => p.barcode)).size, 500);
+    assert.ok(patrons.every((p) => /^[^,]+, \S+/u.test(p.names[0]!) && /^[a-z0-9.]+@example\.org$/.test(p.emails[0]!)));
+    assert.ok(new Set(patrons.map((p) => p.patronType)).size >= 3);
   });
 
   it('gives every bib one to five items with unique barcodes at known locations', () => {
