@@ -1,0 +1,67 @@
+// Folding, words, stems and queries: the pieces the search index and the search box share.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseQuery } from '../../src/search/query.ts';
+import { fold, isbn13, stem, words } from '../../src/search/text.ts';
+
+describe('search text', () => {
+  it('folds case and diacritics, spelling out letters that do not decompose', () => {
+    assert.equal(fold('Émile Zola'), 'emile zola');
+    assert.equal(fold('Straße'), 'strasse');
+    assert.equal(fold('Søren Kierkegaard'), 'soren kierkegaard');
+    assert.equal(fold('Łódź'), 'lodz');
+    assert.equal(fold('Æsop Œuvres Þór'), 'aesop oeuvres thor');
+    assert.equal(fold('Ё'), 'е', 'Cyrillic kept, its diaeresis folded');
+    assert.equal(fold('Ἰλιάς'), 'ιλιασ', 'Greek kept, its accents and breathings folded, final sigma as sigma');
+    assert.equal(fold('ΟΔΥΣΣΕΙΑΣ'), fold('Οδύσσειας'));
+    assert.equal(fold('Толстой'), 'толстой', 'й stays a letter of its own');
+  });
+
+  it('splits into words on anything that is not a letter or a digit', () => {
+    assert.deepEqual(words('Pride and prejudice / by Jane Austen.'), ['pride', 'and', 'prejudice', 'by', 'jane', 'austen']);
+    assert.deepEqual(words('Война и мир'), ['война', 'и', 'мир']);
+    assert.deepEqual(words("L'Étranger — 1942"), ['l', 'etranger', '1942']);
+    assert.deepEqual(words('  '), []);
+  });
+
+  it('stems English plurals timidly', () => {
+    const cases: [string, string][] = [
+      ['histories', 'history'], ['cats', 'cat'], ['boxes', 'box'], ['churches', 'church'], ['glass', 'glass'],
+      ['bus', 'bus'], ['analysis', 'analysis'], ['famous', 'famous'], ['war', 'war'], ['мир', 'мир'], ['is', 'is'],
+    ];
+    for (const [word, expected] of cases) assert.equal(stem(word), expected, word);
+  });
+
+  it('reads ISBN-10 and ISBN-13, with or without hyphens, as the same 13 digits', () => {
+    assert.equal(isbn13('0-14-143951-3'), '9780141439518');
+    assert.equal(isbn13('978-0-14-143951-8'), '9780141439518');
+    assert.equal(isbn13('9780141439518'), '9780141439518');
+    assert.equal(isbn13('080442957X'), '9780804429573');
+    assert.equal(isbn13('history'), undefined);
+  });
+});
+
+describe('search queries', () => {
+  const alt = (text: string) => parseQuery(text).clauses.map((c) => [c.alternatives.map((a) => a.join(' ')), c.optional]);
+
+  it('requires every word, making stop words optional unless they are all there is', () => {
+    assert.deepEqual(alt('history of France'), [[['history'], false], [['of'], true], [['france'], false]]);
+    assert.deepEqual(alt('the who'), [[['the'], true], [['who'], false]], '"who" is not a stop word: it must match');
+    assert.deepEqual(alt('to be'), [[['to'], false], [['be'], false]]);
+    assert.deepEqual(alt('to be or not to be').every(([, optional]) => optional === false), true);
+  });
+
+  it('reads quoted phrases, exclusions and OR', () => {
+    assert.deepEqual(alt('"pride and prejudice" austen'), [[['pride and prejudice'], false], [['austen'], false]]);
+    assert.deepEqual(parseQuery('dickens -christmas -"bleak house"').excluded, [['christmas'], ['bleak', 'house']]);
+    assert.deepEqual(alt('cats OR dogs training'), [[['cats', 'dogs'], false], [['training'], false]]);
+    assert.deepEqual(alt('Jean-Paul Sartre'), [[['jean paul'], false], [['sartre'], false]]);
+  });
+
+  it('never fails: odd input gives a query of what words there are', () => {
+    assert.deepEqual(alt('"unclosed phrase'), [[['unclosed phrase'], false]]);
+    assert.deepEqual(parseQuery('OR OR -').clauses, []);
+    assert.deepEqual(alt('-'), []);
+    assert.deepEqual(alt('C++ & C#'), [[['c'], false], [['c'], false]]);
+  });
+});
