@@ -14,7 +14,6 @@ export const HOLD_SPECIFIC_CODES = {
   holdReady: 8,
   heldForAnother: 9,
   alreadyCheckedOut: 10,
-  notCheckedOut: 11,
 } as const;
 const c = HOLD_SPECIFIC_CODES;
 
@@ -29,5 +28,4 @@ export const refuseHold = {
   holdReady: (id: string) => errors.requestDenied(c.holdReady, `hold ${id} is ready for pickup: it cannot be frozen or moved`, 409),
   heldForAnother: (item: string) => errors.requestDenied(c.heldForAnother, `item ${item} is held for another patron`, 409),
   alreadyCheckedOut: (item: string) => errors.requestDenied(c.alreadyCheckedOut, `item ${item} is already checked out`, 409),
-  notCheckedOut: (item: string) => errors.requestDenied(c.notCheckedOut, `item ${item} is not checked out`, 409),
 };
