@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/circulation/calendar.ts';
+import { HoldExpiry } from '../../src/holds/expiry.ts';
 import { addClosedDate, addClosedWeekday } from '../../src/holds/repository.ts';
 import { assertRefused, caller, type Caller } from '../helpers/acquisitions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -327,5 +328,25 @@ describe(`holds on ${ENGINE}`, () => {
     assert.equal((await reader.get(`/v5/patrons/holds/${first}/`)).statusCode, 200);
     const withInactive = (await reader.get('/v6/patrons/holds?inactive=true&limit=2000')).json();
     assert.ok(withInactive.entries.length > all.entries.length);
+  });
+
+  it('expires holds on the server\'s schedule', async () => {
+    clock.set('2026-11-02');
+    const bib = await addBib(db, 'Scheduled');
+    const item = await addItem(db, bib, 'br');
+    const p = await addPatron(db);
+    await placed(p, { recordType: 'b', recordNumber: bib, pickupLocation: 'br' });
+    const [h] = await holdsOf(p);
+    await checkin(item);
+    assert.equal((await hold(idOf(h))).pickupByDate, '2026-11-05T00:00:00Z');
+    const expiry = new HoldExpiry(t.holds, t.state, t.app.log, 60_000);
+    clock.set('2026-11-05');
+    await expiry.tick();
+    assert.equal((await hold(idOf(h))).status.code, 'b', 'the last day to collect is still open');
+    clock.set('2026-11-06');
+    await Promise.all([expiry.tick(), expiry.tick()]);
+    assert.deepEqual((await hold(idOf(h))).status, { code: 'x', name: 'Hold expired.' });
+    assert.equal((await desk.get(`/v6/items/${item}`)).json().status.code, '-');
+    await expiry.stop();
   });
 });
