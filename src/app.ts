@@ -160,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
         vendorRoutes(scope, vendors, config.publicBaseUrl);
         holdRoutes(scope, holds, db, config.publicBaseUrl);
         circulationRoutes(scope, circulation, config.publicBaseUrl);
-        patronRoutes(scope, patrons, config.publicBaseUrl);
+        patronRoutes(scope, patrons, config.publicBaseUrl, (id) => holds.cancelHoldsOf(id));
       },
       { prefix },
     );

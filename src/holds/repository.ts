@@ -204,6 +204,7 @@ export async function nextHoldFor(tx: Queryable, itemId: string, bibIds: string[
   return (await tx.query<LockedHold>(
     `select ${LOCKED} from holds where state = '0' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
        and ((record_type = 'i' and item_id = $1) or (record_type = 'b' and bib_id = any($2::bigint[])))
+       and exists (select 1 from patrons p where p.id = holds.patron_id and p.deleted_date is null)
      order by id limit 1 for update`,
     [itemId, bibIds, today],
   ))[0];

@@ -124,6 +124,11 @@ export class HoldService {
 
   async cancelAll(patronId: string): Promise<number> {
     if (!(await repo.patronExists(this.db, patronId))) throw errors.notFound(`no patron ${patronId}`);
+    return this.cancelHoldsOf(patronId);
+  }
+
+  /** Cancels every active hold of a patron, live or deleted (passing trapped items on). */
+  async cancelHoldsOf(patronId: string): Promise<number> {
     let n = 0;
     for (const id of await repo.activeHoldIds(this.db, patronId)) {
       await this.withHold(id, async (tx, hold) => {

@@ -349,4 +349,21 @@ describe(`holds on ${ENGINE}`, () => {
     assert.equal((await desk.get(`/v6/items/${item}`)).json().status.code, '-');
     await expiry.stop();
   });
+
+  it('cancels a deleted patron\'s holds, passing a ready copy to the next patron', async () => {
+    clock.set('2026-11-02');
+    const bib = await addBib(db, 'Deleted reader');
+    const item = await addItem(db, bib, 'br');
+    const [gone, next] = [await addPatron(db), await addPatron(db)];
+    await placed(gone, { recordType: 'b', recordNumber: bib, pickupLocation: 'br' });
+    await placed(next, { recordType: 'b', recordNumber: bib, pickupLocation: 'br' });
+    const [h1] = await holdsOf(gone);
+    const [h2] = await holdsOf(next);
+    await checkin(item);
+    const admin = caller(t, await bearer(t, ['Patrons_Write']));
+    assert.equal((await admin.send('DELETE', `/v6/patrons/${gone}`)).statusCode, 204);
+    assert.deepEqual((await hold(idOf(h1))).status, { code: 'c', name: 'Hold cancelled.' });
+    const now = await hold(idOf(h2));
+    assert.deepEqual([now.status.code, now.priority, now.pickupByDate], ['b', 1, '2026-11-05T00:00:00Z']);
+  });
 });
