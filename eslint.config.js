@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'bench/results/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

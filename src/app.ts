@@ -18,6 +18,11 @@ import { InvoiceSchema, invoiceRoutes, LineItemSchema } from './invoices/routes.
 import { InvoiceService } from './invoices/service.ts';
 import { PatronSchema, patronRoutes } from './patrons/routes.ts';
 import { PatronService } from './patrons/service.ts';
+import { systemClock, type Clock } from './circulation/calendar.ts';
+import { circulationRoutes } from './circulation/routes.ts';
+import { CirculationService } from './circulation/service.ts';
+import { HoldSchema, holdRoutes } from './holds/routes.ts';
+import { HoldService } from './holds/service.ts';
 import { useTaxRoutes } from './use-tax/routes.ts';
 import { UseTaxService } from './use-tax/service.ts';
 import { VendorSchema, vendorRoutes } from './vendors/routes.ts';
@@ -57,6 +62,8 @@ export interface AppOptions {
   /** Where log lines go (tests capture them). false: no logging. Default: standard output, written
    *  asynchronously so a busy server does not wait on its log; call flushLogs() before exiting. */
   logStream?: DestinationStream | false;
+  /** The circulation clock ("today"); tests move it. Default: the system clock (UTC). */
+  clock?: Clock;
 }
 
 export interface BuiltApp {
@@ -66,6 +73,8 @@ export interface BuiltApp {
   state: ServiceState;
   auth: AuthService;
   health: HealthService;
+  holds: HoldService;
+  circulation: CirculationService;
 }
 
 // Never log credentials: the Authorization header carries key secrets and tokens; bodies may carry PINs.
@@ -100,6 +109,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const funds = new FundService(db);
   const vendors = new VendorService(db);
   const patrons = new PatronService(db, config.pinLimits);
+  const clock = options.clock ?? systemClock;
+  const holds = new HoldService(db, clock, config.circulation);
+  const circulation = new CirculationService(db, clock, config.circulation);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -121,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addSchema(FundSchema);
   app.addSchema(VendorSchema);
   app.addSchema(PatronSchema);
+  app.addSchema(HoldSchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
   // ISO 2709 as bytes, for the bib service to read.
@@ -156,7 +169,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       invoiceRoutes(scope, invoices, config.publicBaseUrl);
       fundRoutes(scope, funds, config.publicBaseUrl);
       vendorRoutes(scope, vendors, config.publicBaseUrl);
-      patronRoutes(scope, patrons, config.publicBaseUrl);
+      holdRoutes(scope, holds, db, config.publicBaseUrl);
+      circulationRoutes(scope, circulation, config.publicBaseUrl);
+      patronRoutes(scope, patrons, config.publicBaseUrl, (id) => holds.cancelHoldsOf(id));
     },
     { prefix: '/v6' },
   );
@@ -170,5 +185,5 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const flushLogs = () => {
     (logStream as { flushSync?: () => void } | undefined)?.flushSync?.();
   };
-  return { app, state, auth, health, flushLogs };
+  return { app, state, auth, health, holds, circulation, flushLogs };
 }

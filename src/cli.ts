@@ -5,6 +5,7 @@ import { AuthService } from './auth/service.ts';
 import { registerCatalogueCommands } from './cli/catalogue.ts';
 import { CliError, getConfig, milliseconds, print, table, withDb } from './cli/common.ts';
 import { addAcquisitionCommands } from './invoices/commands.ts';
+import { addHoldCommands } from './holds/commands.ts';
 import { addPatronCommands } from './patrons/commands.ts';
 import { checkStatus } from './operations/status-check.ts';
 import { readMaintenance, writeMaintenance } from './operations/repository.ts';
@@ -124,6 +125,7 @@ program
 
 addAcquisitionCommands(program, { withDb, print, table });
 addPatronCommands(program);
+addHoldCommands(program);
 
 try {
   await program.parseAsync(process.argv);

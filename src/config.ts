@@ -27,6 +27,19 @@ export interface Config {
   demoCatalogue: boolean;
   /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
   pinLimits: PinLimits;
+  /** Holds and circulation (README, "Holds and circulation"). */
+  circulation: CirculationConfig;
+}
+
+export interface CirculationConfig {
+  /** At most this many active holds per patron. */
+  holdLimit: number;
+  /** A hold placed without neededBy is not needed after this many months. */
+  holdMonths: number;
+  /** Days a checkout runs. */
+  loanDays: number;
+  /** How often each server process runs hold expiry (one process at a time does the work). */
+  holdExpiryMs: number;
 }
 
 export interface PinLimits {
@@ -96,6 +109,12 @@ export function loadConfig(env: Env = process.env): Config {
       barcodeWindowSec: int(env, 'CARREL_PIN_BARCODE_WINDOW', 900, 1, 86400),
       keyFailures: int(env, 'CARREL_PIN_KEY_FAILURES', 100, 1, 1000000),
       keyWindowSec: int(env, 'CARREL_PIN_KEY_WINDOW', 60, 1, 86400),
+    },
+    circulation: {
+      holdLimit: int(env, 'CARREL_HOLD_LIMIT', 50, 1, 10000),
+      holdMonths: int(env, 'CARREL_HOLD_MONTHS', 3, 1, 60),
+      loanDays: int(env, 'CARREL_LOAN_DAYS', 21, 1, 365),
+      holdExpiryMs: int(env, 'CARREL_HOLD_EXPIRY_MS', 300000, 1000, 86400000),
     },
   };
 }

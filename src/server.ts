@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirBusyError } from './db/embedded-lock.ts';
 import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
+import { HoldExpiry } from './holds/expiry.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
 import { VERSION_STRING } from './version.ts';
 
@@ -41,12 +42,14 @@ async function main(): Promise<void> {
     }
     throw error;
   });
-  const { app, state, flushLogs } = await buildApp({ config, db });
+  const { app, state, holds, flushLogs } = await buildApp({ config, db });
   const supervisor = new Supervisor(db, state, app.log, config.statePollMs);
   // Migrate now when the database answers; when it does not, the server still starts, reports
   // Unhealthy, and the supervisor migrates as soon as the database can be reached.
   await supervisor.tick();
   supervisor.start();
+  const expiry = new HoldExpiry(holds, state, app.log, config.circulation.holdExpiryMs);
+  expiry.start();
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
       void (async () => {
         await app.close(); // stops accepting and waits for requests in flight
         await supervisor.stop();
+        await expiry.stop();
         await db.close();
         app.log.info('stopped');
         flushLogs();

@@ -11,3 +11,10 @@ export function recordLink(request: FastifyRequest, publicBaseUrl: string | unde
   const prefix = path.slice(0, path.indexOf(`/${resource}`));
   return `${origin(request, publicBaseUrl)}${prefix}/${resource}/${id}`;
 }
+
+/** The API's absolute base for this request, up to its version: https://host/iii/sierra-api/v6. */
+export function apiBase(request: FastifyRequest, publicBaseUrl: string | undefined): string {
+  const path = request.originalUrl.split('?')[0]!; // the prefix the client used, before canonicalUrl
+  const match = /^(.*?\/v[56])(?:\/|$)/.exec(path);
+  return `${origin(request, publicBaseUrl)}${match ? match[1] : '/v6'}`;
+}

@@ -1,6 +1,6 @@
 // An app on a fresh test database with its log lines captured, for app.inject tests.
 import { Writable } from 'node:stream';
-import { buildApp, type BuiltApp } from '../../src/app.ts';
+import { buildApp, type AppOptions, type BuiltApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createTestDb, type TestDb } from './db.ts';
 
@@ -25,11 +25,11 @@ export function captureLogs(): { stream: Writable; lines: string[] } {
   return { stream, lines };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'clock'> = {}): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
   const { stream, lines } = captureLogs();
-  const built = await buildApp({ config, db: testDb.db, logStream: stream });
+  const built = await buildApp({ config, db: testDb.db, logStream: stream, ...options });
   built.state.schemaReady = true; // the test database is migrated already
   return {
     ...built,

@@ -1,0 +1,79 @@
+// `carrel holds expire` and `carrel locations closed …`: hold expiry on demand, and the days a
+// pickup location is closed (they move pickup-by dates).
+import { Command } from 'commander';
+import { FixedClock, systemClock } from '../circulation/calendar.ts';
+import { CliError, print, table, withDb } from '../cli/common.ts';
+import { parseDay } from '../patrons/input.ts';
+import * as repo from './repository.ts';
+import { HoldService } from './service.ts';
+
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** A weekday (sun … sat, or 0 … 6 from Sunday) or a date YYYY-MM-DD. */
+function parseClosed(raw: string): { weekday: number } | { date: string } {
+  const lower = raw.toLowerCase();
+  const named = DAYS.findIndex((d) => lower.startsWith(d));
+  if (named >= 0 && lower.length >= 3) return { weekday: named };
+  if (/^[0-6]$/.test(raw)) return { weekday: Number(raw) };
+  try {
+    return { date: parseDay('date', raw)! };
+  } catch {
+    throw new CliError(`"${raw}" is neither a weekday (sun … sat, 0 … 6) nor a date YYYY-MM-DD`);
+  }
+}
+
+export function addHoldCommands(program: Command): void {
+  const holds = program.command('holds').description('patron holds (GET /v6/patrons/holds)');
+  holds
+    .command('expire')
+    .description('expire holds past their not-needed-after date and ready holds not collected by their pickup-by date (the server also does this every CARREL_HOLD_EXPIRY_MS)')
+    .option('--today <date>', 'take this day as today (YYYY-MM-DD), to catch up or to test')
+    .option('--json', 'print JSON')
+    .action(async (opts: { today?: string; json?: boolean }) => {
+      const clock = opts.today ? new FixedClock(parseClosedDate(opts.today)) : systemClock;
+      const result = await withDb((db, config) => new HoldService(db, clock, config.circulation).expire());
+      print(!!opts.json, result, `expired ${result.unfilled} unfilled hold(s) and ${result.uncollected} uncollected hold(s)`);
+    });
+
+  const locations = program.command('locations').description('branch locations');
+  const closed = locations.command('closed').description('days a location is closed: pickup-by dates move past them');
+  closed
+    .command('list')
+    .argument('<location>', 'location code')
+    .option('--json', 'print JSON')
+    .action(async (code: string, opts: { json?: boolean }) => {
+      const days = await withDb(async (db) => {
+        if (!(await repo.getLocation(db, code))) throw new CliError(`no location ${code}`);
+        return repo.closedDays(db, code, '0001-01-01');
+      });
+      const rows = [['CLOSED'], ...days.weekdays.map((w) => [`every ${DAYS[w]}`]), ...days.dates.map((d) => [d])];
+      print(!!opts.json, { weekdays: days.weekdays, dates: days.dates }, rows.length > 1 ? table(rows) : `${code} is open every day`);
+    });
+  for (const [name, adding] of [['add', true], ['remove', false]] as const) {
+    closed
+      .command(name)
+      .description(`${adding ? 'close' : 'reopen'} a location on a weekday (sun … sat) or a date (YYYY-MM-DD)`)
+      .argument('<location>', 'location code')
+      .argument('<days...>', 'weekdays and dates')
+      .option('--json', 'print JSON')
+      .action(async (code: string, days: string[], opts: { json?: boolean }) => {
+        const parsed = days.map(parseClosed);
+        await withDb(async (db) => {
+          if (!(await repo.getLocation(db, code))) throw new CliError(`no location ${code}`);
+          await db.transaction(async (tx) => {
+            for (const d of parsed) {
+              if ('weekday' in d) await (adding ? repo.addClosedWeekday(tx, code, d.weekday) : repo.removeClosedWeekday(tx, code, d.weekday));
+              else await (adding ? repo.addClosedDate(tx, code, d.date) : repo.removeClosedDate(tx, code, d.date));
+            }
+          });
+        });
+        print(!!opts.json, { location: code, [adding ? 'closed' : 'reopened']: days }, `${code}: ${adding ? 'closed' : 'reopened'} on ${days.join(', ')}`);
+      });
+  }
+}
+
+function parseClosedDate(raw: string): string {
+  const d = parseClosed(raw);
+  if (!('date' in d)) throw new CliError('--today takes a date YYYY-MM-DD');
+  return d.date;
+}

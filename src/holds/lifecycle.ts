@@ -1,0 +1,50 @@
+// How an item moves holds along: called inside a transaction that already holds the locks of the
+// item's bibs and the item (src/holds/repository.ts, "locks"), so one item fills one hold and one
+// queue changes at a time.
+import { pickupBy } from '../circulation/calendar.ts';
+import type { Queryable } from '../db/types.ts';
+import * as repo from './repository.ts';
+
+/** The last day to collect a hold that is ready today at `location`. */
+export async function pickupByDate(tx: Queryable, location: string, today: string): Promise<string> {
+  const loc = await repo.getLocation(tx, location);
+  return pickupBy(today, loc?.hold_shelf_days ?? 7, await repo.closedDays(tx, location, today));
+}
+
+export type Outcome = { kind: 'ready' | 'transit'; holdId: string } | { kind: 'shelved' };
+
+/**
+ * The item is here, at `location`, and free: it fills the first hold waiting for it (ready when
+ * `location` is that hold's pickup location, else in transit there), or goes back on the shelf.
+ */
+export async function passItemOn(tx: Queryable, itemId: string, bibIds: string[], location: string | null, today: string, stamp: Date): Promise<Outcome> {
+  const hold = await repo.nextHoldFor(tx, itemId, bibIds, today);
+  if (!hold) {
+    await repo.setItemStatus(tx, itemId, '-', null, stamp);
+    return { kind: 'shelved' };
+  }
+  if (location !== null && hold.pickup_location === location) {
+    await repo.trapHold(tx, hold.id, itemId, await pickupByDate(tx, location, today));
+    await repo.setItemStatus(tx, itemId, '!', null, stamp);
+    return { kind: 'ready', holdId: hold.id };
+  }
+  await repo.trapHold(tx, hold.id, itemId, null);
+  await repo.setItemStatus(tx, itemId, 't', null, stamp);
+  return { kind: 'transit', holdId: hold.id };
+}
+
+/**
+ * The item arrives at `location` (checked in there). Trapped for a hold in transit to here: the hold
+ * is ready. Trapped for a hold elsewhere: it stays in transit. Otherwise it passes on.
+ */
+export async function arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, today: string, stamp: Date): Promise<Outcome> {
+  const trapped = await repo.holdTrapping(tx, itemId);
+  if (trapped?.state === 'r') return { kind: 'ready', holdId: trapped.id };
+  if (trapped?.state === 't') {
+    if (location !== trapped.pickup_location) return { kind: 'transit', holdId: trapped.id };
+    await repo.trapHold(tx, trapped.id, itemId, await pickupByDate(tx, location, today));
+    await repo.setItemStatus(tx, itemId, '!', null, stamp);
+    return { kind: 'ready', holdId: trapped.id };
+  }
+  return passItemOn(tx, itemId, bibIds, location, today, stamp);
+}

@@ -1,0 +1,276 @@
+// SQL for holds, the locks that serialise each queue, and the days locations are closed.
+import type { Queryable } from '../db/types.ts';
+import type { ClosedDays } from '../circulation/calendar.ts';
+
+/** Hold states as stored; '0', 't' and 'r' are active (in a queue). */
+export type HoldState = '0' | 't' | 'r' | 'x' | 'c' | 'f';
+export const ACTIVE = `('0', 't', 'r')`;
+
+export interface HoldRow {
+  id: string;
+  patron_id: string;
+  record_type: 'b' | 'i';
+  bib_id: string;
+  item_id: string | null;
+  pickup_location: string;
+  pickup_name: string;
+  state: HoldState;
+  frozen: boolean;
+  placed: string;
+  not_wanted_before: string;
+  not_needed_after: string;
+  note: string;
+  pickup_by: string | null;
+  trapped_item_id: string | null;
+  location_code: string | null;
+  location_name: string | null;
+  finished_reason: string | null;
+  priority: number | null;
+  queue_length: number | null;
+}
+
+// The queue a hold q shares with hold h: the same bib's bib holds, or the same item's item holds.
+const SAME_QUEUE = `q.state in ${ACTIVE} and q.record_type = h.record_type
+  and (case when h.record_type = 'b' then q.bib_id = h.bib_id else q.item_id = h.item_id end)`;
+
+const SELECT = `select h.id::text, h.patron_id::text, h.record_type, h.bib_id::text, h.item_id::text, h.pickup_location,
+  pl.name as pickup_name, h.state, h.frozen, to_char(h.placed, 'YYYY-MM-DD') as placed,
+  to_char(h.not_wanted_before, 'YYYY-MM-DD') as not_wanted_before, to_char(h.not_needed_after, 'YYYY-MM-DD') as not_needed_after,
+  h.note, to_char(h.pickup_by, 'YYYY-MM-DD') as pickup_by, h.trapped_item_id::text, i.location_code, il.name as location_name,
+  h.finished_reason,
+  case when h.state in ${ACTIVE} then (select count(*)::int from holds q where ${SAME_QUEUE} and q.id <= h.id) end as priority,
+  case when h.state in ${ACTIVE} then (select count(*)::int from holds q where ${SAME_QUEUE}) end as queue_length
+  from holds h join locations pl on pl.code = h.pickup_location
+  left join items i on i.id = coalesce(h.trapped_item_id, h.item_id) left join locations il on il.code = i.location_code`;
+
+export async function getHold(db: Queryable, id: string): Promise<HoldRow | undefined> {
+  return (await db.query<HoldRow>(`${SELECT} where h.id = $1`, [id]))[0];
+}
+
+export interface HoldListFilter {
+  patronId?: string;
+  /** Include expired, cancelled and filled holds. */
+  inactive: boolean;
+  limit: number;
+  offset: number;
+}
+
+export async function listHolds(db: Queryable, f: HoldListFilter): Promise<HoldRow[]> {
+  const where = [f.inactive ? 'true' : `h.state in ${ACTIVE}`, f.patronId ? 'h.patron_id = $3' : 'true'];
+  return db.query<HoldRow>(`${SELECT} where ${where.join(' and ')} order by h.id limit $1 offset $2`,
+    f.patronId ? [f.limit, f.offset, f.patronId] : [f.limit, f.offset]);
+}
+
+// ---- locks. Order in every transaction: change clock, bibs (ascending), patron, item, holds.
+
+/** Locks live bibs (ascending ids); answers those that exist. */
+export async function lockBibs(tx: Queryable, ids: string[]): Promise<string[]> {
+  return (await tx.query<{ id: string }>('select id::text from bibs where id = any($1::bigint[]) and deleted_date is null order by id for update', [ids])).map((r) => r.id);
+}
+
+export async function bibsOfItem(tx: Queryable, itemId: string): Promise<string[]> {
+  return (await tx.query<{ bib_id: string }>('select bib_id::text from item_bibs where item_id = $1 order by bib_id', [itemId])).map((r) => r.bib_id);
+}
+
+export interface PatronState {
+  id: string;
+  expiration_date: string | null;
+  block_code: string;
+}
+
+export async function lockPatron(tx: Queryable, id: string): Promise<PatronState | undefined> {
+  return (await tx.query<PatronState>(
+    `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code from patrons
+     where id = $1 and deleted_date is null for update`, [id],
+  ))[0];
+}
+
+export async function patronExists(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('select 1 from patrons where id = $1 and deleted_date is null', [id])).length > 0;
+}
+
+export interface ItemState {
+  id: string;
+  status: string;
+  location_code: string | null;
+  suppressed: boolean;
+}
+
+export async function lockItem(tx: Queryable, id: string): Promise<ItemState | undefined> {
+  return (await tx.query<ItemState>('select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null for update', [id]))[0];
+}
+
+export async function itemIdOfBarcode(db: Queryable, barcode: string): Promise<string | undefined> {
+  return (await db.query<{ id: string }>('select id::text from items where barcode = $1 and deleted_date is null', [barcode]))[0]?.id;
+}
+
+/** Item statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims returned, damaged). */
+export const HOLDABLE_STATUSES = ['-', 't', '!', 'o', 'p'];
+
+export async function holdableItemsOfBib(tx: Queryable, bibId: string): Promise<number> {
+  const rows = await tx.query<{ n: number }>(
+    `select count(*)::int as n from items i join item_bibs ib on ib.item_id = i.id
+     where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and i.status = any($2::text[])`, [bibId, HOLDABLE_STATUSES],
+  );
+  return rows[0]!.n;
+}
+
+export async function bibSuppressed(tx: Queryable, bibId: string): Promise<boolean> {
+  return (await tx.query<{ suppressed: boolean }>('select suppressed from bibs where id = $1', [bibId]))[0]?.suppressed ?? false;
+}
+
+export interface PickupLocation {
+  code: string;
+  pickup: boolean;
+  hold_shelf_days: number;
+}
+
+export async function getLocation(db: Queryable, code: string): Promise<PickupLocation | undefined> {
+  return (await db.query<PickupLocation>('select code, pickup, hold_shelf_days from locations where code = $1', [code]))[0];
+}
+
+export async function closedDays(db: Queryable, code: string, from: string): Promise<ClosedDays> {
+  const weekdays = (await db.query<{ weekday: number }>('select weekday from location_closed_days where location_code = $1 order by weekday', [code])).map((r) => r.weekday);
+  const dates = (await db.query<{ day: string }>(
+    `select to_char(closed_date, 'YYYY-MM-DD') as day from location_closed_dates where location_code = $1 and closed_date >= $2::date order by closed_date`,
+    [code, from],
+  )).map((r) => r.day);
+  return { weekdays, dates };
+}
+
+export async function countActiveHolds(tx: Queryable, patronId: string): Promise<number> {
+  return (await tx.query<{ n: number }>(`select count(*)::int as n from holds where patron_id = $1 and state in ${ACTIVE}`, [patronId]))[0]!.n;
+}
+
+export async function hasActiveHold(tx: Queryable, patronId: string, recordType: 'b' | 'i', recordId: string): Promise<boolean> {
+  const column = recordType === 'b' ? 'bib_id' : 'item_id';
+  return (await tx.query(`select 1 from holds where patron_id = $1 and record_type = $2 and ${column} = $3 and state in ${ACTIVE}`, [patronId, recordType, recordId])).length > 0;
+}
+
+export interface NewHold {
+  patronId: string;
+  recordType: 'b' | 'i';
+  bibId: string;
+  itemId: string | null;
+  pickupLocation: string;
+  placed: string;
+  notNeededAfter: string;
+  note: string;
+}
+
+export async function insertHold(tx: Queryable, h: NewHold): Promise<string> {
+  return (await tx.query<{ id: string }>(
+    `insert into holds (patron_id, record_type, bib_id, item_id, pickup_location, placed, not_wanted_before, not_needed_after, note)
+     values ($1, $2, $3, $4, $5, $6, $6, $7, $8) returning id::text`,
+    [h.patronId, h.recordType, h.bibId, h.itemId, h.pickupLocation, h.placed, h.notNeededAfter, h.note],
+  ))[0]!.id;
+}
+
+export interface LockedHold {
+  id: string;
+  patron_id: string;
+  bib_id: string;
+  item_id: string | null;
+  state: HoldState;
+  pickup_location: string;
+  trapped_item_id: string | null;
+  pickup_by: string | null;
+}
+
+const LOCKED = `id::text, patron_id::text, bib_id::text, item_id::text, state, pickup_location, trapped_item_id::text,
+  to_char(pickup_by, 'YYYY-MM-DD') as pickup_by`;
+
+/** The bib whose lock guards a hold's queue (it never changes). */
+export async function queueBibOfHold(db: Queryable, id: string): Promise<{ bib_id: string; item_id: string | null } | undefined> {
+  return (await db.query<{ bib_id: string; item_id: string | null }>('select bib_id::text, item_id::text from holds where id = $1', [id]))[0];
+}
+
+export async function lockHold(tx: Queryable, id: string): Promise<LockedHold | undefined> {
+  return (await tx.query<LockedHold>(`select ${LOCKED} from holds where id = $1 for update`, [id]))[0];
+}
+
+/** Active holds of a patron, ids ascending (for cancelling them all). */
+export async function activeHoldIds(db: Queryable, patronId: string): Promise<string[]> {
+  return (await db.query<{ id: string }>(`select id::text from holds where patron_id = $1 and state in ${ACTIVE} order by id`, [patronId])).map((r) => r.id);
+}
+
+/** The active hold an item is trapped for (in transit or on the shelf). */
+export async function holdTrapping(tx: Queryable, itemId: string): Promise<LockedHold | undefined> {
+  return (await tx.query<LockedHold>(`select ${LOCKED} from holds where trapped_item_id = $1 and state in ('t', 'r') for update`, [itemId]))[0];
+}
+
+/** The first hold, in placement order, this item can fill today: not frozen, wanted already. */
+export async function nextHoldFor(tx: Queryable, itemId: string, bibIds: string[], today: string): Promise<LockedHold | undefined> {
+  return (await tx.query<LockedHold>(
+    `select ${LOCKED} from holds where state = '0' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
+       and ((record_type = 'i' and item_id = $1) or (record_type = 'b' and bib_id = any($2::bigint[])))
+       and exists (select 1 from patrons p where p.id = holds.patron_id and p.deleted_date is null)
+     order by id limit 1 for update`,
+    [itemId, bibIds, today],
+  ))[0];
+}
+
+/** The patron's waiting hold this item can fill (on its bib or on the item itself). */
+export async function waitingHoldOfPatron(tx: Queryable, patronId: string, itemId: string, bibIds: string[]): Promise<LockedHold | undefined> {
+  return (await tx.query<LockedHold>(
+    `select ${LOCKED} from holds where patron_id = $1 and state = '0'
+       and ((record_type = 'i' and item_id = $2) or (record_type = 'b' and bib_id = any($3::bigint[])))
+     order by id limit 1 for update`,
+    [patronId, itemId, bibIds],
+  ))[0];
+}
+
+export async function trapHold(tx: Queryable, id: string, itemId: string, pickupBy: string | null): Promise<void> {
+  await tx.query(`update holds set state = $3, trapped_item_id = $2, pickup_by = $4::date where id = $1`, [id, itemId, pickupBy ? 'r' : 't', pickupBy]);
+}
+
+export async function finishHold(tx: Queryable, id: string, state: 'x' | 'c' | 'f', reason: string): Promise<void> {
+  await tx.query(
+    `update holds set state = $2, finished_reason = $3, finished_date = clock_timestamp(), trapped_item_id = null, pickup_by = null where id = $1`,
+    [id, state, reason],
+  );
+}
+
+export async function updateHold(tx: Queryable, id: string, changes: { frozen?: boolean; pickupLocation?: string }): Promise<void> {
+  await tx.query('update holds set frozen = coalesce($2, frozen), pickup_location = coalesce($3, pickup_location) where id = $1',
+    [id, changes.frozen ?? null, changes.pickupLocation ?? null]);
+}
+
+export async function setItemStatus(tx: Queryable, itemId: string, status: string, dueDate: string | null, stamp: Date): Promise<void> {
+  await tx.query('update items set status = $2, due_date = $3::date::timestamptz, updated_date = $4 where id = $1', [itemId, status, dueDate, stamp]);
+}
+
+/** Waiting holds past their not-needed-after date, and ready holds past their pickup-by date. */
+export async function holdsToExpire(db: Queryable, today: string, limit: number): Promise<{ id: string; state: HoldState }[]> {
+  return db.query<{ id: string; state: HoldState }>(
+    `(select id::text, state from holds where state = '0' and not_needed_after < $1::date)
+     union all (select id::text, state from holds where state = 'r' and pickup_by < $1::date)
+     order by id limit $2`,
+    [today, limit],
+  );
+}
+
+// ---- closed days
+
+export async function addClosedWeekday(tx: Queryable, code: string, weekday: number): Promise<void> {
+  await tx.query('insert into location_closed_days (location_code, weekday) values ($1, $2) on conflict do nothing', [code, weekday]);
+}
+export async function addClosedDate(tx: Queryable, code: string, day: string): Promise<void> {
+  await tx.query('insert into location_closed_dates (location_code, closed_date) values ($1, $2::date) on conflict do nothing', [code, day]);
+}
+export async function removeClosedWeekday(tx: Queryable, code: string, weekday: number): Promise<boolean> {
+  return (await tx.query('delete from location_closed_days where location_code = $1 and weekday = $2 returning 1', [code, weekday])).length > 0;
+}
+export async function removeClosedDate(tx: Queryable, code: string, day: string): Promise<boolean> {
+  return (await tx.query('delete from location_closed_dates where location_code = $1 and closed_date = $2::date returning 1', [code, day])).length > 0;
+}
+
+/** Whether a waiting hold is still past its not-needed-after date (re-checked under its lock). */
+export async function stillDue(tx: Queryable, id: string, today: string): Promise<boolean> {
+  return (await tx.query("select 1 from holds where id = $1 and state = '0' and not_needed_after < $2::date", [id, today])).length > 0;
+}
+
+/** An item's state, read (not locked) when its bibs are locked: placement needs no item lock. */
+export async function lockItemForRead(tx: Queryable, id: string): Promise<ItemState | undefined> {
+  return (await tx.query<ItemState>('select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null', [id]))[0];
+}

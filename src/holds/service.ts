@@ -1,0 +1,182 @@
+// Rules for holds. Every change runs in one transaction that first locks the bib rows of the
+// queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
+// queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
+import { addMonths, type Clock } from '../circulation/calendar.ts';
+import type { CirculationConfig } from '../config.ts';
+import { stamp } from '../db/change-clock.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import { errors } from '../http/errors.ts';
+import { parseDay } from '../patrons/input.ts';
+import { passItemOn } from './lifecycle.ts';
+import { refuseHold } from './refusals.ts';
+import * as repo from './repository.ts';
+
+export interface HoldRequest {
+  recordType: string;
+  recordNumber: string | number;
+  pickupLocation: string;
+  neededBy?: string;
+  note?: string;
+}
+
+export interface ExpiryResult {
+  /** Waiting holds past their not-needed-after date. */
+  unfilled: number;
+  /** Ready holds not collected by their pickup-by date (their items passed on). */
+  uncollected: number;
+}
+
+export class HoldService {
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly rules: CirculationConfig) {}
+
+  today(): string {
+    return this.clock.today();
+  }
+
+  /** Places a hold; answers its id. */
+  async place(patronId: string, req: HoldRequest): Promise<string> {
+    if (req.recordType !== 'b' && req.recordType !== 'i') throw errors.validationFailed('recordType must be b or i');
+    const recordId = String(req.recordNumber).replace(/^[bi]/, '');
+    if (!/^\d{1,18}$/.test(recordId)) throw errors.validationFailed(`recordNumber: "${req.recordNumber}" is not a record number`);
+    const today = this.today();
+    const neededBy = req.neededBy === undefined ? addMonths(today, this.rules.holdMonths) : parseDay('neededBy', req.neededBy);
+    if (neededBy === null || neededBy < today) throw errors.validationFailed('neededBy must be a date from today on');
+    const note = (req.note ?? '').trim();
+    if (note.length > 500) throw errors.validationFailed('note must have at most 500 characters');
+    return this.db.transaction(async (tx) => {
+      const what = req.recordType === 'b' ? `bib ${recordId}` : `item ${recordId}`;
+      let bibIds: string[];
+      let itemId: string | null = null;
+      if (req.recordType === 'b') {
+        bibIds = await repo.lockBibs(tx, [recordId]);
+        if (bibIds.length === 0) throw refuseHold.recordNotFound(what);
+      } else {
+        bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, recordId));
+        const item = bibIds.length ? await repo.lockItemForRead(tx, recordId) : undefined;
+        if (!item) throw refuseHold.recordNotFound(what);
+        if (item.suppressed || !repo.HOLDABLE_STATUSES.includes(item.status)) throw refuseHold.notHoldable(what);
+        itemId = recordId;
+      }
+      const patron = await repo.lockPatron(tx, patronId);
+      if (!patron) throw errors.notFound(`no patron ${patronId}`);
+      if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
+      if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
+      const location = await repo.getLocation(tx, req.pickupLocation);
+      if (!location?.pickup) throw refuseHold.notPickupLocation(req.pickupLocation);
+      if (await repo.hasActiveHold(tx, patronId, req.recordType as 'b' | 'i', recordId)) throw refuseHold.alreadyOnHold(what);
+      if (req.recordType === 'b' && ((await repo.bibSuppressed(tx, recordId)) || (await repo.holdableItemsOfBib(tx, recordId)) === 0)) {
+        throw refuseHold.notHoldable(what);
+      }
+      if ((await repo.countActiveHolds(tx, patronId)) >= this.rules.holdLimit) throw refuseHold.holdLimit(this.rules.holdLimit);
+      return repo.insertHold(tx, {
+        patronId, recordType: req.recordType as 'b' | 'i', bibId: bibIds[0]!, itemId, pickupLocation: req.pickupLocation,
+        placed: today, notNeededAfter: neededBy, note,
+      });
+    });
+  }
+
+  async get(id: string): Promise<repo.HoldRow> {
+    const row = await repo.getHold(this.db, id);
+    if (!row) throw errors.notFound(`no hold ${id}`);
+    return row;
+  }
+
+  async list(filter: repo.HoldListFilter): Promise<repo.HoldRow[]> {
+    if (filter.patronId && !(await repo.patronExists(this.db, filter.patronId))) throw errors.notFound(`no patron ${filter.patronId}`);
+    return repo.listHolds(this.db, filter);
+  }
+
+  /** Runs fn with the hold's queue locked and the hold row locked; 404 for no hold. */
+  private async withHold<T>(id: string, fn: (tx: Queryable, hold: repo.LockedHold, bibIds: string[]) => Promise<T>): Promise<T> {
+    const queue = await repo.queueBibOfHold(this.db, id);
+    if (!queue) throw errors.notFound(`no hold ${id}`);
+    return this.db.transaction(async (tx) => {
+      await stamp(tx); // a cancellation may pass an item on (items carry updatedDate)
+      const bibIds = await repo.lockBibs(tx, queue.item_id ? [queue.bib_id, ...(await repo.bibsOfItem(tx, queue.item_id))] : [queue.bib_id]);
+      const hold = await repo.lockHold(tx, id);
+      if (!hold) throw errors.notFound(`no hold ${id}`);
+      return fn(tx, hold, bibIds);
+    });
+  }
+
+  async update(id: string, changes: { freeze?: boolean; pickupLocation?: string }): Promise<void> {
+    await this.withHold(id, async (tx, hold) => {
+      if (!['0', 't', 'r'].includes(hold.state)) throw errors.notFound(`hold ${id} is no longer active`);
+      if (changes.pickupLocation !== undefined) {
+        const location = await repo.getLocation(tx, changes.pickupLocation);
+        if (!location?.pickup) throw refuseHold.notPickupLocation(changes.pickupLocation);
+      }
+      const moving = changes.pickupLocation !== undefined && changes.pickupLocation !== hold.pickup_location;
+      if (hold.state === 'r' && (changes.freeze === true || moving)) throw refuseHold.holdReady(id);
+      // A hold in transit has its item already: it is filled, not frozen.
+      if (hold.state === 't' && changes.freeze === true) throw refuseHold.holdReady(id);
+      await repo.updateHold(tx, id, { frozen: changes.freeze, pickupLocation: changes.pickupLocation });
+    });
+  }
+
+  /** Cancels an active hold; its trapped item, if any, passes to the next hold. */
+  async cancel(id: string): Promise<void> {
+    await this.withHold(id, async (tx, hold) => {
+      if (!['0', 't', 'r'].includes(hold.state)) throw errors.notFound(`hold ${id} is no longer active`);
+      await this.finish(tx, hold, 'c', 'cancelled');
+    });
+  }
+
+  async cancelAll(patronId: string): Promise<number> {
+    if (!(await repo.patronExists(this.db, patronId))) throw errors.notFound(`no patron ${patronId}`);
+    return this.cancelHoldsOf(patronId);
+  }
+
+  /** Cancels every active hold of a patron, live or deleted (passing trapped items on). */
+  async cancelHoldsOf(patronId: string): Promise<number> {
+    let n = 0;
+    for (const id of await repo.activeHoldIds(this.db, patronId)) {
+      await this.withHold(id, async (tx, hold) => {
+        if (['0', 't', 'r'].includes(hold.state)) {
+          await this.finish(tx, hold, 'c', 'cancelled');
+          n++;
+        }
+      });
+    }
+    return n;
+  }
+
+  private async finish(tx: Queryable, hold: repo.LockedHold, state: 'x' | 'c', reason: string): Promise<void> {
+    await repo.finishHold(tx, hold.id, state, reason);
+    if (!hold.trapped_item_id) return;
+    const itemId = hold.trapped_item_id;
+    const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId)); // held already, but for a bound-with volume's other bibs
+    const item = await repo.lockItem(tx, itemId);
+    if (!item) return;
+    // On the shelf, the item is at the pickup location; in transit, it is treated as back home.
+    const at = hold.state === 'r' ? hold.pickup_location : item.location_code;
+    await passItemOn(tx, itemId, bibIds, at, this.today(), await stamp(tx));
+  }
+
+  /**
+   * Expires waiting holds past their not-needed-after date and ready holds past their pickup-by
+   * date (their items pass to the next hold). Each hold in its own transaction, re-checked under
+   * its locks, so several processes running this at once never expire a hold twice.
+   */
+  async expire(): Promise<ExpiryResult> {
+    const today = this.today();
+    const result: ExpiryResult = { unfilled: 0, uncollected: 0 };
+    for (;;) {
+      const due = await repo.holdsToExpire(this.db, today, 500);
+      const before = result.unfilled + result.uncollected;
+      for (const { id } of due) {
+        await this.withHold(id, async (tx, hold) => {
+          if (hold.state === '0' && (await repo.stillDue(tx, id, today))) {
+            await this.finish(tx, hold, 'x', 'not needed after');
+            result.unfilled++;
+          } else if (hold.state === 'r' && hold.pickup_by! < today) {
+            await this.finish(tx, hold, 'x', 'not collected');
+            result.uncollected++;
+          }
+        });
+      }
+      // Another process expiring the same holds meanwhile: stop when a pass changed nothing.
+      if (due.length < 500 || result.unfilled + result.uncollected === before) return result;
+    }
+  }
+}
