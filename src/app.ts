@@ -8,6 +8,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { tokenInfoRoute, tokenRoute } from './auth/routes.ts';
 import { BibSchema, bibRoutes } from './bibs/routes.ts';
+import { searchRoutes } from './search/routes.ts';
+import { SearchService } from './search/service.ts';
 import { BibService } from './bibs/service.ts';
 import { branchRoutes } from './branches/routes.ts';
 import { ItemSchema, itemRoutes } from './items/routes.ts';
@@ -103,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const auth = new AuthService(db, config.tokenLifetimeSec);
   const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
   const bibs = new BibService(db);
+  const search = new SearchService(db);
   const items = new ItemService(db);
   const invoices = new InvoiceService(db);
   const useTax = new UseTaxService(db);
@@ -162,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(
     async (scope: App) => {
       tokenInfoRoute(scope, config.tokenLifetimeSec);
+      searchRoutes(scope, search, bibs);
       bibRoutes(scope, bibs, config.publicBaseUrl);
       itemRoutes(scope, items);
       branchRoutes(scope, db);

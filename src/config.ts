@@ -21,6 +21,8 @@ export interface Config {
   healthMaxAgeMs: number;
   /** How often each process re-reads the operator switch (maintenance) and retries a database that was down. */
   statePollMs: number;
+  /** How often each server process indexes bibs written since (a write is searchable within about this long). */
+  searchIndexMs: number;
   /** After SIGTERM, GET /api answers 404 for this long before the listener closes, so a load balancer can notice. */
   shutdownGraceMs: number;
   /** Load the demo catalogue into an empty embedded database at start-up. */
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
+    searchIndexMs: int(env, 'CARREL_SEARCH_INDEX_MS', 250, 20, 60000),
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
     demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),
     pinLimits: {

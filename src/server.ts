@@ -4,7 +4,9 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirBusyError } from './db/embedded-lock.ts';
 import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
-import { HoldExpiry } from './holds/expiry.ts';
+import { holdExpiry } from './holds/expiry.ts';
+import { Periodic } from './operations/periodic.ts';
+import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
 import { VERSION_STRING } from './version.ts';
 
@@ -48,8 +50,12 @@ async function main(): Promise<void> {
   // Unhealthy, and the supervisor migrates as soon as the database can be reached.
   await supervisor.tick();
   supervisor.start();
-  const expiry = new HoldExpiry(holds, state, app.log, config.circulation.holdExpiryMs);
+  const expiry = holdExpiry(holds, state, app.log, config.circulation.holdExpiryMs);
   expiry.start();
+  const indexing = new Periodic('search indexing', state, app.log, config.searchIndexMs, async () => {
+    await drainQueue(db);
+  });
+  indexing.start();
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
@@ -69,6 +75,7 @@ async function main(): Promise<void> {
         await app.close(); // stops accepting and waits for requests in flight
         await supervisor.stop();
         await expiry.stop();
+        await indexing.stop();
         await db.close();
         app.log.info('stopped');
         flushLogs();

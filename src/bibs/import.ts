@@ -212,6 +212,7 @@ class Importer {
       bytesDone = bytes();
     }
     progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
+    if (summary.created + summary.updated >= 1000) await repo.analyzeCatalogue(this.db);
     return summary;
   }
 }

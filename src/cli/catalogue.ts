@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importFiles, importRecords, type ImportSummary } from '../bibs/import.ts';
+import { analyzeCatalogue } from '../bibs/repository.ts';
 import { ensureDemoLocations } from '../demo/load.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
@@ -10,6 +11,8 @@ import { generateRecord } from '../generate/catalogue.ts';
 import { generatePatron, GENERATED_PIN, PATRONS_PER_BIB } from '../generate/patrons.ts';
 import { hashPin } from '../patrons/pin.ts';
 import { insertBulkPatrons } from '../patrons/repository.ts';
+import { drainQueue } from '../search/indexer.ts';
+import { queueAll, queueLength } from '../search/repository.ts';
 import { DEFAULT_ITEM_MAP, parseItemMap, type ItemMap } from '../items/from-marc.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
@@ -86,6 +89,24 @@ async function loadPatrons(db: Db, seed: number, count: number): Promise<number>
 }
 
 export function registerCatalogueCommands(program: Command): void {
+  const search = program.command('search').description('the search index behind GET /v6/bibs/search');
+  search
+    .command('reindex')
+    .description('index every bib again (a running server indexes new writes by itself, within a second)')
+    .option('--json', 'print the summary as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const started = performance.now();
+      const bar = progressBar('indexing |{bar}| {percentage}% | {value}/{total} bibs', opts.json);
+      const indexed = await withDb(async (db) => {
+        await analyzeCatalogue(db);
+        await queueAll(db);
+        bar?.start(await queueLength(db), 0);
+        return drainQueue(db, (done) => bar?.update(done));
+      }).finally(() => bar?.stop());
+      const seconds = (performance.now() - started) / 1000;
+      print(!!opts.json, { indexed, seconds: Math.round(seconds * 10) / 10 }, `indexed ${indexed} bibs in ${seconds.toFixed(1)} s`);
+    });
+
   program
     .command('import')
     .description('load MARC records (ISO 2709 in MARC-8 or UTF-8, MARCXML or MARC-in-JSON, detected from content) as bibs, with the items in their item fields; a record matching a bib by 001+003 or 035 replaces it')

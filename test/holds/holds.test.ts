@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/circulation/calendar.ts';
-import { HoldExpiry } from '../../src/holds/expiry.ts';
+import { holdExpiry } from '../../src/holds/expiry.ts';
 import { addClosedDate, addClosedWeekday } from '../../src/holds/repository.ts';
 import { assertRefused, caller, type Caller } from '../helpers/acquisitions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -339,7 +339,7 @@ describe(`holds on ${ENGINE}`, () => {
     const [h] = await holdsOf(p);
     await checkin(item);
     assert.equal((await hold(idOf(h))).pickupByDate, '2026-11-05T00:00:00Z');
-    const expiry = new HoldExpiry(t.holds, t.state, t.app.log, 60_000);
+    const expiry = holdExpiry(t.holds, t.state, t.app.log, 60_000);
     clock.set('2026-11-05');
     await expiry.tick();
     assert.equal((await hold(idOf(h))).status.code, 'b', 'the last day to collect is still open');

@@ -1,0 +1,92 @@
+// What the search index holds for one bib: weighted, field-scoped keys for its words and numbers,
+// and the folded text that phrases and title matches are checked against.
+import type { MarcInJson } from '../marc/marc-in-json.ts';
+import { isbn13, stem, words } from './text.ts';
+
+/** The fields a search can be narrowed to (`index=`), as key prefixes. */
+export const FIELD_KEYS = { title: 't', author: 'a', subject: 's', series: 'e', note: 'n', other: 'o', number: 'i', callNumber: 'c' } as const;
+type FieldKey = (typeof FIELD_KEYS)[keyof typeof FIELD_KEYS];
+
+/**
+ * How much a word in each place says about a bib: the main title most, then authors and subjects,
+ * series and notes far less, everything else least (the weighting good open catalogues use).
+ */
+const TAGS: { tags: RegExp; field: FieldKey; weight: number; codes: RegExp }[] = [
+  { tags: /^245$/, field: 't', weight: 10, codes: /[abnp]/ },
+  { tags: /^(130|240|246|730|740)$/, field: 't', weight: 4, codes: /[a-z]/ },
+  { tags: /^1(00|10|11)$/, field: 'a', weight: 6, codes: /[abcdq]/ },
+  { tags: /^7(00|10|11)$/, field: 'a', weight: 4, codes: /[abcdq]/ },
+  { tags: /^6\d\d$/, field: 's', weight: 5, codes: /[a-z]/ },
+  { tags: /^(440|490|800|810|830)$/, field: 'e', weight: 2, codes: /[a-z]/ },
+  { tags: /^5\d\d$/, field: 'n', weight: 1, codes: /[a-z]/ },
+  { tags: /^(250|260|264|300)$/, field: 'o', weight: 0.5, codes: /[a-z]/ },
+];
+/** A stemmed match counts this much of an exact one. */
+export const STEM_FACTOR = 0.6;
+const NUMBER_WEIGHT = 8;
+
+export interface SearchDocumentInput {
+  id: string;
+  marc: MarcInJson;
+  isbns: string[];
+  issns: string[];
+  callNumbers: string[];
+  title: string | null;
+  publishYear: number | null;
+  materialType: string | null;
+  lang: string | null;
+}
+
+export interface SearchDocument {
+  bibId: string;
+  /** key → weight */
+  keys: Map<string, number>;
+  title: string;
+  words: string;
+  sortTitle: string;
+  year: number | null;
+  materialType: string | null;
+  lang: string | null;
+}
+
+function add(keys: Map<string, number>, key: string, weight: number): void {
+  // A repeat adds less than the first mention: ten "war"s are not ten times as much about war.
+  const had = keys.get(key);
+  keys.set(key, had === undefined ? weight : had + weight * 0.3);
+}
+
+export function searchDocument(input: SearchDocumentInput): SearchDocument {
+  const keys = new Map<string, number>();
+  const all: string[] = [];
+  let title: string[] = [];
+  for (const field of input.marc.fields) {
+    const [tag, value] = Object.entries(field)[0]!;
+    if (typeof value === 'string') continue;
+    const place = TAGS.find((t) => t.tags.test(tag));
+    if (!place) continue;
+    const text = value.subfields.filter((sf) => place.codes.test(Object.keys(sf)[0]!)).map((sf) => Object.values(sf)[0]!).join(' ');
+    const found = words(text);
+    if (tag === '245' && title.length === 0) title = found;
+    all.push(...found);
+    for (const word of found) {
+      add(keys, `${place.field}:${word}`, place.weight);
+      // A word whose stem differs is also found under its stem ("histories" under history):
+      // a search for the stem finds it, ranked below the stem's own exact form.
+      const stemmed = stem(word);
+      if (stemmed !== word) add(keys, `${place.field}~${stemmed}`, place.weight);
+    }
+  }
+  for (const isbn of input.isbns) {
+    const normal = isbn13(isbn);
+    if (normal) add(keys, `i:${normal}`, NUMBER_WEIGHT);
+  }
+  for (const issn of input.issns) add(keys, `i:${issn.replace('-', '').toLowerCase()}`, NUMBER_WEIGHT);
+  for (const callNumber of input.callNumbers) for (const word of words(callNumber)) add(keys, `c:${word}`, 1);
+  const sortTitle = (input.title ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/^(the|a|an|le|la|les|der|die|das|el) /, '');
+  return {
+    bibId: input.id, keys,
+    title: ` ${title.join(' ')} `,
+    words: ` ${all.join(' ')} `,
+    sortTitle, year: input.publishYear, materialType: input.materialType, lang: input.lang,
+  };
+}

@@ -1,0 +1,34 @@
+// Keeps the search index up to date: takes bibs off the queue their writes put them on, in
+// batches, each batch one transaction. Several processes may run it at once: each batch claims its
+// bibs with SKIP LOCKED. The server runs it a few times a second (so a write is searchable within
+// a second); `carrel search reindex` runs it to the end.
+import type { Db } from '../db/types.ts';
+import { searchDocument } from './document.ts';
+import * as repo from './repository.ts';
+
+const BATCH = 500;
+
+/** Indexes one batch; answers how many bibs it took (0: the queue is empty). */
+export async function indexBatch(db: Db, limit = BATCH): Promise<number> {
+  return db.transaction(async (tx) => {
+    const ids = await repo.takeQueued(tx, limit);
+    if (ids.length === 0) return 0;
+    const bibs = await repo.readIndexable(tx, ids);
+    const docs = bibs.filter((b) => b.searchable && b.marc).map((b) => searchDocument({
+      id: b.id, marc: b.marc!, isbns: b.isbns, issns: b.issns, callNumbers: b.call_numbers, title: b.title,
+      publishYear: b.publish_year, materialType: b.material_type, lang: b.lang,
+    }));
+    await repo.writeIndex(tx, ids, docs);
+    return ids.length;
+  });
+}
+
+/** Indexes until the queue is empty; answers how many bibs it indexed. */
+export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}): Promise<number> {
+  let done = 0;
+  for (let n = await indexBatch(db); n > 0; n = await indexBatch(db)) {
+    done += n;
+    onProgress(done);
+  }
+  return done;
+}

@@ -1,0 +1,142 @@
+// SQL for the search index: the queue of bibs to index, the index itself, and the search query.
+import type { Queryable } from '../db/types.ts';
+import type { MarcInJson } from '../marc/marc-in-json.ts';
+import type { SearchDocument } from './document.ts';
+
+/** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
+export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
+  const rows = await tx.query<{ bib_id: string }>(
+    `delete from search_queue where bib_id in (select bib_id from search_queue order by bib_id limit $1 for update skip locked)
+     returning bib_id::text`,
+    [limit],
+  );
+  return rows.map((r) => r.bib_id);
+}
+
+export async function queueAll(db: Queryable): Promise<void> {
+  await db.query('insert into search_queue (bib_id) select id from bibs on conflict do nothing');
+}
+
+export async function queueLength(db: Queryable): Promise<number> {
+  return (await db.query<{ n: number }>('select count(*)::int as n from search_queue'))[0]!.n;
+}
+
+export interface IndexableBib {
+  id: string;
+  marc: MarcInJson | null;
+  title: string | null;
+  publish_year: number | null;
+  material_type: string | null;
+  lang: string | null;
+  isbns: string[];
+  issns: string[];
+  searchable: boolean;
+  call_numbers: string[];
+}
+
+export async function readIndexable(tx: Queryable, ids: string[]): Promise<IndexableBib[]> {
+  return tx.query<IndexableBib>(
+    `select b.id::text, b.marc, b.title, b.publish_year, b.material_type, b.lang, b.isbns, b.issns,
+       (b.deleted_date is null and not b.suppressed) as searchable,
+       array(select i.call_number from item_bibs ib join items i on i.id = ib.item_id
+             where ib.bib_id = b.id and i.deleted_date is null and i.call_number is not null) as call_numbers
+     from bibs b where b.id = any($1::bigint[])`,
+    [ids],
+  );
+}
+
+/** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
+export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
+  await tx.query('delete from search_postings where bib_id = any($1::bigint[])', [bibIds]);
+  await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
+  if (docs.length === 0) return;
+  // Sorted, so that indexers adding the same new keys at once take their locks in one order.
+  const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
+  await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
+  const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
+  const termIds: number[] = [];
+  const postingBibs: string[] = [];
+  const weights: number[] = [];
+  for (const doc of docs) {
+    for (const [key, weight] of doc.keys) {
+      termIds.push(ids.get(key)!);
+      postingBibs.push(doc.bibId);
+      weights.push(Math.round(weight * 100) / 100);
+    }
+  }
+  await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])', [termIds, postingBibs, weights]);
+  await tx.query(
+    `insert into search_docs (bib_id, title, words, sort_title, year, material_type, lang)
+     select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])`,
+    [docs.map((d) => d.bibId), docs.map((d) => d.title), docs.map((d) => d.words), docs.map((d) => d.sortTitle), docs.map((d) => d.year),
+      docs.map((d) => d.materialType), docs.map((d) => d.lang)],
+  );
+}
+
+export async function termIds(db: Queryable, keys: string[]): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys]);
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+/** A clause for the query: the terms (with how much each counts) any of which satisfies it. */
+export interface SqlClause {
+  termIds: number[];
+  boosts: number[];
+}
+
+export interface SearchSql {
+  required: SqlClause[];
+  optional: SqlClause[];
+  excluded: number[];
+  /** Folded phrases (" a b c ") every result's words must contain. */
+  phrases: string[];
+  excludedPhrases: string[];
+  /** The query's words as a folded title (" a b "), for exact and leading title matches; null: none. */
+  title: string | null;
+  sort: 'relevance' | 'title' | 'year';
+  limit: number;
+  offset: number;
+}
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  total: number;
+}
+
+export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> {
+  const params: unknown[] = [];
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const clauseSql = (c: SqlClause) =>
+    `select p.bib_id, sum(p.weight * k.boost) as w from search_postings p
+     join unnest(${add(c.termIds)}::int[], ${add(c.boosts)}::real[]) as k(term_id, boost) on k.term_id = p.term_id group by p.bib_id`;
+  const ctes = q.required.map((c, i) => `r${i} as (${clauseSql(c)})`);
+  q.optional.forEach((c, i) => ctes.push(`o${i} as (${clauseSql(c)})`));
+  const joins = q.required.slice(1).map((_, i) => `join r${i + 1} on r${i + 1}.bib_id = r0.bib_id`);
+  const optionalJoins = q.optional.map((_, i) => `left join o${i} on o${i}.bib_id = r0.bib_id`);
+  const score = [
+    ...q.required.map((_, i) => `r${i}.w`),
+    ...q.optional.map((_, i) => `coalesce(o${i}.w, 0)`),
+    ...(q.title === null ? [] : [
+      // An exact title beats a leading one, which beats the words found anywhere in it in order.
+      `(case when d.title = ${add(q.title)} then 60 when d.title like ${add(`${q.title}%`)} then 25
+             when d.title like ${add(`%${q.title}%`)} then 10 else 0 end)`,
+    ]),
+  ].join(' + ');
+  const where = [
+    ...q.phrases.map((p) => `d.words like ${add(`%${p}%`)}`),
+    ...q.excludedPhrases.map((p) => `d.words not like ${add(`%${p}%`)}`),
+    ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = r0.bib_id and x.term_id = any(${add(q.excluded)}::int[]))`] : []),
+  ];
+  const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id' : 'score desc, d.bib_id';
+  const sql = `with ${ctes.join(', ')}
+    select d.bib_id::text as id, (${score})::float8 as score, count(*) over ()::int as total
+    from r0 ${joins.join(' ')} join search_docs d on d.bib_id = r0.bib_id ${optionalJoins.join(' ')}
+    ${where.length ? `where ${where.join(' and ')}` : ''}
+    order by ${order} limit ${add(q.limit)} offset ${add(q.offset)}`;
+  return db.query<SearchHit>(sql, params);
+}

@@ -1,0 +1,125 @@
+// Search: the search box's text to ranked bib ids, over the index in the database. One service
+// for the API and (next) the public catalogue pages, so both give the same records in the same order.
+import type { Db } from '../db/types.ts';
+import { FIELD_KEYS, STEM_FACTOR } from './document.ts';
+import { parseQuery } from './query.ts';
+import * as repo from './repository.ts';
+import { isbn13, stem } from './text.ts';
+
+/** The `index` choices, and the key prefixes each searches. */
+export const SEARCH_INDEXES = {
+  title: [FIELD_KEYS.title],
+  author: [FIELD_KEYS.author],
+  subject: [FIELD_KEYS.subject],
+  note: [FIELD_KEYS.note],
+  series: [FIELD_KEYS.series],
+  isbn: [FIELD_KEYS.number],
+  issn: [FIELD_KEYS.number],
+  standardNumber: [FIELD_KEYS.number],
+  callNumber: [FIELD_KEYS.callNumber],
+} as const;
+export type SearchIndex = keyof typeof SEARCH_INDEXES;
+const ALL_WORD_FIELDS = ['t', 'a', 's', 'e', 'n', 'o', 'c'];
+export const SEARCH_SORTS = ['relevance', 'title', 'year'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+export interface SearchRequest {
+  text: string;
+  index?: SearchIndex;
+  sort?: SearchSort;
+  limit: number;
+  offset: number;
+}
+
+export interface SearchResult {
+  total: number;
+  hits: { id: string; relevance: number }[];
+}
+
+/** A standard number typed into the box (ISBN with or without hyphens, ISSN): its index key. */
+function numberKey(text: string): string | undefined {
+  const compact = text.trim().replace(/[\s-]/g, '').toLowerCase();
+  const isbn = isbn13(compact);
+  if (isbn) return `i:${isbn}`;
+  if (/^\d{7}[\dx]$/.test(compact)) return `i:${compact}`;
+  if (/^\d{8,}$/.test(compact)) return `i:${compact}`;
+  return undefined;
+}
+
+export class SearchService {
+  constructor(private readonly db: Db) {}
+
+  async search(request: SearchRequest): Promise<SearchResult> {
+    const fields: readonly string[] = request.index ? SEARCH_INDEXES[request.index] : ALL_WORD_FIELDS;
+    const sort = request.sort ?? 'relevance';
+    const number = !request.index || fields.includes(FIELD_KEYS.number) ? numberKey(request.text) : undefined;
+    if (number || fields.includes(FIELD_KEYS.number)) {
+      if (!number) return { total: 0, hits: [] };
+      const ids = await repo.termIds(this.db, [number]);
+      if (!ids.size) return { total: 0, hits: [] };
+      return this.run({ required: [{ termIds: [...ids.values()], boosts: [1] }], optional: [], excluded: [], phrases: [], excludedPhrases: [], title: null, sort, limit: request.limit, offset: request.offset });
+    }
+
+    const query = parseQuery(request.text);
+    if (query.clauses.length === 0) return { total: 0, hits: [] };
+    // Each word, in every field searched: its exact form counts fully; other forms with the same
+    // stem count STEM_FACTOR ("history" finds "histories"; "histories" finds "history").
+    const wordKeys = (word: string): [string, number][] => {
+      const stemmed = stem(word);
+      return fields.flatMap((f): [string, number][] => stemmed === word
+        ? [[`${f}:${word}`, 1], [`${f}~${word}`, STEM_FACTOR]]
+        : [[`${f}:${word}`, 1], [`${f}:${stemmed}`, STEM_FACTOR], [`${f}~${stemmed}`, STEM_FACTOR]]);
+    };
+    const allKeys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) => wordKeys(w).map(([k]) => k));
+    const ids = await repo.termIds(this.db, [...new Set(allKeys)]);
+    const clauseOf = (alternatives: string[][]): repo.SqlClause => {
+      const termIds: number[] = [];
+      const boosts: number[] = [];
+      for (const word of new Set(alternatives.flat())) {
+        for (const [key, boost] of wordKeys(word)) {
+          const id = ids.get(key);
+          if (id !== undefined && !termIds.includes(id)) {
+            termIds.push(id);
+            boosts.push(boost);
+          }
+        }
+      }
+      return { termIds, boosts };
+    };
+    // A phrase requires each of its words, and its words in order (checked on the folded text);
+    // a clause with alternatives requires any one of them (words only: a phrase inside OR is read as words).
+    const required: repo.SqlClause[] = [];
+    const phrases: string[] = [];
+    for (const clause of query.clauses.filter((c) => !c.optional)) {
+      if (clause.alternatives.length === 1) {
+        const [alternative] = clause.alternatives;
+        for (const word of alternative!) required.push(clauseOf([[word]]));
+        if (alternative!.length > 1) phrases.push(` ${alternative!.join(' ')} `);
+      } else required.push(clauseOf(clause.alternatives));
+    }
+    if (required.length === 0 || required.some((c) => c.termIds.length === 0)) return { total: 0, hits: [] };
+    const optional = query.clauses.filter((c) => c.optional).map((c) => clauseOf(c.alternatives)).filter((c) => c.termIds.length);
+    // An excluded word excludes its exact form only: "-war" should not also drop "wars".
+    const excluded = query.excluded.filter((e) => e.length === 1).flatMap((e) => {
+      const clause = clauseOf([e]);
+      return clause.termIds.filter((_, i) => clause.boosts[i] === 1);
+    });
+    const excludedPhrases = query.excluded.filter((e) => e.length > 1).map((e) => ` ${e.join(' ')} `);
+    const searchesTitles = fields.includes(FIELD_KEYS.title);
+    const titleWords = query.clauses.flatMap((c) => c.alternatives.length === 1 ? c.alternatives[0]! : []);
+    return this.run({
+      required, optional, excluded, phrases, excludedPhrases,
+      title: searchesTitles && titleWords.length ? ` ${titleWords.join(' ')} ` : null,
+      sort, limit: request.limit, offset: request.offset,
+    });
+  }
+
+  private async run(sql: repo.SearchSql): Promise<SearchResult> {
+    let hits = await repo.search(this.db, sql);
+    let total = hits[0]?.total ?? 0;
+    if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
+    hits = hits.map((h) => ({ ...h, score: Math.round(h.score * 100) / 100 }));
+    return { total, hits: hits.map((h) => ({ id: h.id, relevance: h.score })) };
+  }
+}
+
