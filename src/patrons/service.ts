@@ -87,16 +87,20 @@ export class PatronService {
     const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
     const barcodeSubject = subject('barcode', barcode.trim());
     const keySubject = subject('key', keyId);
-    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec);
-    if (counts.keyFailures >= keyFailures) throw new TooManyAttempts(counts.keyRetrySec, 'API key');
-    if (counts.barcodeAttempts > barcodeFailures) throw new TooManyAttempts(counts.barcodeRetrySec, 'barcode');
+    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
+    if (!counts.keyCounted) throw new TooManyAttempts(counts.keyRetrySec, 'API key');
+    if (counts.barcodeAttempts > barcodeFailures) {
+      await repo.takeBackAttempt(this.db, keySubject); // the PIN is not checked: not a failure of the key
+      throw new TooManyAttempts(counts.barcodeRetrySec, 'barcode');
+    }
     const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim()) : undefined;
     const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);
     if (ok && found) {
       await repo.clearFailures(this.db, barcodeSubject);
+      await repo.takeBackAttempt(this.db, keySubject);
       return found.id;
     }
-    await repo.countFailure(this.db, keySubject, keyWindowSec);
+    // The failure stays counted against the key (it was counted before the PIN was checked).
     if (Math.random() < 0.01) await repo.sweepFailures(this.db, Math.max(barcodeWindowSec, keyWindowSec));
     throw invalidBarcodeOrPin();
   }

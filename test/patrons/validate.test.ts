@@ -121,6 +121,26 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     assert.equal((await validate(validator, '31000006', 'pin-6-x')).statusCode, 204, 'other keys unaffected');
   });
 
+  it('never counts a barcode attempt for a key over its limit, so such a key cannot lock patrons out', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    for (let i = 0; i < 8; i++) invalid(await validate(api, `spent-key-${i}`, 'wrong-pin'));
+    for (let i = 0; i < 10; i++) tooMany(await validate(api, '31000007', `wrong-${i}`));
+    assert.equal((await validate(validator, '31000007', 'pin-7-x')).statusCode, 204, 'the barcode was not locked');
+  });
+
+  it('counts a key\'s attempts before checking PINs: of many at the same moment, exactly the limit get checked', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => validate(api, `rush-card-${i}`, 'wrong-pin')));
+    const statuses = answers.map((r) => r.statusCode);
+    assert.equal(statuses.filter((s) => s === 400).length, 8, statuses.join(' '));
+    assert.equal(statuses.filter((s) => s === 429).length, 32);
+    // A right PIN takes its attempt back, so successes never use up the key.
+    const fresh = on(t.app, await bearer(t, ['Patrons_Validate']));
+    for (let i = 0; i < 12; i++) assert.equal((await validate(fresh, '31000008', 'pin-8-x')).statusCode, 204);
+    for (let i = 0; i < 8; i++) invalid(await validate(fresh, `fresh-card-${i}`, 'wrong-pin'));
+    tooMany(await validate(fresh, '31000008', 'pin-8-x'));
+  });
+
   it('keeps PINs and barcodes tried out of the database and the log', async () => {
     const rows = await t.testDb.db.query<{ subject: Uint8Array }>('select subject from patron_validation_failures');
     assert.ok(rows.length > 0);
