@@ -78,7 +78,7 @@ export interface BuiltApp {
 }
 
 // Never log credentials: the Authorization header carries key secrets and tokens; bodies may carry PINs.
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', '*.pin', '*.secret', '*.password', '*.access_token'];
+const REDACT = ['req.headers.authorization', 'req.headers.cookie', '*.pin', '*.secret', '*.password', '*.access_token', 'err.params', 'err.parameters', 'err.query'];
 
 function requestId(raw: unknown): string {
   // Honour a caller's X-Request-Id when it is a plain token, so logs can be joined across systems.

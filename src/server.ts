@@ -5,6 +5,7 @@ import { DataDirBusyError } from './db/embedded-lock.ts';
 import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
 import { HoldExpiry } from './holds/expiry.ts';
+import { loggable } from './http/error-handler.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
 import { VERSION_STRING } from './version.ts';
 
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
         flushLogs();
         process.exit(0);
       })().catch((error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
+        app.log.error({ err: loggable(error) }, 'error while shutting down');
         flushLogs();
         process.exit(1);
       });

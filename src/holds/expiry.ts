@@ -3,6 +3,7 @@
 // so none is expired twice and no item is passed on twice.
 import type { FastifyBaseLogger } from 'fastify';
 import { describeDbError } from '../db/errors.ts';
+import { loggable } from '../http/error-handler.ts';
 import type { ServiceState } from '../operations/state.ts';
 import type { HoldService } from './service.ts';
 
@@ -24,7 +25,7 @@ export class HoldExpiry {
       const result = await this.holds.expire();
       if (result.unfilled || result.uncollected) this.log.info(result, 'holds expired');
     } catch (error) {
-      this.log.error({ err: error }, `hold expiry failed: ${describeDbError(error)}`);
+      this.log.error({ err: loggable(error) }, `hold expiry failed: ${describeDbError(error)}`);
     }
   }
 
