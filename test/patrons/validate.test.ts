@@ -1,6 +1,7 @@
 // POST /v6/patrons/validate and /v6/patrons/auth: right and wrong PINs, unknown barcodes, the
 // attempt limits per barcode and per key (shared by server processes), reset on success.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { hashPin, verifyPin } from '../../src/patrons/pin.ts';
@@ -54,6 +55,16 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     assert.equal(await verifyPin('1235', hash), false);
     assert.equal(await verifyPin('1234', undefined), false);
     assert.equal(await verifyPin('1234', 'garbage'), false);
+    // Hashes that cannot be what hashPin made never match, even where they would compare empty or weak.
+    const [, , , , salt] = hash.split('$');
+    const emptyHash = await verifyPin('', `scrypt$4096$8$1$${salt}$`);
+    assert.equal(emptyHash, false);
+    const weak = (n: number, r: number, p: number, length: number) =>
+      `scrypt$${n}$${r}$${p}$${salt}$${crypto.scryptSync('1234', Buffer.from(salt!, 'base64'), length, { N: n, r, p }).toString('base64')}`;
+    assert.equal(await verifyPin('1234', weak(4096, 8, 1, 1)), false, 'a one-byte hash');
+    assert.equal(await verifyPin('1234', weak(2, 1, 1, 32)), false, 'cheap parameters');
+    assert.equal(await verifyPin('1234', weak(4096, 8, 1, 32)), true, 'the known parameters');
+    assert.equal(await verifyPin('1234', hash.replace(/\$[^$]*$/, '$')), false, 'no hash');
     // The same PIN typed as composed or decomposed characters matches.
     assert.equal(await verifyPin('Cafe\u0301', await hashPin('Caf\u00e9')), true);
   });
