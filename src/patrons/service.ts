@@ -19,8 +19,16 @@ export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n
 
 const subject = (kind: 'barcode' | 'key', value: string) => crypto.createHash('sha256').update(`${kind}:${value}`).digest();
 
+/** What else a patron's deletion does, in its transaction: the holds service cancels the patron's holds. */
+export interface PatronDeletion {
+  /** Before the tombstone is written: lock what `finish` will change, in its own lock order. */
+  prepare(tx: Queryable, patronId: string): Promise<void>;
+  /** After the tombstone is written (so no new hold can be placed). */
+  finish(tx: Queryable, patronId: string): Promise<unknown>;
+}
+
 export class PatronService {
-  constructor(private readonly db: Db, private readonly limits: PinLimits) {}
+  constructor(private readonly db: Db, private readonly limits: PinLimits, private readonly deletion?: PatronDeletion) {}
 
   async create(input: PatronInput): Promise<string> {
     const parsed = parsePatronInput(input, true);
@@ -55,7 +63,13 @@ export class PatronService {
   }
 
   async delete(id: string): Promise<void> {
-    const found = await this.db.transaction(async (tx) => repo.tombstonePatron(tx, id, await stamp(tx)));
+    const found = await this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      await this.deletion?.prepare(tx, id);
+      if (!(await repo.tombstonePatron(tx, id, at))) return false;
+      await this.deletion?.finish(tx, id);
+      return true;
+    });
     if (!found) throw errors.notFound(`no patron ${id}`);
   }
 
