@@ -80,7 +80,7 @@ export interface BuiltApp {
 }
 
 // Never log credentials: the Authorization header carries key secrets and tokens; bodies may carry PINs.
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', '*.pin', '*.secret', '*.password', '*.access_token'];
+const REDACT = ['req.headers.authorization', 'req.headers.cookie', '*.pin', '*.secret', '*.password', '*.access_token', 'err.params', 'err.parameters', 'err.query'];
 
 function requestId(raw: unknown): string {
   // Honour a caller's X-Request-Id when it is a plain token, so logs can be joined across systems.
@@ -111,9 +111,13 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const useTax = new UseTaxService(db);
   const funds = new FundService(db);
   const vendors = new VendorService(db);
-  const patrons = new PatronService(db, config.pinLimits);
   const clock = options.clock ?? systemClock;
   const holds = new HoldService(db, clock, config.circulation);
+  // Deleting a patron cancels its holds in the same transaction.
+  const patrons = new PatronService(db, config.pinLimits, {
+    prepare: (tx, id) => holds.lockQueuesOf(tx, id),
+    finish: (tx, id) => holds.cancelHoldsIn(tx, id),
+  });
   const circulation = new CirculationService(db, clock, config.circulation);
 
   app.addHook('onSend', async (request, reply) => {
@@ -175,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       vendorRoutes(scope, vendors, config.publicBaseUrl);
       holdRoutes(scope, holds, db, config.publicBaseUrl);
       circulationRoutes(scope, circulation, config.publicBaseUrl);
-      patronRoutes(scope, patrons, config.publicBaseUrl, (id) => holds.cancelHoldsOf(id));
+      patronRoutes(scope, patrons, config.publicBaseUrl);
     },
     { prefix: '/v6' },
   );

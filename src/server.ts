@@ -5,6 +5,7 @@ import { DataDirBusyError } from './db/embedded-lock.ts';
 import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
 import { holdExpiry } from './holds/expiry.ts';
+import { loggable } from './http/error-handler.ts';
 import { Periodic } from './operations/periodic.ts';
 import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
         flushLogs();
         process.exit(0);
       })().catch((error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
+        app.log.error({ err: loggable(error) }, 'error while shutting down');
         flushLogs();
         process.exit(1);
       });

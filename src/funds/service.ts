@@ -11,8 +11,12 @@ export type { FundRow } from './repository.ts';
 
 const CODE = /^[a-z0-9]{1,15}$/;
 
-export function parseFundCode(field: string, raw: string): string {
-  if (!CODE.test(raw)) throw errors.invalidParameter(`${field}: "${raw}" is not a fund code (1 to 15 lower-case letters or digits)`);
+/** A fund code; refused as 108 in a path or query parameter, 126 in a request body. */
+export function parseFundCode(field: string, raw: string, from: 'parameter' | 'body' = 'parameter'): string {
+  if (!CODE.test(raw)) {
+    const why = `${field}: "${raw}" is not a fund code (1 to 15 lower-case letters or digits)`;
+    throw from === 'body' ? errors.validationFailed(why) : errors.invalidParameter(why);
+  }
   return raw;
 }
 
@@ -72,7 +76,7 @@ export class FundService {
   /** Creates a fund; expenditure and encumbrance are opening balances (default 0). Answers the code. */
   async create(input: FundInput): Promise<string> {
     const fund: repo.NewFund = {
-      code: parseFundCode('code', input.code),
+      code: parseFundCode('code', input.code, 'body'),
       fundName: text('fundName', input.fundName, 100, true)!,
       accountingUnit: accountingUnit(input.accountingUnit) ?? 0,
       currency: input.currency === undefined ? 'USD' : parseCurrency('currency', input.currency),

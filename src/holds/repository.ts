@@ -189,6 +189,15 @@ export async function lockHold(tx: Queryable, id: string): Promise<LockedHold | 
   return (await tx.query<LockedHold>(`select ${LOCKED} from holds where id = $1 for update`, [id]))[0];
 }
 
+/** Every bib whose queue an active hold of the patron is in (its bib, and its item's bibs), for locking first. */
+export async function queueBibsOfPatron(db: Queryable, patronId: string): Promise<string[]> {
+  return (await db.query<{ id: string }>(
+    `select bib_id::text as id from holds where patron_id = $1 and state in ${ACTIVE}
+     union select ib.bib_id::text from holds h join item_bibs ib on ib.item_id = h.item_id where h.patron_id = $1 and h.state in ${ACTIVE}`,
+    [patronId],
+  )).map((r) => r.id);
+}
+
 /** Active holds of a patron, ids ascending (for cancelling them all). */
 export async function activeHoldIds(db: Queryable, patronId: string): Promise<string[]> {
   return (await db.query<{ id: string }>(`select id::text from holds where patron_id = $1 and state in ${ACTIVE} order by id`, [patronId])).map((r) => r.id);

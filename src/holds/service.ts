@@ -124,19 +124,33 @@ export class HoldService {
 
   async cancelAll(patronId: string): Promise<number> {
     if (!(await repo.patronExists(this.db, patronId))) throw errors.notFound(`no patron ${patronId}`);
-    return this.cancelHoldsOf(patronId);
+    return this.db.transaction(async (tx) => {
+      await stamp(tx); // a cancellation may pass an item on (items carry updatedDate)
+      await this.lockQueuesOf(tx, patronId);
+      return this.cancelHoldsIn(tx, patronId);
+    });
   }
 
-  /** Cancels every active hold of a patron, live or deleted (passing trapped items on). */
-  async cancelHoldsOf(patronId: string): Promise<number> {
+  /** Locks the queues (bibs) of a patron's active holds, in id order, as every hold change does first. */
+  async lockQueuesOf(tx: Queryable, patronId: string): Promise<void> {
+    await repo.lockBibs(tx, await repo.queueBibsOfPatron(tx, patronId));
+  }
+
+  /**
+   * Cancels every active hold of a patron, live or deleted (passing trapped items on), in the
+   * caller's transaction (after stamp and lockQueuesOf).
+   */
+  async cancelHoldsIn(tx: Queryable, patronId: string): Promise<number> {
     let n = 0;
-    for (const id of await repo.activeHoldIds(this.db, patronId)) {
-      await this.withHold(id, async (tx, hold) => {
-        if (['0', 't', 'r'].includes(hold.state)) {
-          await this.finish(tx, hold, 'c', 'cancelled');
-          n++;
-        }
-      });
+    for (const id of await repo.activeHoldIds(tx, patronId)) {
+      const queue = await repo.queueBibOfHold(tx, id);
+      if (!queue) continue;
+      await repo.lockBibs(tx, queue.item_id ? [queue.bib_id, ...(await repo.bibsOfItem(tx, queue.item_id))] : [queue.bib_id]); // held already but for a hold placed meanwhile
+      const hold = await repo.lockHold(tx, id);
+      if (hold && ['0', 't', 'r'].includes(hold.state)) {
+        await this.finish(tx, hold, 'c', 'cancelled');
+        n++;
+      }
     }
     return n;
   }

@@ -55,15 +55,26 @@ export function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
+/**
+ * What the log gets of an unexpected error: its type, code, message and stack only. Database errors
+ * carry the statement, its parameters (names, PIN hashes, barcodes) and the failing row, none of
+ * which may reach a log line.
+ */
+export function loggable(error: unknown): { type: string; code?: unknown; message: string; stack?: string } {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { type: error.constructor?.name ?? 'Error', ...(code === undefined ? {} : { code }), message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     let apiError = toApiError(error);
     if (!apiError) {
       // An unexpected failure: the details go to the log, the client gets the request id to quote.
-      request.log.error({ err: error }, 'unexpected error');
+      request.log.error({ err: loggable(error) }, 'unexpected error');
       apiError = errors.internal(`an unexpected error occurred (request ${request.id})`);
     } else if (apiError.httpStatus >= 500) {
-      request.log.warn({ err: error }, apiError.message);
+      request.log.warn({ err: loggable(error) }, apiError.message);
     }
     return reply.code(apiError.httpStatus).type('application/json; charset=utf-8').send(apiError.body());
   });

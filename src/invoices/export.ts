@@ -52,8 +52,20 @@ export function csvField(value: string | number | boolean | null): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Columns of free text, where a spreadsheet could take a value for a formula. */
+const TEXT_COLUMNS: ReadonlySet<ExportColumn> = new Set(['invNum', 'vendorCode', 'vendorName', 'fundCode', 'fundName', 'order', 'note']);
+
+/**
+ * A text cell a spreadsheet would run as a formula (starting =, +, -, @, tab or carriage return)
+ * gets a leading apostrophe, so it is shown as text (OWASP's advice on CSV injection).
+ */
+export function neutralise(value: string | number | boolean | null): string | number | boolean | null {
+  return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 export function toCsv(rows: readonly ExportRow[]): string {
-  const lines = [EXPORT_COLUMNS.join(','), ...rows.map((row) => EXPORT_COLUMNS.map((c) => csvField(row[c])).join(','))];
+  const cell = (row: ExportRow, c: ExportColumn) => csvField(TEXT_COLUMNS.has(c) ? neutralise(row[c]) : row[c]);
+  const lines = [EXPORT_COLUMNS.join(','), ...rows.map((row) => EXPORT_COLUMNS.map((c) => cell(row, c)).join(','))];
   return `${lines.join('\r\n')}\r\n`;
 }
 

@@ -16,6 +16,8 @@ export const ZERO = new Decimal(0);
 export const MAX_AMOUNT = '999999999.99';
 /** The largest appropriation or opening balance of a fund. */
 export const MAX_BALANCE = '9999999999999.99';
+/** The largest encumbrance or expenditure a fund can hold (numeric(18, 2)). */
+export const MAX_FUND_TOTAL = '9999999999999999.99';
 
 const MONEY = /^\d{1,13}(\.\d{1,2})?$/;
 const RATE = /^\d{1,3}(\.\d{1,6})?$/;

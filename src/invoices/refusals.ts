@@ -1,6 +1,7 @@
 // Business refusals of acquisitions: code 132 with a specificCode per reason (README, "Acquisitions
 // and use tax"). 400: the request names something that does not exist; 409: the records' state forbids it.
 import { errors } from '../http/errors.ts';
+import { MAX_FUND_TOTAL } from './money.ts';
 
 export const SPECIFIC_CODES = {
   invoicePaid: 1,
@@ -15,6 +16,7 @@ export const SPECIFIC_CODES = {
   currencyMismatch: 10,
   useTaxCodeInUse: 11,
   codeTaken: 12,
+  fundTotalTooLarge: 13,
 } as const;
 
 const c = SPECIFIC_CODES;
@@ -34,5 +36,7 @@ export const refuse = {
   currencyMismatch: (detail: string) => errors.requestDenied(c.currencyMismatch, detail),
   useTaxCodeInUse: (code: string, invoices: number) =>
     errors.requestDenied(c.useTaxCodeInUse, `use tax code ${code} is used by ${invoices} invoice(s); change their code first, or set a new rate`, 409),
+  fundTotalTooLarge: (codes: readonly string[]) =>
+    errors.requestDenied(c.fundTotalTooLarge, `the totals of fund ${list(codes)} would exceed ${MAX_FUND_TOTAL}`),
   codeTaken: (what: string, code: string) => errors.requestDenied(c.codeTaken, `there is already a ${what} with code ${code}`, 409),
 };

@@ -63,8 +63,9 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function calendarDate(field: string, raw: string): string {
   const date = DATE.test(raw) ? new Date(`${raw}T00:00:00Z`) : undefined;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
-    throw errors.validationFailed(`${field}: "${raw}" is not a calendar date such as 2026-11-02`);
+  // Year 0000 exists for JavaScript but not for PostgreSQL: years run 0001 to 9999.
+  if (!date || raw.startsWith('0000') || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
+    throw errors.validationFailed(`${field}: "${raw}" is not a calendar date such as 2026-11-02 (years 0001 to 9999)`);
   }
   return raw;
 }

@@ -4,6 +4,7 @@
 // work claims what it does in the database).
 import type { FastifyBaseLogger } from 'fastify';
 import { describeDbError } from '../db/errors.ts';
+import { loggable } from '../http/error-handler.ts';
 import type { ServiceState } from './state.ts';
 
 export class Periodic {
@@ -29,7 +30,7 @@ export class Periodic {
     try {
       await this.work();
     } catch (error) {
-      this.log.error({ err: error }, `${this.name} failed: ${describeDbError(error)}`);
+      this.log.error({ err: loggable(error) }, `${this.name} failed: ${describeDbError(error)}`);
     }
   }
 

@@ -4,6 +4,7 @@
 // advisory lock, and the switch lives in the database.
 import type { FastifyBaseLogger } from 'fastify';
 import { describeDbError } from '../db/errors.ts';
+import { loggable } from '../http/error-handler.ts';
 import { migrate } from '../db/migrate.ts';
 import type { Db } from '../db/types.ts';
 import { readMaintenance } from './repository.ts';
@@ -44,7 +45,7 @@ export class Supervisor {
     } catch (error) {
       const text = describeDbError(error);
       // Log each distinct failure once, not every poll.
-      if (text !== this.lastError) this.log.error({ err: error }, `database check failed: ${text}`);
+      if (text !== this.lastError) this.log.error({ err: loggable(error) }, `database check failed: ${text}`);
       this.lastError = text;
     }
   }

@@ -57,13 +57,14 @@ function code(field: string, raw: string | undefined, codes: Record<string, stri
   return raw;
 }
 
-/** A calendar date YYYY-MM-DD that exists; null or an empty string clears. */
+/** A calendar date YYYY-MM-DD that exists, in years 0001 to 9999; null or an empty string clears. */
 export function parseDay(field: string, raw: string | null): string | null {
   if (raw === null || raw === '') return null;
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   const date = match ? new Date(`${raw}T00:00:00Z`) : undefined;
-  if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
-    throw bad(field, `"${raw}" is not a calendar date such as 2027-06-30`);
+  // Year 0000 exists for JavaScript but not for PostgreSQL: years run 0001 to 9999.
+  if (!match || match[1] === '0000' || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
+    throw bad(field, `"${raw}" is not a calendar date such as 2027-06-30 (years 0001 to 9999)`);
   }
   return raw;
 }
@@ -103,7 +104,7 @@ export function parsePatronInput(input: PatronInput, creating: boolean): ParsedP
     });
   }
   if (input.patronType !== undefined) f.patronType = input.patronType;
-  if (input.homeLibraryCode !== undefined) f.homeLibraryCode = input.homeLibraryCode === null || input.homeLibraryCode === '' ? null : input.homeLibraryCode.trim();
+  if (input.homeLibraryCode !== undefined) f.homeLibraryCode = input.homeLibraryCode?.trim() || null; // blank clears, as empty does
   if (input.expirationDate !== undefined) f.expirationDate = parseDay('expirationDate', input.expirationDate);
   if (input.birthDate !== undefined) f.birthDate = parseDay('birthDate', input.birthDate);
   if (input.blockInfo !== undefined) f.blockCode = code('blockInfo.code', input.blockInfo.code, BLOCK_CODES, '-');

@@ -210,41 +210,66 @@ export async function listLocations(db: Queryable): Promise<{ code: string; name
 
 // Failed-validation counters: fixed windows, one row per subject (see migration 0007).
 const WINDOW_EXPIRED = 'f.window_start <= now() - make_interval(secs => $2::integer)';
-const BUMP = `insert into patron_validation_failures as f (subject, window_start, failures) values ($1, now(), 1)
-  on conflict (subject) do update set
-    window_start = case when ${WINDOW_EXPIRED} then now() else f.window_start end,
-    failures = case when ${WINDOW_EXPIRED} then 1 else f.failures + 1 end`;
-
 export interface AttemptCounts {
-  /** Attempts on the barcode in its current window, this one included. */
+  /** False when the key had used up its failures: nothing was counted, the PIN must not be checked. */
+  keyCounted: boolean;
+  keyRetrySec: number;
+  /** Attempts on the barcode in its current window, this one included (0 when the key was refused). */
   barcodeAttempts: number;
   barcodeRetrySec: number;
-  /** Failures of the key in its current window, before this attempt. */
-  keyFailures: number;
-  keyRetrySec: number;
 }
+
+const RETRY = (alias: string, windowParam: string) =>
+  `greatest(1, ceil(extract(epoch from (${alias}.window_start + make_interval(secs => ${windowParam}::integer) - now()))))::integer`;
 
 /**
- * Counts an attempt on a barcode before its PIN is checked (so attempts made at the same moment
- * cannot all slip under the limit; a success clears the count) and reads the key's failures.
+ * Counts an attempt against the key and the barcode before the PIN is checked, in one statement, so
+ * attempts made at the same moment cannot all slip under either limit. The key is counted only
+ * while it is under its limit (the row is locked and its latest count checked by ON CONFLICT), and
+ * the barcode only when the key was counted: a key over its limit cannot push any barcode towards
+ * lockout. The caller takes the key's count back when the PIN was not checked or was right.
  */
-export async function beginAttempt(db: Queryable, barcodeSubject: Buffer, barcodeWindowSec: number, keySubject: Buffer, keyWindowSec: number): Promise<AttemptCounts> {
-  const rows = await db.query<{ barcode_attempts: number; barcode_retry: number; key_failures: number; key_retry: number }>(
-    `with b as (${BUMP} returning f.failures, f.window_start)
-     select b.failures as barcode_attempts,
-       greatest(1, ceil(extract(epoch from (b.window_start + make_interval(secs => $2::integer) - now()))))::integer as barcode_retry,
-       coalesce(k.failures, 0) as key_failures,
-       coalesce(greatest(1, ceil(extract(epoch from (k.window_start + make_interval(secs => $4::integer) - now())))), 0)::integer as key_retry
-     from b left join patron_validation_failures k on k.subject = $3 and k.window_start > now() - make_interval(secs => $4::integer)`,
-    [barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec],
+export async function beginAttempt(
+  db: Queryable,
+  barcodeSubject: Buffer,
+  barcodeWindowSec: number,
+  keySubject: Buffer,
+  keyWindowSec: number,
+  keyLimit: number,
+): Promise<AttemptCounts> {
+  const keyExpired = 'f.window_start <= now() - make_interval(secs => $4::integer)';
+  const rows = await db.query<{ key_counted: boolean; key_retry: number | null; barcode_attempts: number | null; barcode_retry: number | null }>(
+    `with k as (
+       insert into patron_validation_failures as f (subject, window_start, failures) values ($3, now(), 1)
+       on conflict (subject) do update set
+         window_start = case when ${keyExpired} then now() else f.window_start end,
+         failures = case when ${keyExpired} then 1 else f.failures + 1 end
+       where ${keyExpired} or f.failures < $5::integer
+       returning f.failures),
+     b as (
+       insert into patron_validation_failures as f (subject, window_start, failures) select $1, now(), 1 from k
+       on conflict (subject) do update set
+         window_start = case when ${WINDOW_EXPIRED} then now() else f.window_start end,
+         failures = case when ${WINDOW_EXPIRED} then 1 else f.failures + 1 end
+       returning f.failures, f.window_start)
+     select exists (select 1 from k) as key_counted,
+       (select ${RETRY('o', '$4')} from patron_validation_failures o where o.subject = $3) as key_retry,
+       (select b.failures from b) as barcode_attempts,
+       (select ${RETRY('b', '$2')} from b) as barcode_retry`,
+    [barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyLimit],
   );
   const r = rows[0]!;
-  return { barcodeAttempts: r.barcode_attempts, barcodeRetrySec: r.barcode_retry, keyFailures: r.key_failures, keyRetrySec: r.key_retry };
+  return {
+    keyCounted: r.key_counted,
+    keyRetrySec: r.key_retry ?? keyWindowSec,
+    barcodeAttempts: r.barcode_attempts ?? 0,
+    barcodeRetrySec: r.barcode_retry ?? barcodeWindowSec,
+  };
 }
 
-/** Counts one failure against a subject (the API key). */
-export async function countFailure(db: Queryable, subject: Buffer, windowSec: number): Promise<void> {
-  await db.query(BUMP, [subject, windowSec]);
+/** Takes back one attempt counted against a subject (the key, when the PIN was right or not checked). */
+export async function takeBackAttempt(db: Queryable, subject: Buffer): Promise<void> {
+  await db.query('update patron_validation_failures set failures = failures - 1 where subject = $1 and failures > 0', [subject]);
 }
 
 export async function clearFailures(db: Queryable, subject: Buffer): Promise<void> {

@@ -95,10 +95,7 @@ const AuthBody = Type.Object(
 const sec = { tags: ['patrons'], security: [{ bearer: [] }] };
 const validateErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 429: errorRef, 503: errorRef };
 
-/** After a patron is deleted (its tombstone written, so no new hold can be placed): cancel its holds. */
-export type AfterPatronDeleted = (id: string) => Promise<unknown>;
-
-export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: string | undefined, afterDeleted?: AfterPatronDeleted): void {
+export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: string | undefined): void {
   app.get('/patrons', {
     config: { access: access.need('Patrons_Read') },
     schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList, ...protectedErrors } },
@@ -164,8 +161,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     schema: { summary: 'Delete a patron (leaves a tombstone; cancels the patron\'s holds)', ...sec, params: IdParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
   }, async (request, reply) => {
     const id = parseRecordId('id', request.params.id);
-    await patrons.delete(id);
-    await afterDeleted?.(id);
+    await patrons.delete(id); // cancels the patron's holds in the same transaction
     return reply.code(204).send(null);
   });
 

@@ -19,8 +19,16 @@ export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n
 
 const subject = (kind: 'barcode' | 'key', value: string) => crypto.createHash('sha256').update(`${kind}:${value}`).digest();
 
+/** What else a patron's deletion does, in its transaction: the holds service cancels the patron's holds. */
+export interface PatronDeletion {
+  /** Before the tombstone is written: lock what `finish` will change, in its own lock order. */
+  prepare(tx: Queryable, patronId: string): Promise<void>;
+  /** After the tombstone is written (so no new hold can be placed). */
+  finish(tx: Queryable, patronId: string): Promise<unknown>;
+}
+
 export class PatronService {
-  constructor(private readonly db: Db, private readonly limits: PinLimits) {}
+  constructor(private readonly db: Db, private readonly limits: PinLimits, private readonly deletion?: PatronDeletion) {}
 
   async create(input: PatronInput): Promise<string> {
     const parsed = parsePatronInput(input, true);
@@ -55,7 +63,13 @@ export class PatronService {
   }
 
   async delete(id: string): Promise<void> {
-    const found = await this.db.transaction(async (tx) => repo.tombstonePatron(tx, id, await stamp(tx)));
+    const found = await this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      await this.deletion?.prepare(tx, id);
+      if (!(await repo.tombstonePatron(tx, id, at))) return false;
+      await this.deletion?.finish(tx, id);
+      return true;
+    });
     if (!found) throw errors.notFound(`no patron ${id}`);
   }
 
@@ -87,16 +101,20 @@ export class PatronService {
     const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
     const barcodeSubject = subject('barcode', barcode.trim());
     const keySubject = subject('key', keyId);
-    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec);
-    if (counts.keyFailures >= keyFailures) throw new TooManyAttempts(counts.keyRetrySec, 'API key');
-    if (counts.barcodeAttempts > barcodeFailures) throw new TooManyAttempts(counts.barcodeRetrySec, 'barcode');
+    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
+    if (!counts.keyCounted) throw new TooManyAttempts(counts.keyRetrySec, 'API key');
+    if (counts.barcodeAttempts > barcodeFailures) {
+      await repo.takeBackAttempt(this.db, keySubject); // the PIN is not checked: not a failure of the key
+      throw new TooManyAttempts(counts.barcodeRetrySec, 'barcode');
+    }
     const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim()) : undefined;
     const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);
     if (ok && found) {
       await repo.clearFailures(this.db, barcodeSubject);
+      await repo.takeBackAttempt(this.db, keySubject);
       return found.id;
     }
-    await repo.countFailure(this.db, keySubject, keyWindowSec);
+    // The failure stays counted against the key (it was counted before the PIN was checked).
     if (Math.random() < 0.01) await repo.sweepFailures(this.db, Math.max(barcodeWindowSec, keyWindowSec));
     throw invalidBarcodeOrPin();
   }

@@ -11,8 +11,12 @@ export type { VendorRow } from './repository.ts';
 const CODE = /^[a-z0-9]{1,15}$/;
 const MAX_LENGTH: Record<repo.VendorTextField, number> = { address1: 500, address2: 500, contact: 200, email: 200, phone: 100, acctNum: 100 };
 
-export function parseVendorCode(field: string, raw: string): string {
-  if (!CODE.test(raw)) throw errors.invalidParameter(`${field}: "${raw}" is not a vendor code (1 to 15 lower-case letters or digits)`);
+/** A vendor code; refused as 108 in a path or query parameter, 126 in a request body. */
+export function parseVendorCode(field: string, raw: string, from: 'parameter' | 'body' = 'parameter'): string {
+  if (!CODE.test(raw)) {
+    const why = `${field}: "${raw}" is not a vendor code (1 to 15 lower-case letters or digits)`;
+    throw from === 'body' ? errors.validationFailed(why) : errors.invalidParameter(why);
+  }
   return raw;
 }
 
@@ -76,7 +80,7 @@ export class VendorService {
   async create(input: VendorInput): Promise<string> {
     const vendor: repo.NewVendor = {
       ...details(input),
-      code: parseVendorCode('code', input.code),
+      code: parseVendorCode('code', input.code, 'body'),
       vendorName: name(input.vendorName),
       accountingUnit: accountingUnit(input.accountingUnit) ?? 0,
     };

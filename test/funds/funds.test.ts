@@ -42,7 +42,10 @@ describe(`funds and vendors on ${ENGINE}`, () => {
   it('refuses a taken code, bad codes and bad amounts, writing nothing', async () => {
     const before = await snapshot(t.testDb.db);
     assertRefused(await writer.send('POST', '/v6/funds', { code: 'books', fundName: 'Again' }), 409, 132, 12);
-    assertRefused(await writer.send('POST', '/v6/funds', { code: 'Books!', fundName: 'Bad' }), 400, 108);
+    const badCode = await writer.send('POST', '/v6/funds', { code: 'Books!', fundName: 'Bad' });
+    assertRefused(badCode, 400, 126);
+    assert.match(badCode.json().description, /^code: /);
+    assertRefused(await writer.get('/v6/funds/Books!'), 400, 108); // in the path, still a bad parameter
     assertRefused(await writer.send('POST', '/v6/funds', { code: 'new', fundName: 'New', appropriation: '-5' }), 400, 126);
     assertRefused(await writer.send('POST', '/v6/funds', { code: 'new', fundName: 'New', appropriation: '1.001' }), 400, 126);
     assertRefused(await writer.send('POST', '/v6/funds', { code: 'new', fundName: 'New', currency: 'dollars' }), 400, 126);
@@ -67,6 +70,9 @@ describe(`funds and vendors on ${ENGINE}`, () => {
     assert.deepEqual([changed.phone, changed.email, changed.vendorName], ['555-0100', undefined, 'EBSCO']);
     assert.deepEqual((await reader.get(`/v6/vendors?id=[${id},]&fields=code`)).json().entries, [{ id, code: 'ebsco' }, { id: second, code: 'yankee' }]);
     assertRefused(await writer.send('POST', '/v6/vendors', { code: 'ebsco', vendorName: 'Again' }), 409, 132, 12);
+    const badCode = await writer.send('POST', '/v6/vendors', { code: 'EBSCO co', vendorName: 'Bad' });
+    assertRefused(badCode, 400, 126);
+    assert.match(badCode.json().description, /^code: /);
     assertRefused(await writer.send('PUT', `/v6/vendors/${id}`, { code: 'other' }), 400, 126);
     assertRefused(await writer.send('PUT', '/v6/vendors/9999999', { phone: '1' }), 404, 107);
     assertRefused(await reader.get('/v6/vendors/abc'), 400, 101);

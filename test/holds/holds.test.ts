@@ -366,4 +366,21 @@ describe(`holds on ${ENGINE}`, () => {
     const now = await hold(idOf(h2));
     assert.deepEqual([now.status.code, now.priority, now.pickupByDate], ['b', 1, '2026-11-05T00:00:00Z']);
   });
+
+  it('deletes a patron and cancels its holds in one transaction: a failed cancellation deletes nothing', async () => {
+    const bib = await addBib(db, 'Stubborn hold');
+    await addItem(db, bib, 'br');
+    const stays = await addPatron(db);
+    await placed(stays, { recordType: 'b', recordNumber: bib, pickupLocation: 'br' });
+    const [h] = await holdsOf(stays);
+    await db.query(`alter table holds add constraint refuse_cancel check (state <> 'c' or patron_id <> ${Number(stays)})`);
+    try {
+      const admin = caller(t, await bearer(t, ['Patrons_Write', 'Patrons_Read']));
+      assert.equal((await admin.send('DELETE', `/v6/patrons/${stays}`)).statusCode, 500);
+      assert.equal((await admin.get(`/v6/patrons/${stays}`)).json().deleted, false, 'the patron was not deleted');
+      assert.equal((await hold(idOf(h))).status.code, '0');
+    } finally {
+      await db.query('alter table holds drop constraint refuse_cancel');
+    }
+  });
 });

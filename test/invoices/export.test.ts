@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openClientDb } from '../../src/db/open.ts';
-import { csvField, EXPORT_COLUMNS, toCsv } from '../../src/invoices/export.ts';
+import { csvField, EXPORT_COLUMNS, toCsv, type ExportColumn, type ExportRow } from '../../src/invoices/export.ts';
 import { InvoiceService } from '../../src/invoices/service.ts';
 import { childDatabase, ENGINE } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
@@ -41,6 +41,23 @@ describe('CSV fields', () => {
     assert.equal(csvField(null), '');
     assert.equal(csvField(false), 'false');
     assert.equal(toCsv([]), `${EXPORT_COLUMNS.join(',')}\r\n`);
+  });
+
+  it('neutralises spreadsheet formulas in text columns, never in numbers', () => {
+    const row = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, null])) as ExportRow;
+    Object.assign(row, {
+      invNum: '=HYPERLINK("http://x","y")', vendorName: '+SUM(A1)', fundName: '@cmd', note: '\tlead', order: '-1+2',
+      amount: '-5.00', quantity: 1, useTaxRate: '7.75', invoiceTotal: '12.00',
+    });
+    const [, cells] = parseCsv(toCsv([row]));
+    const at = (c: ExportColumn) => cells![EXPORT_COLUMNS.indexOf(c)];
+    assert.equal(at('invNum'), `'=HYPERLINK("http://x","y")`);
+    assert.equal(at('vendorName'), "'+SUM(A1)");
+    assert.equal(at('fundName'), "'@cmd");
+    assert.equal(at('note'), "'\tlead");
+    assert.equal(at('order'), "'-1+2");
+    assert.equal(at('amount'), '-5.00', 'numbers untouched');
+    assert.equal(csvField('=1+1'), '=1+1', 'csvField itself is plain RFC 4180');
   });
 });
 

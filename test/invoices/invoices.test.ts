@@ -210,6 +210,7 @@ describe(`invoices on ${ENGINE}`, () => {
       ['fund in another currency', writer.send('POST', '/v6/invoices', { ...base, lineItems: [line, { fund: 'euro', amount: '1.00' }] }), 400, 132, 10],
       ['currency not the funds’', writer.send('POST', '/v6/invoices', { ...base, currency: 'EUR', lineItems: [line] }), 400, 132, 10],
       ['negative quantity', writer.send('POST', '/v6/invoices', { ...base, lineItems: [{ ...line, quantity: -1 }] }), 400, 126],
+      ['year 0000', writer.send('POST', '/v6/invoices', { ...base, invDate: '0000-12-31', lineItems: [line] }), 400, 126],
       ['zero quantity', writer.send('POST', '/v6/invoices', { ...base, lineItems: [{ ...line, quantity: 0 }] }), 400, 126],
       ['fractional quantity', writer.send('POST', '/v6/invoices', { ...base, lineItems: [{ ...line, quantity: 1.5 }] }), 400, 126],
       ['negative amount', writer.send('POST', '/v6/invoices', { ...base, lineItems: [{ ...line, amount: '-10.00' }] }), 400, 126],

@@ -99,6 +99,8 @@ describe(`patrons on ${ENGINE}`, () => {
     assertRefused(await writer.send('POST', '/v6/patrons', { names: [] }), 400, 126);
     const cases: [unknown, RegExp][] = [
       [{ names: ['A'], expirationDate: '2027-02-30' }, /expirationDate/],
+      [{ names: ['A'], birthDate: '0000-06-15' }, /birthDate/],
+      [{ names: ['A'], expirationDate: '0000-01-01' }, /expirationDate/],
       [{ names: ['A'], emails: ['not-an-email'] }, /emails\[0\]/],
       [{ names: ['A'], pin: '12' }, /pin/],
       [{ names: ['A'], moneyOwed: '-1' }, /moneyOwed/],
@@ -119,11 +121,21 @@ describe(`patrons on ${ENGINE}`, () => {
     assertRefused(await writer.send('POST', '/v6/patrons', { names: ['A'], patronType: 200 }), 400, 132, 3);
     assertRefused(await writer.send('PUT', `/v6/patrons/${ada}`, { names: ['Changed'], barcodes: ['21000003'] }), 409, 132, 1);
     assertRefused(await writer.send('PUT', '/v6/patrons/9999999', { names: ['X'] }), 404, 107);
+    assertRefused(await reader.get('/v6/patrons?updatedDate=[0000-01-01,2026-01-01]'), 400, 108);
     assertRefused(await reader.get('/v6/patrons/abc'), 400, 101);
     assertRefused(await reader.get('/v6/patrons/9999999'), 404, 107);
     const res = await writer.send('POST', '/v6/patrons', { names: ['A'], pin: '12' });
     assert.ok(!res.body.includes('"12"'));
     assert.deepEqual(await snapshot(), before);
+  });
+
+  it('takes a blank homeLibraryCode as none, on create and update', async () => {
+    const id = await create(writer, '/v6/patrons', { names: ['Blank, Home'], homeLibraryCode: '  ' });
+    assert.equal((await reader.get(`/v6/patrons/${id}?fields=homeLibrary`)).json().homeLibrary, undefined);
+    assert.equal((await writer.send('PUT', `/v6/patrons/${id}`, { homeLibraryCode: 'mn' })).statusCode, 204);
+    assert.equal((await reader.get(`/v6/patrons/${id}?fields=homeLibrary`)).json().homeLibrary.code, 'mn');
+    assert.equal((await writer.send('PUT', `/v6/patrons/${id}`, { homeLibraryCode: ' \t ' })).statusCode, 204);
+    assert.equal((await reader.get(`/v6/patrons/${id}?fields=homeLibrary`)).json().homeLibrary, undefined);
   });
 
   it('finds the one patron by barcode or by a varField, and answers 409 (code 133) for two', async () => {

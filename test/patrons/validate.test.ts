@@ -1,6 +1,7 @@
 // POST /v6/patrons/validate and /v6/patrons/auth: right and wrong PINs, unknown barcodes, the
 // attempt limits per barcode and per key (shared by server processes), reset on success.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { hashPin, verifyPin } from '../../src/patrons/pin.ts';
@@ -54,6 +55,16 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     assert.equal(await verifyPin('1235', hash), false);
     assert.equal(await verifyPin('1234', undefined), false);
     assert.equal(await verifyPin('1234', 'garbage'), false);
+    // Hashes that cannot be what hashPin made never match, even where they would compare empty or weak.
+    const [, , , , salt] = hash.split('$');
+    const emptyHash = await verifyPin('', `scrypt$4096$8$1$${salt}$`);
+    assert.equal(emptyHash, false);
+    const weak = (n: number, r: number, p: number, length: number) =>
+      `scrypt$${n}$${r}$${p}$${salt}$${crypto.scryptSync('1234', Buffer.from(salt!, 'base64'), length, { N: n, r, p }).toString('base64')}`;
+    assert.equal(await verifyPin('1234', weak(4096, 8, 1, 1)), false, 'a one-byte hash');
+    assert.equal(await verifyPin('1234', weak(2, 1, 1, 32)), false, 'cheap parameters');
+    assert.equal(await verifyPin('1234', weak(4096, 8, 1, 32)), true, 'the known parameters');
+    assert.equal(await verifyPin('1234', hash.replace(/\$[^$]*$/, '$')), false, 'no hash');
     // The same PIN typed as composed or decomposed characters matches.
     assert.equal(await verifyPin('Cafe\u0301', await hashPin('Caf\u00e9')), true);
   });
@@ -119,6 +130,26 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
       await second.app.close();
     }
     assert.equal((await validate(validator, '31000006', 'pin-6-x')).statusCode, 204, 'other keys unaffected');
+  });
+
+  it('never counts a barcode attempt for a key over its limit, so such a key cannot lock patrons out', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    for (let i = 0; i < 8; i++) invalid(await validate(api, `spent-key-${i}`, 'wrong-pin'));
+    for (let i = 0; i < 10; i++) tooMany(await validate(api, '31000007', `wrong-${i}`));
+    assert.equal((await validate(validator, '31000007', 'pin-7-x')).statusCode, 204, 'the barcode was not locked');
+  });
+
+  it('counts a key\'s attempts before checking PINs: of many at the same moment, exactly the limit get checked', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => validate(api, `rush-card-${i}`, 'wrong-pin')));
+    const statuses = answers.map((r) => r.statusCode);
+    assert.equal(statuses.filter((s) => s === 400).length, 8, statuses.join(' '));
+    assert.equal(statuses.filter((s) => s === 429).length, 32);
+    // A right PIN takes its attempt back, so successes never use up the key.
+    const fresh = on(t.app, await bearer(t, ['Patrons_Validate']));
+    for (let i = 0; i < 12; i++) assert.equal((await validate(fresh, '31000008', 'pin-8-x')).statusCode, 204);
+    for (let i = 0; i < 8; i++) invalid(await validate(fresh, `fresh-card-${i}`, 'wrong-pin'));
+    tooMany(await validate(fresh, '31000008', 'pin-8-x'));
   });
 
   it('keeps PINs and barcodes tried out of the database and the log', async () => {

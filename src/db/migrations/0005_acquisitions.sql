@@ -105,7 +105,7 @@ create table invoice_lines (
   order_ref text check (length(order_ref) between 1 and 40),
   unique (invoice_id, line_number),
   check (subtotal = amount * quantity),
-  check (case when use_tax then use_tax_rate is not null and use_tax_amount = round(subtotal * use_tax_rate / 100, 2)
+  check (case when use_tax then use_tax_rate is not null and use_tax_amount = round(subtotal * use_tax_rate * 0.01, 2)
               else use_tax_rate is null and use_tax_amount = 0 end),
   check (total = subtotal + use_tax_amount + shipping - discount)
 );
