@@ -1,17 +1,12 @@
 // Patrons for the synthetic catalogue: patron n of seed s is always the same person, named in one
 // of the catalogue's languages, with a barcode, an e-mail address, a patron type, a home library
 // (a demo pickup location) and an expiration date, a few of them past.
+import type { BulkPatron } from '../patrons/repository.ts';
 import { Random } from './random.ts';
 import { LANGUAGES, LANGUAGE_WEIGHTS } from './vocabulary.ts';
 
-export interface GeneratedPatron {
-  barcode: string;
-  names: string[];
-  emails: string[];
-  patronType: number;
-  homeLibraryCode: string;
-  expirationDate: string;
-}
+/** What the generator makes of a patron: what the bulk loader takes. */
+export type GeneratedPatron = BulkPatron;
 
 /** The PIN every generated patron has (one shared hash: hashing each would take minutes). */
 export const GENERATED_PIN = '1234';
