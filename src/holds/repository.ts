@@ -29,17 +29,22 @@ export interface HoldRow {
   queue_length: number | null;
 }
 
-// The queue a hold q shares with hold h: the same bib's bib holds, or the same item's item holds.
-const SAME_QUEUE = `q.state in ${ACTIVE} and q.record_type = h.record_type
-  and (case when h.record_type = 'b' then q.bib_id = h.bib_id else q.item_id = h.item_id end)`;
+// A hold's place in its queue and the queue's length: the same bib's active bib holds, or the same
+// item's active item holds, counted with the partial queue indexes (holds_bib_queue,
+// holds_item_queue). Each kind has its own subquery: one condition covering both would keep
+// PostgreSQL from using either index and make it read every hold for every hold it answers.
+const queueCount = (upTo: boolean) => `case when h.state in ${ACTIVE} then case h.record_type
+    when 'b' then (select count(*)::int from holds q where q.bib_id = h.bib_id and q.state in ${ACTIVE} and q.record_type = 'b'${upTo ? ' and q.id <= h.id' : ''})
+    else (select count(*)::int from holds q where q.item_id = h.item_id and q.state in ${ACTIVE} and q.record_type = 'i'${upTo ? ' and q.id <= h.id' : ''})
+  end end`;
 
 const SELECT = `select h.id::text, h.patron_id::text, h.record_type, h.bib_id::text, h.item_id::text, h.pickup_location,
   pl.name as pickup_name, h.state, h.frozen, to_char(h.placed, 'YYYY-MM-DD') as placed,
   to_char(h.not_wanted_before, 'YYYY-MM-DD') as not_wanted_before, to_char(h.not_needed_after, 'YYYY-MM-DD') as not_needed_after,
   h.note, to_char(h.pickup_by, 'YYYY-MM-DD') as pickup_by, h.trapped_item_id::text, i.location_code, il.name as location_name,
   h.finished_reason,
-  case when h.state in ${ACTIVE} then (select count(*)::int from holds q where ${SAME_QUEUE} and q.id <= h.id) end as priority,
-  case when h.state in ${ACTIVE} then (select count(*)::int from holds q where ${SAME_QUEUE}) end as queue_length
+  ${queueCount(true)} as priority,
+  ${queueCount(false)} as queue_length
   from holds h join locations pl on pl.code = h.pickup_location
   left join items i on i.id = coalesce(h.trapped_item_id, h.item_id) left join locations il on il.code = i.location_code`;
 
