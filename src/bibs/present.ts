@@ -1,4 +1,5 @@
 // A bib as the API shows it: the established platform's bib object, fields chosen by `fields`.
+import { sharedField, tombstone } from '../http/record.ts';
 import { fromMarcInJson } from '../marc/marc-in-json.ts';
 import { isControlField } from '../marc/record.ts';
 import type { FieldSet } from '../http/params.ts';
@@ -101,15 +102,12 @@ function fixedFields(row: BibRow): Record<string, { label: string; value: string
 }
 
 export function presentBib(row: BibRow, fields: readonly BibField[], items?: Map<string, ItemRow[]>): Record<string, unknown> {
-  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const gone = tombstone(row);
+  if (gone) return gone;
   const out: Record<string, unknown> = {};
   for (const field of fields) {
+    if (sharedField(row, field, out)) continue;
     switch (field) {
-      case 'id': out.id = row.id; break;
-      case 'updatedDate': out.updatedDate = instant(row.updated_date); break;
-      case 'createdDate': out.createdDate = instant(row.created_date); break;
-      case 'deleted': out.deleted = false; break;
-      case 'suppressed': out.suppressed = row.suppressed; break;
       case 'available': out.available = row.available; break;
       case 'lang': if (row.lang) out.lang = { code: row.lang, name: languageName(row.lang) }; break;
       case 'title': if (row.title !== null) out.title = row.title; break;

@@ -1,6 +1,7 @@
 // Invoices and line items as the API shows them: the established platform's invoice object (id,
 // invNum, invDate, paidDate, accountingUnit, status) with Carrel's exact money figures as decimal
 // strings with two places. Fields chosen by `fields`.
+import { tombstone } from '../http/record.ts';
 import { instant } from '../http/instant.ts';
 import type { FieldSet } from '../http/params.ts';
 import { formatMoney } from './money.ts';
@@ -39,7 +40,8 @@ export function presentLine(row: LineRow): Record<string, unknown> {
 
 /** `lines`: the invoice's line items, when `lineItems` is among the fields. */
 export function presentInvoice(row: InvoiceRow, fields: readonly InvoiceField[], lines: readonly LineRow[] = []): Record<string, unknown> {
-  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const gone = tombstone(row);
+  if (gone) return gone;
   const all: Record<InvoiceField, unknown> = {
     id: row.id,
     updatedDate: instant(row.updated_date),

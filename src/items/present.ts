@@ -1,4 +1,5 @@
 // An item as the API shows it: the established platform's item object, fields chosen by `fields`.
+import { tombstone } from '../http/record.ts';
 import { instant } from '../http/instant.ts';
 import type { FieldSet } from '../http/params.ts';
 import type { ItemRow } from './repository.ts';
@@ -10,7 +11,8 @@ export const ITEM_FIELDS = {
 export type ItemField = (typeof ITEM_FIELDS.all)[number];
 
 export function presentItem(row: ItemRow, fields: readonly ItemField[]): Record<string, unknown> {
-  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const gone = tombstone(row);
+  if (gone) return gone;
   const all: Record<ItemField, unknown> = {
     id: row.id,
     updatedDate: instant(row.updated_date),

@@ -1,7 +1,7 @@
 // A patron as the API shows it: the established platform's patron object, fields chosen by
 // `fields`. The PIN (its hash) is never part of it.
+import { sharedField, tombstone } from '../http/record.ts';
 import type { FieldSet } from '../http/params.ts';
-import { instant } from '../http/instant.ts';
 import type { PatronRow } from './repository.ts';
 
 export const PATRON_FIELDS = {
@@ -25,15 +25,12 @@ function varFields(row: PatronRow): { fieldTag: string; content: string }[] {
 }
 
 export function presentPatron(row: PatronRow, fields: readonly PatronField[]): Record<string, unknown> {
-  if (row.deleted_date) return { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true };
+  const gone = tombstone(row);
+  if (gone) return gone;
   const out: Record<string, unknown> = {};
   for (const field of fields) {
+    if (sharedField(row, field, out)) continue;
     switch (field) {
-      case 'id': out.id = row.id; break;
-      case 'updatedDate': out.updatedDate = instant(row.updated_date); break;
-      case 'createdDate': out.createdDate = instant(row.created_date); break;
-      case 'deleted': out.deleted = false; break;
-      case 'suppressed': out.suppressed = row.suppressed; break;
       case 'names': out.names = row.names; break;
       case 'barcodes': out.barcodes = row.barcodes; break;
       case 'expirationDate': if (row.expiration_date) out.expirationDate = row.expiration_date; break;
