@@ -4,7 +4,7 @@ import { access } from '../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
 import { METADATA_FIELDS, parseBibBody, type BibService } from './service.ts';
@@ -18,11 +18,7 @@ const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
 const FixedField = Type.Object({ label: Type.String(), value: Type.Union([Type.String(), Type.Integer()]), display: Type.Optional(Type.String()) }, { additionalProperties: false });
 export const BibSchema = Type.Object(
   {
-    id: Type.String(),
-    updatedDate: Type.Optional(Type.String()),
-    createdDate: Type.Optional(Type.String()),
-    deletedDate: Type.Optional(Type.String({ description: 'Only on a deleted record (its tombstone).' })),
-    deleted: Type.Optional(Type.Boolean()),
+    ...recordHeader,
     suppressed: Type.Optional(Type.Boolean()),
     available: Type.Optional(Type.Boolean({ description: 'An item is on the shelf: available, not checked out.' })),
     lang: Type.Optional(CodeName),
@@ -124,7 +120,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
 
   app.post('/bibs', {
     config: { access: access.need('Bibs_Write') },
-    schema: { summary: 'Create a bib from MARC', tags: ['bibs'], security: [{ bearer: [] }], body: MarcBody, response: { 200: Type.Object({ link: Type.String() }), ...protectedErrors } },
+    schema: { summary: 'Create a bib from MARC', tags: ['bibs'], security: [{ bearer: [] }], body: MarcBody, response: { 200: LinkAnswer, ...protectedErrors } },
   }, async (request) => {
     const id = await bibs.create(await parseBibBody(request.body));
     return { link: recordLink(request, publicBaseUrl, 'bibs', id) };

@@ -5,7 +5,7 @@ import { errors } from '../http/errors.ts';
 import { apiBase } from '../http/links.ts';
 import { pagingQuery, parseRecordId } from '../http/params.ts';
 import { instant } from '../http/instant.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { CirculationService } from './service.ts';
 
@@ -28,7 +28,7 @@ const sec = { tags: ['circulation'], security: [{ bearer: [] }] };
 export function circulationRoutes(app: App, circulation: CirculationService, publicBaseUrl: string | undefined): void {
   app.post('/patrons/:id/checkouts', {
     config: { access: access.need('Patrons_Checkouts_Write') },
-    schema: { summary: 'Check an item out to a patron', description: 'Fills the patron\'s hold the item is trapped for; refused (409 code 132 specificCode 9) when it is held for another patron.', ...sec, params: PatronParams, body: CheckoutBody, response: { 200: Type.Object({ link: Type.String() }), 404: errorRef, 409: errorRef, ...protectedErrors } },
+    schema: { summary: 'Check an item out to a patron', description: 'Fills the patron\'s hold the item is trapped for; refused (409 code 132 specificCode 9) when it is held for another patron.', ...sec, params: PatronParams, body: CheckoutBody, response: { 200: LinkAnswer, 404: errorRef, 409: errorRef, ...protectedErrors } },
   }, async (request) => {
     const { itemBarcode, itemId } = request.body;
     if ((itemBarcode === undefined) === (itemId === undefined)) throw errors.validationFailed('give itemBarcode or itemId');

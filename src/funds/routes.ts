@@ -4,7 +4,7 @@ import { instant } from '../http/instant.ts';
 import { access } from '../http/access.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseFields, type FieldSet } from '../http/params.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { formatMoney } from '../invoices/money.ts';
 import type { FundRow, FundService } from './service.ts';
@@ -99,7 +99,7 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
 
   app.post('/funds', {
     config: { access: access.need('Acquisitions_Write') },
-    schema: { summary: 'Create a fund', tags: ['acquisitions'], security: [{ bearer: [] }], body: FundCreate, response: { 200: Type.Object({ link: Type.String() }), 409: errorRef, ...protectedErrors } },
+    schema: { summary: 'Create a fund', tags: ['acquisitions'], security: [{ bearer: [] }], body: FundCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
   }, async (request) => {
     const code = await funds.create(request.body);
     return { link: recordLink(request, publicBaseUrl, 'funds', code) };

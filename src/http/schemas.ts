@@ -16,3 +16,15 @@ export const errorRef = Type.Ref('ErrorBody');
 
 /** The error answers a protected route can give, for its schema's response map. */
 export const protectedErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 503: errorRef };
+
+/** What every record shows first (src/http/record.ts fills it): id, dates, deleted, the tombstone's deletedDate. */
+export const recordHeader = {
+  id: Type.String(),
+  updatedDate: Type.Optional(Type.String()),
+  createdDate: Type.Optional(Type.String()),
+  deletedDate: Type.Optional(Type.String({ description: 'Only on a deleted record (its tombstone).' })),
+  deleted: Type.Optional(Type.Boolean()),
+};
+
+/** The answer to a create: the new record's URL. */
+export const LinkAnswer = Type.Object({ link: Type.String() });

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseDateFilter, parseFields, parseRecordId } from '../http/params.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { INVOICE_FIELDS, presentInvoice, presentLine } from './present.ts';
 import { MAX_LINE_ITEMS, MAX_QUANTITY, type InvoiceService, type LineRow } from './service.ts';
@@ -35,11 +35,7 @@ export const LineItemSchema = Type.Object(
 
 export const InvoiceSchema = Type.Object(
   {
-    id: Type.String(),
-    updatedDate: Type.Optional(Type.String()),
-    createdDate: Type.Optional(Type.String()),
-    deletedDate: Type.Optional(Type.String({ description: 'Only on a deleted invoice (its tombstone).' })),
-    deleted: Type.Optional(Type.Boolean()),
+    ...recordHeader,
     invNum: Type.Optional(Type.String()),
     invDate: Type.Optional(Type.String({ description: 'Calendar date, YYYY-MM-DD.' })),
     paidDate: Type.Optional(Type.String({ description: 'When it was paid (the commit-ordered stamp of the payment); only on a paid invoice.' })),
@@ -176,7 +172,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
   app.post('/invoices', {
     config: { access: access.need('Invoices_Write') },
     bodyLimit: BODY_LIMIT,
-    schema: { summary: 'Create an invoice with its line items', tags: ['invoices'], security: [{ bearer: [] }], body: InvoiceCreate, response: { 200: Type.Object({ link: Type.String() }), 409: errorRef, ...protectedErrors } },
+    schema: { summary: 'Create an invoice with its line items', tags: ['invoices'], security: [{ bearer: [] }], body: InvoiceCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
   }, async (request) => {
     const id = await invoices.create(request.body);
     return { link: recordLink(request, publicBaseUrl, 'invoices', id) };

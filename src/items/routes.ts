@@ -3,18 +3,14 @@ import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { errors } from '../http/errors.ts';
 import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { ITEM_FIELDS, presentItem } from './present.ts';
 import type { ItemService } from './service.ts';
 
 export const ItemSchema = Type.Object(
   {
-    id: Type.String(),
-    updatedDate: Type.Optional(Type.String()),
-    createdDate: Type.Optional(Type.String()),
-    deletedDate: Type.Optional(Type.String()),
-    deleted: Type.Optional(Type.Boolean()),
+    ...recordHeader,
     suppressed: Type.Optional(Type.Boolean()),
     bibIds: Type.Optional(Type.Array(Type.String())),
     location: Type.Optional(Type.Object({ code: Type.String(), name: Type.String() })),

@@ -6,7 +6,7 @@ import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/meta
 import { errors } from '../http/errors.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
 import { TooManyAttempts } from './refusals.ts';
@@ -17,11 +17,7 @@ const Address = Type.Object({ lines: Type.Array(Type.String()), type: Type.Optio
 
 export const PatronSchema = Type.Object(
   {
-    id: Type.String(),
-    updatedDate: Type.Optional(Type.String()),
-    createdDate: Type.Optional(Type.String()),
-    deletedDate: Type.Optional(Type.String({ description: 'Only on a deleted record (its tombstone).' })),
-    deleted: Type.Optional(Type.Boolean()),
+    ...recordHeader,
     suppressed: Type.Optional(Type.Boolean()),
     names: Type.Optional(Type.Array(Type.String())),
     barcodes: Type.Optional(Type.Array(Type.String())),
@@ -142,7 +138,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
 
   app.post('/patrons', {
     config: { access: access.need('Patrons_Write') },
-    schema: { summary: 'Create a patron', ...sec, body: PatronWrite(true), response: { 200: Type.Object({ link: Type.String() }), 409: errorRef, ...protectedErrors } },
+    schema: { summary: 'Create a patron', ...sec, body: PatronWrite(true), response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
   }, async (request) => {
     const id = await patrons.create(request.body);
     return { link: recordLink(request, publicBaseUrl, 'patrons', id) };

@@ -4,7 +4,7 @@ import { instant } from '../http/instant.ts';
 import { access } from '../http/access.ts';
 import { recordLink } from '../http/links.ts';
 import { DEFAULT_LIMIT, pagingQuery, parseFields, parseIdFilter, parseRecordId, type FieldSet } from '../http/params.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { VendorRow, VendorService } from './service.ts';
 
@@ -91,7 +91,7 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
 
   app.post('/vendors', {
     config: { access: access.need('Acquisitions_Write') },
-    schema: { summary: 'Create a vendor', tags: ['acquisitions'], security: [{ bearer: [] }], body: VendorCreate, response: { 200: Type.Object({ link: Type.String() }), 409: errorRef, ...protectedErrors } },
+    schema: { summary: 'Create a vendor', tags: ['acquisitions'], security: [{ bearer: [] }], body: VendorCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
   }, async (request) => {
     const id = await vendors.create(request.body);
     return { link: recordLink(request, publicBaseUrl, 'vendors', id) };
