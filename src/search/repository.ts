@@ -266,15 +266,30 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     params.push(value);
     return `$${params.length}`;
   };
-  const clauses = [...q.words, ...q.optional];
-  const score = clauses.map((c) =>
-    `coalesce((select sum(p.weight * k.boost) from unnest(${add(c.termIds)}::int[], ${add(c.boosts)}::real[]) as k(term_id, boost)
-      join search_postings p on p.term_id = k.term_id and p.bib_id = c.bib_id), 0)`);
-  const others = q.words.map((w) => `exists (select 1 from search_postings x where x.term_id = ${add(w.stem)} and x.bib_id = c.bib_id)`);
+  // Every term of the query once per clause, the required words' stem lists marked: a bib matches
+  // when it is in all of those, and scores the sum of its weights times the terms' boosts.
+  const terms: number[] = [];
+  const boosts: number[] = [];
+  const stems: boolean[] = [];
+  for (const c of [...q.words, ...q.optional]) {
+    c.termIds.forEach((id, i) => {
+      terms.push(id);
+      boosts.push(c.boosts[i]!);
+      stems.push('stem' in c && c.stem === id);
+    });
+  }
+  // Each bib of the pool is looked up in each list (LATERAL ... LIMIT 1: one index probe each,
+  // where a join would read the lists whole).
   const sql = `with c as (${poolSql(q.pool, add)}),
-    scored as (select c.bib_id, ${score.join(' + ')} as w from c where ${others.join(' and ')})
+    k as (select * from unnest(${add(terms)}::int[], ${add(boosts)}::real[], ${add(stems)}::bool[]) as k(term_id, boost, stem)),
+    scored as (
+      select c.bib_id, sum(p.weight * k.boost) as w, count(*) filter (where k.stem) as found
+      from c cross join k cross join lateral
+        (select x.weight from search_postings x where x.term_id = k.term_id and x.bib_id = c.bib_id limit 1) as p
+      group by c.bib_id)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, add)}`})::float8 as score, count(*) over ()::int as total
     from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
+    where s.found = ${add(q.words.length)}
     order by score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
   const hits = await db.query<SearchHit>(sql, params);
   return { hits, pooled: hits[0]?.total ?? 0 };

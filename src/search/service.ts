@@ -55,9 +55,10 @@ export interface SearchResult {
 /**
  * How many of its best bibs each list of the rarest word contributes to the pool ranked first.
  * The trade: a bib outside the pool ranks after the pool's bibs even if its score is higher, which
- * takes a bib that is weak in every one of the word's lists (see README "Search").
+ * takes a bib that is weak in every one of the word's lists (see README "Search"). Searches of
+ * several words take twice as many, since fewer of the rarest word's best bibs have all the others.
  */
-const POOL_SIZE = 300;
+const POOL_SIZE = 100;
 
 function hasFilters(filters: repo.SearchFilters): boolean {
   return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
@@ -187,7 +188,7 @@ export class SearchService {
     const rarest = stems.reduce((a, b) => (b.df < a.df ? b : a));
     const rarestWord = requiredWords[stems.indexOf(rarest)]!;
     const rarestClause = required[requiredWords.indexOf(rarestWord)]!;
-    const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: this.poolSize };
+    const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize };
     const [ranked, total] = await Promise.all([
       repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, limit: sql.limit, offset: sql.offset }),
       stems.length === 1 ? rarest.df : repo.countCommon(this.db, [...stems].sort((a, b) => a.df - b.df).map((t) => t.id)),

@@ -6,3 +6,8 @@ alter table search_terms add column df integer not null default 0;
 -- Every bib is indexed again (by the server within seconds of starting, or `carrel search reindex`)
 -- so that it gains the new keys.
 insert into search_queue (bib_id) select id from bibs on conflict do nothing;
+
+-- A bib is looked up in a list by (term_id, bib_id) for its weight: with the weight in the index
+-- that is one index probe, where the impact index would read the term's list up to the bib.
+alter table search_postings drop constraint search_postings_pkey;
+alter table search_postings add constraint search_postings_pkey primary key (term_id, bib_id) include (weight);
