@@ -270,20 +270,20 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // when it is in all of those, and scores the sum of its weights times the terms' boosts.
   const terms: number[] = [];
   const boosts: number[] = [];
-  const stems: boolean[] = [];
+  const stems: number[] = []; // 1: a required word's stem list (postgres.js sends no boolean arrays)
   for (const c of [...q.words, ...q.optional]) {
     c.termIds.forEach((id, i) => {
       terms.push(id);
       boosts.push(c.boosts[i]!);
-      stems.push('stem' in c && c.stem === id);
+      stems.push('stem' in c && c.stem === id ? 1 : 0);
     });
   }
   // Each bib of the pool is looked up in each list (LATERAL ... LIMIT 1: one index probe each,
   // where a join would read the lists whole).
   const sql = `with c as (${poolSql(q.pool, add)}),
-    k as (select * from unnest(${add(terms)}::int[], ${add(boosts)}::real[], ${add(stems)}::bool[]) as k(term_id, boost, stem)),
+    k as (select * from unnest(${add(terms)}::int[], ${add(boosts)}::real[], ${add(stems)}::int[]) as k(term_id, boost, stem)),
     scored as (
-      select c.bib_id, sum(p.weight * k.boost) as w, count(*) filter (where k.stem) as found
+      select c.bib_id, sum(p.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
       from c cross join k cross join lateral
         (select x.weight from search_postings x where x.term_id = k.term_id and x.bib_id = c.bib_id limit 1) as p
       group by c.bib_id)
