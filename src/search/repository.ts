@@ -252,6 +252,8 @@ export interface PoolQuery {
   optional: SqlClause[];
   pool: PoolLists;
   title: string | null;
+  /** Folded phrases (" a b ") every result's words must contain. */
+  phrases: string[];
   limit: number;
   offset: number;
 }
@@ -288,16 +290,25 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
         (select x.weight from search_postings x where x.term_id = k.term_id and x.bib_id = c.bib_id limit 1) as p
       group by c.bib_id)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, add)}`})::float8 as score, count(*) over ()::int as total
-    from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
-    where s.found = ${add(q.words.length)}
+    from scored s${q.title === null && !q.phrases.length ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
+    where s.found = ${add(q.words.length)}${q.phrases.map((p) => ` and d.words like ${add(`%${p}%`)}`).join('')}
     order by score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
   const hits = await db.query<SearchHit>(sql, params);
   return { hits, pooled: hits[0]?.total ?? 0 };
 }
 
 /** How many bibs are in every one of these lists (rarest first, so the join starts small). */
-export async function countCommon(db: Queryable, termIds: number[]): Promise<number> {
-  const joins = termIds.slice(1).map((id, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = $${i + 2} and p${i + 1}.bib_id = p0.bib_id`);
-  const rows = await db.query<{ n: number }>(`select count(*)::int as n from search_postings p0 ${joins.join(' ')} where p0.term_id = $1`, termIds);
+export async function countCommon(db: Queryable, termIds: number[], phrases: string[] = []): Promise<number> {
+  const params: unknown[] = [...termIds];
+  const joins = termIds.slice(1).map((_, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = $${i + 2} and p${i + 1}.bib_id = p0.bib_id`);
+  const phraseSql = phrases.map((p) => {
+    params.push(`%${p}%`);
+    return `and d.words like $${params.length}`;
+  });
+  const rows = await db.query<{ n: number }>(
+    `select count(*)::int as n from search_postings p0 ${joins.join(' ')}
+     ${phrases.length ? 'join search_docs d on d.bib_id = p0.bib_id' : ''} where p0.term_id = $1 ${phraseSql.join(' ')}`,
+    params,
+  );
   return rows[0]!.n;
 }

@@ -180,7 +180,7 @@ export class SearchService {
       ...this.page(request),
     };
     const simple = !request.index && sql.sort === 'relevance' && !request.facets && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
-      && excludedPhrases.length === 0 && phrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
+      && excludedPhrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
     if (!simple) return this.run(sql, request.facets);
     // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
     // is ranked first, which answers the first pages without reading the words' whole lists.
@@ -190,8 +190,8 @@ export class SearchService {
     const rarestClause = required[requiredWords.indexOf(rarestWord)]!;
     const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize };
     const [ranked, total] = await Promise.all([
-      repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, limit: sql.limit, offset: sql.offset }),
-      stems.length === 1 ? rarest.df : repo.countCommon(this.db, [...stems].sort((a, b) => a.df - b.df).map((t) => t.id)),
+      repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, phrases, limit: sql.limit, offset: sql.offset }),
+      stems.length === 1 ? rarest.df : repo.countCommon(this.db, [...stems].sort((a, b) => a.df - b.df).map((t) => t.id), phrases),
     ]);
     if (ranked.hits.length === sql.limit || ranked.pooled === total) {
       return { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };

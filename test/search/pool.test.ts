@@ -30,7 +30,7 @@ describe(`search pool on ${ENGINE}`, () => {
   /** The same search through the full evaluation (a facet request never takes the pool's path). */
   const full = (text: string, limit: number, offset: number) => pooled.search({ text, limit, offset, facets: true });
 
-  for (const text of ['history', 'fiction', 'history fiction', 'the history']) {
+  for (const text of ['history', 'fiction', 'history fiction', 'the history', '"juvenile literature"']) {
     it(`pages "${text}" to the end: each match once, the full count, the full ranking's head`, async () => {
       const first = await full(text, 5000, 0);
       assert.ok(first.total > 40, `"${text}" should be common in the generated catalogue (${first.total})`);
@@ -52,7 +52,7 @@ describe(`search pool on ${ENGINE}`, () => {
 
   it('matches the full evaluation exactly when the pool holds every match', async () => {
     const roomy = new SearchService(testDb.db, 100_000);
-    for (const text of ['history', 'history fiction', 'the history']) {
+    for (const text of ['history', 'history fiction', 'the history', '"juvenile literature"', '"history" united']) {
       const fast = await roomy.search({ text, limit: 30, offset: 0 });
       const slow = await roomy.search({ text, limit: 30, offset: 0, facets: true });
       assert.equal(fast.total, slow.total);
