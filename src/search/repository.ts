@@ -81,27 +81,30 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
         docs.map((d) => d.materialType), docs.map((d) => d.lang)],
     );
   }
-  const changed = [...counts].filter(([, n]) => n !== 0).sort((a, b) => a[0] - b[0]);
+  // Every key whose bibs changed (even by as many in as out) gets a new version: the counts
+  // cached for searches of it (search_counts) are then no longer read.
+  const changed = [...counts].sort((a, b) => a[0] - b[0]);
   if (changed.length === 0) return;
   // Locked in id order first: indexers updating the same common keys at once then queue, never deadlock.
   await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed.map(([id]) => id)]);
-  await tx.query('update search_terms t set df = t.df + d.n from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
+  await tx.query('update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
     [changed.map(([id]) => id), changed.map(([, n]) => n)]);
 }
 
 /** Keys whose bib counts the index keeps (search_terms.df). */
 const COUNTED_PREFIX = `${ANY_FIELD}~`;
 
-/** A key of the index: its id, and for "*~" keys how many bibs it marks. */
+/** A key of the index: its id, and for "*~" keys how many bibs it marks and how often they changed. */
 export interface Term {
   id: number;
   df: number;
+  version: number;
 }
 
 export async function terms(db: Queryable, keys: string[]): Promise<Map<string, Term>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.query<Term & { key: string }>('select id, key, df from search_terms where key = any($1::text[])', [keys]);
-  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df }]));
+  const rows = await db.query<Term & { key: string }>('select id, key, df, version from search_terms where key = any($1::text[])', [keys]);
+  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version }]));
 }
 
 /** A clause for the query: the terms (with how much each counts) any of which satisfies it. */
@@ -311,4 +314,18 @@ export async function countCommon(db: Queryable, termIds: number[], phrases: str
     params,
   );
   return rows[0]!.n;
+}
+
+/** A total counted before for this search, if none of its keys has changed since (their versions). */
+export async function cachedCount(db: Queryable, search: string, versions: number[]): Promise<number | undefined> {
+  const rows = await db.query<{ total: number }>('select total from search_counts where search = $1 and versions = $2::int[]', [search, versions]);
+  return rows[0]?.total;
+}
+
+export async function saveCount(db: Queryable, search: string, versions: number[], total: number): Promise<void> {
+  await db.query(
+    `insert into search_counts (search, versions, total, counted) values ($1, $2::int[], $3, now())
+     on conflict (search) do update set versions = excluded.versions, total = excluded.total, counted = excluded.counted`,
+    [search, versions, total],
+  );
 }

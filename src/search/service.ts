@@ -191,13 +191,27 @@ export class SearchService {
     const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize };
     const [ranked, total] = await Promise.all([
       repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, phrases, limit: sql.limit, offset: sql.offset }),
-      stems.length === 1 ? rarest.df : repo.countCommon(this.db, [...stems].sort((a, b) => a.df - b.df).map((t) => t.id), phrases),
+      stems.length === 1 ? rarest.df : this.countAll([...stems].sort((a, b) => a.df - b.df), phrases),
     ]);
     if (ranked.hits.length === sql.limit || ranked.pooled === total) {
       return { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
     }
     // A page beyond the pool: every match, the pool's first (the same order, so pages never overlap).
     return this.run({ ...sql, pool });
+  }
+
+  /**
+   * How many bibs have all these words (and phrases). Counting common words means reading long
+   * lists, so the count is kept (search_counts) until one of the words' lists changes.
+   */
+  private async countAll(rarestFirst: repo.Term[], phrases: string[]): Promise<number> {
+    const search = [rarestFirst.map((t) => t.id).join(' '), ...phrases].join('|');
+    const versions = rarestFirst.map((t) => t.version);
+    const cached = await repo.cachedCount(this.db, search, versions);
+    if (cached !== undefined) return cached;
+    const total = await repo.countCommon(this.db, rarestFirst.map((t) => t.id), phrases);
+    await repo.saveCount(this.db, search, versions, total);
+    return total;
   }
 
   private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importRecords } from '../../src/bibs/import.ts';
+import { BibService } from '../../src/bibs/service.ts';
 import { generateRecord } from '../../src/generate/catalogue.ts';
 import type { ReadResult } from '../../src/marc/read-result.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
@@ -58,5 +59,18 @@ describe(`search pool on ${ENGINE}`, () => {
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, text);
     }
+  });
+
+  it('keeps the total of several words until one of their lists changes', async () => {
+    const before = await pooled.search({ text: 'history fiction', limit: 5, offset: 0 });
+    const kept = await testDb.db.query<{ total: number }>('select total from search_counts');
+    assert.ok(kept.some((r) => r.total === before.total), 'the count was kept');
+    const marc = { leader: '00000nam a2200000 i 4500', fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: 'A history of fiction' }] }] };
+    const id = await new BibService(testDb.db).create({ marc });
+    await drainQueue(testDb.db);
+    assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total + 1);
+    await new BibService(testDb.db).delete(id);
+    await drainQueue(testDb.db);
+    assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total);
   });
 });

@@ -11,3 +11,13 @@ insert into search_queue (bib_id) select id from bibs on conflict do nothing;
 -- that is one index probe, where the impact index would read the term's list up to the bib.
 alter table search_postings drop constraint search_postings_pkey;
 alter table search_postings add constraint search_postings_pkey primary key (term_id, bib_id) include (weight);
+
+-- The totals of searches of several words, kept while none of the words' lists changes: a word's
+-- version goes up whenever a bib joins or leaves its "*~" list (in the indexer's transaction).
+alter table search_terms add column version integer not null default 0;
+create table search_counts (
+  search text primary key,
+  versions integer[] not null,
+  total integer not null,
+  counted timestamptz not null
+);
