@@ -1,4 +1,5 @@
 // SQL for the search index: the queue of bibs to index, the index itself, and the search query.
+import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { ANY_FIELD, type SearchDocument } from './document.ts';
@@ -47,40 +48,21 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
-  // The "*~" keys' counts lose the postings about to go, and gain the new ones (below).
+  // A bib's postings are found through its doc's key list (an index of postings by bib would
+  // cost every posting a third index entry). The "*~" keys' counts lose what goes.
   const gone = await tx.query<{ term_id: number; n: number }>(
-    `select p.term_id, count(*)::int as n from search_postings p join search_terms t on t.id = p.term_id
-     where p.bib_id = any($1::bigint[]) and t.key like '*~%' group by p.term_id`,
+    `select g.term_id, count(*)::int as n from (select unnest(terms) as term_id from search_docs where bib_id = any($1::bigint[])) as g
+     join search_terms t on t.id = g.term_id where t.key like '*~%' group by g.term_id`,
     [bibIds],
   );
-  await tx.query('delete from search_postings where bib_id = any($1::bigint[])', [bibIds]);
+  await tx.query(
+    `delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as g
+     where p.term_id = g.term_id and p.bib_id = g.bib_id`,
+    [bibIds],
+  );
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
   const counts = new Map(gone.map((r) => [r.term_id, -r.n]));
-  if (docs.length > 0) {
-    // Sorted, so that indexers adding the same new keys at once take their locks in one order.
-    const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
-    await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
-    const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
-    const termIds: number[] = [];
-    const postingBibs: string[] = [];
-    const weights: number[] = [];
-    for (const doc of docs) {
-      for (const [key, weight] of doc.keys) {
-        const id = ids.get(key)!;
-        termIds.push(id);
-        postingBibs.push(doc.bibId);
-        weights.push(Math.round(weight * 100) / 100);
-        if (key.startsWith(COUNTED_PREFIX)) counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-    }
-    await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])', [termIds, postingBibs, weights]);
-    await tx.query(
-      `insert into search_docs (bib_id, title, words, sort_title, year, material_type, lang)
-       select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])`,
-      [docs.map((d) => d.bibId), docs.map((d) => d.title), docs.map((d) => d.words), docs.map((d) => d.sortTitle), docs.map((d) => d.year),
-        docs.map((d) => d.materialType), docs.map((d) => d.lang)],
-    );
-  }
+  if (docs.length > 0) await addDocs(tx, docs, counts);
   // Every key whose bibs changed (even by as many in as out) gets a new version: the counts
   // cached for searches of it (search_counts) are then no longer read.
   const changed = [...counts].sort((a, b) => a[0] - b[0]);
@@ -90,6 +72,42 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   await tx.query('update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
     [changed.map(([id]) => id), changed.map(([, n]) => n)]);
 }
+
+/** Writes the documents' postings and docs, adding to `counts` a bib for each "*~" key. */
+async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<void> {
+  // Sorted, so that indexers adding the same new keys at once take their locks in one order.
+  const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
+  await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
+  const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
+  const postings: [number, string, number][] = [];
+  const docTerms: number[][] = [];
+  for (const doc of docs) {
+    const terms: number[] = [];
+    for (const [key, weight] of doc.keys) {
+      const id = ids.get(key)!;
+      terms.push(id);
+      postings.push([id, doc.bibId, Math.round(weight * 100) / 100]);
+      if (key.startsWith(COUNTED_PREFIX)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    docTerms.push(terms);
+  }
+  const docRows = docs.map((d, i) => [d.bibId, d.title, d.words, d.sortTitle, d.year, d.materialType, d.lang, `{${docTerms[i]!.join(',')}}`] as const);
+  if (tx.copyFrom) {
+    // COPY: a batch's tens of thousands of postings without building and parsing arrays.
+    await tx.copyFrom('search_postings', ['term_id', 'bib_id', 'weight'], copyText(postings));
+    await tx.copyFrom('search_docs', DOC_COLUMNS, copyText(docRows.map((r) => r.map((v) => v ?? null))));
+    return;
+  }
+  await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])',
+    [postings.map((p) => p[0]), postings.map((p) => p[1]), postings.map((p) => p[2])]);
+  await tx.query(
+    `insert into search_docs (${DOC_COLUMNS.join(', ')})
+     select b, t, w, s, y, m, l, k::int[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) as u(b, t, w, s, y, m, l, k)`,
+    DOC_COLUMNS.map((_, c) => docRows.map((r) => r[c])),
+  );
+}
+
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'] as const;
 
 /** Keys whose bib counts the index keeps (search_terms.df). */
 const COUNTED_PREFIX = `${ANY_FIELD}~`;
