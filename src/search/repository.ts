@@ -2,7 +2,7 @@
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import { ANY_FIELD, type SearchDocument } from './document.ts';
+import type { SearchDocument } from './document.ts';
 
 /** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
 export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
@@ -49,10 +49,10 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
   // A bib's postings are found through its doc's key list (an index of postings by bib would
-  // cost every posting a third index entry). The "*~" keys' counts lose what goes.
+  // cost every posting a third index entry). The stem keys' ("~") counts lose what goes.
   const gone = await tx.query<{ term_id: number; n: number }>(
     `select g.term_id, count(*)::int as n from (select unnest(terms) as term_id from search_docs where bib_id = any($1::bigint[])) as g
-     join search_terms t on t.id = g.term_id where t.key like '*~%' group by g.term_id`,
+     join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
     [bibIds],
   );
   await tx.query(
@@ -73,7 +73,7 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
     [changed.map(([id]) => id), changed.map(([, n]) => n)]);
 }
 
-/** Writes the documents' postings and docs, adding to `counts` a bib for each "*~" key. */
+/** Writes the documents' postings and docs, adding to `counts` a bib for each stem ("~") key. */
 async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<void> {
   // Sorted, so that indexers adding the same new keys at once take their locks in one order.
   const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
@@ -87,7 +87,7 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number
       const id = ids.get(key)!;
       terms.push(id);
       postings.push([id, doc.bibId, Math.round(weight * 100) / 100]);
-      if (key.startsWith(COUNTED_PREFIX)) counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (key[1] === '~') counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     docTerms.push(terms);
   }
@@ -109,10 +109,8 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number
 
 const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'] as const;
 
-/** Keys whose bib counts the index keeps (search_terms.df). */
-const COUNTED_PREFIX = `${ANY_FIELD}~`;
 
-/** A key of the index: its id, and for "*~" keys how many bibs it marks and how often they changed. */
+/** A key of the index: its id, and for stem ("~") keys how many bibs it marks and how often they changed. */
 export interface Term {
   id: number;
   df: number;

@@ -59,6 +59,13 @@ describe(`search pool on ${ENGINE}`, () => {
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, text);
     }
+    for (const [text, index] of [['history', 'subject'], ['fiction juvenile', 'subject'], ['the', 'title']] as const) {
+      const fast = await roomy.search({ text, index, limit: 30, offset: 0 });
+      const slow = await roomy.search({ text, index, limit: 30, offset: 0, facets: true });
+      assert.ok(fast.total > 0, `${index}: ${text}`);
+      assert.equal(fast.total, slow.total);
+      assert.deepEqual(fast.hits, slow.hits, `${index}: ${text}`);
+    }
   });
 
   it('keeps the total of several words until one of their lists changes', async () => {
