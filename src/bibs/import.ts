@@ -3,14 +3,15 @@
 // with 003, or a shared 035) replaces it; the others are added. A record that cannot be read is
 // reported with its position and the rest go on.
 import { stamp } from '../db/change-clock.ts';
+import { CopyWriter } from '../db/copy-text.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { DEFAULT_ITEM_MAP, itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-marc.ts';
 import * as itemRepo from '../items/repository.ts';
+import { readIso2709Json, tagKey } from '../marc/iso2709-json.ts';
 import { marcInJsonText } from '../marc/marc-in-json.ts';
-import { readMarc } from '../marc/read.ts';
-import type { ReadResult } from '../marc/read-result.ts';
+import { readBinaryRecord, readMarcRaw, type RawReadResult } from '../marc/read.ts';
 import type { MarcRecord } from '../marc/record.ts';
-import { deriveBib, type DerivedBib } from './derive.ts';
+import { DERIVED_FROM_TAGS, deriveBib, type DerivedBib } from './derive.ts';
 import * as repo from './repository.ts';
 
 export interface ImportProblem {
@@ -45,16 +46,19 @@ export interface ImportOptions {
 /** A source of records: a file's reader, or the generator. */
 export interface RecordSource {
   name: string;
-  records: AsyncIterable<ReadResult> | Iterable<ReadResult>;
+  records: AsyncIterable<RawReadResult> | Iterable<RawReadResult>;
   /** Bytes read so far, for progress. */
   bytes?: () => number;
 }
 
 const BATCH = 500;
 const WARNINGS_KEPT = 1000;
+/** A batch's rows are written into one buffer of about this size (it grows for large records). */
+const BATCH_BYTES = 2 << 20;
 
 interface Prepared {
-  marcJson: string;
+  /** The bib's row for COPY (see bibRepo.BulkBib): its MARC-in-JSON and derived cells. */
+  row: Uint8Array;
   derived: DerivedBib;
   items: ItemFromMarc[];
   file: string;
@@ -103,11 +107,47 @@ interface Known {
 class Importer {
   readonly summary: ImportSummary = { read: 0, created: 0, updated: 0, items: { created: 0, updated: 0 }, failed: [], warnings: [], warningCount: 0 };
 
+  /** The fields the import reads of a record (for its derived columns, whether it is a bib, its items); the rest stay bytes. */
+  private readonly keep: ReadonlySet<number>;
+
   constructor(
     private readonly db: Db,
     private readonly known: Known,
     private readonly options: ImportOptions,
-  ) {}
+  ) {
+    const tags = [...DERIVED_FROM_TAGS, '200', ...(options.itemMap?.fields.map((f) => f.tag) ?? [])];
+    this.keep = new Set(tags.map(tagKey));
+  }
+
+  /**
+   * Reads and derives one record, writing its row into the batch's buffer; a string says why it
+   * cannot be loaded. ISO 2709 records take the fast path where they can (readIso2709Json).
+   */
+  private prepare(result: RawReadResult, out: CopyWriter, file: string): Prepared | string {
+    if (result.error !== undefined) return result.error;
+    const start = out.pos;
+    let record: MarcRecord | undefined = result.record;
+    if (result.bytes) {
+      record = readIso2709Json(result.bytes, this.keep, out);
+      if (!record) {
+        try {
+          record = readBinaryRecord(result.bytes);
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+        out.cell(marcInJsonText(record));
+      }
+    } else out.cell(marcInJsonText(record!));
+    const why = notBibliographic(record!);
+    if (why !== undefined) {
+      out.pos = start;
+      return why;
+    }
+    const derived = deriveBib(record!);
+    repo.writeDerivedCells(out, derived);
+    const items = this.options.itemMap ? itemsFromRecord(record!, this.options.itemMap) : [];
+    return { row: out.buf.subarray(start, out.pos), derived, items, file, position: result.position };
+  }
 
   private warn(p: Prepared, reason: string): void {
     this.summary.warningCount++;
@@ -162,8 +202,8 @@ class Importer {
         }
       }
       const freshIds = await repo.allocateBibIds(tx, fresh.length);
-      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marcJson: p.marcJson, derived: p.derived })), at);
-      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], marcJson: p.marcJson, derived: p.derived })), at);
+      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })), at);
+      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })), at);
       const items = [
         ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false)),
         ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true)),
@@ -184,22 +224,20 @@ class Importer {
     let writing: Promise<void> = Promise.resolve();
     for (const source of sources) {
       let batch: Prepared[] = [];
+      let out = new CopyWriter(BATCH_BYTES);
       const bytes = () => bytesDone + (source.bytes?.() ?? 0);
       for await (const result of source.records) {
         summary.read++;
-        const why = result.error ?? notBibliographic(result.record);
-        if (why !== undefined || !result.record) summary.failed.push({ file: source.name, position: result.position, reason: why ?? '' });
-        else {
-          const items = this.options.itemMap ? itemsFromRecord(result.record, this.options.itemMap) : [];
-          const record = result.record;
-          batch.push({ marcJson: marcInJsonText(record), derived: deriveBib(record), items, file: source.name, position: result.position });
-        }
+        const prepared = this.prepare(result, out, source.name);
+        if (typeof prepared === 'string') summary.failed.push({ file: source.name, position: result.position, reason: prepared });
+        else batch.push(prepared);
         if (batch.length >= BATCH) {
           // Read and derive the next batch while the database writes this one: one batch in flight.
           await writing;
           writing = this.writeBatch(batch);
           writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
           batch = [];
+          out = new CopyWriter(BATCH_BYTES);
         }
         if (summary.read % 100 === 0) progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
         // Let the in-flight batch's database replies through: records already in memory (a file
@@ -239,6 +277,6 @@ export async function importFiles(
         yield chunk;
       }
     })();
-    return { name: file.name, records: readMarc(counted), bytes: () => bytes };
+    return { name: file.name, records: readMarcRaw(counted), bytes: () => bytes };
   }), options);
 }
