@@ -38,14 +38,16 @@ export class CopyWriter {
   buf: Buffer;
   pos = 0;
 
+  // allocUnsafeSlow: a buffer of its own (never a slice of Node's pool), so it can be moved to
+  // another thread, and its rows are at the same places in it as in any buffer it grows into.
   constructor(capacity = 1 << 20) {
-    this.buf = Buffer.allocUnsafe(capacity);
+    this.buf = Buffer.allocUnsafeSlow(capacity);
   }
 
   /** Room for n more bytes. Bytes taken (subarray) before a growth stay valid in the old buffer. */
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
   }
