@@ -8,7 +8,8 @@ import { build } from 'esbuild';
 
 fs.rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/server.ts', 'src/cli.ts'],
+  // The import's worker thread is loaded by file name from beside the code that starts it (dist/).
+  entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts', 'import-worker': 'src/bibs/import-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

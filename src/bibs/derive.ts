@@ -92,6 +92,12 @@ export function materialTypeOf(record: MarcRecord): string {
   }
 }
 
+/**
+ * Every tag deriveBib reads. The import decodes only these fields of a record (and its item
+ * fields), so a tag read below must be listed here.
+ */
+export const DERIVED_FROM_TAGS = ['001', '003', '007', '008', '020', '022', '035', '100', '110', '111', '245', '260', '264'] as const;
+
 export function deriveBib(record: MarcRecord): DerivedBib {
   const f008 = control(record, '008') ?? '';
   const title = dataFields(record, ['245'])[0];

@@ -4,13 +4,12 @@
 // reported with its position and the rest go on.
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { DEFAULT_ITEM_MAP, itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-marc.ts';
+import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import * as itemRepo from '../items/repository.ts';
-import { marcInJsonText } from '../marc/marc-in-json.ts';
-import { readMarc } from '../marc/read.ts';
-import type { ReadResult } from '../marc/read-result.ts';
-import type { MarcRecord } from '../marc/record.ts';
-import { deriveBib, type DerivedBib } from './derive.ts';
+import type { RawReadResult } from '../marc/read.ts';
+import type { DerivedBib } from './derive.ts';
+import { ImportThread } from './import-thread.ts';
+import { prepareHere, type PreparedBatch, type PreparedBib } from './prepare.ts';
 import * as repo from './repository.ts';
 
 export interface ImportProblem {
@@ -45,20 +44,20 @@ export interface ImportOptions {
 /** A source of records: a file's reader, or the generator. */
 export interface RecordSource {
   name: string;
-  records: AsyncIterable<ReadResult> | Iterable<ReadResult>;
-  /** Bytes read so far, for progress. */
+  records: AsyncIterable<RawReadResult> | Iterable<RawReadResult>;
+}
+
+/** Records read and prepared for writing, a batch at a time, with the bytes of the source read so far. */
+interface BatchSource {
+  name: string;
+  batches: AsyncIterable<PreparedBatch>;
   bytes?: () => number;
 }
 
-const BATCH = 500;
 const WARNINGS_KEPT = 1000;
 
-interface Prepared {
-  marcJson: string;
-  derived: DerivedBib;
-  items: ItemFromMarc[];
+interface Prepared extends PreparedBib {
   file: string;
-  position: string;
 }
 
 /** Which prepared records match a live bib, by 001+003 or by 035: their ids, in batch order. */
@@ -73,19 +72,6 @@ async function matches(db: Queryable, batch: Prepared[]): Promise<(string | unde
     const control = p.derived.controlNumber ? byControl.get(`${p.derived.controlNumber}\u0000${p.derived.controlSource ?? ''}`) : undefined;
     return control ?? p.derived.systemNumbers.map((n) => bySystem.get(n)).find((id) => id !== undefined);
   });
-}
-
-const OTHER_KINDS: Record<string, string> = {
-  u: 'holdings', v: 'holdings', x: 'holdings', y: 'holdings', z: 'authority', q: 'community information',
-};
-
-/** Why a record cannot be a bib, or undefined when it can. */
-function notBibliographic(record: MarcRecord): string | undefined {
-  const kind = OTHER_KINDS[record.leader[6] ?? ''];
-  if (kind) return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; ${kind} records are not imported yet`;
-  if (record.fields.some((f) => f.tag === '245')) return undefined;
-  if (record.fields.some((f) => f.tag === '200')) return 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21';
-  return 'no title (245)';
 }
 
 function identityKeys(d: DerivedBib): string[] {
@@ -162,8 +148,8 @@ class Importer {
         }
       }
       const freshIds = await repo.allocateBibIds(tx, fresh.length);
-      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, marcJson: p.marcJson, derived: p.derived })), at);
-      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], marcJson: p.marcJson, derived: p.derived })), at);
+      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })), at);
+      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })), at);
       const items = [
         ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false)),
         ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true)),
@@ -177,68 +163,69 @@ class Importer {
     });
   }
 
-  async run(sources: RecordSource[]): Promise<ImportSummary> {
+  async run(sources: BatchSource[]): Promise<ImportSummary> {
     const { summary } = this;
     const progress = this.options.onProgress ?? (() => {});
     let bytesDone = 0;
     let writing: Promise<void> = Promise.resolve();
     for (const source of sources) {
-      let batch: Prepared[] = [];
       const bytes = () => bytesDone + (source.bytes?.() ?? 0);
-      for await (const result of source.records) {
-        summary.read++;
-        const why = result.error ?? notBibliographic(result.record);
-        if (why !== undefined || !result.record) summary.failed.push({ file: source.name, position: result.position, reason: why ?? '' });
-        else {
-          const items = this.options.itemMap ? itemsFromRecord(result.record, this.options.itemMap) : [];
-          const record = result.record;
-          batch.push({ marcJson: marcInJsonText(record), derived: deriveBib(record), items, file: source.name, position: result.position });
-        }
-        if (batch.length >= BATCH) {
-          // Read and derive the next batch while the database writes this one: one batch in flight.
+      for await (const batch of source.batches) {
+        summary.read += batch.read;
+        for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
+        if (batch.records.length) {
+          // The next batch is read while the database writes this one: one batch in flight.
           await writing;
-          writing = this.writeBatch(batch);
+          writing = this.writeBatch(batch.records.map((p) => ({ ...p, file: source.name })));
           writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
-          batch = [];
         }
-        if (summary.read % 100 === 0) progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
-        // Let the in-flight batch's database replies through: records already in memory (a file
-        // chunk, the generator) would otherwise be read to the end of the batch first, and the
-        // database would wait for each of the batch's statements in turn.
-        if (summary.read % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
       }
-      await writing;
-      if (batch.length) await this.writeBatch(batch);
       bytesDone = bytes();
     }
+    await writing;
     progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
     if (summary.created + summary.updated >= 1000) await repo.analyzeCatalogue(this.db);
     return summary;
   }
 }
 
-export async function importRecords(db: Db, sources: RecordSource[], options: ImportOptions): Promise<ImportSummary> {
-  const known: Known = {
-    locations: new Set((await itemRepo.locationCodes(db))),
-    statuses: new Set((await itemRepo.statusCodes(db))),
+async function knownCodes(db: Db): Promise<Known> {
+  return {
+    locations: new Set(await itemRepo.locationCodes(db)),
+    statuses: new Set(await itemRepo.statusCodes(db)),
   };
-  return new Importer(db, known, options).run(sources);
 }
 
-/** Files of MARC in any of the formats Carrel reads, each opened as a stream of bytes. */
+/** Records already read (the generator, tests): prepared in this thread. */
+export async function importRecords(db: Db, sources: RecordSource[], options: ImportOptions): Promise<ImportSummary> {
+  const importer = new Importer(db, await knownCodes(db), options);
+  return importer.run(sources.map((source) => ({ name: source.name, batches: prepareHere(source.records, options.itemMap) })));
+}
+
+/**
+ * Files of MARC in any of the formats Carrel reads, each opened as a stream of bytes. They are
+ * read and prepared in a worker thread while this one writes to the database.
+ */
 export async function importFiles(
   db: Db,
   files: { name: string; open: () => AsyncIterable<Uint8Array> }[],
   options: ImportOptions = { itemMap: DEFAULT_ITEM_MAP },
 ): Promise<ImportSummary> {
-  return importRecords(db, files.map((file) => {
-    let bytes = 0;
-    const counted = (async function* () {
-      for await (const chunk of file.open()) {
-        bytes += chunk.length;
-        yield chunk;
-      }
-    })();
-    return { name: file.name, records: readMarc(counted), bytes: () => bytes };
-  }), options);
+  const importer = new Importer(db, await knownCodes(db), options);
+  const thread = new ImportThread(options.itemMap);
+  try {
+    return await importer.run(files.map((file) => {
+      let bytes = 0;
+      const counted = (async function* () {
+        for await (const chunk of file.open()) {
+          bytes += chunk.length;
+          yield chunk;
+        }
+      })();
+      return { name: file.name, batches: thread.batches(counted), bytes: () => bytes };
+    }));
+  } finally {
+    await thread.close();
+  }
 }

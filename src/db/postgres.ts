@@ -14,7 +14,7 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 function queryable(sql: Sql, canCopy: boolean): Queryable {
   return {
     ...(canCopy && {
-      async copyFrom(table: string, columns: readonly string[], text: string) {
+      async copyFrom(table: string, columns: readonly string[], text: string | Uint8Array) {
         const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
         stream.end(text);
         await finished(stream);

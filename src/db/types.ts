@@ -9,7 +9,7 @@ export interface Queryable {
    * COPY rows (in COPY's text format, see copy-text.ts) into a table's columns; absent where the
    * connection cannot (a client of the embedded server's socket), and callers then INSERT.
    */
-  copyFrom?(table: string, columns: readonly string[], text: string): Promise<void>;
+  copyFrom?(table: string, columns: readonly string[], text: string | Uint8Array): Promise<void>;
 }
 
 export interface Db extends Queryable {

@@ -1,7 +1,7 @@
 // Loads the demo catalogue into a database that has no bibs yet (never over a library's data):
 // two branches with their locations, the demo bibs, and one to three items for each.
 import { deriveBib } from '../bibs/derive.ts';
-import { countBibs, insertBibs, listBibIds } from '../bibs/repository.ts';
+import { bibRow, countBibs, insertBibs, listBibIds } from '../bibs/repository.ts';
 import { insertBranch, insertLocation, listLocations } from '../branches/repository.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
@@ -35,7 +35,7 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
     await ensureDemoLocations(tx);
     const records = demoRecords();
     const derived = records.map(deriveBib);
-    await insertBibs(tx, records.map((marc, i) => ({ marcJson: marcInJsonText(marc), derived: derived[i]! })), at);
+    await insertBibs(tx, records.map((marc, i) => ({ row: bibRow(marcInJsonText(marc), derived[i]!), derived: derived[i]! })), at);
     const ids = await listBibIds(tx);
     let barcode = 31000000000001;
     for (const [i, id] of ids.entries()) {

@@ -50,8 +50,22 @@ export function itemsFromRecord(record: MarcRecord, map: ItemMap): ItemFromMarc[
       for (const role of ROLES) {
         const codes = mapping[role];
         if (!codes) continue;
-        const values = [...codes].flatMap((code) => field.subfields.filter((sf) => sf.code === code).map((sf) => sf.value.trim()));
-        const value = (role === 'callNumber' ? values.join(' ') : values[0] ?? '').trim();
+        // Plain loops: this runs for every item of an import.
+        let value = '';
+        if (role === 'callNumber') {
+          const parts: string[] = [];
+          for (const code of codes) for (const sf of field.subfields) if (sf.code === code) parts.push(sf.value.trim());
+          value = parts.join(' ').trim();
+        } else {
+          search: for (const code of codes) {
+            for (const sf of field.subfields) {
+              if (sf.code === code) {
+                value = sf.value.trim();
+                break search;
+              }
+            }
+          }
+        }
         if (value) item[role] = role === 'location' ? value.toLowerCase() : value;
       }
       items.push(item);

@@ -49,7 +49,25 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
 
 export type Chunks<T = Uint8Array> = AsyncIterable<T> | Iterable<T>;
 
+/** A record of the input; ISO 2709 records as their bytes, for a reader that takes them as they are. */
+export type RawReadResult = ReadResult | { position: string; bytes: Uint8Array; record?: undefined; error?: undefined };
+
 export async function* readMarc(chunks: Chunks): AsyncGenerator<ReadResult> {
+  for await (const result of readMarcRaw(chunks)) {
+    if (!result.bytes) {
+      yield result;
+      continue;
+    }
+    try {
+      yield { position: result.position, record: readBinaryRecord(result.bytes) };
+    } catch (error) {
+      yield { position: result.position, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+/** As readMarc, with ISO 2709 records left as bytes (readBinaryRecord reads one). */
+export async function* readMarcRaw(chunks: Chunks): AsyncGenerator<RawReadResult> {
   const iterator = (async function* () {
     yield* chunks;
   })();
@@ -72,12 +90,7 @@ export async function* readMarc(chunks: Chunks): AsyncGenerator<ReadResult> {
   let index = 0;
   for await (const { bytes, offset } of splitIso2709(stream)) {
     index++;
-    const position = `record ${index} (byte ${offset})`;
-    try {
-      yield { position, record: readBinaryRecord(bytes) };
-    } catch (error) {
-      yield { position, error: error instanceof Error ? error.message : String(error) };
-    }
+    yield { position: `record ${index} (byte ${offset})`, bytes };
   }
 }
 

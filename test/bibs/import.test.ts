@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importFiles } from '../../src/bibs/import.ts';
+import type { Db, Queryable } from '../../src/db/types.ts';
 import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
 import fs from 'node:fs';
@@ -47,6 +48,19 @@ describe(`import on ${ENGINE}`, () => {
     assert.equal(await count(t), after1 + withoutIdentity / 2);
     assert.ok(second.updated >= first.created - withoutIdentity / 2);
     assert.ok(first.failed.every((f) => /UNIMARC/.test(f.reason)), 'the UNIMARC records in the file are named as such');
+  });
+
+  it('loads and replaces the same through a connection that cannot COPY (a client of the embedded server)', async () => {
+    const noCopy = (q: Queryable): Queryable => ({ query: (text, params) => q.query(text, params), exec: (text) => q.exec(text) });
+    const db: Db = { ...noCopy(t.db), engine: t.db.engine, transaction: (fn) => t.db.transaction((tx) => fn(noCopy(tx))), close: async () => {} };
+    const marc = async () => t.db.query<{ marc: unknown; title: string }>("select marc, title from bibs where control_number = 'ocn814388508' and deleted_date is null");
+    await importFiles(t.db, [file('OCLC_814388508.xml')]);
+    const copied = await marc();
+    const again = await importFiles(db, [file('OCLC_814388508.xml'), file('selectedRecs.mrc')]);
+    assert.deepEqual(again.failed, []);
+    assert.ok(again.created > 0 && again.updated > 0, 'new bibs inserted and a known one replaced');
+    assert.equal(again.created + again.updated, again.read);
+    assert.deepEqual(await marc(), copied, 'the MARC and derived fields as the COPY path wrote them');
   });
 });
 

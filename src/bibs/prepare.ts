@@ -1,0 +1,123 @@
+// The reading half of an import: records read, checked and derived, each written as its bib's row
+// of COPY text, in batches ready for the database. It runs in a worker thread for files
+// (import-worker.ts), so that the main thread only talks to the database, or in the importing
+// thread for records made in memory (`carrel generate`).
+import { CopyWriter } from '../db/copy-text.ts';
+import { itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-marc.ts';
+import { readIso2709Json, tagKey } from '../marc/iso2709-json.ts';
+import { marcInJsonText } from '../marc/marc-in-json.ts';
+import { readBinaryRecord, type RawReadResult } from '../marc/read.ts';
+import type { MarcRecord } from '../marc/record.ts';
+import { DERIVED_FROM_TAGS, deriveBib, type DerivedBib } from './derive.ts';
+import { writeDerivedCells } from './repository.ts';
+
+export interface PreparedBib {
+  /** The bib's row for COPY (see repository.ts BulkBib): its MARC-in-JSON and derived cells. */
+  row: Uint8Array;
+  derived: DerivedBib;
+  items: ItemFromMarc[];
+  position: string;
+}
+
+export interface PreparedBatch {
+  records: PreparedBib[];
+  /** Records that cannot be loaded, with why. */
+  failed: { position: string; reason: string }[];
+  /** Records read for this batch, failed ones included. */
+  read: number;
+}
+
+/** Records a batch holds (a transaction of the import each). */
+export const BATCH = 500;
+/** A batch's rows are written into one buffer of about this size (it grows for large records). */
+const BATCH_BYTES = 4 << 20;
+
+const OTHER_KINDS: Record<string, string> = {
+  u: 'holdings', v: 'holdings', x: 'holdings', y: 'holdings', z: 'authority', q: 'community information',
+};
+
+/** Why a record cannot be a bib, or undefined when it can. */
+function notBibliographic(record: MarcRecord): string | undefined {
+  const kind = OTHER_KINDS[record.leader[6] ?? ''];
+  if (kind) return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; ${kind} records are not imported yet`;
+  if (record.fields.some((f) => f.tag === '245')) return undefined;
+  if (record.fields.some((f) => f.tag === '200')) return 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21';
+  return 'no title (245)';
+}
+
+export class RecordPreparer {
+  /** The fields read of a record (its derived columns, whether it is a bib, its items); the rest stay bytes. */
+  private readonly keep: ReadonlySet<number>;
+  private out = new CopyWriter(BATCH_BYTES);
+  private batch: PreparedBatch = { records: [], failed: [], read: 0 };
+
+  constructor(private readonly itemMap: ItemMap | null) {
+    const tags = [...DERIVED_FROM_TAGS, '200', ...(itemMap?.fields.map((f) => f.tag) ?? [])];
+    this.keep = new Set(tags.map(tagKey));
+  }
+
+  /** Adds one record to the batch; true when the batch is full (take it). */
+  add(result: RawReadResult): boolean {
+    this.batch.read++;
+    const prepared = this.prepare(result);
+    if (typeof prepared === 'string') this.batch.failed.push({ position: result.position, reason: prepared });
+    else this.batch.records.push(prepared);
+    return this.batch.records.length >= BATCH;
+  }
+
+  /** The batch so far, with the buffer its rows are in; the next batch starts empty. */
+  take(): { batch: PreparedBatch; buffer: Buffer } {
+    const taken = { batch: this.batch, buffer: this.out.buf };
+    this.batch = { records: [], failed: [], read: 0 };
+    this.out = new CopyWriter(BATCH_BYTES);
+    return taken;
+  }
+
+  /**
+   * Reads and derives one record, writing its row into the batch's buffer; a string says why it
+   * cannot be loaded. ISO 2709 records take the fast path where they can (readIso2709Json).
+   */
+  private prepare(result: RawReadResult): PreparedBib | string {
+    if (result.error !== undefined) return result.error;
+    const out = this.out;
+    const start = out.pos;
+    let record: MarcRecord | undefined = result.record;
+    if (result.bytes) {
+      record = readIso2709Json(result.bytes, this.keep, out);
+      if (!record) {
+        try {
+          record = readBinaryRecord(result.bytes);
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+        out.cell(marcInJsonText(record));
+      }
+    } else out.cell(marcInJsonText(record!));
+    const why = notBibliographic(record!);
+    if (why !== undefined) {
+      out.pos = start;
+      return why;
+    }
+    const derived = deriveBib(record!);
+    writeDerivedCells(out, derived);
+    const items = this.itemMap ? itemsFromRecord(record!, this.itemMap) : [];
+    // A view of the buffer as it is now; if it grows later the view keeps the old one's bytes,
+    // which are the same.
+    return { row: out.buf.subarray(start, out.pos), derived, items, position: result.position };
+  }
+}
+
+/** Batches of records read in this thread, with a pause every few records for the database's replies. */
+export async function* prepareHere(records: AsyncIterable<RawReadResult> | Iterable<RawReadResult>, itemMap: ItemMap | null): AsyncGenerator<PreparedBatch> {
+  const preparer = new RecordPreparer(itemMap);
+  let n = 0;
+  for await (const result of records) {
+    if (preparer.add(result)) yield preparer.take().batch;
+    // Let the database replies of the batch being written through: records already in memory
+    // would otherwise be read to the end of the batch first, and the database would wait for
+    // each of the batch's statements in turn.
+    if (++n % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const last = preparer.take().batch;
+  if (last.read) yield last;
+}
