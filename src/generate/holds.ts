@@ -76,7 +76,7 @@ function holdableCopies(seed: number, bib: number): number {
 
 export function* generateHolds(plan: HoldsPlan): Generator<GeneratedHold> {
   if (plan.holds === 0 || plan.patrons === 0 || plan.bibs === 0 || plan.pickupLocations.length === 0) return;
-  const popularity = new Zipf(plan.bibs, 0.75);
+  const popularity = new Zipf(plan.bibs, 0.6);
   const bibOfRank = spread(plan.bibs);
   const copies = new Map<number, number>();
   const copiesOf = (bib: number) => {

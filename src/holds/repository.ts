@@ -79,7 +79,8 @@ export async function listPatronHolds(db: Queryable, patronId: string, f: HoldLi
     `select page.* from patrons p left join lateral (
        ${SELECT} where h.patron_id = p.id and ${stateFilter(f)} order by h.id limit $1 offset $2
      ) page on true
-     where p.id = $3 and p.deleted_date is null`,
+     where p.id = $3 and p.deleted_date is null
+     order by page.id::bigint`,
     [f.limit, f.offset, patronId],
   );
   if (rows.length === 0) return undefined;
