@@ -33,9 +33,6 @@ describe(`carrel generate on ${ENGINE}`, () => {
     assert.deepEqual([again.created, again.updated, again.items.created, again.items.updated], [0, 400, 0, summary.items.created]);
     assert.equal(again.patrons.created, 0, 'the same patrons are not added twice');
     assert.equal(again.holds.created, 0, 'nor their holds');
-    const more = JSON.parse((await carrel(['generate', '--bibs', '400', '--seed', '3', '--holds', '150', '--json'], database.env)).stdout);
-    // Holds 1..120 of 150 are mostly those of the first run (their dates spread a little differently).
-    assert.ok(more.holds.created >= 25 && more.holds.created <= 40, `a larger --holds added ${more.holds.created}, about the 30 past the first run's`);
     const listed = JSON.parse((await carrel(['patrons', 'list', '--limit', '100', '--json'], database.env)).stdout) as { entries: unknown[] };
     assert.equal(listed.entries.length, 40);
   });
