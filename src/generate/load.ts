@@ -6,7 +6,7 @@ import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { ensureDemoLocations } from '../demo/load.ts';
-import { insertBulkHolds, lockQueuesOfBulkHolds, type BulkHold } from '../holds/repository.ts';
+import { insertBulkHolds, lockQueuesOfBulkHolds, type BulkHold } from '../holds/bulk-repository.ts';
 import { DEFAULT_ITEM_MAP } from '../items/from-marc.ts';
 import type { ReadResult } from '../marc/read-result.ts';
 import { hashPin } from '../patrons/pin.ts';
