@@ -2,51 +2,84 @@
 // with 100,000 patrons and 300,000 holds, each beside a bare node:http server in the same run:
 // GET /v6/patrons/{id}/holds (a discovery layer's "my holds"), and POST /v6/patrons/validate (PC
 // reservation and print systems at every login), with the PIN hash's own cost on one core.
-// Options: --patrons N (default 100000), --holds-per-patron N (default 3), --seconds N (default 10),
-// --connections N (default 32), --database-url URL.
+// The data comes from `carrel generate` (seed 1): patrons, and holds placed by the hold rules on
+// Zipf-popular bibs (queues from one to hundreds). It is kept in the database carrel_bench_patrons
+// and reused by the next run when it holds the same numbers (--fresh to rebuild it).
+// Besides rate and latency, each run reports the CPU time per request of the server, of its
+// PostgreSQL backends and of the load generator (autocannon, in this process), and the database
+// round trips per request: figures that hold still on a shared machine when latencies do not.
+// Options: --patrons N (default 100000), --holds N (default 300000), --bibs N (default 100000),
+// --seconds N (default 10), --connections N (default 32), --fresh, --database-url URL.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { GENERATED_PIN, patronBarcode } from '../src/generate/patrons.ts';
 import { hashPin, PIN_PARAMS, verifyPin } from '../src/patrons/pin.ts';
 import { dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
     patrons: { type: 'string', default: '100000' },
-    'holds-per-patron': { type: 'string', default: '3' },
+    holds: { type: 'string', default: '300000' },
+    bibs: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
+    fresh: { type: 'boolean', default: false },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
 const PATRONS = Number(args.patrons);
-const HOLDS_PER_PATRON = Number(args['holds-per-patron']);
-const BIBS = 20_000;
+const HOLDS = Number(args.holds);
+const BIBS = Number(args.bibs);
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
+const SEED = 1;
 const DB = 'carrel_bench_patrons';
 const RESULTS = path.join(ROOT, 'bench/results');
-const PIN = '4821';
-const barcode = (i: number) => `2${String(i).padStart(9, '0')}`;
 
+let firstPatronId = 0;
 const randomPatron = () => 1 + Math.floor(Math.random() * PATRONS);
 
-async function load(url: string, headers: Record<string, string>, expect: number, kind: 'validate' | 'holds') {
+/** CPU time (ms) a process has used so far; 0 when it cannot be read (gone, or on another machine). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+  /** Per request, in microseconds, and database round trips per request (Carrel runs only). */
+  serverUs?: number;
+  postgresUs?: number;
+  loadUs?: number;
+  trips?: number;
+}
+
+async function load(url: string, headers: Record<string, string>, expect: number, kind: 'validate' | 'holds', seconds = SECONDS): Promise<Run> {
   let bad = 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [kind === 'validate' ? {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ barcode: barcode(randomPatron()), pin: PIN }) }),
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ barcode: patronBarcode(SEED, randomPatron()), pin: GENERATED_PIN }) }),
     } : {
       method: 'GET',
       headers,
-      setupRequest: (request) => ({ ...request, path: `/v6/patrons/${1000000 + randomPatron()}/holds` }),
+      setupRequest: (request) => ({ ...request, path: `/v6/patrons/${firstPatronId - 1 + randomPatron()}/holds` }),
     }],
     setupClient: (client) => client.on('response', (status: number) => status !== expect && bad++),
   });
@@ -56,71 +89,114 @@ async function load(url: string, headers: Record<string, string>, expect: number
 async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const admin = postgres(args['database-url'], { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${DB} with (force)`);
-  await admin.unsafe(`create database ${DB}`);
   const env = { DATABASE_URL: dbUrl(args['database-url'], DB), LOG_LEVEL: 'warn' };
-  execFileSync(process.execPath, ['dist/cli.js', 'migrate'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
-
-  // Every patron gets the same PIN hash: hashing 100,000 PINs would take minutes, and a check
-  // costs the same whatever the salt.
-  const hash = await hashPin(PIN);
-  const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  await sql.unsafe(
-    `with p as (insert into patrons (names, pin_hash, expiration_date, created_date, updated_date)
-                select array['Patron ' || i], $1, current_date + 365, now(), now() from generate_series(1, $2) i returning id)
-     insert into patron_barcodes (barcode, patron_id, position) select '2' || lpad((id - 1000000)::text, 9, '0'), id, 0 from p`,
-    [hash, PATRONS],
-  );
-  // Holds on a catalogue of plain bibs at the Main Library: each patron holds a few different
-  // bibs, so each bib has a queue of about fifteen.
-  await sql.unsafe(
-    `with b as (insert into branches (name) values ('Main Library') returning id)
-     insert into locations (code, name, branch_id, pickup, hold_shelf_days) select 'mn', 'Main Library', id, true, 7 from b`,
-  );
-  await sql.unsafe("insert into bibs (title, created_date, updated_date) select 'Title ' || i, now(), now() from generate_series(1, $1) i", [BIBS]);
-  await sql.unsafe(
-    `insert into holds (patron_id, record_type, bib_id, pickup_location, placed, not_wanted_before, not_needed_after)
-     select 1000000 + p, 'b', 1000000 + 1 + ((p * 7 + k * 13) % $2), 'mn', current_date, current_date, current_date + 90
-     from generate_series(1, $1) p, generate_series(0, $3 - 1) k order by p, k`,
-    [PATRONS, BIBS, HOLDS_PER_PATRON],
-  );
-  await sql.unsafe('vacuum analyze');
-  await sql.end();
+  const cli = (command: string[]) => execFileSync(process.execPath, ['dist/cli.js', ...command], { cwd: ROOT, env: { ...process.env, ...env } }).toString();
+  const counts = async () => {
+    const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql`select (select count(*) from patrons)::int as patrons, (select count(*) from holds)::int as holds,
+        (select count(*) from bibs where control_source = 'CarrelGen')::int as bibs`;
+      return row as { patrons: number; holds: number; bibs: number };
+    } catch {
+      return undefined;
+    } finally {
+      await sql.end();
+    }
+  };
+  const exists = (await admin`select 1 from pg_database where datname = ${DB}`).length > 0;
+  const have = exists && !args.fresh ? await counts() : undefined;
+  let generateSeconds: number | undefined;
+  let holdsPlaced = have?.holds ?? 0;
+  if (have?.patrons !== PATRONS || have.bibs !== BIBS || have.holds === 0) {
+    await admin.unsafe(`drop database if exists ${DB} with (force)`);
+    await admin.unsafe(`create database ${DB}`);
+    process.stderr.write(`carrel generate --bibs ${BIBS} --patrons ${PATRONS} --holds ${HOLDS}…\n`);
+    const started = performance.now();
+    const summary = JSON.parse(cli(['generate', '--bibs', String(BIBS), '--patrons', String(PATRONS), '--holds', String(HOLDS), '--seed', String(SEED), '--json'])) as { holds: { created: number } };
+    generateSeconds = (performance.now() - started) / 1000;
+    holdsPlaced = summary.holds.created;
+    const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    await sql`vacuum analyze`;
+    await sql.end();
+  } else process.stderr.write(`reusing ${DB}: ${have.bibs} bibs, ${have.patrons} patrons, ${have.holds} holds (--fresh to rebuild)\n`);
+  cli(['migrate']);
+  {
+    const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    firstPatronId = Number((await sql`select min(id)::text as id from patrons`)[0]!.id);
+    // New bibs wait in the search queue, and a server indexes them as soon as it starts: not while it is measured.
+    const [queue] = await sql`select count(*)::int as n from search_queue`;
+    if (queue!.n > 0) {
+      process.stderr.write(`carrel search reindex (${queue!.n} bibs waiting to be indexed)…\n`);
+      cli(['search', 'reindex']);
+      await sql`vacuum analyze`;
+    }
+    await sql.end();
+  }
 
   // The hash alone, one core: what each attempt must cost (budget: at least 5 ms).
+  const hash = await hashPin(GENERATED_PIN);
   const t0 = performance.now();
-  for (let i = 0; i < 20; i++) await verifyPin(PIN, hash);
+  for (let i = 0; i < 20; i++) await verifyPin(GENERATED_PIN, hash);
   const hashMs = (performance.now() - t0) / 20;
 
-  const key = JSON.parse(execFileSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--name', 'bench', '--roles', 'all', '--json'], { cwd: ROOT, env: { ...process.env, ...env } }).toString()) as { key: string; secret: string };
-  // The bare server answers a POST with 204 and a GET with a fixed body the size of a page of holds.
-  const holdsBody = JSON.stringify({ total: 3, start: 0, entries: Array.from({ length: HOLDS_PER_PATRON }, (_, i) => ({ id: `http://127.0.0.1:3922/v6/patrons/holds/${406001 + i}`, record: 'http://127.0.0.1:3922/v6/bibs/1000001', patron: 'http://127.0.0.1:3922/v6/patrons/1000001', frozen: false, placed: '2026-11-22', notNeededAfterDate: '2027-02-20', notWantedBeforeDate: '2026-11-22', location: { code: 'mn', name: 'Main Library' }, pickupLocation: { code: 'mn', name: 'Main Library' }, status: { code: '0', name: 'On hold.' }, recordType: 'b', priority: 3, priorityQueueLength: 15, canFreeze: true, note: '' })) });
-  const bare = await startChild(['-e', `require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{if(q.method==='GET'){s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(holdsBody)})}else{s.writeHead(204);s.end()}})}).listen(3921,'127.0.0.1',()=>console.log('ready'))`], {}, /ready/, path.join(RESULTS, 'patrons-bare.log'));
+  const key = JSON.parse(cli(['keys', 'create', '--name', 'bench', '--roles', 'all', '--json'])) as { key: string; secret: string };
   const server = await startChild(['dist/server.js'], { ...env, PORT: '3922', HOST: '127.0.0.1' }, /is listening on/, path.join(RESULTS, 'patrons-carrel.log'));
   const token = (await (await fetch('http://127.0.0.1:3922/v6/token', { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` } })).json()) as { access_token: string };
-
   const auth = { authorization: `Bearer ${token.access_token}` };
+  // The bare server answers a POST with 204 and a GET with a real page of three holds, as Carrel gives it.
+  let page = '';
+  for (let n = 1; n <= PATRONS && !page; n++) {
+    const body = await (await fetch(`http://127.0.0.1:3922/v6/patrons/${firstPatronId - 1 + n}/holds`, { headers: auth })).text();
+    if ((JSON.parse(body) as { total: number }).total === 3) page = body.replaceAll(':3922/', ':3921/');
+  }
+  const bare = await startChild(['-e', `require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{if(q.method==='GET'){s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(page)})}else{s.writeHead(204);s.end()}})}).listen(3921,'127.0.0.1',()=>console.log('ready'))`], {}, /ready/, path.join(RESULTS, 'patrons-bare.log'));
+
+  const backends = async () => (await admin`select pid from pg_stat_activity where datname = ${DB}`).map((r) => r.pid as number);
+  const commits = async () => {
+    const [row] = await admin`select xact_commit::bigint as n from pg_stat_database where datname = ${DB}`;
+    await admin`select pg_stat_clear_snapshot()`;
+    return Number(row?.n ?? 0);
+  };
+  /** A run against Carrel, with what each request cost the server, PostgreSQL and the load generator. */
+  async function measured(go: () => Promise<Run>): Promise<Run> {
+    const pids = await backends();
+    const sum = () => pids.reduce((s, pid) => s + cpuMs(pid), 0);
+    const [server0, pg0, trips0, self0] = [cpuMs(server.pid!), sum(), await commits(), process.cpuUsage()];
+    const run = await go();
+    const self = process.cpuUsage(self0);
+    const [server1, pg1, trips1] = [cpuMs(server.pid!), sum(), await commits()];
+    const per = (ms: number) => Math.round((1000 * ms) / run.requests);
+    return { ...run, serverUs: per(server1 - server0), postgresUs: per(pg1 - pg0), loadUs: per((self.user + self.system) / 1000), trips: (trips1 - trips0) / run.requests };
+  }
+
+  process.stderr.write('warming up…\n');
+  await load('http://127.0.0.1:3922', auth, 200, 'holds', 3); // the pool opens, statements are prepared, pages come into memory
   process.stderr.write('bare node:http, GET…\n');
   const bareHolds = await load('http://127.0.0.1:3921', {}, 200, 'holds');
   process.stderr.write('carrel GET /v6/patrons/{id}/holds…\n');
-  const holds = await load('http://127.0.0.1:3922', auth, 200, 'holds');
+  const holds = await measured(() => load('http://127.0.0.1:3922', auth, 200, 'holds'));
   process.stderr.write('bare node:http, POST…\n');
   const bareResult = await load('http://127.0.0.1:3921/v6/patrons/validate', {}, 204, 'validate');
   process.stderr.write('carrel POST /v6/patrons/validate…\n');
-  const validate = await load('http://127.0.0.1:3922/v6/patrons/validate', auth, 204, 'validate');
+  const validate = await measured(() => load('http://127.0.0.1:3922/v6/patrons/validate', auth, 204, 'validate'));
   const serverPeak = peakRssMb(server.pid!);
   await Promise.all([stop(bare), stop(server)]);
-  await admin.unsafe(`drop database if exists ${DB} with (force)`);
   await admin.end();
 
-  console.log(`\n${PATRONS} patrons, ${PATRONS * HOLDS_PER_PATRON} holds on ${BIBS} bibs; PostgreSQL; ${CONNECTIONS} connections, ${SECONDS} s per run; Node ${process.version}`);
+  console.log(`\n${PATRONS} patrons, ${holdsPlaced} holds on ${BIBS} bibs (carrel generate, seed ${SEED}); PostgreSQL; ${CONNECTIONS} connections, ${SECONDS} s per run; Node ${process.version}`);
+  if (generateSeconds !== undefined) console.log(`generated and loaded in ${generateSeconds.toFixed(0)} s`);
   console.log(`PIN hash: scrypt N=${PIN_PARAMS.N} r=${PIN_PARAMS.r} p=${PIN_PARAMS.p}, ${hashMs.toFixed(1)} ms per check on one core\n`);
+  const row = (run: string, r: Run, bareRps: number, digits: number) => ({
+    run, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'vs bare': (r.rps / bareRps).toFixed(digits), errors: r.errors,
+    'server µs/req': r.serverUs ?? '', 'postgres µs/req': r.postgresUs ?? '', 'autocannon µs/req': r.loadUs ?? '', 'db trips/req': r.trips?.toFixed(2) ?? '',
+  });
   console.table([
-    { run: 'bare node:http, fixed holds page', 'req/s': Math.round(bareHolds.rps), 'p50 ms': bareHolds.p50, 'p99 ms': bareHolds.p99, 'vs bare': '1.00', errors: bareHolds.errors },
-    { run: 'carrel GET /v6/patrons/{id}/holds', 'req/s': Math.round(holds.rps), 'p50 ms': holds.p50, 'p99 ms': holds.p99, 'vs bare': (holds.rps / bareHolds.rps).toFixed(2), errors: holds.errors },
-    { run: 'bare node:http, 204', 'req/s': Math.round(bareResult.rps), 'p50 ms': bareResult.p50, 'p99 ms': bareResult.p99, 'vs bare': '1.00', errors: bareResult.errors },
-    { run: 'carrel POST /v6/patrons/validate', 'req/s': Math.round(validate.rps), 'p50 ms': validate.p50, 'p99 ms': validate.p99, 'vs bare': (validate.rps / bareResult.rps).toFixed(3), errors: validate.errors, 'peak RSS MB': serverPeak },
+    row('bare node:http, fixed holds page', bareHolds, bareHolds.rps, 2),
+    row('carrel GET /v6/patrons/{id}/holds', holds, bareHolds.rps, 2),
+    row('bare node:http, 204', bareResult, bareResult.rps, 2),
+    row('carrel POST /v6/patrons/validate', validate, bareResult.rps, 3),
   ]);
+  console.log(`server peak RSS ${serverPeak} MB`);
   console.log(`budget: holds p99 <= 10 ms -> ${holds.p99} ms`);
   console.log(`budget: validate >= 200/s with a hash of >= 5 ms -> ${Math.round(validate.rps)}/s, ${hashMs.toFixed(1)} ms`);
 }

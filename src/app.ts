@@ -102,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const auth = new AuthService(db, config.tokenLifetimeSec);
+  const auth = new AuthService(db, config.tokenLifetimeSec, config.tokenCacheMs);
   const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
   const bibs = new BibService(db);
   const search = new SearchService(db);

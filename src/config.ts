@@ -15,6 +15,8 @@ export interface Config {
   /** Base used to build absolute record URLs (hold ids and links); absent: taken from the request's host. */
   publicBaseUrl: string | undefined;
   tokenLifetimeSec: number;
+  /** How long a server process may answer a bearer token from memory without asking the database (0: never). */
+  tokenCacheMs: number;
   /** GET /api gives up on the database check after this long and reports it Unhealthy. */
   healthTimeoutMs: number;
   /** GET /api may answer from a successful database check at most this old (0: every answer waits for a fresh one). */
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
     tokenLifetimeSec: int(env, 'CARREL_TOKEN_LIFETIME', 3600, 60, 86400),
+    tokenCacheMs: int(env, 'CARREL_TOKEN_CACHE_MS', 5000, 0, 60000),
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),

@@ -42,13 +42,19 @@ export async function findActiveKey(db: Queryable, key: string): Promise<KeyRow 
   return rows[0];
 }
 
-/** Marks the key revoked and drops its tokens; false when there is no such unrevoked key. */
+/** The notification channel a revocation is announced on, to servers that remember tokens (token-cache.ts). */
+export const REVOCATIONS = 'carrel_key_revoked';
+
+/**
+ * Marks the key revoked and drops its tokens, and tells every listening process (delivered when
+ * the transaction commits); false when there is no such unrevoked key.
+ */
 export async function revokeKey(db: Queryable, key: string): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `with revoked as (
        update api_keys set revoked_date = now() where key = $1 and revoked_date is null returning id)
      , dropped as (delete from access_tokens where key_id in (select id from revoked))
-     select id::text from revoked`,
+     select id::text, pg_notify('${REVOCATIONS}', id::text)::text as told from revoked`,
     [key],
   );
   return rows.length > 0;

@@ -4,6 +4,7 @@ import { errors } from '../http/errors.ts';
 import * as repo from './repository.ts';
 import { isRole, permissionsOf, ROLES, type Permission } from './roles.ts';
 import { hashSecret, randomToken, tokenHash, verifySecret } from './secrets.ts';
+import { TokenCache } from './token-cache.ts';
 
 export interface NewKey {
   id: string;
@@ -38,10 +39,21 @@ export interface Principal {
 export class InvalidKeyInput extends Error {}
 
 export class AuthService {
+  /** Present in a server with CARREL_TOKEN_CACHE_MS > 0 on an engine that delivers revocations to it. */
+  private readonly cache: TokenCache | undefined;
+  /** The cache is used only while this process hears revocations. */
+  private listening = false;
+  private subscribing: Promise<void> | undefined;
+  /** Counts cache clearings, so that a lookup that raced a revocation does not put its answer back. */
+  private generation = 0;
+
   constructor(
     private readonly db: Db,
     private readonly tokenLifetimeSec: number,
-  ) {}
+    tokenCacheMs = 0,
+  ) {
+    this.cache = tokenCacheMs > 0 && db.listen ? new TokenCache(tokenCacheMs) : undefined;
+  }
 
   async createKey(name: string, roles: string[]): Promise<NewKey> {
     const trimmed = name.trim();
@@ -63,8 +75,10 @@ export class AuthService {
     }));
   }
 
-  revokeKey(key: string): Promise<boolean> {
-    return repo.revokeKey(this.db, key);
+  async revokeKey(key: string): Promise<boolean> {
+    const revoked = await repo.revokeKey(this.db, key);
+    this.forget();
+    return revoked;
   }
 
   /** POST /token: Basic base64(key:secret) in, a bearer token out. */
@@ -82,10 +96,34 @@ export class AuthService {
 
   /** Every protected call: Bearer token in, the key's principal out. */
   async authenticate(authorization: string | undefined): Promise<Principal> {
-    const token = parseBearer(authorization);
-    const row = await repo.findLiveToken(this.db, tokenHash(token));
+    const hash = tokenHash(parseBearer(authorization));
+    const cached = this.listening ? this.cache?.get(hash) : undefined;
+    if (cached) return cached;
+    const generation = this.generation;
+    const row = await repo.findLiveToken(this.db, hash);
     if (!row) throw errors.invalidToken('the access token is invalid, expired or revoked');
-    return { keyId: row.key, roles: row.roles, permissions: permissionsOf(row.roles), expiresDate: row.expires_date };
+    const principal = { keyId: row.key, roles: row.roles, permissions: permissionsOf(row.roles), expiresDate: row.expires_date };
+    if (this.cache) {
+      this.subscribe();
+      if (this.listening && generation === this.generation) this.cache.set(hash, principal);
+    }
+    return principal;
+  }
+
+  /** Starts hearing revocations from other processes (once; tried again on a later call if it fails). */
+  private subscribe(): void {
+    if (this.subscribing || !this.db.listen) return;
+    this.subscribing = this.db.listen(repo.REVOCATIONS, () => this.forget(), () => {
+      this.forget(); // (re)connected: what was announced meanwhile is lost
+      this.listening = true;
+    }).catch(() => {
+      this.subscribing = undefined;
+    });
+  }
+
+  private forget(): void {
+    this.generation++;
+    this.cache?.clear();
   }
 }
 

@@ -2,22 +2,19 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { importFiles, importRecords, type ImportSummary } from '../bibs/import.ts';
+import { importFiles, type ImportSummary } from '../bibs/import.ts';
 import { analyzeCatalogue } from '../bibs/repository.ts';
-import { ensureDemoLocations } from '../demo/load.ts';
-import { stamp } from '../db/change-clock.ts';
-import type { Db } from '../db/types.ts';
+import { systemClock } from '../circulation/calendar.ts';
 import { generateRecord } from '../generate/catalogue.ts';
-import { generatePatron, GENERATED_PIN, PATRONS_PER_BIB } from '../generate/patrons.ts';
-import { hashPin } from '../patrons/pin.ts';
-import { insertBulkPatrons } from '../patrons/repository.ts';
+import { HOLDS_PER_PATRON } from '../generate/holds.ts';
+import { loadGenerated } from '../generate/load.ts';
+import { GENERATED_PIN, PATRONS_PER_BIB, patronBarcode } from '../generate/patrons.ts';
 import { drainQueue } from '../search/indexer.ts';
 import { queueAll, queueLength } from '../search/repository.ts';
 import { DEFAULT_ITEM_MAP, parseItemMap, type ItemMap } from '../items/from-marc.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { toMarcXml } from '../marc/marcxml.ts';
-import type { ReadResult } from '../marc/read-result.ts';
 import { CliError, print, progressBar, withDb } from './common.ts';
 
 function wholeNumber(min: number) {
@@ -76,18 +73,6 @@ async function writeGenerated(file: string, format: (typeof FORMATS)[number], se
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-/** Generated patrons 1..count of a seed, a thousand to a transaction; answers how many were new. */
-async function loadPatrons(db: Db, seed: number, count: number): Promise<number> {
-  if (count === 0) return 0;
-  const pinHash = await hashPin(GENERATED_PIN);
-  let created = 0;
-  for (let from = 1; from <= count; from += 1000) {
-    const batch = Array.from({ length: Math.min(1000, count - from + 1) }, (_, i) => generatePatron(seed, from + i));
-    created += await db.transaction(async (tx) => insertBulkPatrons(tx, batch, pinHash, await stamp(tx)));
-  }
-  return created;
-}
-
 export function registerCatalogueCommands(program: Command): void {
   const search = program.command('search').description('the search index behind GET /v6/bibs/search');
   search
@@ -142,10 +127,11 @@ export function registerCatalogueCommands(program: Command): void {
     .requiredOption('--bibs <n>', 'how many bibliographic records', wholeNumber(1))
     .option('--seed <s>', 'which catalogue: the same seed gives the same records', wholeNumber(0), 1)
     .option('--patrons <n>', `how many patrons to load with them (default: one for every ${Math.round(1 / PATRONS_PER_BIB)} bibs; PIN ${GENERATED_PIN})`, wholeNumber(0))
+    .option('--holds <n>', `how many holds those patrons place on those bibs (default: ${HOLDS_PER_PATRON} per patron)`, wholeNumber(0))
     .option('--output <file>', 'write the records to this file instead of loading them')
     .option('--format <format>', `file format with --output: ${FORMATS.join(', ')}`, 'iso2709')
     .option('--json', 'print the summary as JSON')
-    .action(async (opts: { bibs: number; seed: number; patrons?: number; output?: string; format: string; json?: boolean }) => {
+    .action(async (opts: { bibs: number; seed: number; patrons?: number; holds?: number; output?: string; format: string; json?: boolean }) => {
       if (!(FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format takes ${FORMATS.join(', ')}`);
       const bar = progressBar(`${opts.output ? 'writing' : 'loading'} |{bar}| {percentage}% | {value}/{total} records | {rate} rec/s`, opts.json);
       const started = performance.now();
@@ -160,18 +146,12 @@ export function registerCatalogueCommands(program: Command): void {
         return;
       }
       const patronCount = opts.patrons ?? Math.round(opts.bibs * PATRONS_PER_BIB);
-      const summary = await withDb(async (db) => {
-        await db.transaction((tx) => ensureDemoLocations(tx));
-        const records = (function* (): Generator<ReadResult> {
-          for (let n = 1; n <= opts.bibs; n++) yield { position: `record ${n}`, record: generateRecord(opts.seed, n) };
-        })();
-        const bibs = await importRecords(db, [{ name: `generated (seed ${opts.seed})`, records }], {
-          itemMap: DEFAULT_ITEM_MAP,
-          onProgress: (p) => bar?.update(p.records, { rate: rate(p.records) }),
-        });
-        return { ...bibs, patrons: { created: await loadPatrons(db, opts.seed, patronCount) } };
-      }).finally(() => bar?.stop());
+      const holdCount = opts.holds ?? patronCount * HOLDS_PER_PATRON;
+      const summary = await withDb((db, config) => loadGenerated(db, {
+        seed: opts.seed, bibs: opts.bibs, patrons: patronCount, holds: holdCount, today: systemClock.today(), rules: config.circulation,
+      }, (records) => bar?.update(records, { rate: rate(records) }))).finally(() => bar?.stop());
       report(summary, (performance.now() - started) / 1000, !!opts.json);
-      if (!opts.json && patronCount > 0) process.stdout.write(`patrons: ${summary.patrons.created} created (barcodes 2${String(opts.seed % 1000).padStart(3, '0')}000000001…, PIN ${GENERATED_PIN})\n`);
+      if (!opts.json && patronCount > 0) process.stdout.write(`patrons: ${summary.patrons.created} created (barcodes ${patronBarcode(opts.seed, 1)}…, PIN ${GENERATED_PIN})\n`);
+      if (!opts.json && holdCount > 0) process.stdout.write(`holds: ${summary.holds.created} placed\n`);
     });
 }

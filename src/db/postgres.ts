@@ -77,6 +77,12 @@ export function openPostgres(target: string | { socketPath: string }, options: P
   return {
     engine: 'postgres',
     ...queryable(sql, canCopy),
+    ...(typeof target === 'string' && {
+      async listen(channel: string, onNotify: () => void, onListen: () => void) {
+        // postgres.js keeps a connection of its own for this, and listens again after reconnecting.
+        await sql.listen(channel, onNotify, onListen);
+      },
+    }),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;
     },

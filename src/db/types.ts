@@ -14,6 +14,12 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly engine: 'postgres' | 'pglite';
+  /**
+   * Subscribes to a notification channel (PostgreSQL LISTEN; NOTIFY from any process reaches it).
+   * onListen runs each time the subscription is (re)established: notifications sent while it was
+   * down are lost. Absent where the engine cannot deliver them to this process (embedded PGlite).
+   */
+  listen?(channel: string, onNotify: () => void, onListen: () => void): Promise<void>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -11,6 +11,12 @@ import { LANGUAGES, LANGUAGE_WEIGHTS, PLACES, SUBDIVISIONS, TOPICS, type Languag
 /** 001 is `g<seed>-<n>`, 003 this: generating the same seed again updates instead of duplicating. */
 export const GENERATED_SOURCE = 'CarrelGen';
 
+/** The 001 of record n of a seed. */
+export const controlNumber = (seed: number, n: number) => `g${seed}-${n}`;
+
+/** The barcode of copy c (1-based) of record n of a seed. */
+export const itemBarcode = (seed: number, n: number, copy: number) => `3${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}${copy}`;
+
 interface Material {
   weight: number;
   /** leader/06 and leader/07 */
@@ -171,7 +177,7 @@ export function generateRecord(seed: number, n: number): MarcRecord {
   const specific = material.leader[0] === 'a' ? bookPart : ' '.repeat(17);
 
   const fields: Field[] = [
-    { tag: '001', value: `g${seed}-${n}` },
+    { tag: '001', value: controlNumber(seed, n) },
     { tag: '003', value: GENERATED_SOURCE },
   ];
   if (material.f007) fields.push({ tag: '007', value: material.f007 });
@@ -224,7 +230,7 @@ export function generateRecord(seed: number, n: number): MarcRecord {
     const status = location === 'mnref' ? 'o' : r.weighted({ '-': 94, t: 2, m: 1, p: 2, d: 1 });
     fields.push(df('949', ' ', '1',
       ['a', callNumber],
-      ['i', `3${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}${copy}`],
+      ['i', itemBarcode(seed, n, copy)],
       ['l', location], ['s', status], ['t', material.itemType]));
   }
   return { leader: `00000n${material.leader} a2200000 i 4500`, fields };

@@ -14,6 +14,9 @@ export const GENERATED_PIN = '1234';
 /** Patrons per bib in a generated catalogue: about one patron for every ten titles, as in a public library. */
 export const PATRONS_PER_BIB = 0.1;
 
+/** The barcode of patron n of a seed. */
+export const patronBarcode = (seed: number, n: number) => `2${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}`;
+
 const ascii = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 export function generatePatron(seed: number, n: number): GeneratedPatron {
@@ -24,7 +27,7 @@ export function generatePatron(seed: number, n: number): GeneratedPatron {
   const local = ascii(`${forename}.${surname}`) || `patron${n}`;
   const year = 2025 + r.int(0, 4); // a few expired (2025), most current
   return {
-    barcode: `2${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}`,
+    barcode: patronBarcode(seed, n),
     names: [`${surname}, ${forename}`],
     emails: [`${local}${n}@example.org`],
     patronType: Number(r.weighted({ 0: 70, 1: 18, 2: 9, 3: 3 })),

@@ -1,6 +1,6 @@
 // /patrons/{id}/holds, /patrons/holds: place, read, list, change and cancel holds.
 import { Type } from 'typebox';
-import { getBib } from '../bibs/repository.ts';
+import { getBibs } from '../bibs/repository.ts';
 import { BIB_FIELDS, presentBib } from '../bibs/present.ts';
 import type { Db } from '../db/types.ts';
 import { access } from '../http/access.ts';
@@ -9,7 +9,7 @@ import { apiBase } from '../http/links.ts';
 import { pagingQuery, parseFields, parseRecordId } from '../http/params.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { getItem } from '../items/repository.ts';
+import { getItems } from '../items/repository.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import { HOLD_FIELDS, presentHold } from './present.ts';
 import type { HoldRow } from './repository.ts';
@@ -73,20 +73,16 @@ export function holdRoutes(app: App, holds: HoldService, db: Db, publicBaseUrl: 
   }
   async function present(rows: HoldRow[], q: { fields?: string; expand?: string }, base: string) {
     const fields = parseFields(q.fields, HOLD_FIELDS);
-    const expand = parseExpand(q.expand);
-    const out = [];
-    for (const row of rows) {
-      let record: Record<string, unknown> | undefined;
-      if (expand && row.record_type === 'b') {
-        const bib = await getBib(db, row.bib_id);
-        if (bib) record = presentBib(bib, BIB_FIELDS.defaults);
-      } else if (expand && row.item_id) {
-        const item = await getItem(db, row.item_id);
-        if (item) record = presentItem(item, ITEM_FIELDS.defaults);
-      }
-      out.push(presentHold(row, fields, base, record));
-    }
-    return out;
+    if (!parseExpand(q.expand)) return rows.map((row) => presentHold(row, fields, base));
+    // The page's records in one statement per kind, not one per hold.
+    const bibIds = [...new Set(rows.filter((r) => r.record_type === 'b').map((r) => r.bib_id))];
+    const itemIds = [...new Set(rows.flatMap((r) => (r.record_type === 'i' && r.item_id ? [r.item_id] : [])))];
+    const [bibs, items] = await Promise.all([getBibs(db, bibIds), getItems(db, itemIds)]);
+    const records = new Map<string, Record<string, unknown>>([
+      ...bibs.map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults)] as const),
+      ...items.map((i) => [`i${i.id}`, presentItem(i, ITEM_FIELDS.defaults)] as const),
+    ]);
+    return rows.map((row) => presentHold(row, fields, base, records.get(row.record_type === 'b' ? `b${row.bib_id}` : `i${row.item_id}`)));
   }
   const holdId = (raw: string) => parseRecordId('holdId', raw);
 
@@ -130,7 +126,7 @@ export function holdRoutes(app: App, holds: HoldService, db: Db, publicBaseUrl: 
   }, async (request) => {
     const q = request.query;
     const offset = q.offset ?? 0;
-    const rows = await holds.list({ patronId: parseRecordId('id', request.params.id), inactive: q.inactive ?? false, limit: q.limit ?? 50, offset });
+    const rows = await holds.listOfPatron(parseRecordId('id', request.params.id), { inactive: q.inactive ?? false, limit: q.limit ?? 50, offset });
     return { total: rows.length, start: offset, entries: await present(rows, q, apiBase(request, publicBaseUrl)) };
   });
 

@@ -82,8 +82,13 @@ export class HoldService {
   }
 
   async list(filter: repo.HoldListFilter): Promise<repo.HoldRow[]> {
-    if (filter.patronId && !(await repo.patronExists(this.db, filter.patronId))) throw errors.notFound(`no patron ${filter.patronId}`);
     return repo.listHolds(this.db, filter);
+  }
+
+  async listOfPatron(patronId: string, filter: repo.HoldListFilter): Promise<repo.HoldRow[]> {
+    const rows = await repo.listPatronHolds(this.db, patronId, filter);
+    if (!rows) throw errors.notFound(`no patron ${patronId}`);
+    return rows;
   }
 
   /** Runs fn with the hold's queue locked and the hold row locked; 404 for no hold. */

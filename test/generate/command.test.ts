@@ -28,9 +28,11 @@ describe(`carrel generate on ${ENGINE}`, () => {
     assert.ok(summary.items.created >= 400, `${summary.items.created} items`);
     assert.equal(summary.warningCount, 0);
     assert.equal(summary.patrons.created, 40, 'one patron for every ten bibs');
+    assert.equal(summary.holds.created, 120, 'three holds for every patron');
     const again = JSON.parse((await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], database.env)).stdout);
     assert.deepEqual([again.created, again.updated, again.items.created, again.items.updated], [0, 400, 0, summary.items.created]);
     assert.equal(again.patrons.created, 0, 'the same patrons are not added twice');
+    assert.equal(again.holds.created, 0, 'nor their holds');
     const listed = JSON.parse((await carrel(['patrons', 'list', '--limit', '100', '--json'], database.env)).stdout) as { entries: unknown[] };
     assert.equal(listed.entries.length, 40);
   });

@@ -183,6 +183,9 @@ describe(`holds on ${ENGINE}`, () => {
     assertRefused(await writer.send('DELETE', `/v6/patrons/holds/${idOf(h2)}`), 404, 107);
     assertRefused(await writer.send('DELETE', '/v6/patrons/holds/999999999'), 404, 107);
     assertRefused(await reader.get('/v6/patrons/holds/999999999'), 404, 107);
+    assertRefused(await reader.get('/v6/patrons/999999999/holds'), 404, 107);
+    const none = await reader.get(`/v6/patrons/${await addPatron(db)}/holds`);
+    assert.deepEqual(none.json(), { total: 0, start: 0, entries: [] }, 'a patron without holds has an empty page, not a 404');
 
     // DELETE /patrons/{id}/holds cancels all of them
     const other = await addBib(db, 'Emma');
@@ -232,6 +235,7 @@ describe(`holds on ${ENGINE}`, () => {
     assert.deepEqual(expanded.record.status.code, '!');
     const bibExpanded = await reader.get(`/v6/patrons/${p1}/holds?expand=record`);
     assert.equal(bibExpanded.statusCode, 200);
+    assert.equal(bibExpanded.json().entries[0].record.id, item, 'a page of holds nests its records too');
     assertRefused(await reader.get(`/v6/patrons/${p1}/holds?expand=patron`), 400, 108);
     assertRefused(await reader.get(`/v6/patrons/${p1}/holds?fields=nonsense`), 400, 108);
   });
