@@ -85,6 +85,13 @@ export interface SqlClause {
   boosts: number[];
 }
 
+export interface SearchFilters {
+  materialType?: string[];
+  language?: string[];
+  /** First years of decades: 1990 for 1990–1999. */
+  decade?: number[];
+}
+
 export interface SearchSql {
   required: SqlClause[];
   optional: SqlClause[];
@@ -94,6 +101,7 @@ export interface SearchSql {
   excludedPhrases: string[];
   /** The query's words as a folded title (" a b "), for exact and leading title matches; null: none. */
   title: string | null;
+  filters: SearchFilters;
   sort: 'relevance' | 'title' | 'year';
   limit: number;
   offset: number;
@@ -105,38 +113,86 @@ export interface SearchHit {
   total: number;
 }
 
+/** Builds the SQL of a query's matches: CTEs, the from-clause (search_docs as d) and the score. */
+class MatchSql {
+  readonly params: unknown[] = [];
+  readonly ctes: string[] = [];
+  readonly from: string;
+  readonly where: string[];
+
+  constructor(private readonly q: SearchSql) {
+    const clauseSql = (c: SqlClause) =>
+      `select p.bib_id, sum(p.weight * k.boost) as w from search_postings p
+       join unnest(${this.add(c.termIds)}::int[], ${this.add(c.boosts)}::real[]) as k(term_id, boost) on k.term_id = p.term_id group by p.bib_id`;
+    q.required.forEach((c, i) => this.ctes.push(`r${i} as (${clauseSql(c)})`));
+    q.optional.forEach((c, i) => this.ctes.push(`o${i} as (${clauseSql(c)})`));
+    const joins = q.required.slice(1).map((_, i) => `join r${i + 1} on r${i + 1}.bib_id = r0.bib_id`);
+    const optionalJoins = q.optional.map((_, i) => `left join o${i} on o${i}.bib_id = r0.bib_id`);
+    this.from = `r0 ${joins.join(' ')} join search_docs d on d.bib_id = r0.bib_id ${optionalJoins.join(' ')}`;
+    const f = q.filters;
+    this.where = [
+      ...q.phrases.map((p) => `d.words like ${this.add(`%${p}%`)}`),
+      ...q.excludedPhrases.map((p) => `d.words not like ${this.add(`%${p}%`)}`),
+      ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = r0.bib_id and x.term_id = any(${this.add(q.excluded)}::int[]))`] : []),
+      ...(f.materialType?.length ? [`d.material_type = any(${this.add(f.materialType)}::text[])`] : []),
+      ...(f.language?.length ? [`d.lang = any(${this.add(f.language)}::text[])`] : []),
+      ...(f.decade?.length ? [`(d.year / 10) * 10 = any(${this.add(f.decade)}::int[])`] : []),
+    ];
+  }
+
+  add(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  /** The relevance of a match (adds the title's parameters, so only for queries that rank). */
+  score(): string {
+    const q = this.q;
+    return [
+      ...q.required.map((_, i) => `r${i}.w`),
+      ...q.optional.map((_, i) => `coalesce(o${i}.w, 0)`),
+      ...(q.title === null ? [] : [
+        // An exact title beats a leading one, which beats the words found anywhere in it in order.
+        `(case when d.title = ${this.add(q.title)} then 60 when d.title like ${this.add(`${q.title}%`)} then 25
+               when d.title like ${this.add(`%${q.title}%`)} then 10 else 0 end)`,
+      ]),
+    ].join(' + ');
+  }
+
+  get whereSql(): string {
+    return this.where.length ? `where ${this.where.join(' and ')}` : '';
+  }
+}
+
 export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> {
-  const params: unknown[] = [];
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const clauseSql = (c: SqlClause) =>
-    `select p.bib_id, sum(p.weight * k.boost) as w from search_postings p
-     join unnest(${add(c.termIds)}::int[], ${add(c.boosts)}::real[]) as k(term_id, boost) on k.term_id = p.term_id group by p.bib_id`;
-  const ctes = q.required.map((c, i) => `r${i} as (${clauseSql(c)})`);
-  q.optional.forEach((c, i) => ctes.push(`o${i} as (${clauseSql(c)})`));
-  const joins = q.required.slice(1).map((_, i) => `join r${i + 1} on r${i + 1}.bib_id = r0.bib_id`);
-  const optionalJoins = q.optional.map((_, i) => `left join o${i} on o${i}.bib_id = r0.bib_id`);
-  const score = [
-    ...q.required.map((_, i) => `r${i}.w`),
-    ...q.optional.map((_, i) => `coalesce(o${i}.w, 0)`),
-    ...(q.title === null ? [] : [
-      // An exact title beats a leading one, which beats the words found anywhere in it in order.
-      `(case when d.title = ${add(q.title)} then 60 when d.title like ${add(`${q.title}%`)} then 25
-             when d.title like ${add(`%${q.title}%`)} then 10 else 0 end)`,
-    ]),
-  ].join(' + ');
-  const where = [
-    ...q.phrases.map((p) => `d.words like ${add(`%${p}%`)}`),
-    ...q.excludedPhrases.map((p) => `d.words not like ${add(`%${p}%`)}`),
-    ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = r0.bib_id and x.term_id = any(${add(q.excluded)}::int[]))`] : []),
-  ];
+  const m = new MatchSql(q);
   const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id' : 'score desc, d.bib_id';
-  const sql = `with ${ctes.join(', ')}
-    select d.bib_id::text as id, (${score})::float8 as score, count(*) over ()::int as total
-    from r0 ${joins.join(' ')} join search_docs d on d.bib_id = r0.bib_id ${optionalJoins.join(' ')}
-    ${where.length ? `where ${where.join(' and ')}` : ''}
-    order by ${order} limit ${add(q.limit)} offset ${add(q.offset)}`;
-  return db.query<SearchHit>(sql, params);
+  const sql = `with ${m.ctes.join(', ')}
+    select d.bib_id::text as id, (${m.score()})::float8 as score, count(*) over ()::int as total
+    from ${m.from} ${m.whereSql}
+    order by ${order} limit ${m.add(q.limit)} offset ${m.add(q.offset)}`;
+  return db.query<SearchHit>(sql, m.params);
+}
+
+export type FacetName = 'materialType' | 'language' | 'decade';
+export interface FacetCount {
+  facet: FacetName;
+  value: string;
+  count: number;
+}
+
+/** How many of a query's matches have each material type, language and decade (the most common first). */
+export async function facetCounts(db: Queryable, q: SearchSql, perFacet: number): Promise<FacetCount[]> {
+  const m = new MatchSql(q);
+  const top = m.add(perFacet);
+  const sql = `with ${m.ctes.join(', ')}, matched as materialized (select d.material_type, d.lang, d.year from ${m.from} ${m.whereSql}),
+    counted as (
+      select 'materialType' as facet, material_type as value, count(*)::int as count from matched where material_type is not null group by material_type
+      union all
+      select 'language', lang, count(*)::int from matched where lang is not null group by lang
+      union all
+      select 'decade', ((year / 10) * 10)::text, count(*)::int from matched where year is not null group by (year / 10) * 10),
+    ranked as (select *, row_number() over (partition by facet order by count desc, value) as n from counted)
+    select facet, value, count from ranked where n <= ${top} order by facet, n`;
+  return db.query<FacetCount>(sql, m.params);
 }

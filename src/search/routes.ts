@@ -1,9 +1,10 @@
 // GET /bibs/search: the search box as an API (DESIGN.md section 3, "Search"). The public catalogue
 // page asks the same SearchService, so both give the same records in the same order.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { presentBib, BIB_FIELDS } from '../bibs/present.ts';
 import type { BibService } from '../bibs/service.ts';
 import { access } from '../http/access.ts';
+import { errors } from '../http/errors.ts';
 import { pagingQuery, parseFields } from '../http/params.ts';
 import { protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
@@ -13,16 +14,38 @@ const SearchQuery = Type.Object({
   text: Type.String({ minLength: 1, maxLength: 1000, description: 'Words; "a phrase" in quotes; -word to exclude; word OR word.' }),
   index: Type.Optional(Type.Union(Object.keys(SEARCH_INDEXES).map((k) => Type.Literal(k)), { description: 'Search one field only (default: every indexed field).' })),
   sort: Type.Optional(Type.Union(SEARCH_SORTS.map((s) => Type.Literal(s)), { description: 'relevance (default), title, or year (newest first).' })),
+  materialType: Type.Optional(Type.String({ maxLength: 500, description: 'Only these material types (codes, comma-separated).' })),
+  language: Type.Optional(Type.String({ maxLength: 500, description: 'Only these languages (MARC codes, comma-separated).' })),
+  decade: Type.Optional(Type.String({ maxLength: 500, description: 'Only records published in these decades (first years, comma-separated: 1990,2000).' })),
+  facets: Type.Optional(Type.Boolean({ description: 'Also count the matches by material type, language and decade.' })),
   ...pagingQuery,
   fields: Type.Optional(Type.String({ description: `Bib fields to return: ${BIB_FIELDS.all.join(', ')}, or default.` })),
 }, { additionalProperties: false });
+
+function FacetValue<T extends TSchema>(value: T) {
+  return Type.Object({ value, count: Type.Integer() });
+}
 
 const SearchAnswer = Type.Object({
   count: Type.Integer({ description: 'Entries on this page.' }),
   total: Type.Integer({ description: 'All matches.' }),
   start: Type.Integer(),
   entries: Type.Array(Type.Object({ relevance: Type.Number(), bib: Type.Ref('Bib') })),
+  facets: Type.Optional(Type.Object({
+    materialType: Type.Array(FacetValue(Type.String())),
+    language: Type.Array(FacetValue(Type.String())),
+    decade: Type.Array(FacetValue(Type.Integer())),
+  }, { description: 'With facets=true: how many matches have each value (the 20 most common; filters applied).' })),
 });
+
+/** A comma-separated list parameter: its values, or a 400 naming the parameter. */
+function listParam(name: string, raw: string | undefined, pattern: RegExp): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const bad = values.find((v) => !pattern.test(v));
+  if (bad !== undefined || values.length === 0) throw errors.invalidParameter(`${name} ${bad === undefined ? 'is empty' : `has an invalid value: ${JSON.stringify(bad)}`}`);
+  return values;
+}
 
 export function searchRoutes(app: App, search: SearchService, bibs: BibService): void {
   app.get('/bibs/search', {
@@ -32,13 +55,18 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
     const q = request.query;
     const fields = parseFields(q.fields, BIB_FIELDS);
     const offset = q.offset ?? 0;
-    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, limit: q.limit ?? 50, offset });
+    const filters = {
+      materialType: listParam('materialType', q.materialType, /^[\w-]{1,10}$/),
+      language: listParam('language', q.language, /^[a-z]{3}$/),
+      decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
+    };
+    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset });
     const rows = await bibs.byIds(result.hits.map((h) => h.id), { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') });
     const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
     const entries = result.hits.flatMap((hit) => {
       const row = rows.get(hit.id);
       return row ? [{ relevance: hit.relevance, bib: presentBib(row, fields, items) }] : [];
     });
-    return { count: entries.length, total: result.total, start: offset, entries };
+    return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
   });
 }

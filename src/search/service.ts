@@ -27,14 +27,35 @@ export interface SearchRequest {
   text: string;
   index?: SearchIndex;
   sort?: SearchSort;
+  /** Only records with one of these material types, languages, or publication decades. */
+  filters?: repo.SearchFilters;
+  /** Also count the matches by material type, language and decade. */
+  facets?: boolean;
   limit: number;
   offset: number;
+}
+
+export interface FacetValue<T> {
+  value: T;
+  count: number;
+}
+
+export interface SearchFacets {
+  materialType: FacetValue<string>[];
+  language: FacetValue<string>[];
+  decade: FacetValue<number>[];
 }
 
 export interface SearchResult {
   total: number;
   hits: { id: string; relevance: number }[];
+  /** Present when asked for. */
+  facets?: SearchFacets;
 }
+
+/** The most values a facet lists. */
+const FACET_VALUES = 20;
+const NO_FACETS: SearchFacets = { materialType: [], language: [], decade: [] };
 
 /** A standard number typed into the box (ISBN with or without hyphens, ISSN): its index key. */
 function numberKey(text: string): string | undefined {
@@ -50,14 +71,18 @@ export class SearchService {
   constructor(private readonly db: Db) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
+    const result = await this.find(request);
+    return request.facets ? { ...result, facets: result.facets ?? NO_FACETS } : result;
+  }
+
+  private async find(request: SearchRequest): Promise<SearchResult> {
     const fields: readonly string[] = request.index ? SEARCH_INDEXES[request.index] : ALL_WORD_FIELDS;
-    const sort = request.sort ?? 'relevance';
     const number = !request.index || fields.includes(FIELD_KEYS.number) ? numberKey(request.text) : undefined;
     if (number || fields.includes(FIELD_KEYS.number)) {
       if (!number) return { total: 0, hits: [] };
       const ids = await repo.termIds(this.db, [number]);
       if (!ids.size) return { total: 0, hits: [] };
-      return this.run({ required: [{ termIds: [...ids.values()], boosts: [1] }], optional: [], excluded: [], phrases: [], excludedPhrases: [], title: null, sort, limit: request.limit, offset: request.offset });
+      return this.run({ required: [{ termIds: [...ids.values()], boosts: [1] }], optional: [], excluded: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) }, request.facets);
     }
 
     const query = parseQuery(request.text);
@@ -110,16 +135,28 @@ export class SearchService {
     return this.run({
       required, optional, excluded, phrases, excludedPhrases,
       title: searchesTitles && titleWords.length ? ` ${titleWords.join(' ')} ` : null,
-      sort, limit: request.limit, offset: request.offset,
-    });
+      ...this.page(request),
+    }, request.facets);
   }
 
-  private async run(sql: repo.SearchSql): Promise<SearchResult> {
-    let hits = await repo.search(this.db, sql);
+  private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {
+    return { filters: request.filters ?? {}, sort: request.sort ?? 'relevance', limit: request.limit, offset: request.offset };
+  }
+
+  private async run(sql: repo.SearchSql, withFacets = false): Promise<SearchResult> {
+    const hits = await repo.search(this.db, sql);
     let total = hits[0]?.total ?? 0;
     if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
-    hits = hits.map((h) => ({ ...h, score: Math.round(h.score * 100) / 100 }));
-    return { total, hits: hits.map((h) => ({ id: h.id, relevance: h.score })) };
+    const result: SearchResult = { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
+    if (withFacets) {
+      const facets: SearchFacets = { materialType: [], language: [], decade: [] };
+      for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES)) {
+        if (row.facet === 'decade') facets.decade.push({ value: Number(row.value), count: row.count });
+        else facets[row.facet].push({ value: row.value, count: row.count });
+      }
+      result.facets = facets;
+    }
+    return result;
   }
 }
 
