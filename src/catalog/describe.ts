@@ -33,6 +33,11 @@ export function tidy(text: string): string {
   return out;
 }
 
+/** A title as the catalogue keeps it ("History : a story /"), as a reader reads it ("History: a story"). */
+export function displayTitle(title: string): string {
+  return tidy(title.replace(/\s+([:;])\s*/g, '$1 '));
+}
+
 function dataFields(record: MarcRecord, tags: RegExp): DataField[] {
   return record.fields.filter((f): f is DataField => !isControlField(f) && tags.test(f.tag));
 }

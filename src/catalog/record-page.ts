@@ -2,11 +2,11 @@
 // then the full description. Authors and subjects link to searches for more of the same.
 import { html, type Html } from './html.ts';
 import { icon, materialFamily } from './icons.ts';
-import { resultsUrl, type CatalogQuery } from './query.ts';
+import { NO_FILTERS, resultsUrl, type CatalogQuery } from './query.ts';
 import { availability } from './results-page.ts';
 import type { RecordView } from './service.ts';
 
-const search = (index: CatalogQuery['index'], text: string) => resultsUrl({ text, index, sort: 'relevance', page: 1 });
+const search = (index: CatalogQuery['index'], text: string) => resultsUrl({ text, index, sort: 'relevance', page: 1, filters: NO_FILTERS });
 
 function detail(label: string, value: Html | string | undefined): Html {
   return value ? html`<dt>${label}</dt><dd>${value}</dd>` : html``;

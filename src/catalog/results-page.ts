@@ -3,9 +3,9 @@
 import { html, type Html } from './html.ts';
 import { icon, materialFamily } from './icons.ts';
 import { INDEX_LABELS } from './layout.ts';
-import { MAX_PAGE, PAGE_SIZE, recordUrl, resultsUrl, type CatalogQuery } from './query.ts';
+import { FACET_NAMES, MAX_PAGE, NO_FILTERS, PAGE_SIZE, recordUrl, resultsUrl, withFilter, type CatalogQuery, type FacetName } from './query.ts';
 import type { HoldingsSummary } from './holdings.ts';
-import type { Hit, Results } from './service.ts';
+import type { FacetEntry, Hit, Results } from './service.ts';
 
 const SORT_LABELS: Record<CatalogQuery['sort'], string> = { relevance: 'Relevance', title: 'Title (A–Z)', year: 'Year (newest first)' };
 const number = new Intl.NumberFormat('en-GB');
@@ -47,18 +47,65 @@ function pager(q: CatalogQuery, total: number): Html {
   if (last <= 1) return html``;
   const link = (page: number) => resultsUrl({ ...q, page });
   return html`<nav class="pager" aria-label="Pages of results"><ul>
-  ${q.page > 1 ? html`<li><a href="${link(q.page - 1)}" rel="prev"><span aria-hidden="true">‹</span> Previous<span class="visually-hidden"> page</span></a></li>` : ''}
+  ${q.page > 1 ? html`<li><a href="${link(q.page - 1)}" rel="prev"><span aria-hidden="true">‹</span> <span class="word">Previous<span class="visually-hidden"> page</span></span></a></li>` : ''}
   ${pageNumbers(q.page, last).map((n) => n === null
     ? html`<li><span class="gap" aria-hidden="true">…</span></li>`
     : html`<li><a class="num${Math.abs(n - q.page) <= 1 || n === 1 || n === last ? ' near' : ''}" href="${link(n)}"${n === q.page ? html` aria-current="page"` : ''}><span class="visually-hidden">Page </span>${n}</a></li>`)}
-  ${q.page < last ? html`<li><a href="${link(q.page + 1)}" rel="next">Next<span class="visually-hidden"> page</span> <span aria-hidden="true">›</span></a></li>` : ''}
+  ${q.page < last ? html`<li><a href="${link(q.page + 1)}" rel="next"><span class="word">Next<span class="visually-hidden"> page</span></span> <span aria-hidden="true">›</span></a></li>` : ''}
 </ul></nav>`;
+}
+
+const FACET_LABELS: Record<FacetName, string> = { materialType: 'Format', language: 'Language', decade: 'Published' };
+
+function filterCount(q: CatalogQuery): number {
+  return FACET_NAMES.reduce((n, f) => n + q.filters[f].length, 0);
+}
+
+function facetGroup(q: CatalogQuery, facet: FacetName, entries: FacetEntry[]): Html {
+  if (entries.length === 0) return html``;
+  const selected = (value: string | number) => (q.filters[facet] as (string | number)[]).includes(value);
+  return html`<div class="facet">
+  <h3 id="facet-${facet}">${FACET_LABELS[facet]}</h3>
+  <ul aria-labelledby="facet-${facet}">${entries.map((e) => selected(e.value)
+    ? html`<li><a href="${resultsUrl(withFilter(q, facet, e.value, false))}" aria-current="true" data-facet="${facet}" data-value="${e.value}" data-count="${e.count}"><span>${e.label}<span class="visually-hidden"> (selected: remove this filter)</span></span><span class="n">${number.format(e.count)}</span></a></li>`
+    : html`<li><a href="${resultsUrl(withFilter(q, facet, e.value, true))}" data-facet="${facet}" data-value="${e.value}" data-count="${e.count}"><span>${e.label}</span><span class="n">${number.format(e.count)}<span class="visually-hidden"> results</span></span></a></li>`)}</ul>
+</div>`;
+}
+
+function refine(q: CatalogQuery, results: Results): Html {
+  if (!FACET_NAMES.some((f) => results.facets[f].length)) return html``;
+  const n = filterCount(q);
+  return html`<aside class="refine-wrap" aria-labelledby="refine-heading">
+<details class="refine">
+  <summary>Refine results${n ? html` <span class="detail">(${n} in use)</span>` : ''}</summary>
+  <div class="facets">
+    <h2 id="refine-heading" class="refine-title">Refine results</h2>
+    ${FACET_NAMES.map((f) => facetGroup(q, f, results.facets[f]))}
+  </div>
+</details>
+</aside>`;
+}
+
+function chips(q: CatalogQuery, results: Results): Html {
+  if (filterCount(q) === 0) return html``;
+  const label = (facet: FacetName, value: string | number) =>
+    results.facets[facet].find((e) => e.value === value)?.label ?? (facet === 'decade' ? `${value}s` : String(value));
+  return html`<ul class="chips" aria-label="Filters in use">
+  ${FACET_NAMES.flatMap((facet) => (q.filters[facet] as (string | number)[]).map((value) => html`<li><a href="${resultsUrl(withFilter(q, facet, value, false))}">${FACET_LABELS[facet]}: ${label(facet, value)}<span class="visually-hidden"> (remove this filter)</span> <span class="x" aria-hidden="true">×</span></a></li>`))}
+  ${filterCount(q) > 1 ? html`<li><a class="clear" href="${resultsUrl({ ...q, page: 1, filters: NO_FILTERS })}">Clear all filters</a></li>` : ''}
+</ul>`;
+}
+
+/** The parts of the query a form must carry along (as hidden fields) besides what it changes. */
+function hiddenFields(q: CatalogQuery): Html {
+  return html`<input type="hidden" name="text" value="${q.text}">
+  ${q.index ? html`<input type="hidden" name="index" value="${q.index}">` : ''}
+  ${FACET_NAMES.map((f) => q.filters[f].length ? html`<input type="hidden" name="${f}" value="${q.filters[f].join(',')}">` : '')}`;
 }
 
 function sortForm(q: CatalogQuery): Html {
   return html`<form class="sort" action="/catalog" method="get">
-  <input type="hidden" name="text" value="${q.text}">
-  ${q.index ? html`<input type="hidden" name="index" value="${q.index}">` : ''}
+  ${hiddenFields(q)}
   <label for="sort">Sort by</label>
   <select id="sort" name="sort">${Object.entries(SORT_LABELS).map(([value, label]) => html`<option value="${value}"${value === q.sort ? html` selected` : ''}>${label}</option>`)}</select>
   <button class="button secondary" type="submit">Sort</button>
@@ -73,6 +120,7 @@ function heading(q: CatalogQuery): Html {
 function noResults(q: CatalogQuery): Html {
   return html`<div class="empty">
   <h2>Nothing found${q.page > 1 ? ' on this page' : ''}</h2>
+  ${q.page === 1 && filterCount(q) ? html`<p>Your filters leave nothing. <a href="${resultsUrl({ ...q, filters: NO_FILTERS })}">Search again without filters</a>.</p>` : ''}
   <p>${q.page > 1 ? html`There are fewer results than that. <a href="${resultsUrl({ ...q, page: 1 })}">Go to the first page</a>.` : 'Some ideas:'}</p>
   ${q.page > 1 ? '' : html`<ul class="tips">
     <li>Check the spelling, or try fewer or more general words.</li>
@@ -89,11 +137,13 @@ export function resultsMain(q: CatalogQuery, results: Results): Html {
     ? html`Showing ${number.format(first)}–${number.format(lastShown)} of ${number.format(results.total)} ${results.total === 1 ? 'result' : 'results'}`
     : html`${number.format(results.total)} ${results.total === 1 ? 'result' : 'results'}`;
   return html`<div class="wrap layout">
+${refine(q, results)}
 <section class="results" aria-labelledby="results-heading">
   <div class="results-head">
-    <div><h1 id="results-heading">${heading(q)}</h1><p class="count" role="status">${count}</p></div>
+    <div><h1 id="results-heading">${heading(q)}</h1><p class="count" role="status" data-total="${results.total}">${count}</p></div>
     ${results.total > 1 ? sortForm(q) : ''}
   </div>
+  ${chips(q, results)}
   ${results.hits.length
     ? html`<ol class="hits" start="${first}">${results.hits.map((h) => hit(h, q))}</ol>${pager(q, results.total)}`
     : noResults(q)}

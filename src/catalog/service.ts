@@ -3,11 +3,11 @@
 // the bibs and copies of its hits; a record page is a bib, its MARC and its copies.
 import { languageName } from '../bibs/present.ts';
 import type { BibService } from '../bibs/service.ts';
-import type { SearchService } from '../search/service.ts';
+import type { SearchRequest, SearchService } from '../search/service.ts';
 import { fromMarcInJson } from '../marc/marc-in-json.ts';
-import { describe, type Description } from './describe.ts';
+import { describe, displayTitle, type Description } from './describe.ts';
 import { copiesOf, summarize, type Copy, type HoldingsSummary } from './holdings.ts';
-import { PAGE_SIZE, type CatalogQuery } from './query.ts';
+import { FACET_NAMES, PAGE_SIZE, type CatalogQuery, type FacetName } from './query.ts';
 
 export interface Coded {
   code: string;
@@ -24,9 +24,17 @@ export interface Hit {
   holdings: HoldingsSummary;
 }
 
+/** One value of a facet: its code (as the filter takes it), its name, and how many matches have it. */
+export interface FacetEntry {
+  value: string | number;
+  label: string;
+  count: number;
+}
+
 export interface Results {
   total: number;
   hits: Hit[];
+  facets: Record<FacetName, FacetEntry[]>;
 }
 
 export interface RecordView {
@@ -39,9 +47,10 @@ export interface RecordView {
   holdings: HoldingsSummary;
 }
 
-/** The search a results page makes: exported so tests can show the API is asked the same. */
-export function searchRequest(q: CatalogQuery) {
-  return { text: q.text, index: q.index, sort: q.sort, limit: PAGE_SIZE, offset: (q.page - 1) * PAGE_SIZE };
+/** The search a results page makes: GET /bibs/search?text&index&sort&materialType&language&decade&facets=true&limit=20&offset=(page-1)*20 asks the same. */
+export function searchRequest(q: CatalogQuery): SearchRequest {
+  const filters = Object.fromEntries(FACET_NAMES.filter((f) => q.filters[f].length).map((f) => [f, q.filters[f]]));
+  return { text: q.text, index: q.index, sort: q.sort, filters, facets: true, limit: PAGE_SIZE, offset: (q.page - 1) * PAGE_SIZE };
 }
 
 export class CatalogService {
@@ -51,16 +60,17 @@ export class CatalogService {
   ) {}
 
   async results(q: CatalogQuery): Promise<Results> {
-    if (!q.text) return { total: 0, hits: [] };
-    const result = await this.search.search(searchRequest(q));
+    if (!q.text) return { total: 0, hits: [], facets: { materialType: [], language: [], decade: [] } };
+    const [result, materialTypes] = await Promise.all([this.search.search(searchRequest(q)), this.materialTypeNames()]);
     const ids = result.hits.map((h) => h.id);
     const [rows, items] = await Promise.all([this.bibs.byIds(ids, {}), this.bibs.itemsOf(ids)]);
+    const facets = result.facets ?? { materialType: [], language: [], decade: [] };
     const hits = ids.flatMap((id): Hit[] => {
       const row = rows.get(id);
       if (!row) return [];
       return [{
         id,
-        title: row.title ?? 'Untitled',
+        title: row.title ? displayTitle(row.title) : 'Untitled',
         author: row.author ?? undefined,
         year: row.publish_year ?? undefined,
         materialType: row.material_type ? { code: row.material_type, name: row.material_type_desc ?? row.material_type } : undefined,
@@ -68,7 +78,21 @@ export class CatalogService {
         holdings: summarize(copiesOf(items.get(id) ?? [])),
       }];
     });
-    return { total: result.total, hits };
+    return {
+      total: result.total,
+      hits,
+      facets: {
+        materialType: facets.materialType.map((f) => ({ ...f, label: materialTypes.get(f.value) ?? f.value })),
+        language: facets.language.map((f) => ({ ...f, label: languageName(f.value) })),
+        // Decades read best in time order, newest first.
+        decade: facets.decade.map((f) => ({ ...f, label: `${f.value}s` })).sort((a, b) => b.value - a.value),
+      },
+    };
+  }
+
+  private async materialTypeNames(): Promise<Map<string, string>> {
+    const [field] = await this.bibs.metadata(['materialType'], 'en');
+    return new Map((field?.values ?? []).map((v) => [v.code, v.desc]));
   }
 
   /** A record the public may see: undefined for one that does not exist, is deleted or is suppressed. */

@@ -60,6 +60,7 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .chips a { display: inline-flex; align-items: center; gap: .35rem; background: #e8eef7; color: var(--brand); border-radius: 999px; padding: .3rem .8rem; text-decoration: none; font-size: .9rem; font-weight: 600; }
 .chips a:hover { background: #d5e1f1; }
 .chips .x { font-size: 1.1em; line-height: 1; }
+.chips a.clear { background: none; color: var(--accent); text-decoration: underline; font-weight: 600; }
 .hits { list-style: none; margin: 0; padding: 0; display: grid; gap: .75rem; }
 .hit { display: flex; gap: 1rem; background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; box-shadow: var(--shadow); }
 .cover { flex: none; width: 3.5rem; height: 4.75rem; border-radius: 6px; display: grid; place-items: center; color: #fff; background: #50607a; box-shadow: inset -4px 0 0 rgb(0 0 0 / .15); }
@@ -98,10 +99,12 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .pager .num.near { display: inline-flex; }
 
 /* Facets: a disclosure on phones, an open sidebar on wider screens */
+.refine-title { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .refine { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); align-self: start; }
-.refine > summary { cursor: pointer; padding: .85rem 1rem; font-weight: 700; list-style: none; display: flex; justify-content: space-between; align-items: center; }
+.refine > summary { cursor: pointer; padding: .85rem 1rem; font-weight: 700; list-style: none; display: flex; gap: .4rem; align-items: center; min-height: 2.75rem; }
+.refine > summary .detail { font-weight: 400; color: var(--muted); }
 .refine > summary::-webkit-details-marker { display: none; }
-.refine > summary::after { content: "+"; font-size: 1.4rem; line-height: 1; color: var(--accent); }
+.refine > summary::after { content: "+"; margin-left: auto; font-size: 1.4rem; line-height: 1; color: var(--accent); }
 .refine[open] > summary::after { content: "\\2212"; }
 .refine .facets { padding: 0 1rem 1rem; }
 .facet { border-top: 1px solid var(--line); padding-top: .75rem; margin-top: .75rem; }
@@ -111,6 +114,7 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .facet a { display: flex; justify-content: space-between; gap: .75rem; padding: .35rem .5rem; margin: 0 -.5rem; border-radius: 6px; text-decoration: none; color: var(--ink); }
 .facet a:hover { background: #eef4fb; color: var(--accent); }
 .facet a[aria-current="true"] { background: #e8eef7; font-weight: 700; color: var(--brand); }
+.facet a[aria-current="true"] > span:first-child::before { content: "\\2713\\00a0"; }
 .facet .n { color: var(--muted); font-variant-numeric: tabular-nums; font-size: .9rem; }
 
 /* Record page */
@@ -151,6 +155,8 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
   .copies td::before { content: attr(data-label); font-weight: 700; color: var(--muted); font-size: .85rem; }
   .record-head .cover { width: 3.75rem; height: 5.25rem; }
   .hit .cover { width: 2.75rem; height: 3.75rem; }
+  .pager .word { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .pager a, .pager span { min-width: 2.6rem; padding: 0 .5rem; }
   .hit .cover .icon { width: 1.4rem; height: 1.4rem; }
 }
 @media (min-width: 40rem) {
@@ -162,10 +168,11 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
   .record { padding: 2rem; }
 }
 @media (min-width: 56rem) {
-  .layout:has(> .refine) { grid-template-columns: 16rem minmax(0, 1fr); gap: 2rem; }
-  .refine { position: sticky; top: 1rem; }
+  .layout:has(> .refine-wrap) { grid-template-columns: 16rem minmax(0, 1fr); gap: 2rem; }
+  .refine-wrap { align-self: start; }
   @supports selector(::details-content) {
     .refine > summary { display: none; }
+    .refine-title { position: static; width: auto; height: auto; clip: auto; font-size: 1.05rem; margin-bottom: .75rem; }
     .refine::details-content { content-visibility: visible; display: contents; }
     .refine .facets { padding-top: 1rem; }
   }
