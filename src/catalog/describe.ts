@@ -28,8 +28,8 @@ export interface Description {
 /** Without the trailing ISBD punctuation (" /", " :", " ;", ",", "="), and without a final full stop unless it ends an initial or abbreviation. */
 export function tidy(text: string): string {
   let out = text.trim().replace(/\s*[/:;,=]$/, '').trim();
-  // "Smith, J." and "etc." keep their stop; "History." loses it.
-  if (/\.$/.test(out) && !/(?:\b\p{Lu}|\betc|\bed|\bJr|\bSr)\.$/u.test(out)) out = out.slice(0, -1);
+  // "Smith, J.", "etc." and "591 p." keep their stop; "History." loses it.
+  if (/\.$/.test(out) && !/(?:\b\p{Lu}|\b(?:etc|ed|Jr|Sr|p|v|ill|col|ca|no))\.$/u.test(out)) out = out.slice(0, -1);
   return out;
 }
 
