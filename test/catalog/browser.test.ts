@@ -58,7 +58,7 @@ function accessibilityProblems(): string[] {
     const [l1, l2] = [luminance(rgb(style.color)), luminance(background)].sort((a, b) => b - a);
     const ratio = (l1! + 0.05) / (l2! + 0.05);
     const large = parseFloat(style.fontSize) >= 24 || (parseFloat(style.fontSize) >= 18.66 && Number(style.fontWeight) >= 700);
-    if (ratio < (large ? 3 : 4.5)) problems.push(`contrast ${ratio.toFixed(2)} for "${e.textContent!.trim().slice(0, 30)}"`);
+    if (ratio < (large ? 3 : 4.5)) problems.push(`contrast ${ratio.toFixed(2)} for "${e.textContent.trim().slice(0, 30)}"`);
   }
   return problems;
 }
