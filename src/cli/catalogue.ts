@@ -101,7 +101,7 @@ export function registerCatalogueCommands(program: Command): void {
         await analyzeCatalogue(db);
         await queueAll(db);
         bar?.start(await queueLength(db), 0);
-        return drainQueue(db, (done) => bar?.update(done));
+        return drainQueue(db, (done) => bar?.update(done), 2);
       }).finally(() => bar?.stop());
       const seconds = (performance.now() - started) / 1000;
       print(!!opts.json, { indexed, seconds: Math.round(seconds * 10) / 10 }, `indexed ${indexed} bibs in ${seconds.toFixed(1)} s`);

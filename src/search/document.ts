@@ -23,6 +23,26 @@ const TAGS: { tags: RegExp; field: FieldKey; weight: number; codes: RegExp }[] =
 ];
 /** A stemmed match counts this much of an exact one. */
 export const STEM_FACTOR = 0.6;
+/**
+ * Keys for searches of every field. "*~histori" holds every form of a word with that stem in any
+ * field ("history", "histories"), its weight their field weights summed: all of the word's matches
+ * in one list, whose length is its match count and whose impact order gives its best records
+ * without reading the rest. The exact form must still outrank another form, so a form that is not
+ * its own stem also has "*:histories", and the weight of such forms is kept again under
+ * "*^histori": a search for "history" scores S - EXACT_FACTOR * O from the "*~" and "*^" weights,
+ * one for "histories" STEM_FACTOR * S + EXACT_FACTOR * E with E its "*:" weight, so the exact form
+ * counts fully and another STEM_FACTOR, as in a one-field search. (Most words are their own stem:
+ * this costs one posting per word and bib, where a key per form and one per stem would cost two.)
+ */
+export const ANY_FIELD = '*';
+export const EXACT_FACTOR = 1 - STEM_FACTOR;
+/**
+ * "*!war": the main title starts with "war" (more when it is the whole title). A one-word search
+ * adds it, and ranks from its impact list too, so exact and leading title matches come first
+ * however common the word; longer searches compare the whole title instead.
+ */
+const LEADING_TITLE_WORD = 25;
+const WHOLE_TITLE_WORD = 60;
 const NUMBER_WEIGHT = 8;
 
 export interface SearchDocumentInput {
@@ -55,6 +75,16 @@ function add(keys: Map<string, number>, key: string, weight: number): void {
   keys.set(key, had === undefined ? weight : had + weight * 0.3);
 }
 
+/** A word's "*" keys (see ANY_FIELD). */
+function addAnyField(keys: Map<string, number>, word: string, weight: number, adder: typeof add): void {
+  const stemmed = stem(word);
+  adder(keys, `${ANY_FIELD}~${stemmed}`, weight);
+  if (stemmed !== word) {
+    adder(keys, `${ANY_FIELD}:${word}`, weight);
+    adder(keys, `${ANY_FIELD}^${stemmed}`, weight);
+  }
+}
+
 export function searchDocument(input: SearchDocumentInput): SearchDocument {
   const keys = new Map<string, number>();
   const all: string[] = [];
@@ -69,19 +99,31 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
     if (tag === '245' && title.length === 0) title = found;
     all.push(...found);
     for (const word of found) {
-      add(keys, `${place.field}:${word}`, place.weight);
-      // A word whose stem differs is also found under its stem ("histories" under history):
-      // a search for the stem finds it, ranked below the stem's own exact form.
-      const stemmed = stem(word);
-      if (stemmed !== word) add(keys, `${place.field}~${stemmed}`, place.weight);
+      // Fields no index= names (edition, publication, extent) are searched through "*" keys only.
+      if (place.field !== FIELD_KEYS.other) {
+        add(keys, `${place.field}:${word}`, place.weight);
+        // A word whose stem differs is also found under its stem ("histories" under history):
+        // a search for the stem finds it, ranked below the stem's own exact form.
+        const stemmed = stem(word);
+        if (stemmed !== word) add(keys, `${place.field}~${stemmed}`, place.weight);
+      }
+      addAnyField(keys, word, place.weight, add);
     }
+  }
+  if (title.length > 0) {
+    keys.set(`${ANY_FIELD}!${title[0]}`, title.length === 1 ? WHOLE_TITLE_WORD : LEADING_TITLE_WORD);
   }
   for (const isbn of input.isbns) {
     const normal = isbn13(isbn);
     if (normal) add(keys, `i:${normal}`, NUMBER_WEIGHT);
   }
   for (const issn of input.issns) add(keys, `i:${issn.replace('-', '').toLowerCase()}`, NUMBER_WEIGHT);
-  for (const callNumber of input.callNumbers) for (const word of words(callNumber)) add(keys, `c:${word}`, 1);
+  for (const callNumber of input.callNumbers) {
+    for (const word of words(callNumber)) {
+      add(keys, `c:${word}`, 1);
+      addAnyField(keys, word, 1, add);
+    }
+  }
   const sortTitle = (input.title ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/^(the|a|an|le|la|les|der|die|das|el) /, '');
   return {
     bibId: input.id, keys,

@@ -23,12 +23,18 @@ export async function indexBatch(db: Db, limit = BATCH): Promise<number> {
   });
 }
 
-/** Indexes until the queue is empty; answers how many bibs it indexed. */
-export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}): Promise<number> {
+/**
+ * Indexes until the queue is empty; answers how many bibs it indexed. With two workers one batch's
+ * documents are built while another's are written (a full reindex keeps both cores busy).
+ */
+export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}, workers = 1): Promise<number> {
   let done = 0;
-  for (let n = await indexBatch(db); n > 0; n = await indexBatch(db)) {
-    done += n;
-    onProgress(done);
-  }
+  const work = async () => {
+    for (let n = await indexBatch(db); n > 0; n = await indexBatch(db)) {
+      done += n;
+      onProgress(done);
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, work));
   return done;
 }

@@ -1,7 +1,7 @@
 // SQL for the search index: the queue of bibs to index, the index itself, and the search query.
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import type { SearchDocument } from './document.ts';
+import { ANY_FIELD, type SearchDocument } from './document.ts';
 
 /** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
 export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
@@ -47,36 +47,61 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
+  // The "*~" keys' counts lose the postings about to go, and gain the new ones (below).
+  const gone = await tx.query<{ term_id: number; n: number }>(
+    `select p.term_id, count(*)::int as n from search_postings p join search_terms t on t.id = p.term_id
+     where p.bib_id = any($1::bigint[]) and t.key like '*~%' group by p.term_id`,
+    [bibIds],
+  );
   await tx.query('delete from search_postings where bib_id = any($1::bigint[])', [bibIds]);
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
-  if (docs.length === 0) return;
-  // Sorted, so that indexers adding the same new keys at once take their locks in one order.
-  const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
-  await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
-  const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
-  const termIds: number[] = [];
-  const postingBibs: string[] = [];
-  const weights: number[] = [];
-  for (const doc of docs) {
-    for (const [key, weight] of doc.keys) {
-      termIds.push(ids.get(key)!);
-      postingBibs.push(doc.bibId);
-      weights.push(Math.round(weight * 100) / 100);
+  const counts = new Map(gone.map((r) => [r.term_id, -r.n]));
+  if (docs.length > 0) {
+    // Sorted, so that indexers adding the same new keys at once take their locks in one order.
+    const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
+    await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
+    const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
+    const termIds: number[] = [];
+    const postingBibs: string[] = [];
+    const weights: number[] = [];
+    for (const doc of docs) {
+      for (const [key, weight] of doc.keys) {
+        const id = ids.get(key)!;
+        termIds.push(id);
+        postingBibs.push(doc.bibId);
+        weights.push(Math.round(weight * 100) / 100);
+        if (key.startsWith(COUNTED_PREFIX)) counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
     }
+    await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])', [termIds, postingBibs, weights]);
+    await tx.query(
+      `insert into search_docs (bib_id, title, words, sort_title, year, material_type, lang)
+       select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])`,
+      [docs.map((d) => d.bibId), docs.map((d) => d.title), docs.map((d) => d.words), docs.map((d) => d.sortTitle), docs.map((d) => d.year),
+        docs.map((d) => d.materialType), docs.map((d) => d.lang)],
+    );
   }
-  await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])', [termIds, postingBibs, weights]);
-  await tx.query(
-    `insert into search_docs (bib_id, title, words, sort_title, year, material_type, lang)
-     select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])`,
-    [docs.map((d) => d.bibId), docs.map((d) => d.title), docs.map((d) => d.words), docs.map((d) => d.sortTitle), docs.map((d) => d.year),
-      docs.map((d) => d.materialType), docs.map((d) => d.lang)],
-  );
+  const changed = [...counts].filter(([, n]) => n !== 0).sort((a, b) => a[0] - b[0]);
+  if (changed.length === 0) return;
+  // Locked in id order first: indexers updating the same common keys at once then queue, never deadlock.
+  await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed.map(([id]) => id)]);
+  await tx.query('update search_terms t set df = t.df + d.n from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
+    [changed.map(([id]) => id), changed.map(([, n]) => n)]);
 }
 
-export async function termIds(db: Queryable, keys: string[]): Promise<Map<string, number>> {
+/** Keys whose bib counts the index keeps (search_terms.df). */
+const COUNTED_PREFIX = `${ANY_FIELD}~`;
+
+/** A key of the index: its id, and for "*~" keys how many bibs it marks. */
+export interface Term {
+  id: number;
+  df: number;
+}
+
+export async function terms(db: Queryable, keys: string[]): Promise<Map<string, Term>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys]);
-  return new Map(rows.map((r) => [r.key, r.id]));
+  const rows = await db.query<Term & { key: string }>('select id, key, df from search_terms where key = any($1::text[])', [keys]);
+  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df }]));
 }
 
 /** A clause for the query: the terms (with how much each counts) any of which satisfies it. */
@@ -95,13 +120,18 @@ export interface SearchFilters {
 export interface SearchSql {
   required: SqlClause[];
   optional: SqlClause[];
+  /** Bibs with a posting in any of these lists are left out. */
   excluded: number[];
+  /** Bibs with a word that is its own stem are left out: their stem list's weight exceeds their other forms'. */
+  excludedStems: { stem: number; others: number | null }[];
   /** Folded phrases (" a b c ") every result's words must contain. */
   phrases: string[];
   excludedPhrases: string[];
   /** The query's words as a folded title (" a b "), for exact and leading title matches; null: none. */
   title: string | null;
   filters: SearchFilters;
+  /** Ranks first the matches among the best `size` bibs of these lists (see rankPool), then the rest. */
+  pool?: PoolLists;
   sort: 'relevance' | 'title' | 'year';
   limit: number;
   offset: number;
@@ -111,6 +141,24 @@ export interface SearchHit {
   id: string;
   score: number;
   total: number;
+}
+
+export interface PoolLists {
+  termIds: number[];
+  size: number;
+}
+
+/** The best bibs of some keys' impact lists: the candidates a relevance ranking starts from. */
+function poolSql(pool: PoolLists, add: (value: unknown) => string): string {
+  const size = add(pool.size);
+  return pool.termIds.map((id) =>
+    `(select p.bib_id from search_postings p where p.term_id = ${add(id)} order by p.weight desc, p.bib_id limit ${size})`).join(' union ');
+}
+
+/** An exact title beats a leading one, which beats the words found anywhere in it in order. */
+function titleBoost(title: string, add: (value: unknown) => string): string {
+  return `(case when d.title = ${add(title)} then 60 when d.title like ${add(`${title}%`)} then 25
+                when d.title like ${add(`%${title}%`)} then 10 else 0 end)`;
 }
 
 /** Builds the SQL of a query's matches: CTEs, the from-clause (search_docs as d) and the score. */
@@ -125,15 +173,18 @@ class MatchSql {
       `select p.bib_id, sum(p.weight * k.boost) as w from search_postings p
        join unnest(${this.add(c.termIds)}::int[], ${this.add(c.boosts)}::real[]) as k(term_id, boost) on k.term_id = p.term_id group by p.bib_id`;
     q.required.forEach((c, i) => this.ctes.push(`r${i} as (${clauseSql(c)})`));
+    if (q.pool) this.ctes.push(`pool as (${poolSql(q.pool, (v) => this.add(v))})`);
     q.optional.forEach((c, i) => this.ctes.push(`o${i} as (${clauseSql(c)})`));
     const joins = q.required.slice(1).map((_, i) => `join r${i + 1} on r${i + 1}.bib_id = r0.bib_id`);
     const optionalJoins = q.optional.map((_, i) => `left join o${i} on o${i}.bib_id = r0.bib_id`);
-    this.from = `r0 ${joins.join(' ')} join search_docs d on d.bib_id = r0.bib_id ${optionalJoins.join(' ')}`;
+    this.from = `r0 ${joins.join(' ')} join search_docs d on d.bib_id = r0.bib_id ${optionalJoins.join(' ')}${q.pool ? ' left join pool on pool.bib_id = r0.bib_id' : ''}`;
     const f = q.filters;
     this.where = [
       ...q.phrases.map((p) => `d.words like ${this.add(`%${p}%`)}`),
       ...q.excludedPhrases.map((p) => `d.words not like ${this.add(`%${p}%`)}`),
       ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = r0.bib_id and x.term_id = any(${this.add(q.excluded)}::int[]))`] : []),
+      ...q.excludedStems.map((e) => `not exists (select 1 from search_postings x where x.term_id = ${this.add(e.stem)} and x.bib_id = r0.bib_id
+        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${this.add(e.others ?? 0)} and y.bib_id = r0.bib_id), 0))`),
       ...(f.materialType?.length ? [`d.material_type = any(${this.add(f.materialType)}::text[])`] : []),
       ...(f.language?.length ? [`d.lang = any(${this.add(f.language)}::text[])`] : []),
       ...(f.decade?.length ? [`(d.year / 10) * 10 = any(${this.add(f.decade)}::int[])`] : []),
@@ -151,11 +202,7 @@ class MatchSql {
     return [
       ...q.required.map((_, i) => `r${i}.w`),
       ...q.optional.map((_, i) => `coalesce(o${i}.w, 0)`),
-      ...(q.title === null ? [] : [
-        // An exact title beats a leading one, which beats the words found anywhere in it in order.
-        `(case when d.title = ${this.add(q.title)} then 60 when d.title like ${this.add(`${q.title}%`)} then 25
-               when d.title like ${this.add(`%${q.title}%`)} then 10 else 0 end)`,
-      ]),
+      ...(q.title === null ? [] : [titleBoost(q.title, (v) => this.add(v))]),
     ].join(' + ');
   }
 
@@ -166,7 +213,8 @@ class MatchSql {
 
 export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> {
   const m = new MatchSql(q);
-  const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id' : 'score desc, d.bib_id';
+  const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id'
+    : q.pool ? '(pool.bib_id is not null) desc, score desc, d.bib_id' : 'score desc, d.bib_id';
   const sql = `with ${m.ctes.join(', ')}
     select d.bib_id::text as id, (${m.score()})::float8 as score, count(*) over ()::int as total
     from ${m.from} ${m.whereSql}
@@ -195,4 +243,46 @@ export async function facetCounts(db: Queryable, q: SearchSql, perFacet: number)
     ranked as (select *, row_number() over (partition by facet order by count desc, value) as n from counted)
     select facet, value, count from ranked where n <= ${top} order by facet, n`;
   return db.query<FacetCount>(sql, m.params);
+}
+
+/** A query of words only, every one required, ranked from the pool of its rarest word's best bibs. */
+export interface PoolQuery {
+  /** Each required word's terms with their boosts, and its stem list (which holds all its matches). */
+  words: (SqlClause & { stem: number })[];
+  optional: SqlClause[];
+  pool: PoolLists;
+  title: string | null;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The matches in the pool, ranked exactly as search() ranks them, and how many there are: with
+ * pool lists of a few hundred entries this reads a few thousand postings however common the words.
+ */
+export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: SearchHit[]; pooled: number }> {
+  const params: unknown[] = [];
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const clauses = [...q.words, ...q.optional];
+  const score = clauses.map((c) =>
+    `coalesce((select sum(p.weight * k.boost) from unnest(${add(c.termIds)}::int[], ${add(c.boosts)}::real[]) as k(term_id, boost)
+      join search_postings p on p.term_id = k.term_id and p.bib_id = c.bib_id), 0)`);
+  const others = q.words.map((w) => `exists (select 1 from search_postings x where x.term_id = ${add(w.stem)} and x.bib_id = c.bib_id)`);
+  const sql = `with c as (${poolSql(q.pool, add)}),
+    scored as (select c.bib_id, ${score.join(' + ')} as w from c where ${others.join(' and ')})
+    select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, add)}`})::float8 as score, count(*) over ()::int as total
+    from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
+    order by score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
+  const hits = await db.query<SearchHit>(sql, params);
+  return { hits, pooled: hits[0]?.total ?? 0 };
+}
+
+/** How many bibs are in every one of these lists (rarest first, so the join starts small). */
+export async function countCommon(db: Queryable, termIds: number[]): Promise<number> {
+  const joins = termIds.slice(1).map((id, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = $${i + 2} and p${i + 1}.bib_id = p0.bib_id`);
+  const rows = await db.query<{ n: number }>(`select count(*)::int as n from search_postings p0 ${joins.join(' ')} where p0.term_id = $1`, termIds);
+  return rows[0]!.n;
 }

@@ -1,7 +1,7 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
 // for the API and (next) the public catalogue pages, so both give the same records in the same order.
 import type { Db } from '../db/types.ts';
-import { FIELD_KEYS, STEM_FACTOR } from './document.ts';
+import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, STEM_FACTOR } from './document.ts';
 import { parseQuery } from './query.ts';
 import * as repo from './repository.ts';
 import { isbn13, stem } from './text.ts';
@@ -19,7 +19,6 @@ export const SEARCH_INDEXES = {
   callNumber: [FIELD_KEYS.callNumber],
 } as const;
 export type SearchIndex = keyof typeof SEARCH_INDEXES;
-const ALL_WORD_FIELDS = ['t', 'a', 's', 'e', 'n', 'o', 'c'];
 export const SEARCH_SORTS = ['relevance', 'title', 'year'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
@@ -53,6 +52,17 @@ export interface SearchResult {
   facets?: SearchFacets;
 }
 
+/**
+ * How many of its best bibs each list of the rarest word contributes to the pool ranked first.
+ * The trade: a bib outside the pool ranks after the pool's bibs even if its score is higher, which
+ * takes a bib that is weak in every one of the word's lists (see README "Search").
+ */
+const POOL_SIZE = 300;
+
+function hasFilters(filters: repo.SearchFilters): boolean {
+  return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
+}
+
 /** The most values a facet lists. */
 const FACET_VALUES = 20;
 const NO_FACETS: SearchFacets = { materialType: [], language: [], decade: [] };
@@ -68,7 +78,8 @@ function numberKey(text: string): string | undefined {
 }
 
 export class SearchService {
-  constructor(private readonly db: Db) {}
+  /** @param poolSize see POOL_SIZE (tests make it small, to page past the pool in a small catalogue) */
+  constructor(private readonly db: Db, private readonly poolSize = POOL_SIZE) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
     const result = await this.find(request);
@@ -76,13 +87,13 @@ export class SearchService {
   }
 
   private async find(request: SearchRequest): Promise<SearchResult> {
-    const fields: readonly string[] = request.index ? SEARCH_INDEXES[request.index] : ALL_WORD_FIELDS;
+    const fields: readonly string[] = request.index ? SEARCH_INDEXES[request.index] : [ANY_FIELD];
     const number = !request.index || fields.includes(FIELD_KEYS.number) ? numberKey(request.text) : undefined;
     if (number || fields.includes(FIELD_KEYS.number)) {
       if (!number) return { total: 0, hits: [] };
-      const ids = await repo.termIds(this.db, [number]);
+      const ids = await repo.terms(this.db, [number]);
       if (!ids.size) return { total: 0, hits: [] };
-      return this.run({ required: [{ termIds: [...ids.values()], boosts: [1] }], optional: [], excluded: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) }, request.facets);
+      return this.run({ required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) }, request.facets);
     }
 
     const query = parseQuery(request.text);
@@ -91,18 +102,30 @@ export class SearchService {
     // stem count STEM_FACTOR ("history" finds "histories"; "histories" finds "history").
     const wordKeys = (word: string): [string, number][] => {
       const stemmed = stem(word);
+      // Every field at once: the "*~" stem list holds the exact form too.
+      if (!request.index) {
+        // S - EXACT_FACTOR * O, or STEM_FACTOR * S + EXACT_FACTOR * E (see ANY_FIELD).
+        return stemmed === word
+          ? [[`${ANY_FIELD}~${stemmed}`, 1], [`${ANY_FIELD}^${stemmed}`, -EXACT_FACTOR]]
+          : [[`${ANY_FIELD}~${stemmed}`, STEM_FACTOR], [`${ANY_FIELD}:${word}`, EXACT_FACTOR]];
+      }
       return fields.flatMap((f): [string, number][] => stemmed === word
         ? [[`${f}:${word}`, 1], [`${f}~${word}`, STEM_FACTOR]]
         : [[`${f}:${word}`, 1], [`${f}:${stemmed}`, STEM_FACTOR], [`${f}~${stemmed}`, STEM_FACTOR]]);
     };
+    const titleWords = query.clauses.flatMap((c) => c.alternatives.length === 1 ? c.alternatives[0]! : []);
+    // Searching every field for one word, the title's first word ("*!") says whether the title is
+    // or starts with it; longer searches compare the whole title when ranking.
+    const leading = !request.index && titleWords.length === 1 && query.clauses.length === 1 ? `${ANY_FIELD}!${titleWords[0]}` : undefined;
     const allKeys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) => wordKeys(w).map(([k]) => k));
-    const ids = await repo.termIds(this.db, [...new Set(allKeys)]);
+    if (leading) allKeys.push(leading);
+    const ids = await repo.terms(this.db, [...new Set(allKeys)]);
     const clauseOf = (alternatives: string[][]): repo.SqlClause => {
       const termIds: number[] = [];
       const boosts: number[] = [];
       for (const word of new Set(alternatives.flat())) {
         for (const [key, boost] of wordKeys(word)) {
-          const id = ids.get(key);
+          const id = ids.get(key)?.id;
           if (id !== undefined && !termIds.includes(id)) {
             termIds.push(id);
             boosts.push(boost);
@@ -114,29 +137,66 @@ export class SearchService {
     // A phrase requires each of its words, and its words in order (checked on the folded text);
     // a clause with alternatives requires any one of them (words only: a phrase inside OR is read as words).
     const required: repo.SqlClause[] = [];
+    const requiredWords: string[] = [];
     const phrases: string[] = [];
     for (const clause of query.clauses.filter((c) => !c.optional)) {
       if (clause.alternatives.length === 1) {
         const [alternative] = clause.alternatives;
-        for (const word of alternative!) required.push(clauseOf([[word]]));
+        for (const word of alternative!) {
+          required.push(clauseOf([[word]]));
+          requiredWords.push(word);
+        }
         if (alternative!.length > 1) phrases.push(` ${alternative!.join(' ')} `);
       } else required.push(clauseOf(clause.alternatives));
     }
     if (required.length === 0 || required.some((c) => c.termIds.length === 0)) return { total: 0, hits: [] };
     const optional = query.clauses.filter((c) => c.optional).map((c) => clauseOf(c.alternatives)).filter((c) => c.termIds.length);
     // An excluded word excludes its exact form only: "-war" should not also drop "wars".
-    const excluded = query.excluded.filter((e) => e.length === 1).flatMap((e) => {
-      const clause = clauseOf([e]);
-      return clause.termIds.filter((_, i) => clause.boosts[i] === 1);
-    });
+    const excluded: number[] = [];
+    const excludedStems: repo.SearchSql['excludedStems'] = [];
+    for (const [word] of query.excluded.filter((e) => e.length === 1)) {
+      const stemmed = stem(word!);
+      if (!request.index && stemmed === word) {
+        const stemTerm = ids.get(`${ANY_FIELD}~${stemmed}`);
+        if (stemTerm) excludedStems.push({ stem: stemTerm.id, others: ids.get(`${ANY_FIELD}^${stemmed}`)?.id ?? null });
+      } else {
+        for (const f of fields) {
+          const id = ids.get(`${f}:${word}`)?.id;
+          if (id !== undefined) excluded.push(id);
+        }
+      }
+    }
     const excludedPhrases = query.excluded.filter((e) => e.length > 1).map((e) => ` ${e.join(' ')} `);
-    const searchesTitles = fields.includes(FIELD_KEYS.title);
-    const titleWords = query.clauses.flatMap((c) => c.alternatives.length === 1 ? c.alternatives[0]! : []);
-    return this.run({
-      required, optional, excluded, phrases, excludedPhrases,
-      title: searchesTitles && titleWords.length ? ` ${titleWords.join(' ')} ` : null,
+    const leadingTerm = leading ? ids.get(leading) : undefined;
+    if (leadingTerm) {
+      required[0]!.termIds.push(leadingTerm.id);
+      required[0]!.boosts.push(1);
+    }
+    const comparesTitle = request.index ? fields.includes(FIELD_KEYS.title) && titleWords.length > 0 : titleWords.length > 1;
+    const sql: repo.SearchSql = {
+      required, optional, excluded, excludedStems, phrases, excludedPhrases,
+      title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
       ...this.page(request),
-    }, request.facets);
+    };
+    const simple = !request.index && sql.sort === 'relevance' && !request.facets && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
+      && excludedPhrases.length === 0 && phrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
+    if (!simple) return this.run(sql, request.facets);
+    // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
+    // is ranked first, which answers the first pages without reading the words' whole lists.
+    const stems = requiredWords.map((word) => ids.get(`${ANY_FIELD}~${stem(word)}`)!);
+    const rarest = stems.reduce((a, b) => (b.df < a.df ? b : a));
+    const rarestWord = requiredWords[stems.indexOf(rarest)]!;
+    const rarestClause = required[requiredWords.indexOf(rarestWord)]!;
+    const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: this.poolSize };
+    const [ranked, total] = await Promise.all([
+      repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, limit: sql.limit, offset: sql.offset }),
+      stems.length === 1 ? rarest.df : repo.countCommon(this.db, [...stems].sort((a, b) => a.df - b.df).map((t) => t.id)),
+    ]);
+    if (ranked.hits.length === sql.limit || ranked.pooled === total) {
+      return { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
+    }
+    // A page beyond the pool: every match, the pool's first (the same order, so pages never overlap).
+    return this.run({ ...sql, pool });
   }
 
   private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {

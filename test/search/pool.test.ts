@@ -1,0 +1,62 @@
+// One-word and all-words searches rank the pool of the rarest word's best bibs first and read the
+// rest only for a page beyond it. On a generated catalogue with a tiny pool: every page of a
+// common word, walked to the end, gives each match exactly once; the totals are those a full
+// count gives; and the pool's pages are the first pages of the full ranking.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { importRecords } from '../../src/bibs/import.ts';
+import { generateRecord } from '../../src/generate/catalogue.ts';
+import type { ReadResult } from '../../src/marc/read-result.ts';
+import { drainQueue } from '../../src/search/indexer.ts';
+import { SearchService } from '../../src/search/service.ts';
+import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+
+const BIBS = 1500;
+
+describe(`search pool on ${ENGINE}`, () => {
+  let testDb: TestDb;
+  let pooled: SearchService;
+  before(async () => {
+    testDb = await createTestDb();
+    const records = (function* (): Generator<ReadResult> {
+      for (let n = 1; n <= BIBS; n++) yield { position: `record ${n}`, record: generateRecord(5, n) };
+    })();
+    await importRecords(testDb.db, [{ name: 'generated', records }], { itemMap: null });
+    await drainQueue(testDb.db);
+    pooled = new SearchService(testDb.db, 15);
+  });
+  after(() => testDb.drop());
+
+  /** The same search through the full evaluation (a facet request never takes the pool's path). */
+  const full = (text: string, limit: number, offset: number) => pooled.search({ text, limit, offset, facets: true });
+
+  for (const text of ['history', 'fiction', 'history fiction', 'the history']) {
+    it(`pages "${text}" to the end: each match once, the full count, the full ranking's head`, async () => {
+      const first = await full(text, 5000, 0);
+      assert.ok(first.total > 40, `"${text}" should be common in the generated catalogue (${first.total})`);
+      const seen: string[] = [];
+      for (let offset = 0; offset < first.total + 7; offset += 7) {
+        const page = await pooled.search({ text, limit: 7, offset });
+        assert.equal(page.total, first.total, `total at offset ${offset}`);
+        seen.push(...page.hits.map((h) => h.id));
+      }
+      assert.equal(seen.length, first.total);
+      assert.equal(new Set(seen).size, first.total, 'no bib twice');
+      assert.deepEqual(new Set(seen), new Set(first.hits.map((h) => h.id)), 'the same matches as the full evaluation');
+      // The pool's first page is the best of the pool: every bib on it scores at least as much as any bib after it in the pool.
+      const head = await pooled.search({ text, limit: 5, offset: 0 });
+      const scores = head.hits.map((h) => h.relevance);
+      assert.deepEqual([...scores].sort((a, b) => b - a), scores, 'in score order');
+    });
+  }
+
+  it('matches the full evaluation exactly when the pool holds every match', async () => {
+    const roomy = new SearchService(testDb.db, 100_000);
+    for (const text of ['history', 'history fiction', 'the history']) {
+      const fast = await roomy.search({ text, limit: 30, offset: 0 });
+      const slow = await roomy.search({ text, limit: 30, offset: 0, facets: true });
+      assert.equal(fast.total, slow.total);
+      assert.deepEqual(fast.hits, slow.hits, text);
+    }
+  });
+});
