@@ -108,7 +108,7 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .refine[open] > summary::after { content: "\\2212"; }
 .refine .facets { padding: 0 1rem 1rem; }
 .facet { border-top: 1px solid var(--line); padding-top: .75rem; margin-top: .75rem; }
-.facet:first-child { border-top: 0; margin-top: 0; }
+.facet:first-of-type { border-top: 0; margin-top: 0; padding-top: 0; }
 .facet h3 { font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin-bottom: .4rem; }
 .facet ul { list-style: none; margin: 0; padding: 0; }
 .facet a { display: flex; justify-content: space-between; gap: .75rem; padding: .35rem .5rem; margin: 0 -.5rem; border-radius: 6px; text-decoration: none; color: var(--ink); }
