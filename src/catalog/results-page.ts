@@ -1,5 +1,6 @@
 // The results page: heading and count, sort, the hits (title, author, year, material type,
 // availability), and page links. Every control is a link or a form, so it all works without script.
+import { languageName } from '../bibs/present.ts';
 import { html, type Html } from './html.ts';
 import { icon, materialFamily } from './icons.ts';
 import { INDEX_LABELS } from './layout.ts';
@@ -89,7 +90,8 @@ function refine(q: CatalogQuery, results: Results): Html {
 function chips(q: CatalogQuery, results: Results): Html {
   if (filterCount(q) === 0) return html``;
   const label = (facet: FacetName, value: string | number) =>
-    results.facets[facet].find((e) => e.value === value)?.label ?? (facet === 'decade' ? `${value}s` : String(value));
+    // A filter whose value no match has any more is not among the facets: name it from its code.
+    results.facets[facet].find((e) => e.value === value)?.label ?? (facet === 'decade' ? `${value}s` : facet === 'language' ? languageName(String(value)) : String(value));
   return html`<ul class="chips" aria-label="Filters in use">
   ${FACET_NAMES.flatMap((facet) => (q.filters[facet] as (string | number)[]).map((value) => html`<li><a href="${resultsUrl(withFilter(q, facet, value, false))}">${FACET_LABELS[facet]}: ${label(facet, value)}<span class="visually-hidden"> (remove this filter)</span> <span class="x" aria-hidden="true">×</span></a></li>`))}
   ${filterCount(q) > 1 ? html`<li><a class="clear" href="${resultsUrl({ ...q, page: 1, filters: NO_FILTERS })}">Clear all filters</a></li>` : ''}

@@ -114,6 +114,17 @@ describe(`catalogue pages on ${ENGINE}`, () => {
     assert.match(zola, /Coal mines and mining — France — Fiction/);
   });
 
+  it('names filters in use and offers to drop them when they leave nothing', async () => {
+    const body = (await get('/catalog?text=zola&language=rus&decade=1880')).body;
+    assert.match(body, /Language: Russian<span class="visually-hidden"> \(remove this filter\)/);
+    assert.match(body, /Published: 1880s/);
+    assert.match(body, /Clear all filters/);
+    assert.match(body, /Search again without filters/);
+    const filtered = (await get('/catalog?text=zola&decade=1880')).body;
+    assert.match(filtered, new RegExp(`data-bib-id="${ids.zola}"`));
+    assert.match(filtered, /data-facet="decade" data-value="1880" data-count="1"/);
+  });
+
   it('answers an unknown, malformed, deleted or suppressed record with a 404 page in the catalogue\'s look', async () => {
     const bibs = new BibService(t.testDb.db);
     await bibs.replace(ids.hamlet!, { marc: HAND_MADE.hamlet!, suppressed: true });
