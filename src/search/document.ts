@@ -24,7 +24,8 @@ const TAGS: { tags: RegExp; field: FieldKey; weight: number; codes: RegExp }[] =
 /** A stemmed match counts this much of an exact one. */
 export const STEM_FACTOR = 0.6;
 /**
- * Keys for searches of every field. "*~histori" holds every form of a word with that stem in any
+ * Word keys, per field ("t~histori" for index=title) and for searches of every field ("*~histori",
+ * described here; a field's keys work alike). "*~histori" holds every form of a word with that stem in any
  * field ("history", "histories"), its weight their field weights summed: all of the word's matches
  * in one list, whose length is its match count and whose impact order gives its best records
  * without reading the rest. The exact form must still outrank another form, so a form that is not
@@ -75,13 +76,13 @@ function add(keys: Map<string, number>, key: string, weight: number): void {
   keys.set(key, had === undefined ? weight : had + weight * 0.3);
 }
 
-/** A word's "*" keys (see ANY_FIELD). */
-function addAnyField(keys: Map<string, number>, word: string, weight: number, adder: typeof add): void {
+/** A word's keys in one field, or in "*" (see ANY_FIELD). */
+function addWord(keys: Map<string, number>, field: string, word: string, weight: number): void {
   const stemmed = stem(word);
-  adder(keys, `${ANY_FIELD}~${stemmed}`, weight);
+  add(keys, `${field}~${stemmed}`, weight);
   if (stemmed !== word) {
-    adder(keys, `${ANY_FIELD}:${word}`, weight);
-    adder(keys, `${ANY_FIELD}^${stemmed}`, weight);
+    add(keys, `${field}:${word}`, weight);
+    add(keys, `${field}^${stemmed}`, weight);
   }
 }
 
@@ -100,14 +101,8 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
     all.push(...found);
     for (const word of found) {
       // Fields no index= names (edition, publication, extent) are searched through "*" keys only.
-      if (place.field !== FIELD_KEYS.other) {
-        add(keys, `${place.field}:${word}`, place.weight);
-        // A word whose stem differs is also found under its stem ("histories" under history):
-        // a search for the stem finds it, ranked below the stem's own exact form.
-        const stemmed = stem(word);
-        if (stemmed !== word) add(keys, `${place.field}~${stemmed}`, place.weight);
-      }
-      addAnyField(keys, word, place.weight, add);
+      if (place.field !== FIELD_KEYS.other) addWord(keys, place.field, word, place.weight);
+      addWord(keys, ANY_FIELD, word, place.weight);
     }
   }
   if (title.length > 0) {
@@ -120,8 +115,8 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   for (const issn of input.issns) add(keys, `i:${issn.replace('-', '').toLowerCase()}`, NUMBER_WEIGHT);
   for (const callNumber of input.callNumbers) {
     for (const word of words(callNumber)) {
-      add(keys, `c:${word}`, 1);
-      addAnyField(keys, word, 1, add);
+      addWord(keys, FIELD_KEYS.callNumber, word, 1);
+      addWord(keys, ANY_FIELD, word, 1);
     }
   }
   const sortTitle = (input.title ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/^(the|a|an|le|la|les|der|die|das|el) /, '');

@@ -1,7 +1,8 @@
 // SQL for the search index: the queue of bibs to index, the index itself, and the search query.
+import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import { ANY_FIELD, type SearchDocument } from './document.ts';
+import type { SearchDocument } from './document.ts';
 
 /** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
 export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
@@ -47,61 +48,79 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
-  // The "*~" keys' counts lose the postings about to go, and gain the new ones (below).
+  // A bib's postings are found through its doc's key list (an index of postings by bib would
+  // cost every posting a third index entry). The stem keys' ("~") counts lose what goes.
   const gone = await tx.query<{ term_id: number; n: number }>(
-    `select p.term_id, count(*)::int as n from search_postings p join search_terms t on t.id = p.term_id
-     where p.bib_id = any($1::bigint[]) and t.key like '*~%' group by p.term_id`,
+    `select g.term_id, count(*)::int as n from (select unnest(terms) as term_id from search_docs where bib_id = any($1::bigint[])) as g
+     join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
     [bibIds],
   );
-  await tx.query('delete from search_postings where bib_id = any($1::bigint[])', [bibIds]);
+  await tx.query(
+    `delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as g
+     where p.term_id = g.term_id and p.bib_id = g.bib_id`,
+    [bibIds],
+  );
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
   const counts = new Map(gone.map((r) => [r.term_id, -r.n]));
-  if (docs.length > 0) {
-    // Sorted, so that indexers adding the same new keys at once take their locks in one order.
-    const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
-    await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
-    const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
-    const termIds: number[] = [];
-    const postingBibs: string[] = [];
-    const weights: number[] = [];
-    for (const doc of docs) {
-      for (const [key, weight] of doc.keys) {
-        const id = ids.get(key)!;
-        termIds.push(id);
-        postingBibs.push(doc.bibId);
-        weights.push(Math.round(weight * 100) / 100);
-        if (key.startsWith(COUNTED_PREFIX)) counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-    }
-    await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])', [termIds, postingBibs, weights]);
-    await tx.query(
-      `insert into search_docs (bib_id, title, words, sort_title, year, material_type, lang)
-       select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])`,
-      [docs.map((d) => d.bibId), docs.map((d) => d.title), docs.map((d) => d.words), docs.map((d) => d.sortTitle), docs.map((d) => d.year),
-        docs.map((d) => d.materialType), docs.map((d) => d.lang)],
-    );
-  }
-  const changed = [...counts].filter(([, n]) => n !== 0).sort((a, b) => a[0] - b[0]);
+  if (docs.length > 0) await addDocs(tx, docs, counts);
+  // Every key whose bibs changed (even by as many in as out) gets a new version: the counts
+  // cached for searches of it (search_counts) are then no longer read.
+  const changed = [...counts].sort((a, b) => a[0] - b[0]);
   if (changed.length === 0) return;
   // Locked in id order first: indexers updating the same common keys at once then queue, never deadlock.
   await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed.map(([id]) => id)]);
-  await tx.query('update search_terms t set df = t.df + d.n from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
+  await tx.query('update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
     [changed.map(([id]) => id), changed.map(([, n]) => n)]);
 }
 
-/** Keys whose bib counts the index keeps (search_terms.df). */
-const COUNTED_PREFIX = `${ANY_FIELD}~`;
+/** Writes the documents' postings and docs, adding to `counts` a bib for each stem ("~") key. */
+async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<void> {
+  // Sorted, so that indexers adding the same new keys at once take their locks in one order.
+  const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
+  await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
+  const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
+  const postings: [number, string, number][] = [];
+  const docTerms: number[][] = [];
+  for (const doc of docs) {
+    const terms: number[] = [];
+    for (const [key, weight] of doc.keys) {
+      const id = ids.get(key)!;
+      terms.push(id);
+      postings.push([id, doc.bibId, Math.round(weight * 100) / 100]);
+      if (key[1] === '~') counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    docTerms.push(terms);
+  }
+  const docRows = docs.map((d, i) => [d.bibId, d.title, d.words, d.sortTitle, d.year, d.materialType, d.lang, `{${docTerms[i]!.join(',')}}`] as const);
+  if (tx.copyFrom) {
+    // COPY: a batch's tens of thousands of postings without building and parsing arrays.
+    await tx.copyFrom('search_postings', ['term_id', 'bib_id', 'weight'], copyText(postings));
+    await tx.copyFrom('search_docs', DOC_COLUMNS, copyText(docRows.map((r) => r.map((v) => v ?? null))));
+    return;
+  }
+  await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])',
+    [postings.map((p) => p[0]), postings.map((p) => p[1]), postings.map((p) => p[2])]);
+  await tx.query(
+    `insert into search_docs (${DOC_COLUMNS.join(', ')})
+     select b, t, w, s, y, m, l, k::int[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) as u(b, t, w, s, y, m, l, k)`,
+    DOC_COLUMNS.map((_, c) => docRows.map((r) => r[c])),
+  );
+}
 
-/** A key of the index: its id, and for "*~" keys how many bibs it marks. */
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'] as const;
+
+
+/** A key of the index: its id, and for stem ("~") keys how many bibs it marks and how often they changed. */
 export interface Term {
   id: number;
   df: number;
+  version: number;
 }
 
 export async function terms(db: Queryable, keys: string[]): Promise<Map<string, Term>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.query<Term & { key: string }>('select id, key, df from search_terms where key = any($1::text[])', [keys]);
-  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df }]));
+  const rows = await db.query<Term & { key: string }>('select id, key, df, version from search_terms where key = any($1::text[])', [keys]);
+  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version }]));
 }
 
 /** A clause for the query: the terms (with how much each counts) any of which satisfies it. */
@@ -252,6 +271,8 @@ export interface PoolQuery {
   optional: SqlClause[];
   pool: PoolLists;
   title: string | null;
+  /** Folded phrases (" a b ") every result's words must contain. */
+  phrases: string[];
   limit: number;
   offset: number;
 }
@@ -266,23 +287,61 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     params.push(value);
     return `$${params.length}`;
   };
-  const clauses = [...q.words, ...q.optional];
-  const score = clauses.map((c) =>
-    `coalesce((select sum(p.weight * k.boost) from unnest(${add(c.termIds)}::int[], ${add(c.boosts)}::real[]) as k(term_id, boost)
-      join search_postings p on p.term_id = k.term_id and p.bib_id = c.bib_id), 0)`);
-  const others = q.words.map((w) => `exists (select 1 from search_postings x where x.term_id = ${add(w.stem)} and x.bib_id = c.bib_id)`);
+  // Every term of the query once per clause, the required words' stem lists marked: a bib matches
+  // when it is in all of those, and scores the sum of its weights times the terms' boosts.
+  const terms: number[] = [];
+  const boosts: number[] = [];
+  const stems: number[] = []; // 1: a required word's stem list (postgres.js sends no boolean arrays)
+  for (const c of [...q.words, ...q.optional]) {
+    c.termIds.forEach((id, i) => {
+      terms.push(id);
+      boosts.push(c.boosts[i]!);
+      stems.push('stem' in c && c.stem === id ? 1 : 0);
+    });
+  }
+  // Each bib of the pool is looked up in each list (LATERAL ... LIMIT 1: one index probe each,
+  // where a join would read the lists whole).
   const sql = `with c as (${poolSql(q.pool, add)}),
-    scored as (select c.bib_id, ${score.join(' + ')} as w from c where ${others.join(' and ')})
+    k as (select * from unnest(${add(terms)}::int[], ${add(boosts)}::real[], ${add(stems)}::int[]) as k(term_id, boost, stem)),
+    scored as (
+      select c.bib_id, sum(p.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
+      from c cross join k cross join lateral
+        (select x.weight from search_postings x where x.term_id = k.term_id and x.bib_id = c.bib_id limit 1) as p
+      group by c.bib_id)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, add)}`})::float8 as score, count(*) over ()::int as total
-    from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
+    from scored s${q.title === null && !q.phrases.length ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
+    where s.found = ${add(q.words.length)}${q.phrases.map((p) => ` and d.words like ${add(`%${p}%`)}`).join('')}
     order by score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
   const hits = await db.query<SearchHit>(sql, params);
   return { hits, pooled: hits[0]?.total ?? 0 };
 }
 
 /** How many bibs are in every one of these lists (rarest first, so the join starts small). */
-export async function countCommon(db: Queryable, termIds: number[]): Promise<number> {
-  const joins = termIds.slice(1).map((id, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = $${i + 2} and p${i + 1}.bib_id = p0.bib_id`);
-  const rows = await db.query<{ n: number }>(`select count(*)::int as n from search_postings p0 ${joins.join(' ')} where p0.term_id = $1`, termIds);
+export async function countCommon(db: Queryable, termIds: number[], phrases: string[] = []): Promise<number> {
+  const params: unknown[] = [...termIds];
+  const joins = termIds.slice(1).map((_, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = $${i + 2} and p${i + 1}.bib_id = p0.bib_id`);
+  const phraseSql = phrases.map((p) => {
+    params.push(`%${p}%`);
+    return `and d.words like $${params.length}`;
+  });
+  const rows = await db.query<{ n: number }>(
+    `select count(*)::int as n from search_postings p0 ${joins.join(' ')}
+     ${phrases.length ? 'join search_docs d on d.bib_id = p0.bib_id' : ''} where p0.term_id = $1 ${phraseSql.join(' ')}`,
+    params,
+  );
   return rows[0]!.n;
+}
+
+/** A total counted before for this search, if none of its keys has changed since (their versions). */
+export async function cachedCount(db: Queryable, search: string, versions: number[]): Promise<number | undefined> {
+  const rows = await db.query<{ total: number }>('select total from search_counts where search = $1 and versions = $2::int[]', [search, versions]);
+  return rows[0]?.total;
+}
+
+export async function saveCount(db: Queryable, search: string, versions: number[], total: number): Promise<void> {
+  await db.query(
+    `insert into search_counts (search, versions, total, counted) values ($1, $2::int[], $3, now())
+     on conflict (search) do update set versions = excluded.versions, total = excluded.total, counted = excluded.counted`,
+    [search, versions, total],
+  );
 }

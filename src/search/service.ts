@@ -6,17 +6,17 @@ import { parseQuery } from './query.ts';
 import * as repo from './repository.ts';
 import { isbn13, stem } from './text.ts';
 
-/** The `index` choices, and the key prefixes each searches. */
+/** The `index` choices, and the key prefix each searches. */
 export const SEARCH_INDEXES = {
-  title: [FIELD_KEYS.title],
-  author: [FIELD_KEYS.author],
-  subject: [FIELD_KEYS.subject],
-  note: [FIELD_KEYS.note],
-  series: [FIELD_KEYS.series],
-  isbn: [FIELD_KEYS.number],
-  issn: [FIELD_KEYS.number],
-  standardNumber: [FIELD_KEYS.number],
-  callNumber: [FIELD_KEYS.callNumber],
+  title: FIELD_KEYS.title,
+  author: FIELD_KEYS.author,
+  subject: FIELD_KEYS.subject,
+  note: FIELD_KEYS.note,
+  series: FIELD_KEYS.series,
+  isbn: FIELD_KEYS.number,
+  issn: FIELD_KEYS.number,
+  standardNumber: FIELD_KEYS.number,
+  callNumber: FIELD_KEYS.callNumber,
 } as const;
 export type SearchIndex = keyof typeof SEARCH_INDEXES;
 export const SEARCH_SORTS = ['relevance', 'title', 'year'] as const;
@@ -55,9 +55,10 @@ export interface SearchResult {
 /**
  * How many of its best bibs each list of the rarest word contributes to the pool ranked first.
  * The trade: a bib outside the pool ranks after the pool's bibs even if its score is higher, which
- * takes a bib that is weak in every one of the word's lists (see README "Search").
+ * takes a bib that is weak in every one of the word's lists (see README "Search"). Searches of
+ * several words take twice as many, since fewer of the rarest word's best bibs have all the others.
  */
-const POOL_SIZE = 300;
+const POOL_SIZE = 100;
 
 function hasFilters(filters: repo.SearchFilters): boolean {
   return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
@@ -87,9 +88,9 @@ export class SearchService {
   }
 
   private async find(request: SearchRequest): Promise<SearchResult> {
-    const fields: readonly string[] = request.index ? SEARCH_INDEXES[request.index] : [ANY_FIELD];
-    const number = !request.index || fields.includes(FIELD_KEYS.number) ? numberKey(request.text) : undefined;
-    if (number || fields.includes(FIELD_KEYS.number)) {
+    const field: string = request.index ? SEARCH_INDEXES[request.index] : ANY_FIELD;
+    const number = !request.index || field === FIELD_KEYS.number ? numberKey(request.text) : undefined;
+    if (number || field === FIELD_KEYS.number) {
       if (!number) return { total: 0, hits: [] };
       const ids = await repo.terms(this.db, [number]);
       if (!ids.size) return { total: 0, hits: [] };
@@ -98,20 +99,14 @@ export class SearchService {
 
     const query = parseQuery(request.text);
     if (query.clauses.length === 0) return { total: 0, hits: [] };
-    // Each word, in every field searched: its exact form counts fully; other forms with the same
-    // stem count STEM_FACTOR ("history" finds "histories"; "histories" finds "history").
+    // Each word: its exact form counts fully, other forms with the same stem STEM_FACTOR ("history"
+    // finds "histories" and "histories" "history"): S - EXACT_FACTOR * O, or STEM_FACTOR * S +
+    // EXACT_FACTOR * E from the field's "~", "^" and ":" keys (see ANY_FIELD in document.ts).
     const wordKeys = (word: string): [string, number][] => {
       const stemmed = stem(word);
-      // Every field at once: the "*~" stem list holds the exact form too.
-      if (!request.index) {
-        // S - EXACT_FACTOR * O, or STEM_FACTOR * S + EXACT_FACTOR * E (see ANY_FIELD).
-        return stemmed === word
-          ? [[`${ANY_FIELD}~${stemmed}`, 1], [`${ANY_FIELD}^${stemmed}`, -EXACT_FACTOR]]
-          : [[`${ANY_FIELD}~${stemmed}`, STEM_FACTOR], [`${ANY_FIELD}:${word}`, EXACT_FACTOR]];
-      }
-      return fields.flatMap((f): [string, number][] => stemmed === word
-        ? [[`${f}:${word}`, 1], [`${f}~${word}`, STEM_FACTOR]]
-        : [[`${f}:${word}`, 1], [`${f}:${stemmed}`, STEM_FACTOR], [`${f}~${stemmed}`, STEM_FACTOR]]);
+      return stemmed === word
+        ? [[`${field}~${stemmed}`, 1], [`${field}^${stemmed}`, -EXACT_FACTOR]]
+        : [[`${field}~${stemmed}`, STEM_FACTOR], [`${field}:${word}`, EXACT_FACTOR]];
     };
     const titleWords = query.clauses.flatMap((c) => c.alternatives.length === 1 ? c.alternatives[0]! : []);
     // Searching every field for one word, the title's first word ("*!") says whether the title is
@@ -156,14 +151,12 @@ export class SearchService {
     const excludedStems: repo.SearchSql['excludedStems'] = [];
     for (const [word] of query.excluded.filter((e) => e.length === 1)) {
       const stemmed = stem(word!);
-      if (!request.index && stemmed === word) {
-        const stemTerm = ids.get(`${ANY_FIELD}~${stemmed}`);
-        if (stemTerm) excludedStems.push({ stem: stemTerm.id, others: ids.get(`${ANY_FIELD}^${stemmed}`)?.id ?? null });
+      if (stemmed === word) {
+        const stemTerm = ids.get(`${field}~${stemmed}`);
+        if (stemTerm) excludedStems.push({ stem: stemTerm.id, others: ids.get(`${field}^${stemmed}`)?.id ?? null });
       } else {
-        for (const f of fields) {
-          const id = ids.get(`${f}:${word}`)?.id;
-          if (id !== undefined) excluded.push(id);
-        }
+        const exact = ids.get(`${field}:${word}`);
+        if (exact) excluded.push(exact.id);
       }
     }
     const excludedPhrases = query.excluded.filter((e) => e.length > 1).map((e) => ` ${e.join(' ')} `);
@@ -172,31 +165,45 @@ export class SearchService {
       required[0]!.termIds.push(leadingTerm.id);
       required[0]!.boosts.push(1);
     }
-    const comparesTitle = request.index ? fields.includes(FIELD_KEYS.title) && titleWords.length > 0 : titleWords.length > 1;
+    const comparesTitle = request.index ? field === FIELD_KEYS.title && titleWords.length > 0 : titleWords.length > 1;
     const sql: repo.SearchSql = {
       required, optional, excluded, excludedStems, phrases, excludedPhrases,
       title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
       ...this.page(request),
     };
-    const simple = !request.index && sql.sort === 'relevance' && !request.facets && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
-      && excludedPhrases.length === 0 && phrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
+    const simple = sql.sort === 'relevance' && !request.facets && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
+      && excludedPhrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
     if (!simple) return this.run(sql, request.facets);
     // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
     // is ranked first, which answers the first pages without reading the words' whole lists.
-    const stems = requiredWords.map((word) => ids.get(`${ANY_FIELD}~${stem(word)}`)!);
+    const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
     const rarest = stems.reduce((a, b) => (b.df < a.df ? b : a));
     const rarestWord = requiredWords[stems.indexOf(rarest)]!;
     const rarestClause = required[requiredWords.indexOf(rarestWord)]!;
-    const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: this.poolSize };
+    const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize };
     const [ranked, total] = await Promise.all([
-      repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, limit: sql.limit, offset: sql.offset }),
-      stems.length === 1 ? rarest.df : repo.countCommon(this.db, [...stems].sort((a, b) => a.df - b.df).map((t) => t.id)),
+      repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, phrases, limit: sql.limit, offset: sql.offset }),
+      stems.length === 1 ? rarest.df : this.countAll([...stems].sort((a, b) => a.df - b.df), phrases),
     ]);
     if (ranked.hits.length === sql.limit || ranked.pooled === total) {
       return { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
     }
     // A page beyond the pool: every match, the pool's first (the same order, so pages never overlap).
     return this.run({ ...sql, pool });
+  }
+
+  /**
+   * How many bibs have all these words (and phrases). Counting common words means reading long
+   * lists, so the count is kept (search_counts) until one of the words' lists changes.
+   */
+  private async countAll(rarestFirst: repo.Term[], phrases: string[]): Promise<number> {
+    const search = [rarestFirst.map((t) => t.id).join(' '), ...phrases].join('|');
+    const versions = rarestFirst.map((t) => t.version);
+    const cached = await repo.cachedCount(this.db, search, versions);
+    if (cached !== undefined) return cached;
+    const total = await repo.countCommon(this.db, rarestFirst.map((t) => t.id), phrases);
+    await repo.saveCount(this.db, search, versions, total);
+    return total;
   }
 
   private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importRecords } from '../../src/bibs/import.ts';
+import { BibService } from '../../src/bibs/service.ts';
 import { generateRecord } from '../../src/generate/catalogue.ts';
 import type { ReadResult } from '../../src/marc/read-result.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
@@ -30,7 +31,7 @@ describe(`search pool on ${ENGINE}`, () => {
   /** The same search through the full evaluation (a facet request never takes the pool's path). */
   const full = (text: string, limit: number, offset: number) => pooled.search({ text, limit, offset, facets: true });
 
-  for (const text of ['history', 'fiction', 'history fiction', 'the history']) {
+  for (const text of ['history', 'fiction', 'history fiction', 'the history', '"juvenile literature"']) {
     it(`pages "${text}" to the end: each match once, the full count, the full ranking's head`, async () => {
       const first = await full(text, 5000, 0);
       assert.ok(first.total > 40, `"${text}" should be common in the generated catalogue (${first.total})`);
@@ -52,11 +53,31 @@ describe(`search pool on ${ENGINE}`, () => {
 
   it('matches the full evaluation exactly when the pool holds every match', async () => {
     const roomy = new SearchService(testDb.db, 100_000);
-    for (const text of ['history', 'history fiction', 'the history']) {
+    for (const text of ['history', 'history fiction', 'the history', '"juvenile literature"', '"history" united']) {
       const fast = await roomy.search({ text, limit: 30, offset: 0 });
       const slow = await roomy.search({ text, limit: 30, offset: 0, facets: true });
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, text);
     }
+    for (const [text, index] of [['history', 'subject'], ['fiction juvenile', 'subject'], ['the', 'title']] as const) {
+      const fast = await roomy.search({ text, index, limit: 30, offset: 0 });
+      const slow = await roomy.search({ text, index, limit: 30, offset: 0, facets: true });
+      assert.ok(fast.total > 0, `${index}: ${text}`);
+      assert.equal(fast.total, slow.total);
+      assert.deepEqual(fast.hits, slow.hits, `${index}: ${text}`);
+    }
+  });
+
+  it('keeps the total of several words until one of their lists changes', async () => {
+    const before = await pooled.search({ text: 'history fiction', limit: 5, offset: 0 });
+    const kept = await testDb.db.query<{ total: number }>('select total from search_counts');
+    assert.ok(kept.some((r) => r.total === before.total), 'the count was kept');
+    const marc = { leader: '00000nam a2200000 i 4500', fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: 'A history of fiction' }] }] };
+    const id = await new BibService(testDb.db).create({ marc });
+    await drainQueue(testDb.db);
+    assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total + 1);
+    await new BibService(testDb.db).delete(id);
+    await drainQueue(testDb.db);
+    assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total);
   });
 });
