@@ -1,6 +1,6 @@
-// What the catalogue pages show, gathered from the services the API uses: a results page is one
-// SearchService.search call (the one GET /bibs/search makes, with the page's offset and limit) and
-// the bibs and copies of its hits; a record page is a bib, its MARC and its copies.
+// What the catalogue pages show, gathered from the services the API uses: a results page is the
+// SearchService.search call GET /bibs/search makes (with the page's offset and limit), the facet
+// counts, and the bibs and copies of its hits; a record page is a bib, its MARC and its copies.
 import { languageName } from '../bibs/present.ts';
 import type { BibService } from '../bibs/service.ts';
 import type { SearchRequest, SearchService } from '../search/service.ts';
@@ -47,10 +47,13 @@ export interface RecordView {
   holdings: HoldingsSummary;
 }
 
-/** The search a results page makes: GET /bibs/search?text&index&sort&materialType&language&decade&facets=true&limit=20&offset=(page-1)*20 asks the same. */
+/**
+ * The search a results page makes: exactly GET /bibs/search?text&index&sort&materialType&language&decade
+ * &limit=20&offset=(page-1)*20 (without facets=true, which may rank otherwise: see SearchService).
+ */
 export function searchRequest(q: CatalogQuery): SearchRequest {
   const filters = Object.fromEntries(FACET_NAMES.filter((f) => q.filters[f].length).map((f) => [f, q.filters[f]]));
-  return { text: q.text, index: q.index, sort: q.sort, filters, facets: true, limit: PAGE_SIZE, offset: (q.page - 1) * PAGE_SIZE };
+  return { text: q.text, index: q.index, sort: q.sort, filters, limit: PAGE_SIZE, offset: (q.page - 1) * PAGE_SIZE };
 }
 
 export class CatalogService {
@@ -61,10 +64,17 @@ export class CatalogService {
 
   async results(q: CatalogQuery): Promise<Results> {
     if (!q.text) return { total: 0, hits: [], facets: { materialType: [], language: [], decade: [] } };
-    const [result, materialTypes] = await Promise.all([this.search.search(searchRequest(q)), this.materialTypeNames()]);
+    const request = searchRequest(q);
+    // The facets come from a second call, so the hits are those of the API's plain search. It asks
+    // for no hits (limit 0), so it costs the facet counts only.
+    const [result, counted, materialTypes] = await Promise.all([
+      this.search.search(request),
+      this.search.search({ ...request, facets: true, limit: 0, offset: 0 }),
+      this.materialTypeNames(),
+    ]);
     const ids = result.hits.map((h) => h.id);
     const [rows, items] = await Promise.all([this.bibs.byIds(ids, {}), this.bibs.itemsOf(ids)]);
-    const facets = result.facets ?? { materialType: [], language: [], decade: [] };
+    const facets = counted.facets ?? { materialType: [], language: [], decade: [] };
     const hits = ids.flatMap((id): Hit[] => {
       const row = rows.get(id);
       if (!row) return [];
