@@ -138,13 +138,15 @@ export function resultsMain(q: CatalogQuery, results: Results): Html {
   const count = results.hits.length
     ? html`Showing ${number.format(first)}–${number.format(lastShown)} of ${number.format(results.total)} ${results.total === 1 ? 'result' : 'results'}`
     : html`${number.format(results.total)} ${results.total === 1 ? 'result' : 'results'}`;
+  // The heading and count come first (a screen reader meets the h1 before the facets), across the
+  // full width; the facets and the list sit side by side below on wide screens.
   return html`<div class="wrap layout">
+<div class="results-head">
+  <div><h1 id="results-heading">${heading(q)}</h1><p class="count" role="status" data-total="${results.total}">${count}</p></div>
+  ${results.total > 1 ? sortForm(q) : ''}
+</div>
 ${refine(q, results)}
 <section class="results" aria-labelledby="results-heading">
-  <div class="results-head">
-    <div><h1 id="results-heading">${heading(q)}</h1><p class="count" role="status" data-total="${results.total}">${count}</p></div>
-    ${results.total > 1 ? sortForm(q) : ''}
-  </div>
   ${chips(q, results)}
   ${results.hits.length
     ? html`<ol class="hits" start="${first}">${results.hits.map((h) => hit(h, q))}</ol>${pager(q, results.total)}`

@@ -47,8 +47,8 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .hero p { margin: 0; opacity: .92; max-width: 40rem; }
 
 /* Results */
-.layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1.25rem; padding-top: 1.25rem; padding-bottom: 2.5rem; }
-.results-head { display: flex; flex-wrap: wrap; align-items: end; justify-content: space-between; gap: .75rem 1rem; margin-bottom: 1rem; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding-top: 1.25rem; padding-bottom: 2.5rem; }
+.results-head { display: flex; flex-wrap: wrap; align-items: end; justify-content: space-between; gap: .75rem 1rem; grid-column: 1 / -1; }
 .results-head h1 { font-size: 1.5rem; margin: 0; overflow-wrap: anywhere; }
 .count { margin: .2rem 0 0; color: var(--muted); }
 .sort { display: flex; align-items: center; gap: .5rem; flex-wrap: wrap; }
@@ -168,7 +168,7 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
   .record { padding: 2rem; }
 }
 @media (min-width: 56rem) {
-  .layout:has(> .refine-wrap) { grid-template-columns: 16rem minmax(0, 1fr); gap: 2rem; }
+  .layout:has(> .refine-wrap) { grid-template-columns: 16rem minmax(0, 1fr); gap: 1.25rem 2rem; }
   .refine-wrap { align-self: start; }
   @supports selector(::details-content) {
     .refine > summary { display: none; }
