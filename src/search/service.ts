@@ -178,8 +178,7 @@ export class SearchService {
     // is ranked first, which answers the first pages without reading the words' whole lists.
     const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
     const rarest = stems.reduce((a, b) => (b.df < a.df ? b : a));
-    const rarestWord = requiredWords[stems.indexOf(rarest)]!;
-    const rarestClause = required[requiredWords.indexOf(rarestWord)]!;
+    const rarestClause = required[stems.indexOf(rarest)]!;
     const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize };
     const [ranked, total] = await Promise.all([
       repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, phrases, limit: sql.limit, offset: sql.offset }),
