@@ -9,6 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { tokenInfoRoute, tokenRoute } from './auth/routes.ts';
 import { BibSchema, bibRoutes } from './bibs/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import { catalogRoutes } from './catalog/routes.ts';
+import { CatalogService } from './catalog/service.ts';
 import { SearchService } from './search/service.ts';
 import { BibService } from './bibs/service.ts';
 import { branchRoutes } from './branches/routes.ts';
@@ -189,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     async () => app.swagger(),
   );
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  // The public catalogue pages: the same search service as GET /bibs/search, answered as HTML.
+  await app.register(async (scope: App) => catalogRoutes(scope, new CatalogService(search, bibs), config.libraryName), { prefix: '/catalog' });
 
   const flushLogs = () => {
     (logStream as { flushSync?: () => void } | undefined)?.flushSync?.();

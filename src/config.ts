@@ -29,6 +29,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Load the demo catalogue into an empty embedded database at start-up. */
   demoCatalogue: boolean;
+  /** The library's name, as the public catalogue pages show it. */
+  libraryName: string;
   /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
   pinLimits: PinLimits;
   /** Holds and circulation (README, "Holds and circulation"). */
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchIndexMs: int(env, 'CARREL_SEARCH_INDEX_MS', 250, 20, 60000),
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
     demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),
+    libraryName: env.CARREL_LIBRARY_NAME?.trim().slice(0, 100) || 'Carrel Public Library',
     pinLimits: {
       barcodeFailures: int(env, 'CARREL_PIN_BARCODE_FAILURES', 5, 1, 1000),
       barcodeWindowSec: int(env, 'CARREL_PIN_BARCODE_WINDOW', 900, 1, 86400),
