@@ -49,7 +49,7 @@ export interface RecordView {
 
 /**
  * The search a results page makes: exactly GET /bibs/search?text&index&sort&materialType&language&decade
- * &limit=20&offset=(page-1)*20 (without facets=true, which may rank otherwise: see SearchService).
+ * &limit=20&offset=(page-1)*20, whose facets=true counts beside the ranking without changing it.
  */
 export function searchRequest(q: CatalogQuery): SearchRequest {
   const filters = Object.fromEntries(FACET_NAMES.filter((f) => q.filters[f].length).map((f) => [f, q.filters[f]]));
@@ -65,16 +65,11 @@ export class CatalogService {
   async results(q: CatalogQuery): Promise<Results> {
     if (!q.text) return { total: 0, hits: [], facets: { materialType: [], language: [], decade: [] } };
     const request = searchRequest(q);
-    // The facets come from a second call, so the hits are those of the API's plain search. It asks
-    // for no hits (limit 0), so it costs the facet counts only.
-    const [result, counted, materialTypes] = await Promise.all([
-      this.search.search(request),
-      this.search.search({ ...request, facets: true, limit: 0, offset: 0 }),
-      this.materialTypeNames(),
-    ]);
+    // Facets are counted beside the ranking and change nothing in it: the hits are the API's.
+    const [result, materialTypes] = await Promise.all([this.search.search({ ...request, facets: true }), this.materialTypeNames()]);
     const ids = result.hits.map((h) => h.id);
     const [rows, items] = await Promise.all([this.bibs.byIds(ids, {}), this.bibs.itemsOf(ids)]);
-    const facets = counted.facets ?? { materialType: [], language: [], decade: [] };
+    const facets = result.facets ?? { materialType: [], language: [], decade: [] };
     const hits = ids.flatMap((id): Hit[] => {
       const row = rows.get(id);
       if (!row) return [];

@@ -30,6 +30,8 @@ export interface SearchRequest {
   filters?: repo.SearchFilters;
   /** Also count the matches by material type, language and decade. */
   facets?: boolean;
+  /** Rank every match, never from the pool (not offered by the API: tests compare the two). */
+  exhaustive?: boolean;
   limit: number;
   offset: number;
 }
@@ -66,7 +68,6 @@ function hasFilters(filters: repo.SearchFilters): boolean {
 
 /** The most values a facet lists. */
 const FACET_VALUES = 20;
-const NO_FACETS: SearchFacets = { materialType: [], language: [], decade: [] };
 
 /** A standard number typed into the box (ISBN with or without hyphens, ISSN): its index key. */
 function numberKey(text: string): string | undefined {
@@ -83,22 +84,26 @@ export class SearchService {
   constructor(private readonly db: Db, private readonly poolSize = POOL_SIZE) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
-    const result = await this.find(request);
-    return request.facets ? { ...result, facets: result.facets ?? NO_FACETS } : result;
+    const { result, sql } = await this.find(request);
+    if (!request.facets) return result;
+    // Counted over the same matches, apart from the ranking: asking for facets changes no order.
+    return { ...result, facets: sql ? await this.facetsOf(sql) : { materialType: [], language: [], decade: [] } };
   }
 
-  private async find(request: SearchRequest): Promise<SearchResult> {
+  /** The ranked page, and the query it ran (absent when nothing can match). */
+  private async find(request: SearchRequest): Promise<{ result: SearchResult; sql?: repo.SearchSql }> {
     const field: string = request.index ? SEARCH_INDEXES[request.index] : ANY_FIELD;
     const number = !request.index || field === FIELD_KEYS.number ? numberKey(request.text) : undefined;
     if (number || field === FIELD_KEYS.number) {
-      if (!number) return { total: 0, hits: [] };
+      if (!number) return { result: { total: 0, hits: [] } };
       const ids = await repo.terms(this.db, [number]);
-      if (!ids.size) return { total: 0, hits: [] };
-      return this.run({ required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) }, request.facets);
+      if (!ids.size) return { result: { total: 0, hits: [] } };
+      const sql: repo.SearchSql = { required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) };
+      return { result: await this.run(sql), sql };
     }
 
     const query = parseQuery(request.text);
-    if (query.clauses.length === 0) return { total: 0, hits: [] };
+    if (query.clauses.length === 0) return { result: { total: 0, hits: [] } };
     // Each word: its exact form counts fully, other forms with the same stem STEM_FACTOR ("history"
     // finds "histories" and "histories" "history"): S - EXACT_FACTOR * O, or STEM_FACTOR * S +
     // EXACT_FACTOR * E from the field's "~", "^" and ":" keys (see ANY_FIELD in document.ts).
@@ -144,7 +149,7 @@ export class SearchService {
         if (alternative!.length > 1) phrases.push(` ${alternative!.join(' ')} `);
       } else required.push(clauseOf(clause.alternatives));
     }
-    if (required.length === 0 || required.some((c) => c.termIds.length === 0)) return { total: 0, hits: [] };
+    if (required.length === 0 || required.some((c) => c.termIds.length === 0)) return { result: { total: 0, hits: [] } };
     const optional = query.clauses.filter((c) => c.optional).map((c) => clauseOf(c.alternatives)).filter((c) => c.termIds.length);
     // An excluded word excludes its exact form only: "-war" should not also drop "wars".
     const excluded: number[] = [];
@@ -171,9 +176,9 @@ export class SearchService {
       title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
       ...this.page(request),
     };
-    const simple = sql.sort === 'relevance' && !request.facets && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
+    const simple = !request.exhaustive && sql.sort === 'relevance' && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
       && excludedPhrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
-    if (!simple) return this.run(sql, request.facets);
+    if (!simple) return { result: await this.run(sql), sql };
     // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
     // is ranked first, which answers the first pages without reading the words' whole lists.
     const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
@@ -185,10 +190,10 @@ export class SearchService {
       stems.length === 1 ? rarest.df : this.countAll([...stems].sort((a, b) => a.df - b.df), phrases),
     ]);
     if (ranked.hits.length === sql.limit || ranked.pooled === total) {
-      return { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
+      return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql };
     }
     // A page beyond the pool: every match, the pool's first (the same order, so pages never overlap).
-    return this.run({ ...sql, pool });
+    return { result: await this.run({ ...sql, pool }), sql };
   }
 
   /**
@@ -209,20 +214,20 @@ export class SearchService {
     return { filters: request.filters ?? {}, sort: request.sort ?? 'relevance', limit: request.limit, offset: request.offset };
   }
 
-  private async run(sql: repo.SearchSql, withFacets = false): Promise<SearchResult> {
+  private async run(sql: repo.SearchSql): Promise<SearchResult> {
     const hits = await repo.search(this.db, sql);
     let total = hits[0]?.total ?? 0;
-    if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
-    const result: SearchResult = { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
-    if (withFacets) {
-      const facets: SearchFacets = { materialType: [], language: [], decade: [] };
-      for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES)) {
-        if (row.facet === 'decade') facets.decade.push({ value: Number(row.value), count: row.count });
-        else facets[row.facet].push({ value: row.value, count: row.count });
-      }
-      result.facets = facets;
+    if (hits.length === 0 && (sql.offset > 0 || sql.limit === 0)) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
+    return { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
+  }
+
+  private async facetsOf(sql: repo.SearchSql): Promise<SearchFacets> {
+    const facets: SearchFacets = { materialType: [], language: [], decade: [] };
+    for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES)) {
+      if (row.facet === 'decade') facets.decade.push({ value: Number(row.value), count: row.count });
+      else facets[row.facet].push({ value: row.value, count: row.count });
     }
-    return result;
+    return facets;
   }
 }
 

@@ -28,8 +28,8 @@ describe(`search pool on ${ENGINE}`, () => {
   });
   after(() => testDb.drop());
 
-  /** The same search through the full evaluation (a facet request never takes the pool's path). */
-  const full = (text: string, limit: number, offset: number) => pooled.search({ text, limit, offset, facets: true });
+  /** The same search through the full evaluation. */
+  const full = (text: string, limit: number, offset: number) => pooled.search({ text, limit, offset, exhaustive: true });
 
   for (const text of ['history', 'fiction', 'history fiction', 'the history', '"juvenile literature"']) {
     it(`pages "${text}" to the end: each match once, the full count, the full ranking's head`, async () => {
@@ -55,16 +55,26 @@ describe(`search pool on ${ENGINE}`, () => {
     const roomy = new SearchService(testDb.db, 100_000);
     for (const text of ['history', 'history fiction', 'the history', '"juvenile literature"', '"history" united']) {
       const fast = await roomy.search({ text, limit: 30, offset: 0 });
-      const slow = await roomy.search({ text, limit: 30, offset: 0, facets: true });
+      const slow = await roomy.search({ text, limit: 30, offset: 0, exhaustive: true });
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, text);
     }
     for (const [text, index] of [['history', 'subject'], ['fiction juvenile', 'subject'], ['the', 'title']] as const) {
       const fast = await roomy.search({ text, index, limit: 30, offset: 0 });
-      const slow = await roomy.search({ text, index, limit: 30, offset: 0, facets: true });
+      const slow = await roomy.search({ text, index, limit: 30, offset: 0, exhaustive: true });
       assert.ok(fast.total > 0, `${index}: ${text}`);
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, `${index}: ${text}`);
+    }
+  });
+
+  it('ranks the same with facets asked for (they are counted beside the ranking)', async () => {
+    for (const offset of [0, 14, 70]) {
+      const plain = await pooled.search({ text: 'history', limit: 7, offset });
+      const withFacets = await pooled.search({ text: 'history', limit: 7, offset, facets: true });
+      assert.deepEqual(withFacets.hits, plain.hits);
+      assert.equal(withFacets.total, plain.total);
+      assert.ok(withFacets.facets!.materialType.length > 0);
     }
   });
 
