@@ -77,11 +77,13 @@ async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
     if (own.length >= n) multi.push(byHash(own, (w) => `${w}${i}`).slice(0, n).join(' '));
     if (multi.length === PER_CLASS) break;
   }
+  // Phrases of content words, as people quote them ("civil war"), from the catalogue's titles.
   const phrases: string[] = [];
   for (const [i, d] of byHash(docs, (d) => d.title).entries()) {
     const t = d.title.trim().split(' ').filter(Boolean);
     const n = i % 2 === 0 ? 2 : 3;
-    if (t.length >= n + 1) phrases.push(t.slice(1, 1 + n).join(' '));
+    const at = t.findIndex((_, j) => j + n <= t.length && t.slice(j, j + n).every((w) => w.length > 2 && !STOP_WORDS.has(w) && !/\d/.test(w)));
+    if (at >= 0) phrases.push(t.slice(at, at + n).join(' '));
     if (phrases.length === PER_CLASS) break;
   }
   const authors = await sql<{ author: string }[]>`select author from bibs where author is not null and id % 491 = 0 order by id limit ${PER_CLASS / 2}`;

@@ -180,30 +180,44 @@ function titleBoost(title: string, add: (value: unknown) => string): string {
                 when d.title like ${add(`%${title}%`)} then 10 else 0 end)`;
 }
 
+/** Required clauses beyond this many (each a bit of a bigint) only rank. */
+const MAX_REQUIRED = 62;
+
 /** Builds the SQL of a query's matches: CTEs, the from-clause (search_docs as d) and the score. */
 class MatchSql {
   readonly params: unknown[] = [];
   readonly ctes: string[] = [];
   readonly from: string;
   readonly where: string[];
+  private readonly required: string;
 
   constructor(private readonly q: SearchSql) {
-    const clauseSql = (c: SqlClause) =>
-      `select p.bib_id, sum(p.weight * k.boost) as w from search_postings p
-       join unnest(${this.add(c.termIds)}::int[], ${this.add(c.boosts)}::real[]) as k(term_id, boost) on k.term_id = p.term_id group by p.bib_id`;
-    q.required.forEach((c, i) => this.ctes.push(`r${i} as (${clauseSql(c)})`));
+    // One pass over every term's postings, summed per bib, with a bit per required clause: a bib
+    // matches when it has them all. (A join of one aggregate per clause could be planned as a
+    // nested loop over large lists.) Clauses past the 62nd only rank.
+    const terms: number[] = [];
+    const boosts: number[] = [];
+    const bits: string[] = [];
+    [...q.required, ...q.optional].forEach((c, i) => c.termIds.forEach((id, j) => {
+      terms.push(id);
+      boosts.push(c.boosts[j]!);
+      bits.push(i < Math.min(q.required.length, MAX_REQUIRED) ? String(1n << BigInt(i)) : '0');
+    }));
+    const all = (1n << BigInt(Math.min(q.required.length, MAX_REQUIRED))) - 1n;
+    this.ctes.push(`m as (select p.bib_id, sum(p.weight * k.boost) as w, bit_or(k.bit) as bits
+      from unnest(${this.add(terms)}::int[], ${this.add(boosts)}::real[], ${this.add(bits)}::bigint[]) as k(term_id, boost, bit)
+      join search_postings p on p.term_id = k.term_id group by p.bib_id)`);
     if (q.pool) this.ctes.push(`pool as (${poolSql(q.pool, (v) => this.add(v))})`);
-    q.optional.forEach((c, i) => this.ctes.push(`o${i} as (${clauseSql(c)})`));
-    const joins = q.required.slice(1).map((_, i) => `join r${i + 1} on r${i + 1}.bib_id = r0.bib_id`);
-    const optionalJoins = q.optional.map((_, i) => `left join o${i} on o${i}.bib_id = r0.bib_id`);
-    this.from = `r0 ${joins.join(' ')} join search_docs d on d.bib_id = r0.bib_id ${optionalJoins.join(' ')}${q.pool ? ' left join pool on pool.bib_id = r0.bib_id' : ''}`;
+    this.from = `m join search_docs d on d.bib_id = m.bib_id${q.pool ? ' left join pool on pool.bib_id = m.bib_id' : ''}`;
+    this.required = `m.bits = ${this.add(String(all))}::bigint`;
     const f = q.filters;
     this.where = [
+      this.required,
       ...q.phrases.map((p) => `d.words like ${this.add(`%${p}%`)}`),
       ...q.excludedPhrases.map((p) => `d.words not like ${this.add(`%${p}%`)}`),
-      ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = r0.bib_id and x.term_id = any(${this.add(q.excluded)}::int[]))`] : []),
-      ...q.excludedStems.map((e) => `not exists (select 1 from search_postings x where x.term_id = ${this.add(e.stem)} and x.bib_id = r0.bib_id
-        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${this.add(e.others ?? 0)} and y.bib_id = r0.bib_id), 0))`),
+      ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = m.bib_id and x.term_id = any(${this.add(q.excluded)}::int[]))`] : []),
+      ...q.excludedStems.map((e) => `not exists (select 1 from search_postings x where x.term_id = ${this.add(e.stem)} and x.bib_id = m.bib_id
+        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${this.add(e.others ?? 0)} and y.bib_id = m.bib_id), 0))`),
       ...(f.materialType?.length ? [`d.material_type = any(${this.add(f.materialType)}::text[])`] : []),
       ...(f.language?.length ? [`d.lang = any(${this.add(f.language)}::text[])`] : []),
       ...(f.decade?.length ? [`(d.year / 10) * 10 = any(${this.add(f.decade)}::int[])`] : []),
@@ -218,11 +232,7 @@ class MatchSql {
   /** The relevance of a match (adds the title's parameters, so only for queries that rank). */
   score(): string {
     const q = this.q;
-    return [
-      ...q.required.map((_, i) => `r${i}.w`),
-      ...q.optional.map((_, i) => `coalesce(o${i}.w, 0)`),
-      ...(q.title === null ? [] : [titleBoost(q.title, (v) => this.add(v))]),
-    ].join(' + ');
+    return q.title === null ? 'm.w' : `m.w + ${titleBoost(q.title, (v) => this.add(v))}`;
   }
 
   get whereSql(): string {
