@@ -149,8 +149,6 @@ export interface SearchSql {
   /** The query's words as a folded title (" a b "), for exact and leading title matches; null: none. */
   title: string | null;
   filters: SearchFilters;
-  /** Ranks first the matches among the best `size` bibs of these lists (see rankPool), then the rest. */
-  pool?: PoolLists;
   sort: 'relevance' | 'title' | 'year';
   limit: number;
   offset: number;
@@ -164,14 +162,19 @@ export interface SearchHit {
 
 export interface PoolLists {
   termIds: number[];
+  /** How far down the lists the pool reaches. */
   size: number;
+  /** The sizes of the smaller pools before it: a bib's tier is how many of them it lies beyond. */
+  tiers: number[];
 }
 
-/** The best bibs of some keys' impact lists: the candidates a relevance ranking starts from. */
+/** The best bibs of some keys' impact lists, each with its best place in them. */
 function poolSql(pool: PoolLists, add: (value: unknown) => string): string {
   const size = add(pool.size);
-  return pool.termIds.map((id) =>
-    `(select p.bib_id from search_postings p where p.term_id = ${add(id)} order by p.weight desc, p.bib_id limit ${size})`).join(' union ');
+  const lists = pool.termIds.map((id) =>
+    `(select p.bib_id, row_number() over (order by p.weight desc, p.bib_id) as place
+      from search_postings p where p.term_id = ${add(id)} order by p.weight desc, p.bib_id limit ${size})`);
+  return `select bib_id, min(place) as place from (${lists.join(' union all ')}) as l group by bib_id`;
 }
 
 /** An exact title beats a leading one, which beats the words found anywhere in it in order. */
@@ -207,8 +210,7 @@ class MatchSql {
     this.ctes.push(`m as (select p.bib_id, sum(p.weight * k.boost) as w, bit_or(k.bit) as bits
       from unnest(${this.add(terms)}::int[], ${this.add(boosts)}::real[], ${this.add(bits)}::bigint[]) as k(term_id, boost, bit)
       join search_postings p on p.term_id = k.term_id group by p.bib_id)`);
-    if (q.pool) this.ctes.push(`pool as (${poolSql(q.pool, (v) => this.add(v))})`);
-    this.from = `m join search_docs d on d.bib_id = m.bib_id${q.pool ? ' left join pool on pool.bib_id = m.bib_id' : ''}`;
+    this.from = 'm join search_docs d on d.bib_id = m.bib_id';
     this.required = `m.bits = ${this.add(String(all))}::bigint`;
     const f = q.filters;
     this.where = [
@@ -243,7 +245,7 @@ class MatchSql {
 export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> {
   const m = new MatchSql(q);
   const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id'
-    : q.pool ? '(pool.bib_id is not null) desc, score desc, d.bib_id' : 'score desc, d.bib_id';
+    : 'score desc, d.bib_id';
   const sql = `with ${m.ctes.join(', ')}
     select d.bib_id::text as id, (${m.score()})::float8 as score, count(*) over ()::int as total
     from ${m.from} ${m.whereSql}
@@ -314,14 +316,15 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   const sql = `with c as (${poolSql(q.pool, add)}),
     k as (select * from unnest(${add(terms)}::int[], ${add(boosts)}::real[], ${add(stems)}::int[]) as k(term_id, boost, stem)),
     scored as (
-      select c.bib_id, sum(p.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
+      select c.bib_id, (select count(*) from unnest(${add(q.pool.tiers)}::int[]) as t(size) where c.place > t.size) as tier,
+        sum(p.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
       from c cross join k cross join lateral
         (select x.weight from search_postings x where x.term_id = k.term_id and x.bib_id = c.bib_id limit 1) as p
-      group by c.bib_id)
+      group by c.bib_id, c.place)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, add)}`})::float8 as score, count(*) over ()::int as total
     from scored s${q.title === null && !q.phrases.length ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
     where s.found = ${add(q.words.length)}${q.phrases.map((p) => ` and d.words like ${add(`%${p}%`)}`).join('')}
-    order by score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
+    order by s.tier, score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
   const hits = await db.query<SearchHit>(sql, params);
   return { hits, pooled: hits[0]?.total ?? 0 };
 }

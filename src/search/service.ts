@@ -184,16 +184,25 @@ export class SearchService {
     const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
     const rarest = stems.reduce((a, b) => (b.df < a.df ? b : a));
     const rarestClause = required[stems.indexOf(rarest)]!;
-    const pool = { termIds: rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0), size: requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize };
-    const [ranked, total] = await Promise.all([
-      repo.rankPool(this.db, { words: required.map((c, i) => ({ ...c, stem: stems[i]!.id })), optional, pool, title: sql.title, phrases, limit: sql.limit, offset: sql.offset }),
+    const termIds = rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0);
+    const words = required.map((c, i) => ({ ...c, stem: stems[i]!.id }));
+    const page = { words, optional, title: sql.title, phrases, limit: sql.limit, offset: sql.offset };
+    // The pool grows (eight times over) until it holds the page or the rarest word's every bib. A
+    // bib's tier is the smallest pool that holds it; tiers rank in order, so the order is the
+    // same whichever pool a page was read from, and pages never overlap or skip.
+    const tiers: number[] = [];
+    let size = requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize;
+    const [first, total] = await Promise.all([
+      repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } }),
       stems.length === 1 ? rarest.df : this.countAll([...stems].sort((a, b) => a.df - b.df), phrases),
     ]);
-    if (ranked.hits.length === sql.limit || ranked.pooled === total) {
-      return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql };
+    let ranked = first;
+    while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {
+      tiers.push(size);
+      size *= 8;
+      ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
     }
-    // A page beyond the pool: every match, the pool's first (the same order, so pages never overlap).
-    return { result: await this.run({ ...sql, pool }), sql };
+    return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql };
   }
 
   /**
