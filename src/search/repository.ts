@@ -51,13 +51,10 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   // A bib's postings are found through its doc's key list (an index of postings by bib would
   // cost every posting a third index entry). The stem keys' ("~") counts lose what goes.
   const gone = await tx.query<{ term_id: number; n: number }>(
-    `select g.term_id, count(*)::int as n from (select unnest(terms) as term_id from search_docs where bib_id = any($1::bigint[])) as g
-     join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
-    [bibIds],
-  );
-  await tx.query(
-    `delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as g
-     where p.term_id = g.term_id and p.bib_id = g.bib_id`,
+    `with g as (
+       delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
+       where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id)
+     select g.term_id, count(*)::int as n from g join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
     [bibIds],
   );
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
@@ -168,89 +165,95 @@ export interface PoolLists {
   tiers: number[];
 }
 
+/** The parameters of one statement: add() keeps a value and answers its placeholder. */
+class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 /** The best bibs of some keys' impact lists, each with its best place in them. */
-function poolSql(pool: PoolLists, add: (value: unknown) => string): string {
-  const size = add(pool.size);
+function poolSql(pool: PoolLists, p: SqlParams): string {
+  const size = p.add(pool.size);
   const lists = pool.termIds.map((id) =>
-    `(select p.bib_id, row_number() over (order by p.weight desc, p.bib_id) as place
-      from search_postings p where p.term_id = ${add(id)} order by p.weight desc, p.bib_id limit ${size})`);
+    `(select x.bib_id, row_number() over (order by x.weight desc, x.bib_id) as place
+      from search_postings x where x.term_id = ${p.add(id)} order by x.weight desc, x.bib_id limit ${size})`);
   return `select bib_id, min(place) as place from (${lists.join(' union all ')}) as l group by bib_id`;
 }
 
 /** An exact title beats a leading one, which beats the words found anywhere in it in order. */
-function titleBoost(title: string, add: (value: unknown) => string): string {
-  return `(case when d.title = ${add(title)} then 60 when d.title like ${add(`${title}%`)} then 25
-                when d.title like ${add(`%${title}%`)} then 10 else 0 end)`;
+function titleBoost(title: string, p: SqlParams): string {
+  return `(case when d.title = ${p.add(title)} then 60 when d.title like ${p.add(`${title}%`)} then 25
+                when d.title like ${p.add(`%${title}%`)} then 10 else 0 end)`;
+}
+
+/** Conditions that the doc's words (d.words) contain each phrase, or (not) none of them. */
+function phraseConditions(phrases: string[], p: SqlParams, not = false): string[] {
+  return phrases.map((phrase) => `d.words ${not ? 'not ' : ''}like ${p.add(`%${phrase}%`)}`);
+}
+
+/** The clauses' terms as parallel arrays, each with a mark saying what it is to its clause. */
+function termArrays<T>(clauses: SqlClause[], mark: (clause: number, termId: number) => T): { terms: number[]; boosts: number[]; marks: T[] } {
+  const out = { terms: [] as number[], boosts: [] as number[], marks: [] as T[] };
+  clauses.forEach((c, i) => c.termIds.forEach((id, j) => {
+    out.terms.push(id);
+    out.boosts.push(c.boosts[j]!);
+    out.marks.push(mark(i, id));
+  }));
+  return out;
 }
 
 /** Required clauses beyond this many (each a bit of a bigint) only rank. */
 const MAX_REQUIRED = 62;
 
-/** Builds the SQL of a query's matches: CTEs, the from-clause (search_docs as d) and the score. */
+/** Builds the SQL of a query's matches: a CTE m (each matching bib's summed weight), the from-clause (m and search_docs as d), the conditions, the score. */
 class MatchSql {
-  readonly params: unknown[] = [];
-  readonly ctes: string[] = [];
-  readonly from: string;
-  readonly where: string[];
-  private readonly required: string;
+  readonly params = new SqlParams();
+  readonly cte: string;
+  readonly from = 'm join search_docs d on d.bib_id = m.bib_id';
+  readonly where: string;
 
   constructor(private readonly q: SearchSql) {
     // One pass over every term's postings, summed per bib, with a bit per required clause: a bib
     // matches when it has them all. (A join of one aggregate per clause could be planned as a
     // nested loop over large lists.) Clauses past the 62nd only rank.
-    const terms: number[] = [];
-    const boosts: number[] = [];
-    const bits: string[] = [];
-    [...q.required, ...q.optional].forEach((c, i) => c.termIds.forEach((id, j) => {
-      terms.push(id);
-      boosts.push(c.boosts[j]!);
-      bits.push(i < Math.min(q.required.length, MAX_REQUIRED) ? String(1n << BigInt(i)) : '0');
-    }));
-    const all = (1n << BigInt(Math.min(q.required.length, MAX_REQUIRED))) - 1n;
-    this.ctes.push(`m as (select p.bib_id, sum(p.weight * k.boost) as w, bit_or(k.bit) as bits
-      from unnest(${this.add(terms)}::int[], ${this.add(boosts)}::real[], ${this.add(bits)}::bigint[]) as k(term_id, boost, bit)
-      join search_postings p on p.term_id = k.term_id group by p.bib_id)`);
-    this.from = 'm join search_docs d on d.bib_id = m.bib_id';
-    this.required = `m.bits = ${this.add(String(all))}::bigint`;
+    const required = Math.min(q.required.length, MAX_REQUIRED);
+    const k = termArrays([...q.required, ...q.optional], (i) => (i < required ? String(1n << BigInt(i)) : '0'));
+    const p = this.params;
+    this.cte = `m as (select x.bib_id, sum(x.weight * k.boost) as w, bit_or(k.bit) as bits
+      from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[], ${p.add(k.marks)}::bigint[]) as k(term_id, boost, bit)
+      join search_postings x on x.term_id = k.term_id group by x.bib_id)`;
     const f = q.filters;
-    this.where = [
-      this.required,
-      ...q.phrases.map((p) => `d.words like ${this.add(`%${p}%`)}`),
-      ...q.excludedPhrases.map((p) => `d.words not like ${this.add(`%${p}%`)}`),
-      ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = m.bib_id and x.term_id = any(${this.add(q.excluded)}::int[]))`] : []),
-      ...q.excludedStems.map((e) => `not exists (select 1 from search_postings x where x.term_id = ${this.add(e.stem)} and x.bib_id = m.bib_id
-        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${this.add(e.others ?? 0)} and y.bib_id = m.bib_id), 0))`),
-      ...(f.materialType?.length ? [`d.material_type = any(${this.add(f.materialType)}::text[])`] : []),
-      ...(f.language?.length ? [`d.lang = any(${this.add(f.language)}::text[])`] : []),
-      ...(f.decade?.length ? [`(d.year / 10) * 10 = any(${this.add(f.decade)}::int[])`] : []),
-    ];
-  }
-
-  add(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
+    this.where = `where ${[
+      `m.bits = ${p.add(String((1n << BigInt(required)) - 1n))}::bigint`,
+      ...phraseConditions(q.phrases, p),
+      ...phraseConditions(q.excludedPhrases, p, true),
+      ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = m.bib_id and x.term_id = any(${p.add(q.excluded)}::int[]))`] : []),
+      ...q.excludedStems.map((e) => `not exists (select 1 from search_postings x where x.term_id = ${p.add(e.stem)} and x.bib_id = m.bib_id
+        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${p.add(e.others ?? 0)} and y.bib_id = m.bib_id), 0))`),
+      ...(f.materialType?.length ? [`d.material_type = any(${p.add(f.materialType)}::text[])`] : []),
+      ...(f.language?.length ? [`d.lang = any(${p.add(f.language)}::text[])`] : []),
+      ...(f.decade?.length ? [`(d.year / 10) * 10 = any(${p.add(f.decade)}::int[])`] : []),
+    ].join(' and ')}`;
   }
 
   /** The relevance of a match (adds the title's parameters, so only for queries that rank). */
   score(): string {
-    const q = this.q;
-    return q.title === null ? 'm.w' : `m.w + ${titleBoost(q.title, (v) => this.add(v))}`;
-  }
-
-  get whereSql(): string {
-    return this.where.length ? `where ${this.where.join(' and ')}` : '';
+    return this.q.title === null ? 'm.w' : `m.w + ${titleBoost(this.q.title, this.params)}`;
   }
 }
 
 export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> {
   const m = new MatchSql(q);
-  const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id'
-    : 'score desc, d.bib_id';
-  const sql = `with ${m.ctes.join(', ')}
+  const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id' : 'score desc, d.bib_id';
+  const sql = `with ${m.cte}
     select d.bib_id::text as id, (${m.score()})::float8 as score, count(*) over ()::int as total
-    from ${m.from} ${m.whereSql}
-    order by ${order} limit ${m.add(q.limit)} offset ${m.add(q.offset)}`;
-  return db.query<SearchHit>(sql, m.params);
+    from ${m.from} ${m.where}
+    order by ${order} limit ${m.params.add(q.limit)} offset ${m.params.add(q.offset)}`;
+  return db.query<SearchHit>(sql, m.params.values);
 }
 
 export type FacetName = 'materialType' | 'language' | 'decade';
@@ -263,8 +266,8 @@ export interface FacetCount {
 /** How many of a query's matches have each material type, language and decade (the most common first). */
 export async function facetCounts(db: Queryable, q: SearchSql, perFacet: number): Promise<FacetCount[]> {
   const m = new MatchSql(q);
-  const top = m.add(perFacet);
-  const sql = `with ${m.ctes.join(', ')}, matched as materialized (select d.material_type, d.lang, d.year from ${m.from} ${m.whereSql}),
+  const top = m.params.add(perFacet);
+  const sql = `with ${m.cte}, matched as materialized (select d.material_type, d.lang, d.year from ${m.from} ${m.where}),
     counted as (
       select 'materialType' as facet, material_type as value, count(*)::int as count from matched where material_type is not null group by material_type
       union all
@@ -273,7 +276,7 @@ export async function facetCounts(db: Queryable, q: SearchSql, perFacet: number)
       select 'decade', ((year / 10) * 10)::text, count(*)::int from matched where year is not null group by (year / 10) * 10),
     ranked as (select *, row_number() over (partition by facet order by count desc, value) as n from counted)
     select facet, value, count from ranked where n <= ${top} order by facet, n`;
-  return db.query<FacetCount>(sql, m.params);
+  return db.query<FacetCount>(sql, m.params.values);
 }
 
 /** A query of words only, every one required, ranked from the pool of its rarest word's best bibs. */
@@ -294,53 +297,40 @@ export interface PoolQuery {
  * pool lists of a few hundred entries this reads a few thousand postings however common the words.
  */
 export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: SearchHit[]; pooled: number }> {
-  const params: unknown[] = [];
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  // Every term of the query once per clause, the required words' stem lists marked: a bib matches
-  // when it is in all of those, and scores the sum of its weights times the terms' boosts.
-  const terms: number[] = [];
-  const boosts: number[] = [];
-  const stems: number[] = []; // 1: a required word's stem list (postgres.js sends no boolean arrays)
-  for (const c of [...q.words, ...q.optional]) {
-    c.termIds.forEach((id, i) => {
-      terms.push(id);
-      boosts.push(c.boosts[i]!);
-      stems.push('stem' in c && c.stem === id ? 1 : 0);
-    });
-  }
+  const p = new SqlParams();
+  // Every term of the query once per clause, the required words' stem lists marked (1; postgres.js
+  // sends no boolean arrays): a bib matches when it is in all of those, and scores the sum of its
+  // weights times the terms' boosts.
+  const k = termArrays([...q.words, ...q.optional], (i, id) => (q.words[i]?.stem === id ? 1 : 0));
+  const joinsDocs = q.title !== null || q.phrases.length > 0;
   // Each bib of the pool is looked up in each list (LATERAL ... LIMIT 1: one index probe each,
   // where a join would read the lists whole).
-  const sql = `with c as (${poolSql(q.pool, add)}),
-    k as (select * from unnest(${add(terms)}::int[], ${add(boosts)}::real[], ${add(stems)}::int[]) as k(term_id, boost, stem)),
+  const sql = `with c as (${poolSql(q.pool, p)}),
+    k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[], ${p.add(k.marks)}::int[]) as k(term_id, boost, stem)),
     scored as (
-      select c.bib_id, (select count(*) from unnest(${add(q.pool.tiers)}::int[]) as t(size) where c.place > t.size) as tier,
-        sum(p.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
+      select c.bib_id, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where c.place > t.size) as tier,
+        sum(x.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
       from c cross join k cross join lateral
-        (select x.weight from search_postings x where x.term_id = k.term_id and x.bib_id = c.bib_id limit 1) as p
+        (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = c.bib_id limit 1) as x
       group by c.bib_id, c.place)
-    select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, add)}`})::float8 as score, count(*) over ()::int as total
-    from scored s${q.title === null && !q.phrases.length ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
-    where s.found = ${add(q.words.length)}${q.phrases.map((p) => ` and d.words like ${add(`%${p}%`)}`).join('')}
-    order by s.tier, score desc, s.bib_id limit ${add(q.limit)} offset ${add(q.offset)}`;
-  const hits = await db.query<SearchHit>(sql, params);
+    select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p)}`})::float8 as score, count(*) over ()::int as total
+    from scored s${joinsDocs ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
+    where ${[`s.found = ${p.add(q.words.length)}`, ...phraseConditions(q.phrases, p)].join(' and ')}
+    order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)}`;
+  const hits = await db.query<SearchHit>(sql, p.values);
   return { hits, pooled: hits[0]?.total ?? 0 };
 }
 
 /** How many bibs are in every one of these lists (rarest first, so the join starts small). */
 export async function countCommon(db: Queryable, termIds: number[], phrases: string[] = []): Promise<number> {
-  const params: unknown[] = [...termIds];
-  const joins = termIds.slice(1).map((_, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = $${i + 2} and p${i + 1}.bib_id = p0.bib_id`);
-  const phraseSql = phrases.map((p) => {
-    params.push(`%${p}%`);
-    return `and d.words like $${params.length}`;
-  });
+  const p = new SqlParams();
+  const first = p.add(termIds[0]);
+  const joins = termIds.slice(1).map((id, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = ${p.add(id)} and p${i + 1}.bib_id = p0.bib_id`);
   const rows = await db.query<{ n: number }>(
     `select count(*)::int as n from search_postings p0 ${joins.join(' ')}
-     ${phrases.length ? 'join search_docs d on d.bib_id = p0.bib_id' : ''} where p0.term_id = $1 ${phraseSql.join(' ')}`,
-    params,
+     ${phrases.length ? 'join search_docs d on d.bib_id = p0.bib_id' : ''}
+     where ${[`p0.term_id = ${first}`, ...phraseConditions(phrases, p)].join(' and ')}`,
+    p.values,
   );
   return rows[0]!.n;
 }

@@ -226,7 +226,7 @@ export class SearchService {
   private async run(sql: repo.SearchSql): Promise<SearchResult> {
     const hits = await repo.search(this.db, sql);
     let total = hits[0]?.total ?? 0;
-    if (hits.length === 0 && (sql.offset > 0 || sql.limit === 0)) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
+    if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
     return { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
   }
 
