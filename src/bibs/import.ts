@@ -62,22 +62,48 @@ interface Prepared extends PreparedBib {
 
 /** Which prepared records match a live bib, by 001+003 or by 035: their ids, in batch order. */
 async function matches(db: Queryable, batch: Prepared[]): Promise<(string | undefined)[]> {
-  const found = await repo.findMatchingBibs(db, {
-    controls: batch.filter((p) => p.derived.controlNumber).map((p) => [p.derived.controlNumber!, p.derived.controlSource ?? '']),
-    systemNumbers: batch.flatMap((p) => p.derived.systemNumbers),
-  });
-  const byControl = new Map(found.map((f) => [`${f.control_number}\u0000${f.control_source ?? ''}`, f.id]));
+  const controlKey = (number: string, source: string | null) => `${number}\u0000${source ?? ''}`;
+  const byControl = new Map((await repo.findBibsByControl(db, batch.filter((p) => p.derived.controlNumber)
+    .map((p) => [p.derived.controlNumber!, p.derived.controlSource ?? '']))).map((f) => [controlKey(f.control_number!, f.control_source), f.id]));
+  const targets = batch.map((p) => (p.derived.controlNumber ? byControl.get(controlKey(p.derived.controlNumber, p.derived.controlSource)) : undefined));
+  // The 001 decides where it matches; the 035s are looked up only for the records it did not place
+  // (none, when a file is loaded again).
+  const unplaced = batch.filter((_, i) => targets[i] === undefined);
+  const found = await repo.findBibsBySystemNumber(db, unplaced.flatMap((p) => p.derived.systemNumbers));
   const bySystem = new Map(found.flatMap((f) => f.system_numbers.map((n) => [n, f.id] as const)));
-  return batch.map((p) => {
-    const control = p.derived.controlNumber ? byControl.get(`${p.derived.controlNumber}\u0000${p.derived.controlSource ?? ''}`) : undefined;
-    return control ?? p.derived.systemNumbers.map((n) => bySystem.get(n)).find((id) => id !== undefined);
-  });
+  return batch.map((p, i) => targets[i] ?? p.derived.systemNumbers.map((n) => bySystem.get(n)).find((id) => id !== undefined));
 }
 
 function identityKeys(d: DerivedBib): string[] {
   const keys = d.systemNumbers.map((n) => `035:${n}`);
   if (d.controlNumber) keys.push(`001:${d.controlNumber}\u0000${d.controlSource ?? ''}`);
   return keys;
+}
+
+/** What a written batch may have changed for the next one's plan. */
+interface Footprint {
+  /** The identity keys (001+003, 035) of its records. */
+  keys: Set<string>;
+  /** The bibs it replaced. */
+  replaced: Set<string>;
+  /** Its items' barcodes. */
+  barcodes: Set<string>;
+}
+
+/** A record loaded with something left out, and why (worded only if it is kept). */
+type Warning = [Prepared, () => string];
+
+interface Plan {
+  batch: Prepared[];
+  fresh: Prepared[];
+  freshIds: string[];
+  /** The bibs replaced, by id, with the record replacing each. */
+  replacing: Map<string, Prepared>;
+  /** Records that replace a bib (one already in the database, or one earlier in the batch). */
+  updated: number;
+  items: itemRepo.ItemPlan;
+  warnings: Warning[];
+  footprint: Footprint;
 }
 
 /** Codes the database knows, read once per run: an item's location and status are checked against them. */
@@ -87,6 +113,8 @@ interface Known {
 }
 
 class Importer {
+  /** Settles when the latest plan has taken its ids (see plan). */
+  private idsTaken: Promise<void> = Promise.resolve();
   readonly summary: ImportSummary = { read: 0, created: 0, updated: 0, items: { created: 0, updated: 0 }, failed: [], warnings: [], warningCount: 0 };
 
   constructor(
@@ -95,25 +123,27 @@ class Importer {
     private readonly options: ImportOptions,
   ) {}
 
-  private warn(p: Prepared, reason: string): void {
+  private warn(p: Prepared, reason: () => string): void {
     this.summary.warningCount++;
-    if (this.summary.warnings.length < WARNINGS_KEPT) this.summary.warnings.push({ file: p.file, position: p.position, reason });
+    if (this.summary.warnings.length < WARNINGS_KEPT) this.summary.warnings.push({ file: p.file, position: p.position, reason: reason() });
   }
 
-  /** The record's items as rows for the database, with what cannot be kept reported. */
-  private itemRows(p: Prepared, bibId: string, isNew: boolean): itemRepo.ImportedItem[] {
+  /** The record's items as rows for the database, with what cannot be kept said in warnings. */
+  private itemRows(p: Prepared, bibId: string, isNew: boolean, warnings: Warning[]): itemRepo.ImportedItem[] {
     const rows: itemRepo.ImportedItem[] = [];
     for (const item of p.items) {
       // Without a barcode an item cannot be recognised again: it is added with a new bib only.
       if (!item.barcode && !isNew) continue;
       let location = item.location ?? null;
       if (location !== null && !this.known.locations.has(location)) {
-        this.warn(p, `item ${item.barcode ?? '(no barcode)'}: location "${location}" is not a location of this library; the item is loaded without one`);
+        const unknown = location;
+        warnings.push([p, () => `item ${item.barcode ?? '(no barcode)'}: location "${unknown}" is not a location of this library; the item is loaded without one`]);
         location = null;
       }
       let status = item.status ?? '-';
       if (!this.known.statuses.has(status)) {
-        this.warn(p, `item ${item.barcode ?? '(no barcode)'}: status "${status}" is not an item status; loaded as "-" (available)`);
+        const unknown = status;
+        warnings.push([p, () => `item ${item.barcode ?? '(no barcode)'}: status "${unknown}" is not an item status; loaded as "-" (available)`]);
         status = '-';
       }
       rows.push({ bibId, barcode: item.barcode ?? null, callNumber: item.callNumber ?? null, location, status, itemType: item.itemType ?? null });
@@ -121,62 +151,108 @@ class Importer {
     return rows;
   }
 
-  async writeBatch(batch: Prepared[]): Promise<void> {
+  /**
+   * Everything a batch needs from the database before its transaction: which bibs its records
+   * replace, ids for its new bibs and items, which item barcodes are taken. This runs on the pool's
+   * other connection while the previous batch is being written.
+   */
+  private async plan(batch: Prepared[]): Promise<Plan> {
+    // Plans overlap (the next batch's starts as soon as it is read), but take their ids in turn,
+    // so that bibs and items are numbered in the order of the file.
+    const turn = this.idsTaken;
+    let taken!: () => void;
+    this.idsTaken = new Promise<void>((resolve) => (taken = resolve));
+    try {
+      return await this.planInTurn(batch, turn);
+    } finally {
+      taken();
+    }
+  }
+
+  /** plan(), taking its ids once `turn` settles. */
+  private async planInTurn(batch: Prepared[], turn: Promise<void>): Promise<Plan> {
     const targets = await matches(this.db, batch);
+    const fresh: Prepared[] = [];
+    // Two records of one batch for the same bib: the later one wins.
+    const replacing = new Map<string, Prepared>();
+    const freshByKey = new Map<string, number>();
+    let updated = 0;
+    for (const [i, p] of batch.entries()) {
+      const id = targets[i];
+      if (id !== undefined) {
+        replacing.set(id, p);
+        updated++;
+        continue;
+      }
+      const keys = identityKeys(p.derived);
+      const earlier = keys.map((k) => freshByKey.get(k)).find((n) => n !== undefined);
+      if (earlier !== undefined) {
+        fresh[earlier] = p;
+        updated++;
+      } else {
+        fresh.push(p);
+        keys.forEach((k) => freshByKey.set(k, fresh.length - 1));
+      }
+    }
+    await turn;
+    const freshIds = await repo.allocateBibIds(this.db, fresh.length);
+    const warnings: Warning[] = [];
+    const items = [
+      ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false, warnings)),
+      ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true, warnings)),
+    ];
+    const footprint: Footprint = {
+      keys: new Set(batch.flatMap((p) => identityKeys(p.derived))),
+      replaced: new Set(replacing.keys()),
+      barcodes: new Set(items.flatMap((item) => (item.barcode === null ? [] : [item.barcode]))),
+    };
+    return { batch, fresh, freshIds, replacing, updated, items: await itemRepo.planImportedItems(this.db, items), warnings, footprint };
+  }
+
+  /**
+   * Writes a planned batch in one transaction. It was planned while the previous batch was still
+   * being written, so it is planned again if that batch wrote any of the same keys or barcodes, or
+   * replaced a bib it found (else the previous batch changed nothing the plan depends on).
+   */
+  private async write(planned: Promise<Plan>, previous: Footprint | null): Promise<Footprint> {
+    let plan = await planned;
+    const shares = (mine: Set<string>, theirs: Set<string>) => [...mine].some((x) => theirs.has(x));
+    const { keys, replaced, barcodes } = plan.footprint;
+    if (previous && (shares(keys, previous.keys) || shares(replaced, previous.replaced) || shares(barcodes, previous.barcodes))) {
+      plan = await this.plan(plan.batch);
+    }
+    const { fresh, freshIds, replacing } = plan;
     await this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      const fresh: Prepared[] = [];
-      // Two records of one batch for the same bib: the later one wins.
-      const replacing = new Map<string, Prepared>();
-      const freshByKey = new Map<string, number>();
-      let updated = 0;
-      for (const [i, p] of batch.entries()) {
-        const id = targets[i];
-        if (id !== undefined) {
-          replacing.set(id, p);
-          updated++;
-          continue;
-        }
-        const keys = identityKeys(p.derived);
-        const earlier = keys.map((k) => freshByKey.get(k)).find((n) => n !== undefined);
-        if (earlier !== undefined) {
-          fresh[earlier] = p;
-          updated++;
-        } else {
-          fresh.push(p);
-          keys.forEach((k) => freshByKey.set(k, fresh.length - 1));
-        }
-      }
-      const freshIds = await repo.allocateBibIds(tx, fresh.length);
       if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })), at);
       if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })), at);
-      const items = [
-        ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false)),
-        ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true)),
-      ];
-      const written = items.length ? await itemRepo.upsertImportedItems(tx, items, at) : { created: 0, updated: 0 };
+      const written = plan.items.rows.length ? await itemRepo.writeImportedItems(tx, plan.items, at) : { created: 0, updated: 0 };
       // Counted only once the transaction has its rows: a failed batch adds nothing to the summary.
-      this.summary.updated += updated;
+      this.summary.updated += plan.updated;
       this.summary.created += fresh.length;
       this.summary.items.created += written.created;
       this.summary.items.updated += written.updated;
     });
+    for (const [p, reason] of plan.warnings) this.warn(p, reason);
+    return plan.footprint;
   }
 
   async run(sources: BatchSource[]): Promise<ImportSummary> {
     const { summary } = this;
     const progress = this.options.onProgress ?? (() => {});
     let bytesDone = 0;
-    let writing: Promise<void> = Promise.resolve();
+    let writing: Promise<Footprint | null> = Promise.resolve(null);
     for (const source of sources) {
       const bytes = () => bytesDone + (source.bytes?.() ?? 0);
       for await (const batch of source.batches) {
         summary.read += batch.read;
         for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
         if (batch.records.length) {
-          // The next batch is read while the database writes this one: one batch in flight.
-          await writing;
-          writing = this.writeBatch(batch.records.map((p) => ({ ...p, file: source.name })));
+          // The next batch is read and planned while the database writes this one: one batch in flight.
+          const planned = this.plan(batch.records.map((p) => ({ ...p, file: source.name })));
+          planned.catch(() => {}); // handled where it is awaited, as below
+          const previous = await writing;
+          writing = this.write(planned, previous);
           writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
         }
         progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });

@@ -156,7 +156,15 @@ const SET_FROM_R = `marc = r.marc, title = r.title, author = r.author, publish_y
   country = r.country, bib_level = r.bib_level, material_type = r.material_type, isbns = r.isbns, issns = r.issns,
   control_number = r.control_number, control_source = r.control_source, system_numbers = r.system_numbers`;
 
-/** Replaces many live records' MARC in one statement (suppression unchanged). */
+/**
+ * A row of r that differs from its bib b: a record loaded again as it is changes nothing (its
+ * updatedDate neither, so harvesters are not sent it again). Derived columns are compared too, so
+ * loading the same file after an upgrade that derives them differently still refreshes them.
+ */
+const DIFFERS = `(${ROW_COLUMNS.map((c) => (c === 'marc' ? 'b.marc::text' : `b.${c}`)).join(', ')})
+  is distinct from (${ROW_COLUMNS.map((c) => (c === 'marc' ? 'r.marc::text' : `r.${c}`)).join(', ')})`;
+
+/** Replaces many live records' MARC in one statement (suppression unchanged), where it differs. */
 export async function updateBibs(tx: Queryable, rows: (BulkBib & { id: string })[], stamp: Date): Promise<void> {
   if (tx.copyFrom) {
     // COPY into a table of the transaction, then one update from it: the MARC is read once, as
@@ -164,14 +172,14 @@ export async function updateBibs(tx: Queryable, rows: (BulkBib & { id: string })
     // back out as text.
     await tx.exec(`create temporary table import_bibs (${RECORDSET.slice(2, -1)}) on commit drop`);
     await tx.copyFrom('import_bibs', [...ROW_COLUMNS, 'id'], withCells(rows, (r) => `\t${r.id}\n`));
-    await tx.query(`update bibs b set ${SET_FROM_R}, updated_date = $1 from import_bibs r where b.id = r.id and b.deleted_date is null`, [stamp]);
+    await tx.query(`update bibs b set ${SET_FROM_R}, updated_date = $1 from import_bibs r where b.id = r.id and b.deleted_date is null and ${DIFFERS}`, [stamp]);
     return;
   }
   const doc = recordsetJson(rows);
   await tx.query(
     `update bibs b set ${SET_FROM_R}, updated_date = $2
      from jsonb_to_recordset($1::text::jsonb) as ${RECORDSET}
-     where b.id = r.id and b.deleted_date is null`,
+     where b.id = r.id and b.deleted_date is null and ${DIFFERS}`,
     [doc, stamp],
   );
 }
@@ -183,19 +191,28 @@ export interface MatchRow {
   system_numbers: string[];
 }
 
-/** Live bibs with one of these 001+003 pairs or sharing one of these 035 numbers. */
-export async function findMatchingBibs(db: Queryable, keys: { controls: [string, string][]; systemNumbers: string[] }): Promise<MatchRow[]> {
-  if (keys.controls.length === 0 && keys.systemNumbers.length === 0) return [];
-  // Two index scans joined by union: with "or" between them PostgreSQL reads the whole table. The
-  // 035 numbers are looked up one at a time: for "system_numbers && (500 numbers)" the planner
-  // expects most of the table to match and reads all of it (1.5 s a batch at 100,000 bibs).
+/** Live bibs with one of these 001+003 pairs. */
+export async function findBibsByControl(db: Queryable, controls: [string, string][]): Promise<MatchRow[]> {
+  if (controls.length === 0) return [];
   return db.query<MatchRow>(
     `select id::text, control_number, control_source, system_numbers from bibs
-     where deleted_date is null and (control_number, coalesce(control_source, '')) in (select * from unnest($1::text[], $2::text[]))
-     union
-     select b.id::text, b.control_number, b.control_source, b.system_numbers from unnest($3::text[]) as n(number)
-       cross join lateral (select * from bibs where deleted_date is null and system_numbers @> array[n.number]) b`,
-    [keys.controls.map((c) => c[0]), keys.controls.map((c) => c[1]), keys.systemNumbers],
+     where deleted_date is null and (control_number, coalesce(control_source, '')) in (select * from unnest($1::text[], $2::text[]))`,
+    [controls.map((c) => c[0]), controls.map((c) => c[1])],
+  );
+}
+
+/** Live bibs sharing one of these 035 numbers. */
+export async function findBibsBySystemNumber(db: Queryable, numbers: string[]): Promise<MatchRow[]> {
+  if (numbers.length === 0) return [];
+  // The numbers are looked up one at a time: for "system_numbers && (500 numbers)" the planner
+  // expects most of the table to match and reads all of it (1.5 s a batch at 100,000 bibs). The
+  // "offset 0" keeps each lookup its own index scan: during a first import the table has no
+  // statistics yet, "deleted_date is null" looks rare, and PostgreSQL would otherwise read every
+  // live bib once and test each number against each (a second a batch by 50,000 bibs).
+  return db.query<MatchRow>(
+    `select distinct b.id::text, b.control_number, b.control_source, b.system_numbers from unnest($1::text[]) as n(number)
+       cross join lateral (select * from bibs where deleted_date is null and system_numbers @> array[n.number] offset 0) b`,
+    [numbers],
   );
 }
 
@@ -281,5 +298,6 @@ export async function listBibIds(db: Queryable): Promise<string[]> {
  * would be planned badly.
  */
 export async function analyzeCatalogue(db: Queryable): Promise<void> {
-  await db.exec('analyze bibs; analyze items; analyze item_bibs');
+  // Side by side where the pool has two connections.
+  await Promise.all([db.exec('analyze bibs'), db.exec('analyze items; analyze item_bibs')]);
 }

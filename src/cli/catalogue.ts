@@ -9,8 +9,8 @@ import { generateRecord } from '../generate/catalogue.ts';
 import { HOLDS_PER_PATRON } from '../generate/holds.ts';
 import { loadGenerated } from '../generate/load.ts';
 import { GENERATED_PIN, PATRONS_PER_BIB, patronBarcode } from '../generate/patrons.ts';
-import { drainQueue } from '../search/indexer.ts';
-import { queueAll, queueLength } from '../search/repository.ts';
+import { rebuildIndex } from '../search/rebuild.ts';
+import { countSearchable } from '../search/rebuild-repository.ts';
 import { DEFAULT_ITEM_MAP, parseItemMap, type ItemMap } from '../items/from-marc.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
@@ -77,16 +77,21 @@ export function registerCatalogueCommands(program: Command): void {
   const search = program.command('search').description('the search index behind GET /v6/bibs/search');
   search
     .command('reindex')
-    .description('index every bib again (a running server indexes new writes by itself, within a second)')
+    .description('build the whole index again, beside the one in use, and swap it in (a running server indexes new writes by itself, within a second)')
     .option('--json', 'print the summary as JSON')
     .action(async (opts: { json?: boolean }) => {
       const started = performance.now();
       const bar = progressBar('indexing |{bar}| {percentage}% | {value}/{total} bibs', opts.json);
       const indexed = await withDb(async (db) => {
         await analyzeCatalogue(db);
-        await queueAll(db);
-        bar?.start(await queueLength(db), 0);
-        return drainQueue(db, (done) => bar?.update(done), 2);
+        bar?.start(await countSearchable(db), 0);
+        return rebuildIndex(db, (progress) => {
+          if (progress.phase === 'documents') bar?.update(progress.done);
+          else if (bar) {
+            bar.stop();
+            process.stderr.write(`building the index: ${progress.step}\n`);
+          }
+        });
       }).finally(() => bar?.stop());
       const seconds = (performance.now() - started) / 1000;
       print(!!opts.json, { indexed, seconds: Math.round(seconds * 10) / 10 }, `indexed ${indexed} bibs in ${seconds.toFixed(1)} s`);

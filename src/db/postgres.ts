@@ -15,9 +15,22 @@ function queryable(sql: Sql, canCopy: boolean): Queryable {
   return {
     ...(canCopy && {
       async copyFrom(table: string, columns: readonly string[], text: string | Uint8Array) {
-        const stream = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+        const query = sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`);
+        // postgres.js 3.4.9 loses an error that comes after the data's end (a constraint, a
+        // trigger; porsager/postgres#1173): the stream never finishes, and the error goes to the
+        // query's reject, spent once the query resolved to the stream. It is caught there.
+        const spent = query as unknown as { reject: (error: unknown) => void };
+        const reject = spent.reject;
+        const failed = new Promise<never>((_, fail) => {
+          spent.reject = (error) => {
+            fail(error instanceof Error ? error : new Error(String(error)));
+            reject(error);
+          };
+        });
+        failed.catch(() => {}); // an error before the stream opens is thrown by writable() below
+        const stream = await query.writable();
         stream.end(text);
-        await finished(stream);
+        await Promise.race([finished(stream), failed]);
       },
     }),
     async query<T>(text: string, params: readonly unknown[] = []) {

@@ -56,11 +56,18 @@ export interface ImportedItem {
 }
 
 /**
- * Adds imported items, or updates the live item with the same barcode (call number, location,
- * type; never its status, which circulation owns). Each is linked to its bib. Within one call a
- * barcode must appear once: the last occurrence is kept.
+ * What writing imported items needs from the database first: an id for each, and which of their
+ * barcodes live items already have. Taken before the writing transaction, while the previous one
+ * is still writing (ids are never given back anyway). Within one plan a barcode appears once: the
+ * last occurrence is kept.
  */
-export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], stamp: Date): Promise<{ created: number; updated: number }> {
+export interface ItemPlan {
+  rows: ImportedItem[];
+  ids: string[];
+  taken: Set<string>;
+}
+
+export async function planImportedItems(db: Queryable, items: ImportedItem[]): Promise<ItemPlan> {
   const byBarcode = new Map<string, ImportedItem>();
   const unbarcoded: ImportedItem[] = [];
   for (const item of items) {
@@ -68,12 +75,21 @@ export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], 
     else byBarcode.set(item.barcode, item);
   }
   const rows = [...byBarcode.values(), ...unbarcoded];
-  const ids = (await tx.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, $1)", [rows.length])).map((r) => r.id);
-  // Items whose barcode no live item has are new: with COPY they go in at several times the speed
-  // of an upsert. (A barcode another transaction adds meanwhile makes the batch fail whole.)
-  const taken = new Set((await tx.query<{ barcode: string }>(
-    'select barcode from items where deleted_date is null and barcode = any($1::text[])', [[...byBarcode.keys()]],
-  )).map((r) => r.barcode));
+  if (rows.length === 0) return { rows, ids: [], taken: new Set() };
+  const [ids, taken] = await Promise.all([
+    db.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, $1)", [rows.length]),
+    db.query<{ barcode: string }>('select barcode from items where deleted_date is null and barcode = any($1::text[])', [[...byBarcode.keys()]]),
+  ]);
+  return { rows, ids: ids.map((r) => r.id), taken: new Set(taken.map((r) => r.barcode)) };
+}
+
+/**
+ * Adds planned items, or updates the live item with the same barcode (call number, location,
+ * type; never its status, which circulation owns) where they differ. Each is linked to its bib.
+ */
+export async function writeImportedItems(tx: Queryable, { rows, ids, taken }: ItemPlan, stamp: Date): Promise<{ created: number; updated: number }> {
+  // Items whose barcode no live item had are new: with COPY they go in at several times the speed
+  // of an upsert. (A barcode another writer adds meanwhile makes the batch fail whole.)
   const fresh: number[] = [];
   const known: number[] = [];
   rows.forEach((item, i) => (tx.copyFrom && (item.barcode === null || !taken.has(item.barcode)) ? fresh : known).push(i));
@@ -87,7 +103,9 @@ export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], 
     const item = rows[i]!;
     return { id: ids[i], barcode: item.barcode, call_number: item.callNumber, location_code: item.location, status: item.status, item_type: item.itemType };
   });
-  // xmax = 0 on the returned row: inserted; otherwise the conflict updated an existing item (whose id it returns).
+  // xmax = 0 on the returned row: inserted; otherwise the conflict updated an existing item (whose
+  // id it returns). An item the record describes as it already is stays as it is (its updatedDate
+  // too, so harvesters are not sent it again), and is not returned: it is looked up below.
   const written = await tx.query<{ id: string; barcode: string | null; inserted: boolean }>(
     `insert into items (id, barcode, call_number, location_code, status, item_type, created_date, updated_date)
      select id, barcode, call_number, location_code, status, item_type, $2, $2
@@ -95,17 +113,23 @@ export async function upsertImportedItems(tx: Queryable, items: ImportedItem[], 
      on conflict (barcode) where deleted_date is null and barcode is not null do update
        set call_number = excluded.call_number, location_code = excluded.location_code, item_type = excluded.item_type,
            updated_date = excluded.updated_date
+       where (items.call_number, items.location_code, items.item_type) is distinct from (excluded.call_number, excluded.location_code, excluded.item_type)
      returning id::text, barcode, (xmax = 0) as inserted`,
     [doc, stamp],
   );
+  const returned = new Set(written.map((w) => w.barcode));
+  const unchanged = known.flatMap((i) => (rows[i]!.barcode !== null && !returned.has(rows[i]!.barcode) ? [rows[i]!.barcode] : []));
+  const matched = unchanged.length === 0 ? written : [...written, ...(await tx.query<{ id: string; barcode: string; inserted: boolean }>(
+    'select id::text, barcode, false as inserted from items where deleted_date is null and barcode = any($1::text[])', [unchanged],
+  ))];
   const key = (barcode: string | null, id: string) => (barcode === null ? `id ${id}` : `barcode ${barcode}`);
   const bibOf = new Map(known.map((i) => [key(rows[i]!.barcode, ids[i]!), rows[i]!.bibId]));
   await tx.query(
     `insert into item_bibs (item_id, bib_id) select * from unnest($1::bigint[], $2::bigint[]) on conflict do nothing`,
-    [written.map((w) => w.id), written.map((w) => bibOf.get(key(w.barcode, w.id)))],
+    [matched.map((w) => w.id), matched.map((w) => bibOf.get(key(w.barcode, w.id)))],
   );
   const created = written.filter((w) => w.inserted).length;
-  return { created: fresh.length + created, updated: written.length - created };
+  return { created: fresh.length + created, updated: matched.length - created };
 }
 
 export async function locationCodes(db: Queryable): Promise<string[]> {

@@ -1,7 +1,7 @@
 // What the search index holds for one bib: weighted, field-scoped keys for its words and numbers,
 // and the folded text that phrases and title matches are checked against.
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import { isbn13, stem, words } from './text.ts';
+import { isbn13, stem, STOP_WORDS, words } from './text.ts';
 
 /** The fields a search can be narrowed to (`index=`), as key prefixes. */
 export const FIELD_KEYS = { title: 't', author: 'a', subject: 's', series: 'e', note: 'n', other: 'o', number: 'i', callNumber: 'c' } as const;
@@ -42,6 +42,32 @@ export const EXACT_FACTOR = 1 - STEM_FACTOR;
  * adds it, and ranks from its impact list too, so exact and leading title matches come first
  * however common the word; longer searches compare the whole title instead.
  */
+/**
+ * "*~civil war": two words one after the other in the bib's text (stop words and numbers between
+ * them skipped), in their exact forms, weighted as the heavier of their places. Every bib whose
+ * text holds a quoted phrase is in the list of each pair of the phrase, usually far shorter than its words':
+ * a phrase search ranks and counts from its rarest pair's list, and checks the phrase itself on the
+ * folded text. A pair key is a stem key ("~"; a stem has no space), so its length is kept as its df
+ * and its version moves when a bib joins or leaves it.
+ */
+export function pairKey(first: string, second: string): string {
+  return `${ANY_FIELD}~${first} ${second}`;
+}
+
+/**
+ * Whether a word takes part in pairs: stop words do not, nor words with digits (years, pages,
+ * sizes: a tenth of all postings for pairs that phrases seldom need). Pairs skip over them.
+ */
+function pairs(word: string): boolean {
+  return !STOP_WORDS.has(word) && !/\d/.test(word);
+}
+
+/** The pair keys of a run of words (a quoted phrase): see pairKey. */
+export function pairKeys(run: string[]): string[] {
+  const paired = run.filter(pairs);
+  return paired.slice(1).map((w, i) => pairKey(paired[i]!, w));
+}
+
 const LEADING_TITLE_WORD = 25;
 const WHOLE_TITLE_WORD = 60;
 const NUMBER_WEIGHT = 8;
@@ -90,6 +116,8 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   const keys = new Map<string, number>();
   const all: string[] = [];
   let title: string[] = [];
+  /** The last word that is not a stop word, and its place's weight: the first of the next pair. */
+  let previous: { word: string; weight: number } | undefined;
   for (const field of input.marc.fields) {
     const [tag, value] = Object.entries(field)[0]!;
     if (typeof value === 'string') continue;
@@ -103,6 +131,9 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
       // Fields no index= names (edition, publication, extent) are searched through "*" keys only.
       if (place.field !== FIELD_KEYS.other) addWord(keys, place.field, word, place.weight);
       addWord(keys, ANY_FIELD, word, place.weight);
+      if (!pairs(word)) continue;
+      if (previous) add(keys, pairKey(previous.word, word), Math.max(previous.weight, place.weight));
+      previous = { word, weight: place.weight };
     }
   }
   if (title.length > 0) {

@@ -3,8 +3,13 @@
 // bibs with SKIP LOCKED. The server runs it a few times a second (so a write is searchable within
 // a second); `carrel search reindex` runs it to the end.
 import type { Db } from '../db/types.ts';
-import { searchDocument } from './document.ts';
+import { searchDocument, type SearchDocument } from './document.ts';
 import * as repo from './repository.ts';
+
+export const documentOf = (b: repo.IndexableBib): SearchDocument => searchDocument({
+  id: b.id, marc: b.marc!, isbns: b.isbns, issns: b.issns, callNumbers: b.call_numbers, title: b.title,
+  publishYear: b.publish_year, materialType: b.material_type, lang: b.lang,
+});
 
 const BATCH = 500;
 
@@ -14,10 +19,7 @@ export async function indexBatch(db: Db, limit = BATCH): Promise<number> {
     const ids = await repo.takeQueued(tx, limit);
     if (ids.length === 0) return 0;
     const bibs = await repo.readIndexable(tx, ids);
-    const docs = bibs.filter((b) => b.searchable && b.marc).map((b) => searchDocument({
-      id: b.id, marc: b.marc!, isbns: b.isbns, issns: b.issns, callNumbers: b.call_numbers, title: b.title,
-      publishYear: b.publish_year, materialType: b.material_type, lang: b.lang,
-    }));
+    const docs = bibs.filter((b) => b.searchable && b.marc).map(documentOf);
     await repo.writeIndex(tx, ids, docs);
     return ids.length;
   });

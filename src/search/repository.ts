@@ -14,14 +14,6 @@ export async function takeQueued(tx: Queryable, limit: number): Promise<string[]
   return rows.map((r) => r.bib_id);
 }
 
-export async function queueAll(db: Queryable): Promise<void> {
-  await db.query('insert into search_queue (bib_id) select id from bibs on conflict do nothing');
-}
-
-export async function queueLength(db: Queryable): Promise<number> {
-  return (await db.query<{ n: number }>('select count(*)::int as n from search_queue'))[0]!.n;
-}
-
 export interface IndexableBib {
   id: string;
   marc: MarcInJson | null;
@@ -35,15 +27,18 @@ export interface IndexableBib {
   call_numbers: string[];
 }
 
+/** A bib that search shows: neither deleted nor suppressed. */
+export const SEARCHABLE = 'b.deleted_date is null and not b.suppressed';
+
+/** What a bib's search document is made of (IndexableBib), from "bibs b"; the caller adds the where. */
+export const INDEXABLE_SELECT = `select b.id::text, b.marc, b.title, b.publish_year, b.material_type, b.lang, b.isbns, b.issns,
+    (${SEARCHABLE}) as searchable,
+    array(select i.call_number from item_bibs ib join items i on i.id = ib.item_id
+          where ib.bib_id = b.id and i.deleted_date is null and i.call_number is not null) as call_numbers
+  from bibs b`;
+
 export async function readIndexable(tx: Queryable, ids: string[]): Promise<IndexableBib[]> {
-  return tx.query<IndexableBib>(
-    `select b.id::text, b.marc, b.title, b.publish_year, b.material_type, b.lang, b.isbns, b.issns,
-       (b.deleted_date is null and not b.suppressed) as searchable,
-       array(select i.call_number from item_bibs ib join items i on i.id = ib.item_id
-             where ib.bib_id = b.id and i.deleted_date is null and i.call_number is not null) as call_numbers
-     from bibs b where b.id = any($1::bigint[])`,
-    [ids],
-  );
+  return tx.query<IndexableBib>(`${INDEXABLE_SELECT} where b.id = any($1::bigint[])`, [ids]);
 }
 
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
@@ -76,36 +71,53 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number
   const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
   await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
   const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
-  const postings: [number, string, number][] = [];
-  const docTerms: number[][] = [];
+  await writeIndexRows(tx, indexRows(docs, (key) => ids.get(key)!, (id) => counts.set(id, (counts.get(id) ?? 0) + 1)));
+}
+
+export type PostingRow = [termId: number, bibId: string, weight: number];
+type DocRow = [bibId: string, title: string, words: string, sortTitle: string, year: number | null, materialType: string | null, lang: string | null, terms: string];
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'];
+
+export interface IndexRows {
+  postings: PostingRow[];
+  docs: DocRow[];
+}
+
+/**
+ * The index rows of some documents, each key numbered by termId. counted is told the key id of each
+ * stem ("~") key a document has: those keys' lengths are kept as their df.
+ */
+export function indexRows(docs: SearchDocument[], termId: (key: string) => number, counted: (id: number) => void): IndexRows {
+  const rows: IndexRows = { postings: [], docs: [] };
   for (const doc of docs) {
     const terms: number[] = [];
     for (const [key, weight] of doc.keys) {
-      const id = ids.get(key)!;
+      const id = termId(key);
       terms.push(id);
-      postings.push([id, doc.bibId, Math.round(weight * 100) / 100]);
-      if (key[1] === '~') counts.set(id, (counts.get(id) ?? 0) + 1);
+      rows.postings.push([id, doc.bibId, Math.round(weight * 100) / 100]);
+      if (key[1] === '~') counted(id);
     }
-    docTerms.push(terms);
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`]);
   }
-  const docRows = docs.map((d, i) => [d.bibId, d.title, d.words, d.sortTitle, d.year, d.materialType, d.lang, `{${docTerms[i]!.join(',')}}`] as const);
-  if (tx.copyFrom) {
-    // COPY: a batch's tens of thousands of postings without building and parsing arrays.
-    await tx.copyFrom('search_postings', ['term_id', 'bib_id', 'weight'], copyText(postings));
-    await tx.copyFrom('search_docs', DOC_COLUMNS, copyText(docRows.map((r) => r.map((v) => v ?? null))));
-    return;
-  }
-  await tx.query('insert into search_postings (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])',
-    [postings.map((p) => p[0]), postings.map((p) => p[1]), postings.map((p) => p[2])]);
-  await tx.query(
-    `insert into search_docs (${DOC_COLUMNS.join(', ')})
-     select b, t, w, s, y, m, l, k::int[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) as u(b, t, w, s, y, m, l, k)`,
-    DOC_COLUMNS.map((_, c) => docRows.map((r) => r[c])),
-  );
+  return rows;
 }
 
-const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'] as const;
-
+/** Writes index rows into the index tables (or, for a rebuild, the tables it builds). */
+export async function writeIndexRows(tx: Queryable, { postings, docs }: IndexRows, tables = { postings: 'search_postings', docs: 'search_docs' }): Promise<void> {
+  if (tx.copyFrom) {
+    // COPY: a batch's tens of thousands of postings without building and parsing arrays.
+    await tx.copyFrom(tables.postings, ['term_id', 'bib_id', 'weight'], copyText(postings));
+    await tx.copyFrom(tables.docs, DOC_COLUMNS, copyText(docs));
+    return;
+  }
+  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])`,
+    [postings.map((p) => p[0]), postings.map((p) => p[1]), postings.map((p) => p[2])]);
+  await tx.query(
+    `insert into ${tables.docs} (${DOC_COLUMNS.join(', ')})
+     select b, t, w, s, y, m, l, k::int[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) as u(b, t, w, s, y, m, l, k)`,
+    DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),
+  );
+}
 
 /** A key of the index: its id, and for stem ("~") keys how many bibs it marks and how often they changed. */
 export interface Term {
@@ -195,13 +207,13 @@ function phraseConditions(phrases: string[], p: SqlParams, not = false): string[
   return phrases.map((phrase) => `d.words ${not ? 'not ' : ''}like ${p.add(`%${phrase}%`)}`);
 }
 
-/** The clauses' terms as parallel arrays, each with a mark saying what it is to its clause. */
-function termArrays<T>(clauses: SqlClause[], mark: (clause: number, termId: number) => T): { terms: number[]; boosts: number[]; marks: T[] } {
-  const out = { terms: [] as number[], boosts: [] as number[], marks: [] as T[] };
+/** The clauses' terms and boosts as parallel arrays, with each term's clause (by index). */
+function termArrays(clauses: SqlClause[]): { terms: number[]; boosts: number[]; clauses: number[] } {
+  const out = { terms: [] as number[], boosts: [] as number[], clauses: [] as number[] };
   clauses.forEach((c, i) => c.termIds.forEach((id, j) => {
     out.terms.push(id);
     out.boosts.push(c.boosts[j]!);
-    out.marks.push(mark(i, id));
+    out.clauses.push(i);
   }));
   return out;
 }
@@ -221,10 +233,11 @@ class MatchSql {
     // matches when it has them all. (A join of one aggregate per clause could be planned as a
     // nested loop over large lists.) Clauses past the 62nd only rank.
     const required = Math.min(q.required.length, MAX_REQUIRED);
-    const k = termArrays([...q.required, ...q.optional], (i) => (i < required ? String(1n << BigInt(i)) : '0'));
+    const k = termArrays([...q.required, ...q.optional]);
+    const bits = k.clauses.map((i) => (i < required ? String(1n << BigInt(i)) : '0'));
     const p = this.params;
     this.cte = `m as (select x.bib_id, sum(x.weight * k.boost) as w, bit_or(k.bit) as bits
-      from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[], ${p.add(k.marks)}::bigint[]) as k(term_id, boost, bit)
+      from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[], ${p.add(bits)}::bigint[]) as k(term_id, boost, bit)
       join search_postings x on x.term_id = k.term_id group by x.bib_id)`;
     const f = q.filters;
     this.where = `where ${[
@@ -285,6 +298,8 @@ export interface PoolQuery {
   words: (SqlClause & { stem: number })[];
   optional: SqlClause[];
   pool: PoolLists;
+  /** The word (index in words) whose own lists the pool was drawn from: every pool bib has it. */
+  source?: number;
   title: string | null;
   /** Folded phrases (" a b ") every result's words must contain. */
   phrases: string[];
@@ -298,24 +313,25 @@ export interface PoolQuery {
  */
 export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: SearchHit[]; pooled: number }> {
   const p = new SqlParams();
-  // Every term of the query once per clause, the required words' stem lists marked (1; postgres.js
-  // sends no boolean arrays): a bib matches when it is in all of those, and scores the sum of its
-  // weights times the terms' boosts.
-  const k = termArrays([...q.words, ...q.optional], (i, id) => (q.words[i]?.stem === id ? 1 : 0));
-  const joinsDocs = q.title !== null || q.phrases.length > 0;
-  // Each bib of the pool is looked up in each list (LATERAL ... LIMIT 1: one index probe each,
-  // where a join would read the lists whole).
+  const k = termArrays([...q.words, ...q.optional]);
+  // The pool's matches first: each bib is looked up in each required word's stem list (one index
+  // probe each: EXISTS stops at the first entry), and its text checked for the phrases; only they
+  // are scored, each looked up in every term's list for its weight. Most of a large pool of words
+  // seldom found together fails the first probe.
+  const inEvery = q.words.flatMap((w, i) => (i === q.source ? [] : [`exists (select from search_postings y where y.term_id = ${p.add(w.stem)} and y.bib_id = c.bib_id)`]));
   const sql = `with c as (${poolSql(q.pool, p)}),
-    k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[], ${p.add(k.marks)}::int[]) as k(term_id, boost, stem)),
+    m as materialized (
+      select c.bib_id, c.place from c${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
+      where ${[...inEvery, ...phraseConditions(q.phrases, p), 'true'].join(' and ')}),
+    k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (
-      select c.bib_id, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where c.place > t.size) as tier,
-        sum(x.weight * k.boost) as w, count(*) filter (where k.stem = 1) as found
-      from c cross join k cross join lateral
-        (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = c.bib_id limit 1) as x
-      group by c.bib_id, c.place)
+      select m.bib_id, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
+        sum(x.weight * k.boost) as w
+      from m cross join k cross join lateral
+        (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id limit 1) as x
+      group by m.bib_id, m.place)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p)}`})::float8 as score, count(*) over ()::int as total
-    from scored s${joinsDocs ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
-    where ${[`s.found = ${p.add(q.words.length)}`, ...phraseConditions(q.phrases, p)].join(' and ')}
+    from scored s${q.title !== null ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
     order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)}`;
   const hits = await db.query<SearchHit>(sql, p.values);
   return { hits, pooled: hits[0]?.total ?? 0 };

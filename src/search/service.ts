@@ -1,7 +1,7 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
 // for the API and (next) the public catalogue pages, so both give the same records in the same order.
 import type { Db } from '../db/types.ts';
-import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, STEM_FACTOR } from './document.ts';
+import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, pairKeys, STEM_FACTOR } from './document.ts';
 import { parseQuery } from './query.ts';
 import * as repo from './repository.ts';
 import { isbn13, stem } from './text.ts';
@@ -119,6 +119,11 @@ export class SearchService {
     const leading = !request.index && titleWords.length === 1 && query.clauses.length === 1 ? `${ANY_FIELD}!${titleWords[0]}` : undefined;
     const allKeys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) => wordKeys(w).map(([k]) => k));
     if (leading) allKeys.push(leading);
+    // The pairs of the required phrases, searching every field (document.ts, pairKey).
+    const pairs = field === ANY_FIELD
+      ? query.clauses.filter((c) => !c.optional && c.alternatives.length === 1 && c.alternatives[0]!.length > 1).flatMap((c) => pairKeys(c.alternatives[0]!))
+      : [];
+    allKeys.push(...pairs);
     const ids = await repo.terms(this.db, [...new Set(allKeys)]);
     const clauseOf = (alternatives: string[][]): repo.SqlClause => {
       const termIds: number[] = [];
@@ -182,11 +187,17 @@ export class SearchService {
     // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
     // is ranked first, which answers the first pages without reading the words' whole lists.
     const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
-    const rarest = stems.reduce((a, b) => (b.df < a.df ? b : a));
-    const rarestClause = required[stems.indexOf(rarest)]!;
-    const termIds = rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0);
+    // A phrase's pairs join its words as lists every match is in; the pool comes from the shortest.
+    // (A pair no bib has yet is left out: bibs indexed before pairs existed lack them until indexed again.)
+    const pairTerms = pairs.flatMap((key) => ids.get(key) ?? []);
+    const lists = [...stems, ...pairTerms];
+    const rarest = lists.reduce((a, b) => (b.df < a.df ? b : a));
+    const source = stems.indexOf(rarest);
+    const rarestClause = required[source];
+    const termIds = rarestClause ? rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0) : [rarest.id];
     const words = required.map((c, i) => ({ ...c, stem: stems[i]!.id }));
-    const page = { words, optional, title: sql.title, phrases, limit: sql.limit, offset: sql.offset };
+    // The rarest word's own lists (its stem, exact form, leading title word) hold only bibs with it.
+    const page = { words, optional, title: sql.title, phrases, limit: sql.limit, offset: sql.offset, ...(rarestClause && { source }) };
     // The pool grows (eight times over) until it holds the page or the rarest word's every bib. A
     // bib's tier is the smallest pool that holds it; tiers rank in order, so the order is the
     // same whichever pool a page was read from, and pages never overlap or skip.
@@ -194,7 +205,7 @@ export class SearchService {
     let size = requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize;
     const [first, total] = await Promise.all([
       repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } }),
-      stems.length === 1 ? rarest.df : this.countAll([...stems].sort((a, b) => a.df - b.df), phrases),
+      lists.length === 1 ? rarest.df : this.countAll([...lists].sort((a, b) => a.df - b.df), phrases),
     ]);
     let ranked = first;
     while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {

@@ -25,4 +25,16 @@ describe(`COPY rows on ${ENGINE}`, () => {
       assert.deepEqual(back.map((r) => [r.a, r.b, r.c, r.d === null ? null : JSON.stringify(r.d)]), rows.map((r) => [r[0], r[1], r[2], r[3] === null ? null : JSON.stringify(JSON.parse(r[3] as string))]));
     });
   });
+
+  it('rejects with the server error when a COPY is refused, and leaves the connection usable', async () => {
+    await t.db.exec('create table copy_unique (n integer primary key)');
+    for (const rows of [[[1], [1]], [[2], ['not a number']]]) {
+      const error = await t.db.transaction(async (tx) => {
+        await tx.copyFrom!('copy_unique', ['n'], copyText(rows));
+      }).then(() => undefined, (e: { code?: string }) => e);
+      assert.ok(error, 'refused');
+      assert.match(String(error.code), /^(23505|22P02)$/);
+    }
+    assert.equal((await t.db.query('select n from copy_unique')).length, 0);
+  });
 });

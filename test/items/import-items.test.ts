@@ -107,4 +107,54 @@ describe(`items on import on ${ENGINE}`, () => {
     assert.deepEqual(summary.items, { created: 0, updated: 0 });
     assert.equal((await items(t, 'a6')).length, 0);
   });
+
+  it('sees what the batch before wrote: a record or barcode again in the next batch updates, never duplicates', async () => {
+    // A batch is planned (matched, barcodes checked) while the one before it is still being
+    // written; these records straddle the boundary of 500.
+    const filler = Array.from({ length: 498 }, (_, i) => bib(`f${i}`));
+    const records = [
+      bib('b1', df('949', ['i', '32001'], ['l', 'mn'])),
+      ...filler,
+      bib('b2', df('949', ['i', '32002'], ['l', 'mn'])),
+      { ...bib('b1', df('949', ['i', '32001'], ['l', 'ea'])), fields: [...bib('b1').fields.filter((f) => f.tag !== '245'), df('245', ['a', 'Title b1, revised']), df('949', ['i', '32001'], ['l', 'ea'])] },
+      bib('b3', df('949', ['i', '32002'], ['l', 'ea'], ['a', 'MOVED'])),
+    ];
+    const summary = await load(t, records);
+    assert.equal(summary.created, 501);
+    assert.equal(summary.updated, 1);
+    assert.deepEqual(summary.items, { created: 2, updated: 2 });
+    const titles = await t.db.query<{ title: string }>("select title from bibs where control_number = 'b1' and deleted_date is null");
+    assert.deepEqual(titles.map((r) => r.title), ['Title b1, revised']);
+    assert.deepEqual((await items(t, 'b1')).map((i) => [i.barcode, i.location_code]), [['32001', 'ea']]);
+    const moved = await t.db.query<{ n: number }>("select count(*)::int as n from items where barcode = '32002' and deleted_date is null");
+    assert.equal(moved[0]!.n, 1);
+    assert.deepEqual((await items(t, 'b3')).map((i) => [i.barcode, i.location_code, i.call_number]), [['32002', 'ea', 'MOVED']]);
+    const order = await t.db.query<{ control_number: string }>(
+      "select control_number from bibs where control_number in ('b1', 'f0', 'f497', 'b2', 'b3') order by id");
+    assert.deepEqual(order.map((r) => r.control_number), ['b1', 'f0', 'f497', 'b2', 'b3'], 'numbered in the order of the file');
+  });
+
+  it('leaves a bib or item loaded again unchanged as it was, updatedDate too, and updates what changed', async () => {
+    const dates = async () => (await t.db.query<{ bib: Date; item: Date; location: string }>(
+      `select b.updated_date as bib, i.updated_date as item, i.location_code as location from bibs b
+       join item_bibs ib on ib.bib_id = b.id join items i on i.id = ib.item_id where b.control_number = 'c1' and b.deleted_date is null`))[0]!;
+    const record = bib('c1', df('949', ['i', '33001'], ['l', 'mn']));
+    await load(t, [record]);
+    const first = await dates();
+    const again = await load(t, [record]);
+    assert.equal(again.updated, 1);
+    assert.deepEqual(again.items, { created: 0, updated: 1 });
+    assert.deepEqual(await dates(), first);
+    await load(t, [bib('c1', df('949', ['i', '33001'], ['l', 'ea']))]);
+    const moved = await dates();
+    assert.equal(moved.location, 'ea');
+    assert.ok(moved.item > first.item);
+    assert.ok(moved.bib > first.bib, 'the 949 is part of the record');
+    const retitled = bib('c1', df('949', ['i', '33001'], ['l', 'ea']));
+    retitled.fields = retitled.fields.map((f) => (f.tag === '245' ? df('245', ['a', 'Another title']) : f));
+    await load(t, [retitled]);
+    const after = await dates();
+    assert.ok(after.bib > moved.bib);
+    assert.equal(after.item.getTime(), moved.item.getTime(), 'the item is as it was');
+  });
 });

@@ -79,7 +79,10 @@ describe(`search on ${ENGINE}`, () => {
 
   it('reads phrases, exclusions and OR', async () => {
     assert.deepEqual(await found(`text=${encodeURIComponent('"pride and prejudice"')}`), ['pride']);
-    assert.deepEqual(await found(`text=${encodeURIComponent('"prejudice pride"')}`), []);
+    assert.deepEqual(await found(`text=${encodeURIComponent('"prejudice pride"')}`), [], 'the pair is there, the phrase is not');
+    assert.deepEqual(await found(`text=${encodeURIComponent('"war and peace" tolstoy')}`), ['warAndPeace']);
+    assert.deepEqual(await found(`text=${encodeURIComponent('"peace tolstoy"')}`), ['warAndPeace'], 'a phrase runs on from one field into the next');
+    assert.deepEqual(await found(`text=${encodeURIComponent('"war peace"')}`), [], 'the stop word between them is part of the text');
     assert.deepEqual(await found('text=war%20-peace'), ['warSubject', 'warNote']);
     assert.deepEqual(await found(`text=${encodeURIComponent('war -"and peace"')}`), ['warSubject', 'warNote']);
     assert.deepEqual((await found('text=zola%20OR%20austen')).sort(), ['pride', 'zola']);

@@ -1,0 +1,114 @@
+// SQL for rebuilding the search index whole (rebuild.ts): new tables filled without indexes, their
+// indexes built once at the end, then swapped in for the old ones in one short transaction.
+import { copyText } from '../db/copy-text.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './repository.ts';
+
+/**
+ * The three index tables, as the migrations leave them (0009, 0010), built under other names. The
+ * names of their constraints and indexes are given back at the swap, so that later migrations find
+ * them; test/search/rebuild.test.ts compares the swapped-in tables with the migrated ones.
+ */
+export const BUILD = {
+  terms: 'search_terms_build',
+  postings: 'search_postings_build',
+  docs: 'search_docs_build',
+} as const;
+
+export async function createBuildTables(db: Queryable): Promise<void> {
+  await db.exec(`
+    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs};
+    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0, version integer not null default 0);
+    create table ${BUILD.postings} (term_id integer not null, bib_id bigint not null, weight real not null);
+    create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
+      year integer, material_type text, lang text, terms integer[] not null default '{}');`);
+}
+
+export async function dropBuildTables(db: Queryable): Promise<void> {
+  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}`);
+}
+
+export async function countSearchable(db: Queryable): Promise<number> {
+  return (await db.query<{ n: number }>(`select count(*)::int as n from bibs b where ${SEARCHABLE}`))[0]!.n;
+}
+
+/** Searchable bibs after `afterId`, in id order, with what their documents are made of. */
+export async function readSearchablePage(db: Queryable, afterId: string, limit: number): Promise<IndexableBib[]> {
+  return db.query<IndexableBib>(`${INDEXABLE_SELECT} where b.id > $1 and ${SEARCHABLE} order by b.id limit $2`, [afterId, limit]);
+}
+
+/** The keys, with their ids and (for stem keys) counts, a hundred thousand per statement. */
+export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, df: Int32Array): Promise<void> {
+  let part: [number, string, number][] = [];
+  const flush = async () => {
+    if (db.copyFrom) await db.copyFrom(BUILD.terms, ['id', 'key', 'df'], copyText(part));
+    else await db.query(`insert into ${BUILD.terms} (id, key, df) select * from unnest($1::int[], $2::text[], $3::int[])`, [part.map((t) => t[0]), part.map((t) => t[1]), part.map((t) => t[2])]);
+    part = [];
+  };
+  for (const [key, id] of ids) {
+    part.push([id, key, df[id]!]);
+    if (part.length === 100_000) await flush();
+  }
+  if (part.length) await flush();
+}
+
+/**
+ * The build tables' keys and indexes, each built in one pass over its table (PostgreSQL sorts the
+ * rows once, with parallel workers where it has them), where the indexer adds entry by entry.
+ */
+export async function indexBuildTables(db: Db, onStep: (step: string) => void): Promise<void> {
+  const steps: [string, string][] = [
+    ['postings by key and bib', `alter table ${BUILD.postings} add constraint ${BUILD.postings}_pkey primary key (term_id, bib_id) include (weight)`],
+    ['postings in impact order', `create index ${BUILD.postings}_impact on ${BUILD.postings} (term_id, weight desc, bib_id)`],
+    ['documents', `alter table ${BUILD.docs} add constraint ${BUILD.docs}_pkey primary key (bib_id)`],
+    ['keys', `alter table ${BUILD.terms} add constraint ${BUILD.terms}_pkey primary key (id), add constraint ${BUILD.terms}_key_key unique (key),
+       alter column id add generated always as identity`],
+  ];
+  // A bigger sort memory than PostgreSQL's default 64 MB: tens of millions of postings sort in far
+  // fewer runs. (The embedded engine keeps its default: its memory is the process's.)
+  const memory = db.engine === 'postgres' ? "set local maintenance_work_mem = '1GB';" : '';
+  for (const [step, sql] of steps) {
+    onStep(step);
+    await db.transaction((tx) => tx.exec(`${memory} ${sql}`));
+  }
+  await db.query(`select setval(pg_get_serial_sequence('${BUILD.terms}', 'id'), greatest(max(id), 1)) from ${BUILD.terms}`);
+}
+
+/**
+ * Puts the built index in place of the old one, in one transaction: searches wait for it (a moment),
+ * never see half of either. The queue is left holding the bibs written since `since`, for the
+ * indexer to bring in what the build read before they changed; the kept totals of searches
+ * (search_counts) are dropped.
+ */
+export async function swapInBuild(db: Db, since: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.exec(`
+      lock table search_terms, search_postings, search_docs in access exclusive mode;
+      drop table search_postings, search_docs, search_terms;
+      alter table ${BUILD.terms} rename to search_terms;
+      alter table ${BUILD.postings} rename to search_postings;
+      alter table ${BUILD.docs} rename to search_docs;
+      alter index ${BUILD.terms}_pkey rename to search_terms_pkey;
+      alter index ${BUILD.terms}_key_key rename to search_terms_key_key;
+      alter sequence ${BUILD.terms}_id_seq rename to search_terms_id_seq;
+      alter index ${BUILD.postings}_pkey rename to search_postings_pkey;
+      alter index ${BUILD.postings}_impact rename to search_postings_impact;
+      alter index ${BUILD.docs}_pkey rename to search_docs_pkey;
+      do $$
+      declare c record;
+      begin
+        -- PostgreSQL 17 names NOT NULL constraints too (PGlite is 17): they take the tables' names.
+        for c in select conrelid::regclass::text as tab, conname from pg_constraint
+                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass) and conname like 'search\\_%\\_build\\_%' loop
+          execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
+        end loop;
+      end $$;
+      truncate search_counts;`);
+    // Every write of a bib stamps its updatedDate (src/db/change-clock.ts): one stamped before
+    // `since` was read by the build, so its place in the queue is done; one stamped since may not
+    // have been, and its place may already have been taken by an indexer writing to the old index.
+    await tx.query('delete from search_queue q using bibs b where b.id = q.bib_id and b.updated_date < $1', [since]);
+    await tx.query('insert into search_queue (bib_id) select id from bibs where updated_date >= $1 on conflict do nothing', [since]);
+  });
+  await db.exec('analyze search_terms; analyze search_postings; analyze search_docs');
+}

@@ -1,0 +1,68 @@
+// `carrel search reindex`: the whole search index built again beside the one in use, then swapped
+// in. The indexer (indexer.ts) keeps an index current a few bibs at a time, each entry added to
+// indexes that are already large; built whole, the postings go into a table without indexes and
+// each index is made in one sorted pass, several times faster. Searches go on meanwhile, against
+// the old index.
+import { horizon } from '../db/change-clock.ts';
+import type { Db } from '../db/types.ts';
+import { documentOf } from './indexer.ts';
+import * as build from './rebuild-repository.ts';
+import { indexRows, writeIndexRows } from './repository.ts';
+
+/** Bibs read and written at a time: the next page is read while this one is written. */
+const PAGE = 2000;
+
+export type RebuildProgress = { phase: 'documents'; done: number } | { phase: 'indexes'; step: string };
+
+function grown(counts: Int32Array): Int32Array {
+  const bigger = new Int32Array(counts.length * 2);
+  bigger.set(counts);
+  return bigger;
+}
+
+/**
+ * Builds the index of every searchable bib and swaps it in; answers how many bibs it holds. The
+ * build waits for onProgress when it answers a promise.
+ */
+export async function rebuildIndex(db: Db, onProgress: (progress: RebuildProgress) => void | Promise<void> = () => {}): Promise<number> {
+  // Every bib written before this moment is committed, so the pages below read it; a bib written
+  // after it may have been read as it was before, so it is queued for the indexer at the swap.
+  const since = await horizon(db);
+  await build.createBuildTables(db);
+  try {
+    const termIds = new Map<string, number>();
+    /** Bibs per stem ("~") key, by key id: the one-word match counts (search_terms.df). */
+    let df: Int32Array = new Int32Array(1 << 16);
+    let indexed = 0;
+    let writing: Promise<void> = Promise.resolve();
+    let reading = build.readSearchablePage(db, '0', PAGE);
+    for (;;) {
+      const bibs = await reading;
+      if (bibs.length === 0) break;
+      reading = build.readSearchablePage(db, bibs[bibs.length - 1]!.id, PAGE);
+      reading.catch(() => {}); // handled where it is awaited
+      const rows = indexRows(bibs.filter((b) => b.marc).map(documentOf), (key) => {
+        let id = termIds.get(key);
+        if (id === undefined) {
+          termIds.set(key, (id = termIds.size + 1));
+          if (id >= df.length) df = grown(df);
+        }
+        return id;
+      }, (id) => df[id]!++);
+      await writing;
+      writing = writeIndexRows(db, rows, build.BUILD);
+      writing.catch(() => {}); // handled where it is awaited
+      indexed += rows.docs.length;
+      await onProgress({ phase: 'documents', done: indexed });
+    }
+    await writing;
+    await build.writeBuildTerms(db, termIds, df);
+    await build.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
+    await onProgress({ phase: 'indexes', step: 'swapping in' });
+    await build.swapInBuild(db, since);
+    return indexed;
+  } catch (error) {
+    await build.dropBuildTables(db).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+// `carrel search reindex` builds the index whole beside the one in use and swaps it in: the index
+// it leaves must be the one the incremental indexer builds, in tables shaped as the migrations
+// shape them, and it must not lose a bib written while it ran.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { importRecords } from '../../src/bibs/import.ts';
+import type { Queryable } from '../../src/db/types.ts';
+import { generateRecord } from '../../src/generate/catalogue.ts';
+import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
+import type { ReadResult } from '../../src/marc/read-result.ts';
+import { drainQueue } from '../../src/search/indexer.ts';
+import { rebuildIndex } from '../../src/search/rebuild.ts';
+import { SearchService } from '../../src/search/service.ts';
+import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+
+const BIBS = 400;
+
+/** The index's content by key (term ids differ between builds), sorted. */
+async function content(db: Queryable) {
+  const postings = await db.query<{ row: string }>(
+    `select t.key || ' ' || p.bib_id || ' ' || p.weight as row from search_postings p join search_terms t on t.id = p.term_id order by 1`);
+  const docs = await db.query<{ row: string }>(
+    `select concat_ws(' | ', d.bib_id, d.title, d.words, d.sort_title, d.year, d.material_type, d.lang,
+       (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(d.terms))) as row from search_docs d order by d.bib_id`);
+  const df = await db.query<{ row: string }>(`select key || ' ' || df as row from search_terms where df > 0 order by key`);
+  return { postings: postings.map((r) => r.row), docs: docs.map((r) => r.row), df: df.map((r) => r.row) };
+}
+
+/** The three tables' columns, constraints and indexes, as a migrated database has them. */
+async function shape(db: Queryable) {
+  const columns = await db.query<{ row: string }>(
+    `select concat_ws(' ', table_name, column_name, data_type, is_nullable, column_default, is_identity, identity_generation) as row
+     from information_schema.columns where table_name in ('search_terms', 'search_postings', 'search_docs') order by table_name, column_name`);
+  const indexes = await db.query<{ row: string }>(
+    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_postings', 'search_docs') order by indexname`);
+  const constraints = await db.query<{ row: string }>(
+    `select conname || ' ' || pg_get_constraintdef(oid) as row from pg_constraint
+     where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass) order by conname`);
+  return [...columns, ...indexes, ...constraints].map((r) => r.row);
+}
+
+describe(`search index rebuilt whole on ${ENGINE}`, () => {
+  let t: TestDb;
+  let search: SearchService;
+  before(async () => {
+    t = await createTestDb();
+    const records = (function* (): Generator<ReadResult> {
+      for (let n = 1; n <= BIBS; n++) yield { position: `record ${n}`, record: generateRecord(7, n) };
+    })();
+    await importRecords(t.db, [{ name: 'generated', records }], { itemMap: DEFAULT_ITEM_MAP });
+    await t.db.query("update bibs set suppressed = true where id in (select id from bibs order by id limit 3)");
+    await drainQueue(t.db);
+    search = new SearchService(t.db);
+  });
+  after(() => t.drop());
+
+  it('leaves the index the indexer builds, in tables shaped as migrated, and searches answer alike', async () => {
+    const incremental = await content(t.db);
+    const migrated = await shape(t.db);
+    const queries = ['history', 'history fiction', '"juvenile literature"', 'the'];
+    const answers = await Promise.all(queries.map((text) => search.search({ text, limit: 20, offset: 0, facets: true })));
+    const indexed = await rebuildIndex(t.db);
+    assert.equal(indexed, BIBS - 3, 'suppressed bibs are not indexed');
+    assert.deepEqual(await content(t.db), incremental);
+    assert.deepEqual(await shape(t.db), migrated);
+    assert.deepEqual(await Promise.all(queries.map((text) => search.search({ text, limit: 20, offset: 0, facets: true }))), answers);
+    assert.equal((await t.db.query("select 1 from pg_class where relname like 'search_%_build'")).length, 0, 'no build table left');
+  });
+
+  it('leaves queued only a bib written while it runs, even once the indexer took it, and the indexer goes on after it', async () => {
+    let written: string | undefined;
+    // Queued before the build starts: the build reads it, so the swap takes it off the queue.
+    await t.db.query('insert into search_queue (bib_id) select id from bibs order by id desc limit 5');
+    await rebuildIndex(t.db, async (progress) => {
+      // Only just before the swap is every page read: during the documents phase the next page is
+      // already being read and, on PostgreSQL's pool, may or may not see a bib written meanwhile.
+      if (progress.phase !== 'indexes' || progress.step !== 'swapping in' || written) return;
+      // The build has read the catalogue without this bib; a running server's indexer then takes
+      // it off the queue into the index being replaced.
+      written = (await t.db.query<{ id: string }>(
+        `insert into bibs (marc, title, created_date, updated_date) values ($1::json, 'Zyxwvut quarterly', now(), clock_timestamp()) returning id::text`,
+        [{ leader: '00000nas a2200000 a 4500', fields: [{ '245': { ind1: '0', ind2: '0', subfields: [{ a: 'Zyxwvut quarterly' }] } }] }],
+      ))[0]!.id;
+      await drainQueue(t.db);
+    });
+    assert.ok(written);
+    assert.equal((await search.search({ text: 'zyxwvut', limit: 5, offset: 0 })).total, 0);
+    assert.deepEqual((await t.db.query<{ bib_id: string }>('select bib_id::text from search_queue')).map((r) => r.bib_id), [written]);
+    await drainQueue(t.db);
+    const found = await search.search({ text: 'zyxwvut', limit: 5, offset: 0 });
+    assert.deepEqual(found.hits.map((h) => h.id), [written]);
+  });
+});
