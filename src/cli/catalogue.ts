@@ -9,7 +9,7 @@ import { generateRecord } from '../generate/catalogue.ts';
 import { HOLDS_PER_PATRON } from '../generate/holds.ts';
 import { loadGenerated } from '../generate/load.ts';
 import { GENERATED_PIN, PATRONS_PER_BIB, patronBarcode } from '../generate/patrons.ts';
-import { rebuildIndex } from '../search/rebuild.ts';
+import { rebuildIndex, RebuildRunningError } from '../search/rebuild.ts';
 import { countSearchable } from '../search/rebuild-repository.ts';
 import { DEFAULT_ITEM_MAP, parseItemMap, type ItemMap } from '../items/from-marc.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
@@ -91,6 +91,8 @@ export function registerCatalogueCommands(program: Command): void {
             bar.stop();
             process.stderr.write(`building the index: ${progress.step}\n`);
           }
+        }).catch((error: unknown) => {
+          throw error instanceof RebuildRunningError ? new CliError(error.message) : error;
         });
       }).finally(() => bar?.stop());
       const seconds = (performance.now() - started) / 1000;

@@ -38,10 +38,18 @@ export async function openPGlite(source: PGliteSource): Promise<Db & { pglite: P
     parsers: { [types.INT8]: (value: string) => value },
   });
   await pglite.waitReady;
+  const locks = new Set<number>();
   return {
     engine: 'pglite',
     pglite,
     ...queryable(pglite),
+    async tryLock(key: number) {
+      // No other process can open the directory, and this process's work all shares one session
+      // (where an advisory lock is taken again by its holder): the locks are kept here instead.
+      if (locks.has(key)) return null;
+      locks.add(key);
+      return async () => void locks.delete(key);
+    },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return pglite.transaction((tx) => fn(queryable(tx)));
     },

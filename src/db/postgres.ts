@@ -96,6 +96,29 @@ export function openPostgres(target: string | { socketPath: string }, options: P
         await sql.listen(channel, onNotify, onListen);
       },
     }),
+    async tryLock(key: number) {
+      // The embedded server's socket: every client shares its one session (see Db.tryLock).
+      if (typeof target !== 'string') return async () => {};
+      // A connection of its own for as long as the lock is held: the pool's others keep working.
+      const session = await sql.reserve();
+      try {
+        const [row] = await session.unsafe<{ held: boolean }[]>('select pg_try_advisory_lock($1) as held', [key]);
+        if (row!.held) {
+          return async () => {
+            try {
+              await session.unsafe('select pg_advisory_unlock($1)', [key]);
+            } finally {
+              session.release();
+            }
+          };
+        }
+      } catch (error) {
+        session.release();
+        throw error;
+      }
+      session.release();
+      return null;
+    },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;
     },

@@ -20,6 +20,13 @@ export interface Db extends Queryable {
    * down are lost. Absent where the engine cannot deliver them to this process (embedded PGlite).
    */
   listen?(channel: string, onNotify: () => void, onListen: () => void): Promise<void>;
+  /**
+   * Takes the advisory lock `key` on a session of its own, held until release is called or the
+   * process ends (its session ends with it); answers null at once when another session holds it.
+   * Clients of a running server's embedded database share its one session, so there the lock
+   * tells no process from another: it is always given.
+   */
+  tryLock(key: number): Promise<(() => Promise<void>) | null>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -6,7 +6,7 @@
 import { horizon } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { documentOf } from './indexer.ts';
-import * as build from './rebuild-repository.ts';
+import * as tables from './rebuild-repository.ts';
 import { indexRows, writeIndexRows } from './repository.ts';
 
 /** Bibs read and written at a time: the next page is read while this one is written. */
@@ -20,26 +20,47 @@ function grown(counts: Int32Array): Int32Array {
   return bigger;
 }
 
+/** Held by a rebuild for as long as it runs: any constant, the same in every Carrel process. */
+const REBUILD_LOCK = 7_243_102_002;
+
+/** Another rebuild of the same database is running (it holds REBUILD_LOCK). */
+export class RebuildRunningError extends Error {
+  constructor() {
+    super('another carrel search reindex is running on this database; wait for it to finish');
+  }
+}
+
 /**
  * Builds the index of every searchable bib and swaps it in; answers how many bibs it holds. The
- * build waits for onProgress when it answers a promise.
+ * build waits for onProgress when it answers a promise. One rebuild at a time: while one runs,
+ * another refuses to start (RebuildRunningError) instead of dropping the first one's tables.
  */
 export async function rebuildIndex(db: Db, onProgress: (progress: RebuildProgress) => void | Promise<void> = () => {}): Promise<number> {
+  const release = await db.tryLock(REBUILD_LOCK);
+  if (!release) throw new RebuildRunningError();
+  try {
+    return await build(db, onProgress);
+  } finally {
+    await release();
+  }
+}
+
+async function build(db: Db, onProgress: (progress: RebuildProgress) => void | Promise<void>): Promise<number> {
   // Every bib written before this moment is committed, so the pages below read it; a bib written
   // after it may have been read as it was before, so it is queued for the indexer at the swap.
   const since = await horizon(db);
-  await build.createBuildTables(db);
+  await tables.createBuildTables(db);
   try {
     const termIds = new Map<string, number>();
     /** Bibs per stem ("~") key, by key id: the one-word match counts (search_terms.df). */
     let df: Int32Array = new Int32Array(1 << 16);
     let indexed = 0;
     let writing: Promise<void> = Promise.resolve();
-    let reading = build.readSearchablePage(db, '0', PAGE);
+    let reading = tables.readSearchablePage(db, '0', PAGE);
     for (;;) {
       const bibs = await reading;
       if (bibs.length === 0) break;
-      reading = build.readSearchablePage(db, bibs[bibs.length - 1]!.id, PAGE);
+      reading = tables.readSearchablePage(db, bibs[bibs.length - 1]!.id, PAGE);
       reading.catch(() => {}); // handled where it is awaited
       const rows = indexRows(bibs.filter((b) => b.marc).map(documentOf), (key) => {
         let id = termIds.get(key);
@@ -50,19 +71,19 @@ export async function rebuildIndex(db: Db, onProgress: (progress: RebuildProgres
         return id;
       }, (id) => df[id]!++);
       await writing;
-      writing = writeIndexRows(db, rows, build.BUILD);
+      writing = writeIndexRows(db, rows, tables.BUILD);
       writing.catch(() => {}); // handled where it is awaited
       indexed += rows.docs.length;
       await onProgress({ phase: 'documents', done: indexed });
     }
     await writing;
-    await build.writeBuildTerms(db, termIds, df);
-    await build.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
+    await tables.writeBuildTerms(db, termIds, df);
+    await tables.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
     await onProgress({ phase: 'indexes', step: 'swapping in' });
-    await build.swapInBuild(db, since);
+    await tables.swapInBuild(db, since);
     return indexed;
   } catch (error) {
-    await build.dropBuildTables(db).catch(() => {});
+    await tables.dropBuildTables(db).catch(() => {});
     throw error;
   }
 }

@@ -52,7 +52,7 @@ describe(`import on ${ENGINE}`, () => {
 
   it('loads and replaces the same through a connection that cannot COPY (a client of the embedded server)', async () => {
     const noCopy = (q: Queryable): Queryable => ({ query: (text, params) => q.query(text, params), exec: (text) => q.exec(text) });
-    const db: Db = { ...noCopy(t.db), engine: t.db.engine, transaction: (fn) => t.db.transaction((tx) => fn(noCopy(tx))), close: async () => {} };
+    const db: Db = { ...noCopy(t.db), engine: t.db.engine, tryLock: (key) => t.db.tryLock(key), transaction: (fn) => t.db.transaction((tx) => fn(noCopy(tx))), close: async () => {} };
     const marc = async () => t.db.query<{ marc: unknown; title: string }>("select marc, title from bibs where control_number = 'ocn814388508' and deleted_date is null");
     await importFiles(t.db, [file('OCLC_814388508.xml')]);
     const copied = await marc();

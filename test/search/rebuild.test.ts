@@ -9,7 +9,8 @@ import { generateRecord } from '../../src/generate/catalogue.ts';
 import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
 import type { ReadResult } from '../../src/marc/read-result.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
-import { rebuildIndex } from '../../src/search/rebuild.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import { rebuildIndex, RebuildRunningError } from '../../src/search/rebuild.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 
@@ -89,5 +90,24 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
     await drainQueue(t.db);
     const found = await search.search({ text: 'zyxwvut', limit: 5, offset: 0 });
     assert.deepEqual(found.hits.map((h) => h.id), [written]);
+  });
+
+  it('refuses a second rebuild while one runs, from another process too, and leaves the first to finish', async () => {
+    // On PostgreSQL the second comes through a pool of its own, as another process's would.
+    const other = t.url ? openPostgres(t.url, { max: 2, connectTimeoutSec: 10 }) : t.db;
+    try {
+      let refused: unknown;
+      const indexed = await rebuildIndex(t.db, async (progress) => {
+        if (progress.phase !== 'documents' || refused) return;
+        refused = await rebuildIndex(other).then(() => 'ran', (error: unknown) => error);
+      });
+      assert.ok(refused instanceof RebuildRunningError, String(refused));
+      assert.ok(indexed > 0);
+      assert.equal((await search.search({ text: 'history', limit: 1, offset: 0 })).total > 0, true);
+      // Released: the next one runs.
+      assert.equal(await rebuildIndex(other), indexed);
+    } finally {
+      if (other !== t.db) await other.close();
+    }
   });
 });
