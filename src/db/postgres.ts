@@ -75,7 +75,10 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     connect_timeout: options.connectTimeoutSec,
     idle_timeout: 60,
     onnotice: () => {},
-    connection: { application_name: 'carrel' },
+    // No JIT compilation: Carrel's statements are short, and where the planner overestimates one
+    // (a search's pool, whose size it cannot know) it spent 100-250 ms compiling a statement that
+    // runs in 10 ms (bench/README.md, search).
+    connection: { application_name: 'carrel', jit: 'off' },
     // Same JS types as PGlite gives: int8 and numeric stay strings (exact), timestamps become Dates.
     types: {},
   };

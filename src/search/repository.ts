@@ -317,8 +317,11 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // The pool's matches first: each bib is looked up in each required word's stem list (one index
   // probe each: EXISTS stops at the first entry), and its text checked for the phrases; only they
   // are scored, each looked up in every term's list for its weight. Most of a large pool of words
-  // seldom found together fails the first probe.
-  const inEvery = q.words.flatMap((w, i) => (i === q.source ? [] : [`exists (select from search_postings y where y.term_id = ${p.add(w.stem)} and y.bib_id = c.bib_id)`]));
+  // seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
+  // without it PostgreSQL may make it a join, and a prepared statement's generic plan, which
+  // takes every list for a few thousand entries, then hashes a common word's whole list, 90,000
+  // entries, to check a pool of 200.)
+  const inEvery = q.words.flatMap((w, i) => (i === q.source ? [] : [`exists (select from search_postings y where y.term_id = ${p.add(w.stem)} and y.bib_id = c.bib_id offset 0)`]));
   const sql = `with c as (${poolSql(q.pool, p)}),
     m as materialized (
       select c.bib_id, c.place from c${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
