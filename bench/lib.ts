@@ -43,3 +43,13 @@ export async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGINT');
   await exited;
 }
+
+/** CPU time (ms) a process has used so far; 0 when it cannot be read (gone, or on another machine). */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}

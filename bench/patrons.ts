@@ -11,14 +11,13 @@
 // Options: --patrons N (default 100000), --holds N (default 300000), --bibs N (default 100000),
 // --seconds N (default 10), --connections N (default 32), --fresh, --database-url URL.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { GENERATED_PIN, patronBarcode } from '../src/generate/patrons.ts';
 import { hashPin, PIN_PARAMS, verifyPin } from '../src/patrons/pin.ts';
-import { dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { cpuMs, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,16 +41,6 @@ const RESULTS = path.join(ROOT, 'bench/results');
 
 let firstPatronId = 0;
 const randomPatron = () => 1 + Math.floor(Math.random() * PATRONS);
-
-/** CPU time (ms) a process has used so far; 0 when it cannot be read (gone, or on another machine). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return 0;
-  }
-}
 
 interface Run {
   rps: number;

@@ -294,12 +294,15 @@ export async function facetCounts(db: Queryable, q: SearchSql, perFacet: number)
 
 /** A query of words only, every one required, ranked from the pool of its rarest word's best bibs. */
 export interface PoolQuery {
-  /** Each required word's terms with their boosts, and its stem list (which holds all its matches). */
-  words: (SqlClause & { stem: number })[];
+  /** Each required word's terms with their boosts. */
+  words: SqlClause[];
   optional: SqlClause[];
   pool: PoolLists;
-  /** The word (index in words) whose own lists the pool was drawn from: every pool bib has it. */
-  source?: number;
+  /**
+   * Lists every match is in (the words' stem lists, the phrases' pair lists), but for those the
+   * pool was drawn from, shortest first: a pool bib is looked up in each, in this order.
+   */
+  probes: number[];
   title: string | null;
   /** Folded phrases (" a b ") every result's words must contain. */
   phrases: string[];
@@ -314,14 +317,14 @@ export interface PoolQuery {
 export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: SearchHit[]; pooled: number }> {
   const p = new SqlParams();
   const k = termArrays([...q.words, ...q.optional]);
-  // The pool's matches first: each bib is looked up in each required word's stem list (one index
-  // probe each: EXISTS stops at the first entry), and its text checked for the phrases; only they
-  // are scored, each looked up in every term's list for its weight. Most of a large pool of words
-  // seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
+  // The pool's matches first: each bib is looked up in each list of probes (one index probe each:
+  // EXISTS stops at the first entry; the shortest list, which most bibs fail, first), and its text
+  // checked for the phrases; only they are scored, each looked up in every term's list for its
+  // weight. Most of a large pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
   // without it PostgreSQL may make it a join, and a prepared statement's generic plan, which
   // takes every list for a few thousand entries, then hashes a common word's whole list, 90,000
   // entries, to check a pool of 200.)
-  const inEvery = q.words.flatMap((w, i) => (i === q.source ? [] : [`exists (select from search_postings y where y.term_id = ${p.add(w.stem)} and y.bib_id = c.bib_id offset 0)`]));
+  const inEvery = q.probes.map((id) => `exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0)`);
   const sql = `with c as (${poolSql(q.pool, p)}),
     m as materialized (
       select c.bib_id, c.place from c${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
