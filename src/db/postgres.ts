@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { finished } from 'node:stream/promises';
 import postgres from 'postgres';
-import type { Db, Queryable } from './types.ts';
+import type { Db, Queryable, QueryOptions } from './types.ts';
 
 export interface PostgresOptions {
   max: number;
@@ -33,9 +33,9 @@ function queryable(sql: Sql, canCopy: boolean): Queryable {
         await Promise.race([finished(stream), failed]);
       },
     }),
-    async query<T>(text: string, params: readonly unknown[] = []) {
+    async query<T>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
       // Prepared statements are cached per connection: the hot queries are parsed once.
-      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: options.prepared ?? true });
       return rows as unknown as T[];
     },
     async exec(text: string) {

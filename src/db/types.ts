@@ -1,8 +1,18 @@
 // The engine-neutral database interface. Repositories write PostgreSQL SQL with $1… parameters
 // against it; the same text runs on PostgreSQL (postgres.js) and on embedded PGlite.
+export interface QueryOptions {
+  /**
+   * false: planned afresh for its values every time, never kept as a prepared statement (whose
+   * generic plan takes every value for an average one), for a long statement whose best plan
+   * depends on them. Default true: prepared once per connection. (The embedded engine plans every
+   * statement for its values.)
+   */
+  prepared?: boolean;
+}
+
 export interface Queryable {
   /** One parameterised statement; answers its rows. */
-  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /** Several statements with no parameters (migrations). */
   exec(text: string): Promise<void>;
   /**

@@ -84,14 +84,17 @@ export class SearchService {
   constructor(private readonly db: Db, private readonly poolSize = POOL_SIZE) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
-    const { result, sql } = await this.find(request);
+    const { result, sql, list } = await this.find(request);
     if (!request.facets) return result;
     // Counted over the same matches, apart from the ranking: asking for facets changes no order.
-    return { ...result, facets: sql ? await this.facetsOf(sql) : { materialType: [], language: [], decade: [] } };
+    return { ...result, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
   }
 
-  /** The ranked page, and the query it ran (absent when nothing can match). */
-  private async find(request: SearchRequest): Promise<{ result: SearchResult; sql?: repo.SearchSql }> {
+  /**
+   * The ranked page, and the query it ran (absent when nothing can match), with the one list that
+   * holds exactly its matches when there is one (a single word's, without filters).
+   */
+  private async find(request: SearchRequest): Promise<{ result: SearchResult; sql?: repo.SearchSql; list?: number }> {
     const field: string = request.index ? SEARCH_INDEXES[request.index] : ANY_FIELD;
     const number = !request.index || field === FIELD_KEYS.number ? numberKey(request.text) : undefined;
     if (number || field === FIELD_KEYS.number) {
@@ -215,7 +218,9 @@ export class SearchService {
       size *= 8;
       ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
     }
-    return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql };
+    // One word: every bib in its stem list matches (its other lists are parts of it).
+    const list = lists.length === 1 ? rarest.id : undefined;
+    return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql, list };
   }
 
   /**
@@ -243,9 +248,9 @@ export class SearchService {
     return { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
   }
 
-  private async facetsOf(sql: repo.SearchSql): Promise<SearchFacets> {
+  private async facetsOf(sql: repo.SearchSql, list?: number): Promise<SearchFacets> {
     const facets: SearchFacets = { materialType: [], language: [], decade: [] };
-    for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES)) {
+    for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES, list)) {
       if (row.facet === 'decade') facets.decade.push({ value: Number(row.value), count: row.count });
       else facets[row.facet].push({ value: row.value, count: row.count });
     }

@@ -78,6 +78,17 @@ describe(`search pool on ${ENGINE}`, () => {
     }
   });
 
+  it("counts a single word's facets from its list alone as the full evaluation counts them", async () => {
+    for (const [text, index] of [['history', undefined], ['histories', undefined], ['fiction', undefined], ['history', 'subject'], ['the', 'title']] as const) {
+      const fromList = await pooled.search({ text, index, limit: 5, offset: 0, facets: true });
+      const full = await pooled.search({ text, index, limit: 5, offset: 0, facets: true, exhaustive: true });
+      assert.ok(fromList.total > 40, `${index ?? 'any field'}: ${text} should be common (${fromList.total})`);
+      assert.deepEqual(fromList.facets, full.facets, `${index ?? 'any field'}: ${text}`);
+      const counted = fromList.facets!.language.reduce((sum, v) => sum + v.count, 0);
+      assert.ok(counted > 0 && counted <= fromList.total);
+    }
+  });
+
   it('keeps the total of several words until one of their lists changes', async () => {
     const before = await pooled.search({ text: 'history fiction', limit: 5, offset: 0 });
     const kept = await testDb.db.query<{ total: number }>('select total from search_counts');
