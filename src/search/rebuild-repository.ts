@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/types.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './repository.ts';
 
 /**
- * The three index tables, as the migrations leave them (0009, 0010), built under other names. The
+ * The three index tables, as the migrations leave them (0009, 0010, 0015), built under other names. The
  * names of their constraints and indexes are given back at the swap, so that later migrations find
  * them; test/search/rebuild.test.ts compares the swapped-in tables with the migrated ones.
  */
@@ -61,6 +61,7 @@ export async function indexBuildTables(db: Db, onStep: (step: string) => void): 
     ['postings by key and bib', `alter table ${BUILD.postings} add constraint ${BUILD.postings}_pkey primary key (term_id, bib_id) include (weight)`],
     ['postings in impact order', `create index ${BUILD.postings}_impact on ${BUILD.postings} (term_id, weight desc, bib_id)`],
     ['documents', `alter table ${BUILD.docs} add constraint ${BUILD.docs}_pkey primary key (bib_id)`],
+    ['documents for facets', `create index ${BUILD.docs}_facets on ${BUILD.docs} (bib_id) include (material_type, lang, year)`],
     ['keys', `alter table ${BUILD.terms} add constraint ${BUILD.terms}_pkey primary key (id), add constraint ${BUILD.terms}_key_key unique (key),
        alter column id add generated always as identity`],
   ];
@@ -94,6 +95,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
       alter index ${BUILD.postings}_pkey rename to search_postings_pkey;
       alter index ${BUILD.postings}_impact rename to search_postings_impact;
       alter index ${BUILD.docs}_pkey rename to search_docs_pkey;
+      alter index ${BUILD.docs}_facets rename to search_docs_facets;
       do $$
       declare c record;
       begin
@@ -110,5 +112,8 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
     await tx.query('delete from search_queue q using bibs b where b.id = q.bib_id and b.updated_date < $1', [since]);
     await tx.query('insert into search_queue (bib_id) select id from bibs where updated_date >= $1 on conflict do nothing', [since]);
   });
-  await db.exec('analyze search_terms; analyze search_postings; analyze search_docs');
+  await db.exec('analyze search_terms; analyze search_postings');
+  // Vacuumed too (on its own: VACUUM runs outside any transaction), so that its pages are marked
+  // all-visible and facet counts read search_docs_facets alone.
+  await db.exec('vacuum analyze search_docs');
 }
