@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   const expiry = holdExpiry(holds, state, app.log, config.circulation.holdExpiryMs);
   expiry.start();
   const indexing = new Periodic('search indexing', state, app.log, config.searchIndexMs, async () => {
-    await drainQueue(db);
+    // Stops between batches when the service is shutting down or switched off.
+    await drainQueue(db, undefined, 1, () => !state.notRunningReason());
   });
   indexing.start();
   let demo = 0;

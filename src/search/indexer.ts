@@ -26,13 +26,15 @@ export async function indexBatch(db: Db, limit = BATCH): Promise<number> {
 }
 
 /**
- * Indexes until the queue is empty; answers how many bibs it indexed. With two workers one batch's
- * documents are built while another's are written (a full reindex keeps both cores busy).
+ * Indexes until the queue is empty, or until keepGoing says no (asked before each batch: a server
+ * shutting down stops after the batch in hand, not after a queue of a million bibs); answers how
+ * many bibs it indexed. With two workers one batch's documents are built while another's are
+ * written.
  */
-export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}, workers = 1): Promise<number> {
+export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}, workers = 1, keepGoing: () => boolean = () => true): Promise<number> {
   let done = 0;
   const work = async () => {
-    for (let n = await indexBatch(db); n > 0; n = await indexBatch(db)) {
+    for (let n = keepGoing() ? await indexBatch(db) : 0; n > 0; n = keepGoing() ? await indexBatch(db) : 0) {
       done += n;
       onProgress(done);
     }

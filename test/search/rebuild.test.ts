@@ -110,4 +110,16 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
       if (other !== t.db) await other.close();
     }
   });
+
+  it('has the indexer stop between batches when told to (a server shutting down does not wait for the queue)', async () => {
+    await t.db.query('insert into search_queue (bib_id) select id from bibs order by id limit 5 on conflict do nothing');
+    const queued = async () => (await t.db.query<{ n: number }>('select count(*)::int as n from search_queue'))[0]!.n;
+    assert.equal(await queued(), 5);
+    assert.equal(await drainQueue(t.db, undefined, 1, () => false), 0, 'told to stop before the first batch');
+    assert.equal(await queued(), 5);
+    let asked = 0;
+    assert.equal(await drainQueue(t.db, undefined, 1, () => asked++ === 0), 5, 'one batch, then asked again and stopped');
+    assert.equal(asked, 2);
+    assert.equal(await queued(), 0);
+  });
 });
