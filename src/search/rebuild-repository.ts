@@ -112,8 +112,15 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
     await tx.query('delete from search_queue q using bibs b where b.id = q.bib_id and b.updated_date < $1', [since]);
     await tx.query('insert into search_queue (bib_id) select id from bibs where updated_date >= $1 on conflict do nothing', [since]);
   });
-  await db.exec('analyze search_terms; analyze search_postings');
-  // Vacuumed too (on its own: VACUUM runs outside any transaction), so that its pages are marked
-  // all-visible and facet counts read search_docs_facets alone.
-  await db.exec('vacuum analyze search_docs');
+}
+
+/**
+ * Each build table vacuumed (and analyzed) once filled, before its indexes exist: the pass marks
+ * its pages all-visible, without which every probe of a posting through an index also reads the
+ * table, and PostgreSQL would rather read all 90 million postings than count a common word's
+ * facets from the indexes. (Autovacuum would get there, throttled, a long while after the swap.)
+ * Each on its own: VACUUM runs outside any transaction.
+ */
+export async function vacuumBuildTables(db: Queryable): Promise<void> {
+  for (const table of [BUILD.postings, BUILD.docs, BUILD.terms]) await db.exec(`vacuum (analyze) ${table}`);
 }

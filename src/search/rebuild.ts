@@ -78,6 +78,8 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     }
     await writing;
     await tables.writeBuildTerms(db, termIds, df);
+    await onProgress({ phase: 'indexes', step: 'vacuuming' });
+    await tables.vacuumBuildTables(db);
     await tables.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
     await onProgress({ phase: 'indexes', step: 'swapping in' });
     await tables.swapInBuild(db, since);
