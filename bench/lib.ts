@@ -45,11 +45,33 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** CPU time (ms) a process has used so far; 0 when it cannot be read (gone, or on another machine). */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
   } catch {
     return 0;
   }
+}
+
+/** CPU (ms) a run cost the server process, its PostgreSQL backends, and this process. */
+export interface CpuCost {
+  server: number;
+  postgres: number;
+  self: number;
+}
+
+/**
+ * Runs `run` and says what it cost in CPU (read from /proc, so PostgreSQL must run on this
+ * machine). The server opens connections as the load needs them: its backends are listed after
+ * the run too, and one that was not there before counts from zero.
+ */
+export async function cpuDuring<T>(serverPid: number, backends: () => Promise<number[]>, run: () => Promise<T>): Promise<{ result: T; cpu: CpuCost }> {
+  const before = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
+  const [server0, self0] = [cpuMs(serverPid), process.cpuUsage()];
+  const result = await run();
+  const self = process.cpuUsage(self0);
+  const server = cpuMs(serverPid) - server0;
+  const postgres = (await backends()).reduce((sum, pid) => sum + cpuMs(pid) - (before.get(pid) ?? 0), 0);
+  return { result, cpu: { server, postgres, self: (self.user + self.system) / 1000 } };
 }

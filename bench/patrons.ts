@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { GENERATED_PIN, patronBarcode } from '../src/generate/patrons.ts';
 import { hashPin, PIN_PARAMS, verifyPin } from '../src/patrons/pin.ts';
-import { cpuMs, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -148,14 +148,11 @@ async function main(): Promise<void> {
   };
   /** A run against Carrel, with what each request cost the server, PostgreSQL and the load generator. */
   async function measured(go: () => Promise<Run>): Promise<Run> {
-    const pids = await backends();
-    const sum = () => pids.reduce((s, pid) => s + cpuMs(pid), 0);
-    const [server0, pg0, trips0, self0] = [cpuMs(server.pid!), sum(), await commits(), process.cpuUsage()];
-    const run = await go();
-    const self = process.cpuUsage(self0);
-    const [server1, pg1, trips1] = [cpuMs(server.pid!), sum(), await commits()];
+    const trips0 = await commits();
+    const { result: run, cpu } = await cpuDuring(server.pid!, backends, go);
+    const trips1 = await commits();
     const per = (ms: number) => Math.round((1000 * ms) / run.requests);
-    return { ...run, serverUs: per(server1 - server0), postgresUs: per(pg1 - pg0), loadUs: per((self.user + self.system) / 1000), trips: (trips1 - trips0) / run.requests };
+    return { ...run, serverUs: per(cpu.server), postgresUs: per(cpu.postgres), loadUs: per(cpu.self), trips: (trips1 - trips0) / run.requests };
   }
 
   process.stderr.write('warming up…\n');

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { fold, stem, STOP_WORDS } from '../src/search/text.ts';
-import { cpuMs, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -209,17 +209,9 @@ async function main(): Promise<void> {
     // One request at a time, caches cold: what a combination of words costs the first time it is searched.
     const firstPass = performance.now() - passStarted;
     process.stderr.write(`${name}: carrel…\n`);
-    // What a request costs in CPU: the server process, its PostgreSQL backends (from /proc, so
-    // PostgreSQL must run on this machine), and the load generator (this process).
-    // The server opens connections as the load needs them: its backends are listed after the run,
-    // and one that was not there before counts from zero.
     const backends = async () => (await sql<{ pid: number }[]>`select pid from pg_stat_activity where application_name = 'carrel'`).map((r) => r.pid);
-    const startedBackends = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
-    const before = { server: cpuMs(server.pid!), self: process.cpuUsage() };
-    const carrel = await loadClass(queries, auth);
-    const after = { server: cpuMs(server.pid!), postgres: (await backends()).reduce((sum, pid) => sum + cpuMs(pid) - (startedBackends.get(pid) ?? 0), 0) };
+    const { result: carrel, cpu } = await cpuDuring(server.pid!, backends, () => loadClass(queries, auth));
     const perRequest = (ms: number) => Math.round((1000 * ms) / Math.max(carrel.latencies.length, 1));
-    const self = process.cpuUsage(before.self);
     all.push(...carrel.latencies);
     process.stderr.write(`${name}: baseline…\n`);
     const base = await baselineClass(sql, queries);
@@ -235,9 +227,9 @@ async function main(): Promise<void> {
       'ts_rank req/s': base ? Number(base.rps.toFixed(1)) : 'n/a',
       'ts_rank p50 ms': base ? Math.round(percentile(base.latencies, 0.5)) : 'n/a',
       'ts_rank p99 ms': base ? Math.round(percentile(base.latencies, 0.99)) : 'n/a',
-      'server µs/req': perRequest(after.server - before.server),
-      'postgres µs/req': perRequest(after.postgres),
-      'autocannon µs/req': perRequest((self.user + self.system) / 1000),
+      'server µs/req': perRequest(cpu.server),
+      'postgres µs/req': perRequest(cpu.postgres),
+      'autocannon µs/req': perRequest(cpu.self),
       'first pass ms (mean)': Math.round(firstPass / queries.length * 10) / 10,
       'speed-up (p50)': base ? Math.round(percentile(base.latencies, 0.5) / Math.max(percentile(carrel.latencies, 0.5), 0.5)) : 'n/a',
     });
