@@ -104,23 +104,20 @@ export function openPostgres(target: string | { socketPath: string }, options: P
       if (typeof target !== 'string') return async () => {};
       // A connection of its own for as long as the lock is held: the pool's others keep working.
       const session = await sql.reserve();
+      let held = false;
       try {
-        const [row] = await session.unsafe<{ held: boolean }[]>('select pg_try_advisory_lock($1) as held', [key]);
-        if (row!.held) {
-          return async () => {
-            try {
-              await session.unsafe('select pg_advisory_unlock($1)', [key]);
-            } finally {
-              session.release();
-            }
-          };
-        }
-      } catch (error) {
-        session.release();
-        throw error;
+        held = (await session.unsafe<{ held: boolean }[]>('select pg_try_advisory_lock($1) as held', [key]))[0]!.held;
+      } finally {
+        if (!held) session.release();
       }
-      session.release();
-      return null;
+      if (!held) return null;
+      return async () => {
+        try {
+          await session.unsafe('select pg_advisory_unlock($1)', [key]);
+        } finally {
+          session.release();
+        }
+      };
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;

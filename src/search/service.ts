@@ -190,16 +190,16 @@ export class SearchService {
     // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
     // is ranked first, which answers the first pages without reading the words' whole lists.
     const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
-    // A phrase's pairs join its words as lists every match is in; the pool comes from the shortest.
+    // A phrase's pairs join its words as lists every match is in, shortest first; the pool comes from the shortest.
     // (A pair no bib has yet is left out: bibs indexed before pairs existed lack them until indexed again.)
     const pairTerms = pairs.flatMap((key) => ids.get(key) ?? []);
-    const lists = [...stems, ...pairTerms];
-    const rarest = lists.reduce((a, b) => (b.df < a.df ? b : a));
+    const lists = [...stems, ...pairTerms].sort((a, b) => a.df - b.df);
+    const rarest = lists[0]!;
     const source = stems.indexOf(rarest);
     const rarestClause = required[source];
     const termIds = rarestClause ? rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0) : [rarest.id];
     // Every pool bib is in the rarest list: it is looked up in the others.
-    const probes = [...new Set([...lists].sort((a, b) => a.df - b.df).map((t) => t.id))].filter((id) => id !== rarest.id);
+    const probes = [...new Set(lists.map((t) => t.id))].filter((id) => id !== rarest.id);
     const page = { words: required, optional, title: sql.title, phrases, probes, limit: sql.limit, offset: sql.offset };
     // The pool grows (eight times over) until it holds the page or the rarest word's every bib. A
     // bib's tier is the smallest pool that holds it; tiers rank in order, so the order is the
@@ -210,7 +210,7 @@ export class SearchService {
     let size = requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize;
     const [first, total] = await Promise.all([
       repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } }),
-      lists.length === 1 ? rarest.df : this.countAll([...lists].sort((a, b) => a.df - b.df), phrases),
+      lists.length === 1 ? rarest.df : this.countAll(lists, phrases),
     ]);
     let ranked = first;
     while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {

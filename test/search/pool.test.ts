@@ -4,13 +4,11 @@
 // count gives; and the pool's pages are the first pages of the full ranking.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importRecords } from '../../src/bibs/import.ts';
 import { BibService } from '../../src/bibs/service.ts';
-import { generateRecord } from '../../src/generate/catalogue.ts';
-import type { ReadResult } from '../../src/marc/read-result.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { importGenerated } from '../helpers/generated.ts';
 
 const BIBS = 1500;
 
@@ -19,10 +17,7 @@ describe(`search pool on ${ENGINE}`, () => {
   let pooled: SearchService;
   before(async () => {
     testDb = await createTestDb();
-    const records = (function* (): Generator<ReadResult> {
-      for (let n = 1; n <= BIBS; n++) yield { position: `record ${n}`, record: generateRecord(5, n) };
-    })();
-    await importRecords(testDb.db, [{ name: 'generated', records }], { itemMap: null });
+    await importGenerated(testDb.db, 5, BIBS);
     await drainQueue(testDb.db);
     pooled = new SearchService(testDb.db, 15);
   });

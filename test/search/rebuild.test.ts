@@ -3,16 +3,14 @@
 // shape them, and it must not lose a bib written while it ran.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importRecords } from '../../src/bibs/import.ts';
 import type { Queryable } from '../../src/db/types.ts';
-import { generateRecord } from '../../src/generate/catalogue.ts';
 import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
-import type { ReadResult } from '../../src/marc/read-result.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { rebuildIndex, RebuildRunningError } from '../../src/search/rebuild.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { importGenerated } from '../helpers/generated.ts';
 
 const BIBS = 400;
 
@@ -45,10 +43,7 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
   let search: SearchService;
   before(async () => {
     t = await createTestDb();
-    const records = (function* (): Generator<ReadResult> {
-      for (let n = 1; n <= BIBS; n++) yield { position: `record ${n}`, record: generateRecord(7, n) };
-    })();
-    await importRecords(t.db, [{ name: 'generated', records }], { itemMap: DEFAULT_ITEM_MAP });
+    await importGenerated(t.db, 7, BIBS, DEFAULT_ITEM_MAP);
     await t.db.query("update bibs set suppressed = true where id in (select id from bibs order by id limit 3)");
     await drainQueue(t.db);
     search = new SearchService(t.db);
