@@ -2,7 +2,7 @@
 // describe), in batches of one transaction each. A record that matches a live bib (the same 001
 // with 003, or a shared 035) replaces it; the others are added. A record that cannot be read is
 // reported with its position and the rest go on.
-import { stamp } from '../db/change-clock.ts';
+import { batchStamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import * as itemRepo from '../items/repository.ts';
@@ -55,6 +55,11 @@ interface BatchSource {
 }
 
 const WARNINGS_KEPT = 1000;
+/**
+ * Batches written side by side: two keep PostgreSQL busy on both cores of a small machine while
+ * one batch waits for its round trips (the change clock lets writes overlap: change-clock.ts).
+ */
+const WRITERS = 2;
 
 interface Prepared extends PreparedBib {
   file: string;
@@ -88,6 +93,13 @@ interface Footprint {
   replaced: Set<string>;
   /** Its items' barcodes. */
   barcodes: Set<string>;
+}
+
+/** A batch being written: its footprint once its plan is final, and its commit. */
+interface Writing {
+  footprint: Promise<Footprint>;
+  done: Promise<void>;
+  committed: boolean;
 }
 
 /** A record loaded with something left out, and why (worded only if it is kept). */
@@ -210,20 +222,28 @@ class Importer {
   }
 
   /**
-   * Writes a planned batch in one transaction. It was planned while the previous batch was still
-   * being written, so it is planned again if that batch wrote any of the same keys or barcodes, or
-   * replaced a bib it found (else the previous batch changed nothing the plan depends on).
+   * Writes a planned batch in one transaction. It was planned while earlier batches were still
+   * being written; if one of those writes any of the same keys or barcodes, or replaces a bib it
+   * found, it waits for that one to commit and is planned again. The others change nothing its
+   * plan depends on, and touch none of its rows, so it is written beside them.
    */
-  private async write(planned: Promise<Plan>, previous: Footprint | null): Promise<Footprint> {
+  private async write(planned: Promise<Plan>, unsettled: Writing[], footprint: (f: Footprint) => void): Promise<void> {
     let plan = await planned;
     const shares = (mine: Set<string>, theirs: Set<string>) => [...mine].some((x) => theirs.has(x));
     const { keys, replaced, barcodes } = plan.footprint;
-    if (previous && (shares(keys, previous.keys) || shares(replaced, previous.replaced) || shares(barcodes, previous.barcodes))) {
+    const clashes: Promise<void>[] = [];
+    for (const earlier of unsettled) {
+      const f = await earlier.footprint;
+      if (shares(keys, f.keys) || shares(replaced, f.replaced) || shares(barcodes, f.barcodes)) clashes.push(earlier.done);
+    }
+    if (clashes.length) {
+      await Promise.all(clashes);
       plan = await this.plan(plan.batch);
     }
+    footprint(plan.footprint);
     const { fresh, freshIds, replacing } = plan;
     await this.db.transaction(async (tx) => {
-      const at = await stamp(tx);
+      const at = await batchStamp(tx);
       if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })), at);
       if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })), at);
       const written = plan.items.rows.length ? await itemRepo.writeImportedItems(tx, plan.items, at) : { created: 0, updated: 0 };
@@ -234,32 +254,50 @@ class Importer {
       this.summary.items.updated += written.updated;
     });
     for (const [p, reason] of plan.warnings) this.warn(p, reason);
-    return plan.footprint;
+  }
+
+  private start(planned: Promise<Plan>, unsettled: Writing[]): Writing {
+    let footprint!: (f: Footprint) => void;
+    let unplanned!: (error: unknown) => void;
+    const writing: Writing = {
+      footprint: new Promise((resolve, reject) => [footprint, unplanned] = [resolve, reject]),
+      done: Promise.resolve(),
+      committed: false,
+    };
+    writing.done = this.write(planned, unsettled, footprint).then(() => void (writing.committed = true));
+    // A batch that fails before its plan is final fails the batches waiting to compare with it.
+    writing.done.catch(unplanned);
+    writing.footprint.catch(() => {}); // these only stop an early "unhandled" crash: both are awaited
+    writing.done.catch(() => {});
+    return writing;
   }
 
   async run(sources: BatchSource[]): Promise<ImportSummary> {
     const { summary } = this;
     const progress = this.options.onProgress ?? (() => {});
     let bytesDone = 0;
-    let writing: Promise<Footprint | null> = Promise.resolve(null);
+    // Batches being written, WRITERS at most side by side, while the next is read and planned. A
+    // write's failure is thrown when the next batch waits for room, or at the end.
+    let writing: Writing[] = [];
     for (const source of sources) {
       const bytes = () => bytesDone + (source.bytes?.() ?? 0);
       for await (const batch of source.batches) {
         summary.read += batch.read;
         for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
         if (batch.records.length) {
-          // The next batch is read and planned while the database writes this one: one batch in flight.
+          // The batches not yet committed when this one's plan starts are those it may clash with.
+          writing = writing.filter((w) => !w.committed);
+          const unsettled = [...writing];
           const planned = this.plan(batch.records.map((p) => ({ ...p, file: source.name })));
           planned.catch(() => {}); // handled where it is awaited, as below
-          const previous = await writing;
-          writing = this.write(planned, previous);
-          writing.catch(() => {}); // handled where it is awaited; this only stops an early "unhandled" crash
+          if (writing.length >= WRITERS) await Promise.race(writing.map((w) => w.done));
+          writing.push(this.start(planned, unsettled));
         }
         progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
       }
       bytesDone = bytes();
     }
-    await writing;
+    await Promise.all(writing.map((w) => w.done));
     progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
     if (summary.created + summary.updated >= 1000) await repo.analyzeCatalogue(this.db);
     return summary;

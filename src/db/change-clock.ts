@@ -1,21 +1,29 @@
-// The change clock (migration 0002): how harvesting clients see every change exactly once.
+// The change clock (migrations 0002 and 0017): how harvesting clients see every change exactly once.
 //
-// A write transaction calls stamp() first; it takes the clock row's lock, holds it until commit,
-// and gives the transaction a timestamp later than every earlier stamp. So stamps follow commit
-// order. A harvest read calls horizon() first: it waits for the transaction holding the clock (if
-// any) to commit, so every stamp earlier than the horizon is committed and visible to the read,
-// and every later write will stamp after it.
+// A write transaction calls stamp() first. It holds the clock shared until it commits, and stamps
+// its records with the time it got it. A harvest read calls horizon() first: it takes the clock
+// alone, so it waits for every write in progress to commit, and the writes that start after it
+// wait for it and stamp later. So every stamp earlier than the horizon is committed and visible
+// to the read, and every later write stamps after it.
+//
+// Writes still take turns, except an import's batches (batchStamp), which run beside each other:
+// each batch's rows are its own, and their stamps need not follow their commits' order, since no
+// horizon falls between writes that overlap.
 import type { Queryable } from './types.ts';
 
 export async function stamp(tx: Queryable): Promise<Date> {
-  const rows = await tx.query<{ stamp: Date }>(
-    `update change_clock set stamped_date = greatest(clock_timestamp(), stamped_date + interval '1 microsecond')
-     returning stamped_date as stamp`,
-  );
+  const rows = await tx.query<{ stamp: Date }>('select change_clock_stamp(false) as stamp');
   return rows[0]!.stamp;
 }
 
+/** stamp() for one of an import's batches, written beside its others, but never beside another writer. */
+export async function batchStamp(tx: Queryable): Promise<Date> {
+  const rows = await tx.query<{ stamp: Date }>('select change_clock_stamp(true) as stamp');
+  return rows[0]!.stamp;
+}
+
+/** Called outside a transaction (it holds the clock until its own transaction ends). */
 export async function horizon(db: Queryable): Promise<Date> {
-  const rows = await db.query<{ now: Date }>('select clock_timestamp() as now from change_clock for share');
+  const rows = await db.query<{ now: Date }>('select change_clock_horizon() as now');
   return rows[0]!.now;
 }

@@ -66,8 +66,8 @@ export async function openServerDb(config: Config): Promise<Db> {
  * socket, or the embedded data directory opened directly when no server holds it.
  */
 export async function openClientDb(config: Config): Promise<Db> {
-  // Three: an import writes one batch while it plans the next with two queries side by side.
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 3 });
+  // Four: an import writes two batches side by side while it plans the next with two queries side by side.
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 4 });
   const owner = readLock(config.dataDir);
   if (owner?.socket) return openPostgres({ socketPath: owner.socket }, { max: 1, connectTimeoutSec: 10 });
   if (owner) throw new DataDirBusyError(config.dataDir, owner);

@@ -6,7 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { deriveBib } from '../../src/bibs/derive.ts';
 import * as repo from '../../src/bibs/repository.ts';
 import { BibService } from '../../src/bibs/service.ts';
+import { importRecords } from '../../src/bibs/import.ts';
 import { stamp } from '../../src/db/change-clock.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
 import { toMarcInJson } from '../../src/marc/marc-in-json.ts';
 import type { MarcRecord } from '../../src/marc/record.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -17,6 +19,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const record = (n: number): MarcRecord => ({
   leader: '00000nam a2200000 a 4500',
   fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: `Harvest test ${n}` }] }],
+});
+const controlled = (n: number, title: string): MarcRecord => ({
+  leader: '00000nam a2200000 a 4500',
+  fields: [{ tag: '001', value: `h${n}` }, { tag: '003', value: 'TEST' }, { tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: title }] }],
 });
 const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
@@ -30,7 +36,11 @@ describe(`harvesting while writing on ${ENGINE}`, () => {
   after(() => t.close());
 
   it('sees every change and deletion exactly once, none lost to late commits', async () => {
-    const service = new BibService(t.testDb.db);
+    // On PostgreSQL the writers have a pool of their own, as other processes would: the harvester's
+    // requests must not wait for a connection while the slow writer holds the clock, or they could
+    // not go ahead of its commit, which is what the clock must make them wait for.
+    const writerDb = t.testDb.url ? openPostgres(t.testDb.url, { max: 8, connectTimeoutSec: 10 }) : t.testDb.db;
+    const service = new BibService(writerDb);
     let writing = true;
     let n = 0;
     const writer = async (slow: boolean) => {
@@ -38,13 +48,15 @@ describe(`harvesting while writing on ${ENGINE}`, () => {
       while (writing) {
         const roll = Math.random();
         if (slow) {
-          // Stamp first, commit 300 ms later: the case statement-time ordering gets wrong.
-          await t.testDb.db.transaction(async (tx) => {
+          // Stamp first, commit 1.5 s later, after the harvester would have read its window but for
+          // the clock: the case statement-time ordering gets wrong.
+          await writerDb.transaction(async (tx) => {
             const at = await stamp(tx);
-            await sleep(300);
+            await sleep(1500);
             const marc = record(++n);
             live.push(await repo.insertBib(tx, toMarcInJson(marc), deriveBib(marc), false, at));
           });
+          await sleep(1000); // and leaves the clock to the others for a while
         } else if (roll < 0.6 || live.length < 5) {
           live.push(await service.create({ marc: record(++n) }));
         } else if (roll < 0.85) {
@@ -54,6 +66,20 @@ describe(`harvesting while writing on ${ENGINE}`, () => {
           await service.delete(id!);
         }
         await sleep(Math.random() * 20);
+      }
+    };
+
+    // An import: runs of 1,200 records, three batches written side by side (src/bibs/import.ts),
+    // half of each run new and half loaded again changed.
+    let runs = 0;
+    const importer = async () => {
+      for (let run = 0; writing; run = ++runs) {
+        const records = Array.from({ length: 1200 }, (_, i) => {
+          const number = i % 2 === 0 ? run * 600 + i / 2 : Math.max(0, run - 1) * 600 + (i - 1) / 2;
+          return { position: `record ${i + 1}`, record: controlled(number, `Imported ${number}, run ${run}`) };
+        });
+        await importRecords(writerDb, [{ name: `run ${run}`, records }], { itemMap: null });
+        await sleep(Math.random() * 100);
       }
     };
 
@@ -81,18 +107,20 @@ describe(`harvesting while writing on ${ENGINE}`, () => {
       from = to + 1000;
     };
 
-    const writers = [writer(false), writer(false), writer(true)];
-    const stopAt = Date.now() + 4000;
+    const writers = [writer(false), writer(false), writer(true), importer()];
+    const stopAt = Date.now() + 6000;
     while (Date.now() < stopAt) {
       await harvestUpTo(Date.now());
       await sleep(150);
     }
     writing = false;
     await Promise.all(writers);
+    if (writerDb !== t.testDb.db) await writerDb.close();
     await sleep(1100); // let the last second end
     await harvestUpTo(Date.now());
 
     assert.ok(n > 20, `writers wrote (${n})`);
+    assert.ok(runs >= 2, `the importer loaded runs of records (${runs})`);
     assert.ok(window > 3, `harvester walked several windows (${window})`);
     const keys = seen.map((s) => `${s.id}@${s.state}`);
     assert.equal(new Set(keys).size, keys.length, 'no state of a record is seen twice');
