@@ -37,7 +37,7 @@ export interface BibExtras {
 
 // The MARC is read only when the answer shows it (varFields): a page of 2,000 bibs without it is a
 // fraction of the bytes.
-const otherColumns = ({ marc = false, holdings = false }: BibExtras) => `${marc ? 'b.marc' : 'null as marc'}, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
+const columns = ({ marc = false, holdings = false }: BibExtras) => `b.id::text, ${marc ? 'b.marc' : 'null as marc'}, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
   b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
   b.created_date, b.updated_date, b.deleted_date,
   exists (select 1 from item_bibs ib join items i on i.id = ib.item_id
@@ -45,7 +45,6 @@ const otherColumns = ({ marc = false, holdings = false }: BibExtras) => `${marc 
   ${holdings ? `, array(select distinct i.location_code from item_bibs ib join items i on i.id = ib.item_id
               where ib.bib_id = b.id and i.deleted_date is null and i.location_code is not null order by 1) as item_locations,
     (select count(*)::int from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as copies` : ''}`;
-const columns = (extras: BibExtras) => `b.id::text, ${otherColumns(extras)}`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 
 function derivedParams(d: DerivedBib): unknown[] {
@@ -263,18 +262,6 @@ export async function listBibs(db: Queryable, filter: BibListFilter): Promise<Bi
   const sql = `select ${columns(filter.extras ?? {})} from ${FROM} ${where.length ? `where ${where.join(' and ')}` : ''}
     order by b.id limit ${add(filter.limit)} offset ${add(filter.offset)}`;
   return db.query<BibRow>(sql, params);
-}
-
-/**
- * A query whose rows are bib ids (column id, text), in order, with other columns, extended by
- * each bib's row as listBibs reads it: a search answers its page in the one round trip that ranks
- * it. Ids with no bib are left out; the order is kept.
- */
-export function withBibRows(sql: string, extras: BibExtras): string {
-  return `select h.*, ${otherColumns(extras)}
-    from (select q.*, row_number() over () as ord from (${sql}) q) h
-    join (${FROM}) on b.id = h.id::bigint
-    order by h.ord`;
 }
 
 export async function getBibMarc(db: Queryable, id: string): Promise<MarcInJson | undefined> {

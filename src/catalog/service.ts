@@ -66,11 +66,12 @@ export class CatalogService {
     if (!q.text) return { total: 0, hits: [], facets: { materialType: [], language: [], decade: [] } };
     const request = searchRequest(q);
     // Facets are counted beside the ranking and change nothing in it: the hits are the API's.
-    // The bibs come with the ranking, in its round trip.
-    const [result, materialTypes] = await Promise.all([this.search.search({ ...request, facets: true, rows: {} }), this.materialTypeNames()]);
-    const items = await this.bibs.itemsOf(result.hits.map((h) => h.id));
+    const [result, materialTypes] = await Promise.all([this.search.search({ ...request, facets: true }), this.materialTypeNames()]);
+    const ids = result.hits.map((h) => h.id);
+    const [rows, items] = await Promise.all([this.bibs.byIds(ids, {}), this.bibs.itemsOf(ids)]);
     const facets = result.facets ?? { materialType: [], language: [], decade: [] };
-    const hits = result.hits.flatMap(({ id, row }): Hit[] => {
+    const hits = ids.flatMap((id): Hit[] => {
+      const row = rows.get(id);
       if (!row) return [];
       return [{
         id,

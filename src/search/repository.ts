@@ -1,5 +1,4 @@
 // SQL for the search index: the queue of bibs to index, the index itself, and the search query.
-import { withBibRows, type BibExtras, type BibRow } from '../bibs/repository.ts';
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
@@ -162,23 +161,12 @@ export interface SearchSql {
   sort: 'relevance' | 'title' | 'year';
   limit: number;
   offset: number;
-  /** Read each hit's bib row too (as listBibs does, with these extras) in the same statement. */
-  rows?: BibExtras;
 }
 
 export interface SearchHit {
   id: string;
   score: number;
   total: number;
-  /** With `rows`: the bib. */
-  row?: BibRow;
-}
-
-/** A ranked page's hits, with their bib rows when asked for (one round trip either way). */
-async function hits(db: Queryable, sql: string, values: unknown[], rows: BibExtras | undefined): Promise<SearchHit[]> {
-  if (!rows) return db.query<SearchHit>(sql, values);
-  const found = await db.query<BibRow & { score: number; total: number }>(withBibRows(sql, rows), values);
-  return found.map((row) => ({ id: row.id, score: row.score, total: row.total, row }));
 }
 
 export interface PoolLists {
@@ -278,7 +266,7 @@ export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> 
     select d.bib_id::text as id, (${m.score()})::float8 as score, count(*) over ()::int as total
     from ${m.from} ${m.where}
     order by ${order} limit ${m.params.add(q.limit)} offset ${m.params.add(q.offset)}`;
-  return hits(db, sql, m.params.values, q.rows);
+  return db.query<SearchHit>(sql, m.params.values);
 }
 
 export type FacetName = 'materialType' | 'language' | 'decade';
@@ -336,7 +324,6 @@ export interface PoolQuery {
   phrases: string[];
   limit: number;
   offset: number;
-  rows?: BibExtras;
 }
 
 /**
@@ -372,8 +359,8 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p)}`})::float8 as score, count(*) over ()::int as total
     from scored s${q.title !== null ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
     order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)}`;
-  const ranked = await hits(db, sql, p.values, q.rows);
-  return { hits: ranked, pooled: ranked[0]?.total ?? 0 };
+  const hits = await db.query<SearchHit>(sql, p.values);
+  return { hits, pooled: hits[0]?.total ?? 0 };
 }
 
 /** How many bibs are in every one of these lists (rarest first, so the join starts small). */

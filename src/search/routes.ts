@@ -60,11 +60,13 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
       language: listParam('language', q.language, /^[a-z]{3}$/),
       decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
     };
-    // The page's bibs come with the ranking, in its round trip.
-    const extras = { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') };
-    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset, rows: extras });
+    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset });
+    const rows = await bibs.byIds(result.hits.map((h) => h.id), { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') });
     const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
-    const entries = result.hits.flatMap((hit) => (hit.row ? [{ relevance: hit.relevance, bib: presentBib(hit.row, fields, items) }] : []));
+    const entries = result.hits.flatMap((hit) => {
+      const row = rows.get(hit.id);
+      return row ? [{ relevance: hit.relevance, bib: presentBib(row, fields, items) }] : [];
+    });
     return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
   });
 }

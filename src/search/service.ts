@@ -1,6 +1,5 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
 // for the API and (next) the public catalogue pages, so both give the same records in the same order.
-import type { BibExtras, BibRow } from '../bibs/repository.ts';
 import type { Db } from '../db/types.ts';
 import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, pairKeys, STEM_FACTOR } from './document.ts';
 import { parseQuery } from './query.ts';
@@ -35,8 +34,6 @@ export interface SearchRequest {
   exhaustive?: boolean;
   limit: number;
   offset: number;
-  /** Read each hit's bib too, with these extras (in the statement that ranks the page). */
-  rows?: BibExtras;
 }
 
 export interface FacetValue<T> {
@@ -52,8 +49,7 @@ export interface SearchFacets {
 
 export interface SearchResult {
   total: number;
-  /** row: the bib, when the request asked for rows. */
-  hits: { id: string; relevance: number; row?: BibRow }[];
+  hits: { id: string; relevance: number }[];
   /** Present when asked for. */
   facets?: SearchFacets;
 }
@@ -82,8 +78,6 @@ function numberKey(text: string): string | undefined {
   if (/^\d{8,}$/.test(compact)) return `i:${compact}`;
   return undefined;
 }
-
-const hit = (h: repo.SearchHit): SearchResult['hits'][number] => ({ id: h.id, relevance: Math.round(h.score * 100) / 100, ...(h.row && { row: h.row }) });
 
 export class SearchService {
   /** @param poolSize see POOL_SIZE (tests make it small, to page past the pool in a small catalogue) */
@@ -206,7 +200,7 @@ export class SearchService {
     const termIds = rarestClause ? rarestClause.termIds.filter((_, i) => rarestClause.boosts[i]! > 0) : [rarest.id];
     // Every pool bib is in the rarest list: it is looked up in the others.
     const probes = [...new Set(lists.map((t) => t.id))].filter((id) => id !== rarest.id);
-    const page = { words: required, optional, title: sql.title, phrases, probes, limit: sql.limit, offset: sql.offset, rows: sql.rows };
+    const page = { words: required, optional, title: sql.title, phrases, probes, limit: sql.limit, offset: sql.offset };
     // The pool grows (eight times over) until it holds the page or the rarest word's every bib. A
     // bib's tier is the smallest pool that holds it; tiers rank in order, so the order is the
     // same whichever pool a page was read from, and pages never overlap or skip. (Steps of four,
@@ -226,7 +220,7 @@ export class SearchService {
     }
     // One word: every bib in its stem list matches (its other lists are parts of it).
     const list = lists.length === 1 ? rarest.id : undefined;
-    return { result: { total, hits: ranked.hits.map(hit) }, sql, list };
+    return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql, list };
   }
 
   /**
@@ -243,15 +237,15 @@ export class SearchService {
     return total;
   }
 
-  private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset' | 'rows'> {
-    return { filters: request.filters ?? {}, sort: request.sort ?? 'relevance', limit: request.limit, offset: request.offset, rows: request.rows };
+  private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {
+    return { filters: request.filters ?? {}, sort: request.sort ?? 'relevance', limit: request.limit, offset: request.offset };
   }
 
   private async run(sql: repo.SearchSql): Promise<SearchResult> {
     const hits = await repo.search(this.db, sql);
     let total = hits[0]?.total ?? 0;
-    if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0, rows: undefined }))[0]?.total ?? 0;
-    return { total, hits: hits.map(hit) };
+    if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
+    return { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
   }
 
   private async facetsOf(sql: repo.SearchSql, list?: number): Promise<SearchFacets> {

@@ -73,28 +73,6 @@ describe(`search pool on ${ENGINE}`, () => {
     }
   });
 
-  it('reads the bibs in the ranking statement without changing the page: same ids, same order, each its own bib', async () => {
-    const bibs = new BibService(testDb.db);
-    const cases: Parameters<SearchService['search']>[0][] = [
-      { text: 'history', limit: 9, offset: 0 }, { text: 'history fiction', limit: 9, offset: 18 },
-      { text: '"juvenile literature"', limit: 9, offset: 0 }, { text: 'history', limit: 9, offset: 0, sort: 'title' },
-      { text: 'fiction', limit: 9, offset: 27, exhaustive: true }, { text: 'history -fiction', limit: 9, offset: 9 },
-    ];
-    for (const request of cases) {
-      const plain = await pooled.search(request);
-      const withRows = await pooled.search({ ...request, rows: { holdings: true } });
-      assert.ok(plain.hits.length > 0, `"${request.text}" has hits`);
-      assert.deepEqual(withRows.hits.map((h) => [h.id, h.relevance]), plain.hits.map((h) => [h.id, h.relevance]), `"${request.text}"`);
-      assert.equal(withRows.total, plain.total);
-      const read = await bibs.byIds(plain.hits.map((h) => h.id), { holdings: true });
-      for (const hit of withRows.hits) {
-        const { id, title, material_type: type, available, copies } = hit.row!;
-        const expected = read.get(hit.id)!;
-        assert.deepEqual({ id, title, type, available, copies }, { id: expected.id, title: expected.title, type: expected.material_type, available: expected.available, copies: expected.copies });
-      }
-    }
-  });
-
   it("counts a single word's facets from its list alone as the full evaluation counts them", async () => {
     for (const [text, index] of [['history', undefined], ['histories', undefined], ['fiction', undefined], ['history', 'subject'], ['the', 'title']] as const) {
       const fromList = await pooled.search({ text, index, limit: 5, offset: 0, facets: true });
