@@ -16,6 +16,7 @@ import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { toMarcXml } from '../marc/marcxml.ts';
 import { CliError, print, progressBar, withDb } from './common.ts';
+import { inRoomyHeap } from './roomy-heap.ts';
 
 function wholeNumber(min: number) {
   return (value: string): number => {
@@ -80,6 +81,7 @@ export function registerCatalogueCommands(program: Command): void {
     .description('build the whole index again, beside the one in use, and swap it in (a running server indexes new writes by itself, within a second)')
     .option('--json', 'print the summary as JSON')
     .action(async (opts: { json?: boolean }) => {
+      await inRoomyHeap();
       const started = performance.now();
       const bar = progressBar('indexing |{bar}| {percentage}% | {value}/{total} bibs', opts.json);
       const indexed = await withDb(async (db) => {

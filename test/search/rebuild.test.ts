@@ -2,6 +2,8 @@
 // it leaves must be the one the incremental indexer builds, in tables shaped as the migrations
 // shape them, and it must not lose a bib written while it ran.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/types.ts';
 import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
@@ -9,8 +11,9 @@ import { drainQueue } from '../../src/search/indexer.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { rebuildIndex, RebuildRunningError } from '../../src/search/rebuild.ts';
 import { SearchService } from '../../src/search/service.ts';
-import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
+import { carrel } from '../helpers/process.ts';
 
 const BIBS = 400;
 
@@ -116,5 +119,33 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
     assert.equal(await drainQueue(t.db, undefined, 1, () => asked++ === 0), 5, 'one batch, then asked again and stopped');
     assert.equal(asked, 2);
     assert.equal(await queued(), 0);
+  });
+});
+
+describe(`carrel search reindex as a command on ${ENGINE}`, () => {
+  let child: Awaited<ReturnType<typeof childDatabase>>;
+  before(async () => {
+    child = await childDatabase();
+  });
+  after(() => child.remove());
+
+  it('runs in a process of its own with a larger young generation, and answers as that process does', async () => {
+    const generated = await carrel(['generate', '--bibs', '40', '--json'], child.env);
+    assert.equal(generated.code, 0, generated.stderr);
+    // The command runs again in a child started with --max-semi-space-size (src/cli/roomy-heap.ts);
+    // its summary and exit code are the command's.
+    const done = await carrel(['search', 'reindex', '--json'], child.env);
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(JSON.parse(done.stdout).indexed, 40);
+  });
+
+  it('runs a command again with the flag, once, and exits with its code', async () => {
+    const run = promisify(execFile);
+    const failed = await run(process.execPath, ['--import', 'tsx', 'test/helpers/roomy-heap-child.ts', '3']).then(
+      () => assert.fail('exit code 3 expected'),
+      (error: unknown) => error as { code: number; stdout: string },
+    );
+    assert.equal(failed.code, 3);
+    assert.deepEqual(JSON.parse(failed.stdout), ['--max-semi-space-size=64']);
   });
 });
