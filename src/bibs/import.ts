@@ -279,25 +279,31 @@ class Importer {
     // Batches being written, WRITERS at most side by side, while the next is read and planned. A
     // write's failure is thrown when the next batch waits for room, or at the end.
     let writing: Writing[] = [];
-    for (const source of sources) {
-      const bytes = () => bytesDone + (source.bytes?.() ?? 0);
-      for await (const batch of source.batches) {
-        summary.read += batch.read;
-        for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
-        if (batch.records.length) {
-          // The batches not yet committed when this one's plan starts are those it may clash with.
-          writing = writing.filter((w) => !w.committed);
-          const unsettled = [...writing];
-          const planned = this.plan(batch.records.map((p) => ({ ...p, file: source.name })));
-          planned.catch(() => {}); // handled where it is awaited, as below
-          if (writing.length >= WRITERS) await Promise.race(writing.map((w) => w.done));
-          writing.push(this.start(planned, unsettled));
+    try {
+      for (const source of sources) {
+        const bytes = () => bytesDone + (source.bytes?.() ?? 0);
+        for await (const batch of source.batches) {
+          summary.read += batch.read;
+          for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
+          if (batch.records.length) {
+            // The batches not yet committed when this one's plan starts are those it may clash with.
+            writing = writing.filter((w) => !w.committed);
+            const unsettled = [...writing];
+            const planned = this.plan(batch.records.map((p) => ({ ...p, file: source.name })));
+            planned.catch(() => {}); // handled where it is awaited, as below
+            if (writing.length >= WRITERS) await Promise.race(writing.map((w) => w.done));
+            writing.push(this.start(planned, unsettled));
+          }
+          progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
         }
-        progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
+        bytesDone = bytes();
       }
-      bytesDone = bytes();
+      await Promise.all(writing.map((w) => w.done));
+    } catch (error) {
+      // Nothing is written once the import has failed: the batches in flight finish (or fail) first.
+      await Promise.allSettled(writing.map((w) => w.done));
+      throw error;
     }
-    await Promise.all(writing.map((w) => w.done));
     progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
     if (summary.created + summary.updated >= 1000) await repo.analyzeCatalogue(this.db);
     return summary;
