@@ -60,6 +60,7 @@ const WARNINGS_KEPT = 1000;
  * one batch waits for its round trips (the change clock lets writes overlap: change-clock.ts).
  */
 const WRITERS = 2;
+const IMPORT_LOCK = 7_243_102_005; // any constant: the same in every Carrel process (see importTurn)
 
 interface Prepared extends PreparedBib {
   file: string;
@@ -125,6 +126,8 @@ interface Known {
 }
 
 class Importer {
+  /** The first batch that failed: once set, no batch starts its transaction. */
+  private failure: { error: unknown } | undefined;
   /** Settles when the latest plan has taken its ids (see plan). */
   private idsTaken: Promise<void> = Promise.resolve();
   readonly summary: ImportSummary = { read: 0, created: 0, updated: 0, items: { created: 0, updated: 0 }, failed: [], warnings: [], warningCount: 0 };
@@ -224,23 +227,28 @@ class Importer {
   /**
    * Writes a planned batch in one transaction. It was planned while earlier batches were still
    * being written; if one of those writes any of the same keys or barcodes, or replaces a bib it
-   * found, it waits for that one to commit and is planned again. The others change nothing its
-   * plan depends on, and touch none of its rows, so it is written beside them.
+   * found, it waits for all of them to commit and is planned again. Otherwise they change nothing
+   * its plan depends on, and touch none of its rows, so it is written beside them. (Another import
+   * waits for this one to end: see importTurn.)
    */
   private async write(planned: Promise<Plan>, unsettled: Writing[], footprint: (f: Footprint) => void): Promise<void> {
     let plan = await planned;
     const shares = (mine: Set<string>, theirs: Set<string>) => [...mine].some((x) => theirs.has(x));
     const { keys, replaced, barcodes } = plan.footprint;
-    const clashes: Promise<void>[] = [];
+    let clash = false;
     for (const earlier of unsettled) {
       const f = await earlier.footprint;
-      if (shares(keys, f.keys) || shares(replaced, f.replaced) || shares(barcodes, f.barcodes)) clashes.push(earlier.done);
+      clash ||= shares(keys, f.keys) || shares(replaced, f.replaced) || shares(barcodes, f.barcodes);
     }
-    if (clashes.length) {
-      await Promise.all(clashes);
+    if (clash) {
+      // Planned again once every batch before it has committed, so the new plan, whatever bibs it
+      // now finds, can clash with none of them.
+      await Promise.allSettled(unsettled.map((w) => w.done));
+      this.throwIfFailed();
       plan = await this.plan(plan.batch);
     }
     footprint(plan.footprint);
+    this.throwIfFailed();
     const { fresh, freshIds, replacing } = plan;
     await this.db.transaction(async (tx) => {
       const at = await batchStamp(tx);
@@ -256,6 +264,10 @@ class Importer {
     for (const [p, reason] of plan.warnings) this.warn(p, reason);
   }
 
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
   private start(planned: Promise<Plan>, unsettled: Writing[]): Writing {
     let footprint!: (f: Footprint) => void;
     let unplanned!: (error: unknown) => void;
@@ -265,14 +277,27 @@ class Importer {
       committed: false,
     };
     writing.done = this.write(planned, unsettled, footprint).then(() => void (writing.committed = true));
-    // A batch that fails before its plan is final fails the batches waiting to compare with it.
-    writing.done.catch(unplanned);
+    writing.done.catch((error: unknown) => {
+      // No batch starts writing after one has failed; one that fails before its plan is final
+      // fails the batches waiting to compare with it.
+      this.failure ??= { error };
+      unplanned(error);
+    });
     writing.footprint.catch(() => {}); // these only stop an early "unhandled" crash: both are awaited
     writing.done.catch(() => {});
     return writing;
   }
 
   async run(sources: BatchSource[]): Promise<ImportSummary> {
+    const release = await importTurn(this.db);
+    try {
+      return await this.runInTurn(sources);
+    } finally {
+      await release();
+    }
+  }
+
+  private async runInTurn(sources: BatchSource[]): Promise<ImportSummary> {
     const { summary } = this;
     const progress = this.options.onProgress ?? (() => {});
     let bytesDone = 0;
@@ -292,6 +317,7 @@ class Importer {
             const planned = this.plan(batch.records.map((p) => ({ ...p, file: source.name })));
             planned.catch(() => {}); // handled where it is awaited, as below
             if (writing.length >= WRITERS) await Promise.race(writing.map((w) => w.done));
+            this.throwIfFailed();
             writing.push(this.start(planned, unsettled));
           }
           progress({ records: summary.read, failed: summary.failed.length, bytes: bytes() });
@@ -307,6 +333,19 @@ class Importer {
     progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
     if (summary.created + summary.updated >= 1000) await repo.analyzeCatalogue(this.db);
     return summary;
+  }
+}
+
+/**
+ * One import at a time in a database (an advisory lock held by the run): an import's batches are
+ * written side by side (change-clock.ts, batchStamp), and only its own plans keep them apart. A
+ * second import waits for the first to end, where before their batches took turns.
+ */
+async function importTurn(db: Db): Promise<() => Promise<void>> {
+  for (;;) {
+    const release = await db.tryLock(IMPORT_LOCK);
+    if (release) return release;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

@@ -66,8 +66,9 @@ export async function openServerDb(config: Config): Promise<Db> {
  * socket, or the embedded data directory opened directly when no server holds it.
  */
 export async function openClientDb(config: Config): Promise<Db> {
-  // Four: an import writes two batches side by side while it plans the next with two queries side by side.
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 4 });
+  // Five: an import writes two batches side by side while it plans the next with two queries side
+  // by side, and holds its turn (an advisory lock) on a session of its own.
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 5 });
   const owner = readLock(config.dataDir);
   if (owner?.socket) return openPostgres({ socketPath: owner.socket }, { max: 1, connectTimeoutSec: 10 });
   if (owner) throw new DataDirBusyError(config.dataDir, owner);

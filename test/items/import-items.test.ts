@@ -160,6 +160,37 @@ describe(`items on import on ${ENGINE}`, () => {
     assert.deepEqual(order.map((r) => r.control_number), ['d1', 'g1', 'g499', 'g1000', 'g1499', 'd2'], 'numbered in the order of the file');
   });
 
+  it('starts no batch once one has failed, and fails the import', async () => {
+    // A trigger refuses one record of the second batch of five; the batches after it must not be
+    // written (one may already be in flight beside it, and it finishes first).
+    await t.db.exec(`create function refuse_poison() returns trigger language plpgsql as $$
+      begin raise exception 'poisoned record'; end $$;
+      create trigger poison before insert on bibs for each row when (new.title = 'Title p700') execute function refuse_poison()`);
+    try {
+      const records = Array.from({ length: 2500 }, (_, i) => bib(`p${i}`));
+      await assert.rejects(load(t, records, { itemMap: null }), /poisoned record/);
+      const written = await t.db.query<{ n: number; last: number }>(
+        "select count(*)::int as n, count(*) filter (where control_number in ('p2000', 'p2499'))::int as last from bibs where control_number like 'p%'");
+      assert.equal(written[0]!.last, 0, 'the last batch is not written');
+      assert.ok(written[0]!.n <= 1000, `at most the first and third batches are written (${written[0]!.n})`);
+      const poisoned = await t.db.query<{ n: number }>("select count(*)::int as n from bibs where control_number in ('p500', 'p999')");
+      assert.equal(poisoned[0]!.n, 0, 'nothing of the failed batch');
+    } finally {
+      await t.db.exec('drop trigger poison on bibs; drop function refuse_poison()');
+    }
+  });
+
+  it('takes turns with another import of the same records: each record once, one creates and the other updates', async () => {
+    const records = Array.from({ length: 1200 }, (_, i) => bib(`q${i}`, df('949', ['i', `34${String(i).padStart(4, '0')}`], ['l', 'mn'])));
+    const [a, b] = await Promise.all([load(t, records), load(t, records)]);
+    assert.deepEqual([a.created + b.created, a.updated + b.updated].sort(), [1200, 1200]);
+    const counts = await t.db.query<{ bibs: number; controls: number; items: number }>(
+      `select count(*)::int as bibs, count(distinct control_number)::int as controls,
+         (select count(*)::int from items where barcode like '34%' and deleted_date is null) as items
+       from bibs where control_number like 'q%' and deleted_date is null`);
+    assert.deepEqual(counts[0], { bibs: 1200, controls: 1200, items: 1200 });
+  });
+
   it('leaves a bib or item loaded again unchanged as it was, updatedDate too, and updates what changed', async () => {
     const dates = async () => (await t.db.query<{ bib: Date; item: Date; location: string }>(
       `select b.updated_date as bib, i.updated_date as item, i.location_code as location from bibs b

@@ -11,6 +11,9 @@
 -- still take turns, and nothing written for that order changes); an import's batches take it
 -- shared, beside each other only (each batch's rows are its own: src/bibs/import.ts).
 --
+-- Every process must then run code that knows this: a server started before this migration still
+-- stamps through the row's lock, and neither kind waits for the other. Stop servers to upgrade.
+--
 -- The row keeps the latest horizon: a floor for the stamps after it, so a system clock set back
 -- cannot stamp a change into a window a harvester has already read. Each function reads it in a
 -- statement after its locks are granted, so with a snapshot that sees the horizon before it.
