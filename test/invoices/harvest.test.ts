@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { stamp } from '../../src/db/change-clock.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
 import * as repo from '../../src/invoices/repository.ts';
 import { InvoiceService } from '../../src/invoices/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -27,7 +28,10 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
   after(() => t.close());
 
   it('sees every change once by updatedDate, and every payment once by paidDate', async () => {
-    const service = new InvoiceService(t.testDb.db);
+    // On PostgreSQL the writers have a pool of their own, as other processes would: the harvester's
+    // requests must not wait for a connection while the slow writer holds the clock (see the bibs' test).
+    const writerDb = t.testDb.url ? openPostgres(t.testDb.url, { max: 6, connectTimeoutSec: 10 }) : t.testDb.db;
+    const service = new InvoiceService(writerDb);
     let writing = true;
     let n = 0;
     const writer = async (slow: boolean) => {
@@ -35,15 +39,15 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
       while (writing) {
         const roll = Math.random();
         if (slow) {
-          await t.testDb.db.transaction(async (tx) => {
+          await writerDb.transaction(async (tx) => {
             const at = await stamp(tx);
-            await sleep(300); // stamped now, committed 300 ms later
+            await sleep(1500); // stamped now, committed 1.5 s later: after its window would be read, but for the clock
             await repo.insertInvoice(tx, {
               invNum: `SLOW-${++n}`, invDate: '2026-11-02', status: 'o', vendorId, accountingUnit: 0, currency: 'USD', useTaxCode: null,
               useTaxRate: null, shipping: '0.00', discount: '0.00', note: null,
             }, at);
           });
-          await sleep(400); // and leaves the clock to the others for a while
+          await sleep(1000); // and leaves the clock to the others for a while
         } else if (roll < 0.4 || open.length < 3) {
           open.push(await service.create({ invNum: `H-${++n}`, invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'a', lineItems: [{ fund: 'books', amount: `${n}.99` }] }));
         } else if (roll < 0.6) {
@@ -86,7 +90,7 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     const paid = walk('paidDate');
 
     const writers = [writer(false), writer(false), writer(true)];
-    const stopAt = Date.now() + 4000;
+    const stopAt = Date.now() + 6000;
     while (Date.now() < stopAt) {
       await updated.upTo(Date.now());
       await paid.upTo(Date.now());
@@ -94,6 +98,7 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     }
     writing = false;
     await Promise.all(writers);
+    if (writerDb !== t.testDb.db) await writerDb.close();
     await sleep(1100);
     await updated.upTo(Date.now());
     await paid.upTo(Date.now());
