@@ -32,6 +32,9 @@ create function change_clock_horizon() returns timestamptz language plpgsql vola
 declare
   now timestamptz;
 begin
+  -- Its commit need not wait for the disk: the row is only a floor against a clock set back, and
+  -- harvest reads, which take the clock alone, then do not queue behind each other's flushes.
+  set local synchronous_commit = off;
   perform pg_advisory_xact_lock(7243102003);
   update change_clock set stamped_date = greatest(clock_timestamp(), stamped_date) returning stamped_date into now;
   return now;
