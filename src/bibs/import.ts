@@ -3,6 +3,7 @@
 // with 003, or a shared 035) replaces it; the others are added. A record that cannot be read is
 // reported with its position and the rest go on.
 import { batchStamp } from '../db/change-clock.ts';
+import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import * as itemRepo from '../items/repository.ts';
@@ -60,7 +61,6 @@ const WARNINGS_KEPT = 1000;
  * one batch waits for its round trips (the change clock lets writes overlap: change-clock.ts).
  */
 const WRITERS = 2;
-const IMPORT_LOCK = 7_243_102_005; // any constant: the same in every Carrel process (see importTurn)
 
 interface Prepared extends PreparedBib {
   file: string;
@@ -343,7 +343,7 @@ class Importer {
  */
 async function importTurn(db: Db): Promise<() => Promise<void>> {
   for (;;) {
-    const release = await db.tryLock(IMPORT_LOCK);
+    const release = await db.tryLock(LOCK_KEYS.import);
     if (release) return release;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

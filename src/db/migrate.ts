@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCK_KEYS } from './lock-keys.ts';
 import type { Db } from './types.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-const LOCK_KEY = 7_243_102_001; // any constant: it only has to be the same in every Carrel process
 
 export interface Migration {
   version: number;
@@ -32,7 +32,7 @@ export async function migrate(db: Db, migrations = listMigrations()): Promise<Mi
   const applied: Migration[] = [];
   for (const migration of migrations) {
     const ran = await db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.migrations]);
       await tx.exec(`create table if not exists carrel_migrations (
         version integer primary key, name text not null, applied_date timestamptz not null default now())`);
       const done = await tx.query('select 1 from carrel_migrations where version = $1', [migration.version]);

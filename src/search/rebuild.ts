@@ -4,6 +4,7 @@
 // each index is made in one sorted pass, several times faster. Searches go on meanwhile, against
 // the old index.
 import { horizon } from '../db/change-clock.ts';
+import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db } from '../db/types.ts';
 import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
@@ -20,10 +21,7 @@ function grown(counts: Int32Array): Int32Array {
   return bigger;
 }
 
-/** Held by a rebuild for as long as it runs: any constant, the same in every Carrel process. */
-const REBUILD_LOCK = 7_243_102_002;
-
-/** Another rebuild of the same database is running (it holds REBUILD_LOCK). */
+/** Another rebuild of the same database is running (it holds LOCK_KEYS.rebuild). */
 export class RebuildRunningError extends Error {
   constructor() {
     super('another carrel search reindex is running on this database; wait for it to finish');
@@ -36,7 +34,7 @@ export class RebuildRunningError extends Error {
  * another refuses to start (RebuildRunningError) instead of dropping the first one's tables.
  */
 export async function rebuildIndex(db: Db, onProgress: (progress: RebuildProgress) => void | Promise<void> = () => {}): Promise<number> {
-  const release = await db.tryLock(REBUILD_LOCK);
+  const release = await db.tryLock(LOCK_KEYS.rebuild);
   if (!release) throw new RebuildRunningError();
   try {
     return await build(db, onProgress);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { LOCK_KEYS } from '../../src/db/lock-keys.ts';
 import { listMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPGlite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -16,6 +17,13 @@ describe('migrations', () => {
     assert.ok(versions.length > 0);
     assert.equal(versions[0], 1);
     assert.deepEqual(versions, [...new Set(versions)].sort((a, b) => a - b));
+  });
+
+  it('take the change clock with the keys src/db/lock-keys.ts lists, and no two uses share a key', () => {
+    const clock = listMigrations().find((m) => m.name.includes('change_clock_shared'))!.sql;
+    for (const key of [LOCK_KEYS.clock, LOCK_KEYS.writes]) assert.ok(clock.includes(`(${key})`), `migration 0017 takes ${key}`);
+    const keys = Object.values(LOCK_KEYS);
+    assert.equal(new Set(keys).size, keys.length);
   });
 
   it('a failing migration leaves nothing half-applied', async () => {

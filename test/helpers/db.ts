@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { LOCK_KEYS } from '../../src/db/lock-keys.ts';
 import { listMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPGlite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -79,7 +80,7 @@ async function pgTestDb(): Promise<TestDb> {
   const name = uniqueName('carrel_test');
   try {
     const template = `carrel_tpl_${schemaHash}`;
-    await admin`select pg_advisory_lock(7243102002)`;
+    await admin`select pg_advisory_lock(${LOCK_KEYS.testTemplate})`;
     try {
       const found = await admin`select 1 from pg_database where datname = ${template}`;
       if (found.length === 0) {
@@ -94,7 +95,7 @@ async function pgTestDb(): Promise<TestDb> {
         await admin.unsafe(`alter database ${building} rename to ${template}`);
       }
     } finally {
-      await admin`select pg_advisory_unlock(7243102002)`;
+      await admin`select pg_advisory_unlock(${LOCK_KEYS.testTemplate})`;
     }
     await admin.unsafe(`create database ${name} template ${template}`);
   } finally {

@@ -2,6 +2,7 @@
 -- batches side by side. Before, every write transaction held the clock row's lock from its stamp
 -- to its commit: an import wrote one batch at a time, and PostgreSQL used one core of the two.
 --
+-- (The keys are listed with Carrel's others in src/db/lock-keys.ts.)
 -- CLOCK (7243102003): every writer holds it shared until it commits; a harvest read's horizon takes
 -- it alone, so it waits for every writer in progress to commit, and the writers that come after
 -- it wait for it (PostgreSQL queues a shared request behind a waiting exclusive one) and stamp
