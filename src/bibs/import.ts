@@ -225,14 +225,14 @@ class Importer {
   }
 
   /**
-   * Writes a planned batch in one transaction. It was planned while earlier batches were still
-   * being written; if one of those writes any of the same keys or barcodes, or replaces a bib it
-   * found, it waits for all of them to commit and is planned again. Otherwise they change nothing
-   * its plan depends on, and touch none of its rows, so it is written beside them. (Another import
-   * waits for this one to end: see importTurn.)
+   * A batch's plan as it will be written. It was planned while earlier batches were still being
+   * written; if one of those writes any of the same keys or barcodes, or replaces a bib it found,
+   * it waits for all of them to commit and is planned again. Otherwise they change nothing its plan
+   * depends on, and touch none of its rows, so it is written beside them. (Another import waits
+   * for this one to end: see importTurn.)
    */
-  private async write(planned: Promise<Plan>, unsettled: Writing[], footprint: (f: Footprint) => void): Promise<void> {
-    let plan = await planned;
+  private async finalPlan(planned: Promise<Plan>, unsettled: Writing[]): Promise<Plan> {
+    const plan = await planned;
     const shares = (mine: Set<string>, theirs: Set<string>) => [...mine].some((x) => theirs.has(x));
     const { keys, replaced, barcodes } = plan.footprint;
     let clash = false;
@@ -240,14 +240,16 @@ class Importer {
       const f = await earlier.footprint;
       clash ||= shares(keys, f.keys) || shares(replaced, f.replaced) || shares(barcodes, f.barcodes);
     }
-    if (clash) {
-      // Planned again once every batch before it has committed, so the new plan, whatever bibs it
-      // now finds, can clash with none of them.
-      await Promise.allSettled(unsettled.map((w) => w.done));
-      this.throwIfFailed();
-      plan = await this.plan(plan.batch);
-    }
-    footprint(plan.footprint);
+    if (!clash) return plan;
+    // Planned again once every batch before it has committed, so the new plan, whatever bibs it
+    // now finds, can clash with none of them.
+    await Promise.allSettled(unsettled.map((w) => w.done));
+    this.throwIfFailed();
+    return this.plan(plan.batch);
+  }
+
+  /** Writes a batch's final plan in one transaction, unless a batch has failed meanwhile. */
+  private async write(plan: Plan): Promise<void> {
     this.throwIfFailed();
     const { fresh, freshIds, replacing } = plan;
     await this.db.transaction(async (tx) => {
@@ -269,22 +271,11 @@ class Importer {
   }
 
   private start(planned: Promise<Plan>, unsettled: Writing[]): Writing {
-    let footprint!: (f: Footprint) => void;
-    let unplanned!: (error: unknown) => void;
-    const writing: Writing = {
-      footprint: new Promise((resolve, reject) => [footprint, unplanned] = [resolve, reject]),
-      done: Promise.resolve(),
-      committed: false,
-    };
-    writing.done = this.write(planned, unsettled, footprint).then(() => void (writing.committed = true));
-    writing.done.catch((error: unknown) => {
-      // No batch starts writing after one has failed; one that fails before its plan is final
-      // fails the batches waiting to compare with it.
-      this.failure ??= { error };
-      unplanned(error);
-    });
-    writing.footprint.catch(() => {}); // these only stop an early "unhandled" crash: both are awaited
-    writing.done.catch(() => {});
+    const final = this.finalPlan(planned, unsettled);
+    const writing: Writing = { footprint: final.then((plan) => plan.footprint), done: final.then((plan) => this.write(plan)), committed: false };
+    // No batch starts writing after one has failed (a failed plan fails the batches comparing with it too).
+    writing.done.then(() => (writing.committed = true), (error: unknown) => (this.failure ??= { error }));
+    writing.footprint.catch(() => {}); // awaited by later batches; this only stops an early "unhandled" crash
     return writing;
   }
 

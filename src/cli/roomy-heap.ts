@@ -9,10 +9,10 @@ const FLAG = '--max-semi-space-size';
 /**
  * Runs this command again in a child process started with a 64 MB semi-space and exits as it
  * does, unless this process has the flag already (it is that child, or was started with its own
- * size, on the command line or in NODE_OPTIONS): then answers false and the command runs here.
+ * size, on the command line or in NODE_OPTIONS): then it returns and the command runs here.
  */
-export async function inRoomyHeap(): Promise<false> {
-  if ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith(FLAG))) return false;
+export async function inRoomyHeap(): Promise<void> {
+  if ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith(FLAG))) return;
   // A debugger's flags stay with this process: the child would wait for one, or take its port.
   const inherited = process.execArgv.filter((arg) => !arg.startsWith('--inspect'));
   const child = spawn(process.execPath, [`${FLAG}=64`, ...inherited, ...process.argv.slice(1)], { stdio: 'inherit' });

@@ -34,7 +34,9 @@ export async function indexBatch(db: Db, limit = BATCH): Promise<number> {
 export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}, workers = 1, keepGoing: () => boolean = () => true): Promise<number> {
   let done = 0;
   const work = async () => {
-    for (let n = keepGoing() ? await indexBatch(db) : 0; n > 0; n = keepGoing() ? await indexBatch(db) : 0) {
+    while (keepGoing()) {
+      const n = await indexBatch(db);
+      if (n === 0) return;
       done += n;
       onProgress(done);
     }
