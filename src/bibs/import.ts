@@ -40,6 +40,8 @@ export interface ImportOptions {
   /** Where items come from in each record; null: no items. */
   itemMap: ItemMap | null;
   onProgress?: (progress: ImportProgress) => void;
+  /** Told once when another import of the database is running and this one waits for it to end. */
+  onWaiting?: () => void;
 }
 
 /** A source of records: a file's reader, or the generator. */
@@ -280,7 +282,7 @@ class Importer {
   }
 
   async run(sources: BatchSource[]): Promise<ImportSummary> {
-    const release = await importTurn(this.db);
+    const release = await importTurn(this.db, this.options.onWaiting);
     try {
       return await this.runInTurn(sources);
     } finally {
@@ -332,10 +334,11 @@ class Importer {
  * written side by side (change-clock.ts, batchStamp), and only its own plans keep them apart. A
  * second import waits for the first to end, where before their batches took turns.
  */
-async function importTurn(db: Db): Promise<() => Promise<void>> {
-  for (;;) {
+async function importTurn(db: Db, onWaiting: () => void = () => {}): Promise<() => Promise<void>> {
+  for (let waited = false; ; waited = true) {
     const release = await db.tryLock(LOCK_KEYS.import);
     if (release) return release;
+    if (!waited) onWaiting();
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -120,6 +120,7 @@ export function registerCatalogueCommands(program: Command): void {
         importFiles(db, files.map((file) => ({ name: file, open: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }) })), {
           itemMap,
           onProgress: (p) => bar?.update(p.bytes, { records: p.records, failed: p.failed, rate: Math.round(p.records / ((performance.now() - started) / 1000)) }),
+          onWaiting: () => process.stderr.write('another import of this database is running: waiting for it to finish…\n'),
         }),
       ).finally(() => bar?.stop());
       report(summary, (performance.now() - started) / 1000, !!opts.json);

@@ -182,8 +182,11 @@ describe(`items on import on ${ENGINE}`, () => {
 
   it('takes turns with another import of the same records: each record once, one creates and the other updates', async () => {
     const records = Array.from({ length: 1200 }, (_, i) => bib(`q${i}`, df('949', ['i', `34${String(i).padStart(4, '0')}`], ['l', 'mn'])));
-    const [a, b] = await Promise.all([load(t, records), load(t, records)]);
+    let waits = 0;
+    const options = { itemMap: DEFAULT_ITEM_MAP, onWaiting: () => waits++ };
+    const [a, b] = await Promise.all([load(t, records, options), load(t, records, options)]);
     assert.deepEqual([a.created + b.created, a.updated + b.updated].sort(), [1200, 1200]);
+    assert.equal(waits, 1, 'the second import was told once that it waits');
     const counts = await t.db.query<{ bibs: number; controls: number; items: number }>(
       `select count(*)::int as bibs, count(distinct control_number)::int as controls,
          (select count(*)::int from items where barcode like '34%' and deleted_date is null) as items
