@@ -7,7 +7,8 @@
 // (--fresh rebuilds it). Queries are drawn from the catalogue itself, the same ones every run.
 // Options: --bibs N (default 1000000), --seconds S per class (default 8), --connections N (16),
 // --limit N (results per page, default 20), --baseline N (baseline queries per class, default 48),
-// --fresh, --database-url URL.
+// --fresh, --database-url URL, --socket DIR (the server reaches PostgreSQL through its Unix socket
+// in DIR, as a server on the database's machine would: ?host=DIR in its DATABASE_URL).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,7 @@ const { values: args } = parseArgs({
     limit: { type: 'string', default: '20' },
     baseline: { type: 'string', default: '48' },
     fresh: { type: 'boolean', default: false },
+    socket: { type: 'string' },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -192,7 +194,9 @@ async function main(): Promise<void> {
   const classes = await chooseQueries(sql);
 
   const key = JSON.parse(execFileSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--name', 'bench-search', '--roles', 'Bibs_Read', '--json'], { cwd: ROOT, env: { ...process.env, ...env } }).toString()) as { key: string; secret: string };
-  const server = await startChild(['dist/server.js'], { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, /is listening on/, path.join(RESULTS, 'search-carrel.log'));
+  const serverUrl = new URL(env.DATABASE_URL);
+  if (args.socket) serverUrl.searchParams.set('host', args.socket);
+  const server = await startChild(['dist/server.js'], { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1' }, /is listening on/, path.join(RESULTS, 'search-carrel.log'));
   const token = (await (await fetch(`http://127.0.0.1:${PORT}/v6/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` } })).json()) as { access_token: string };
   const auth = `Bearer ${token.access_token}`;
 
@@ -240,7 +244,7 @@ async function main(): Promise<void> {
   await admin.end();
 
   all.sort((a, b) => a - b);
-  console.log(`\n${BIBS} generated bibs; PostgreSQL; ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; baseline: ${BASELINE_QUERIES} queries per class at ${CONNECTIONS} connections; Node ${process.version}`);
+  console.log(`\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; baseline: ${BASELINE_QUERIES} queries per class at ${CONNECTIONS} connections; Node ${process.version}`);
   if (built) console.log(`carrel generate: ${built.generate.toFixed(0)} s; carrel search reindex (full): ${built.reindex.toFixed(0)} s (budget 600 s)`);
   console.table(rows);
   console.log(`overall p50 ${percentile(all, 0.5)} ms (budget <= 5 ms); worst class p99 ${Math.max(...rows.map((r) => Number(r['p99 ms'])))} ms (budget <= 50 ms); server peak RSS ${serverPeak} MB (budget < 512 MB)`);
