@@ -8,7 +8,8 @@
 // Options: --bibs N (default 1000000), --seconds S per class (default 8), --connections N (16),
 // --limit N (results per page, default 20), --baseline N (baseline queries per class, default 48),
 // --fresh, --database-url URL, --socket DIR (the server reaches PostgreSQL through its Unix socket
-// in DIR, as a server on the database's machine would: ?host=DIR in its DATABASE_URL).
+// in DIR, as a server on the database's machine would: ?host=DIR in its DATABASE_URL), --class NAME
+// (only this class; repeat it for more).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string', default: '48' },
     fresh: { type: 'boolean', default: false },
     socket: { type: 'string' },
+    class: { type: 'string', multiple: true },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -202,7 +204,7 @@ async function main(): Promise<void> {
 
   const rows: Record<string, string | number>[] = [];
   const all: number[] = [];
-  for (const [name, queries] of Object.entries(classes)) {
+  for (const [name, queries] of Object.entries(classes).filter(([name]) => !args.class || args.class.includes(name))) {
     // One pass first: it warms the caches, and says how many records the class's queries match.
     let matched = 0;
     const passStarted = performance.now();

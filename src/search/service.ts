@@ -62,6 +62,9 @@ export interface SearchResult {
  */
 const POOL_SIZE = 100;
 
+/** How many matches the first pool of a search is sized to hold, from the words' rate of appearing together. */
+const FIRST_POOL_MATCHES = 40;
+
 function hasFilters(filters: repo.SearchFilters): boolean {
   return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
 }
@@ -206,13 +209,15 @@ export class SearchService {
     // same whichever pool a page was read from, and pages never overlap or skip. (Steps of four,
     // jumping straight to the tier the total predicts, measured slower on the bench's queries:
     // their matches are not spread evenly down the rarest list.)
+    const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases);
+    if (total === 0) return { result: { total, hits: [] }, sql };
+    // The first pool is as large as the words' rate of appearing together predicts it must be to
+    // hold FIRST_POOL_MATCHES matches: words seldom found together then take one pool of the size
+    // they need, not three growing ones. (It depends on the query and the index only, never the
+    // page, so every page of a search is read from the same tiers.)
     const tiers: number[] = [];
-    let size = requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize;
-    const [first, total] = await Promise.all([
-      repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } }),
-      lists.length === 1 ? rarest.df : this.countAll(lists, phrases),
-    ]);
-    let ranked = first;
+    let size = Math.max(requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize, Math.ceil((FIRST_POOL_MATCHES * rarest.df) / total));
+    let ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
     while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {
       tiers.push(size);
       size *= 8;

@@ -34,7 +34,8 @@ describe('a socket directory in DATABASE_URL', () => {
     after(() => t?.drop());
 
     it('connects through the server\'s own socket, to the URL\'s database', async (ctx) => {
-      const [{ dirs, port }] = await t.db.query<{ dirs: string; port: string }>("select current_setting('unix_socket_directories') as dirs, current_setting('port') as port");
+      const [settings] = await t.db.query<{ dirs: string; port: string }>("select current_setting('unix_socket_directories') as dirs, current_setting('port') as port");
+      const { dirs, port } = settings!;
       const dir = dirs.split(',').map((d) => d.trim()).find((d) => fs.existsSync(path.join(d, `.s.PGSQL.${port}`)));
       if (!dir) return ctx.skip('PostgreSQL has no Unix socket on this machine');
       const url = new URL(t.url!);
