@@ -62,8 +62,11 @@ export interface SearchResult {
  */
 const POOL_SIZE = 100;
 
-/** How many matches the first pool of a search is sized to hold, from the words' rate of appearing together. */
-const FIRST_POOL_MATCHES = 40;
+/**
+ * The first pool of a search of several words is sized to hold this share of POOL_SIZE in matches
+ * (40), as the words' rate of appearing together predicts.
+ */
+const FIRST_POOL_MATCHES = 0.4;
 
 function hasFilters(filters: repo.SearchFilters): boolean {
   return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
@@ -204,19 +207,18 @@ export class SearchService {
     // Every pool bib is in the rarest list: it is looked up in the others.
     const probes = [...new Set(lists.map((t) => t.id))].filter((id) => id !== rarest.id);
     const page = { words: required, optional, title: sql.title, phrases, probes, limit: sql.limit, offset: sql.offset };
-    // The pool grows (eight times over) until it holds the page or the rarest word's every bib. A
-    // bib's tier is the smallest pool that holds it; tiers rank in order, so the order is the
-    // same whichever pool a page was read from, and pages never overlap or skip. (Steps of four,
-    // jumping straight to the tier the total predicts, measured slower on the bench's queries:
-    // their matches are not spread evenly down the rarest list.)
     const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases);
     if (total === 0) return { result: { total, hits: [] }, sql };
     // The first pool is as large as the words' rate of appearing together predicts it must be to
-    // hold FIRST_POOL_MATCHES matches: words seldom found together then take one pool of the size
-    // they need, not three growing ones. (It depends on the query and the index only, never the
-    // page, so every page of a search is read from the same tiers.)
+    // hold FIRST_POOL_MATCHES × poolSize matches: words seldom found together then take one pool
+    // of the size they need, not three growing ones. It then grows eight times over until it holds
+    // the page or the rarest word's every bib. A bib's tier is the smallest pool that holds it;
+    // tiers rank in order, and depend on the query and the index only, never the page, so the
+    // order is the same whichever pool a page was read from, and pages never overlap or skip.
+    // (Steps of four after the first measured slower on the bench's queries: their matches are not
+    // spread evenly down the rarest list.)
     const tiers: number[] = [];
-    let size = Math.max(requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize, Math.ceil((FIRST_POOL_MATCHES * rarest.df) / total));
+    let size = Math.max(requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
     let ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
     while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {
       tiers.push(size);

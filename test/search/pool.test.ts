@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { SearchService } from '../../src/search/service.ts';
+import { stem, STOP_WORDS } from '../../src/search/text.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
 
@@ -61,6 +62,38 @@ describe(`search pool on ${ENGINE}`, () => {
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, `${index}: ${text}`);
     }
+  });
+
+  it('takes one pool, sized by their count, for the first page of two words seldom found together, and pages it to the end', async () => {
+    // Two words each in many bibs but together in few, from the catalogue's own text.
+    const docs = (await testDb.db.query<{ words: string }>('select words from search_docs')).map((d) => new Set(d.words.trim().split(' ')));
+    const bibsOf = new Map<string, number>();
+    for (const words of docs) for (const w of words) if (w.length > 3 && !STOP_WORDS.has(w) && !/\d/.test(w)) bibsOf.set(w, (bibsOf.get(w) ?? 0) + 1);
+    const candidates = [...bibsOf].filter(([, n]) => n >= 60 && n <= 600).map(([w]) => w).sort();
+    let seldom: { text: string; ratio: number } | undefined;
+    for (const [i, a] of candidates.entries()) {
+      for (const b of candidates.slice(i + 1)) {
+        if (stem(a) === stem(b)) continue;
+        const both = docs.filter((words) => words.has(a) && words.has(b)).length;
+        const ratio = Math.min(bibsOf.get(a)!, bibsOf.get(b)!) / both;
+        if (both >= 6 && (!seldom || ratio > seldom.ratio)) seldom = { text: `${a} ${b}`, ratio };
+      }
+    }
+    assert.ok(seldom && seldom.ratio >= 20, `two words seldom found together in the generated catalogue (${JSON.stringify(seldom)})`);
+    const pools: string[] = [];
+    const query = testDb.db.query.bind(testDb.db);
+    const counting = new SearchService({ ...testDb.db, query: (text, params, options) => {
+      if (text.startsWith('with c as')) pools.push(text);
+      return query(text, params, options);
+    } }, 15);
+    const first = await counting.search({ text: seldom.text, limit: 3, offset: 0 });
+    assert.equal(first.hits.length, 3);
+    assert.equal(pools.length, 1, 'the first pool held the first page');
+    const full = await counting.search({ text: seldom.text, limit: 5000, offset: 0, exhaustive: true });
+    const seen: string[] = [];
+    for (let offset = 0; offset < full.total + 3; offset += 3) seen.push(...(await counting.search({ text: seldom.text, limit: 3, offset })).hits.map((h) => h.id));
+    assert.equal(seen.length, full.total);
+    assert.deepEqual(new Set(seen), new Set(full.hits.map((h) => h.id)), 'each match once');
   });
 
   it('ranks the same with facets asked for (they are counted beside the ranking)', async () => {
