@@ -11,7 +11,8 @@ export interface PostgresOptions {
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
-function queryable(sql: Sql, canCopy: boolean): Queryable {
+/** planOnce: the pool for statements planned once (QueryOptions.planOnce), where there is one. */
+function queryable(sql: Sql, canCopy: boolean, planOnce?: () => postgres.Sql): Queryable {
   return {
     ...(canCopy && {
       async copyFrom(table: string, columns: readonly string[], text: string | Uint8Array) {
@@ -35,7 +36,8 @@ function queryable(sql: Sql, canCopy: boolean): Queryable {
     }),
     async query<T>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
       // Prepared statements are cached per connection: the hot queries are parsed once.
-      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: options.prepared ?? true });
+      const on = options.planOnce && planOnce ? planOnce() : sql;
+      const rows = await on.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: options.prepared ?? true });
       return rows as unknown as T[];
     },
     async exec(text: string) {
@@ -98,15 +100,21 @@ export function openPostgres(target: string | { socketPath: string }, options: P
   // `socket` is a postgres.js option its type declarations do not list.
   const withSocket = { ...settings, socket: connectWithoutDelay(options.connectTimeoutSec) };
   let sql: postgres.Sql;
+  // Statements planned once (QueryOptions.planOnce) have a pool of their own, opened when first
+  // asked for, whose sessions force generic plans: a setting per session, not per statement.
+  let planOnceSql: postgres.Sql | undefined;
+  let planOnce: (() => postgres.Sql) | undefined;
   if (typeof target === 'string') {
     const { url, host } = socketDirectory(target);
-    sql = postgres(url, host ? { ...withSocket, host } : withSocket);
+    const options = host ? { ...withSocket, host } : withSocket;
+    sql = postgres(url, options);
+    planOnce = () => (planOnceSql ??= postgres(url, { ...options, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } }));
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';
   return {
     engine: 'postgres',
-    ...queryable(sql, canCopy),
+    ...queryable(sql, canCopy, planOnce),
     ...(typeof target === 'string' && {
       async listen(channel: string, onNotify: () => void, onListen: () => void) {
         // postgres.js keeps a connection of its own for this, and listens again after reconnecting.
@@ -137,7 +145,7 @@ export function openPostgres(target: string | { socketPath: string }, options: P
       return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;
     },
     async close() {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), planOnceSql?.end({ timeout: 5 })]);
     },
   };
 }

@@ -8,6 +8,14 @@ export interface QueryOptions {
    * statement for its values.)
    */
   prepared?: boolean;
+  /**
+   * true: planned once per connection, whatever its values (PostgreSQL's generic plan, forced), for
+   * a hot statement whose best plan follows from its text alone. PostgreSQL otherwise plans such a
+   * statement afresh every time its values look cheaper to it than the generic plan (the lists of a
+   * search), and planning a search's statements cost a fifth of its PostgreSQL time. Ignored in a
+   * transaction and by the embedded engine.
+   */
+  planOnce?: boolean;
 }
 
 export interface Queryable {

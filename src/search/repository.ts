@@ -147,7 +147,9 @@ export interface Term {
 
 export async function terms(db: Queryable, keys: string[]): Promise<Map<string, Term>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.query<Term & { key: string }>('select id, key, df, version from search_terms where key = any($1::text[])', [keys]);
+  // Planned once: planned for its values, it was planned afresh for every search (a short array
+  // looks cheaper than the generic plan's guess), for the same plan.
+  const rows = await db.query<Term & { key: string }>('select id, key, df, version from search_terms where key = any($1::text[])', [keys], { planOnce: true });
   return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version }]));
 }
 
@@ -378,7 +380,10 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p)}`})::float8 as score, count(*) over ()::int as total
     from scored s${q.title !== null ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
     order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)}`;
-  const hits = await db.query<SearchHit>(sql, p.values);
+  // Planned once: its plan follows from its text (how many lists, probes and phrases); planned
+  // for its values, it was planned afresh for every search, the planning costing about as much as
+  // ranking a rare word's pool.
+  const hits = await db.query<SearchHit>(sql, p.values, { planOnce: true });
   return { hits, pooled: hits[0]?.total ?? 0 };
 }
 
@@ -398,7 +403,7 @@ export async function countCommon(db: Queryable, termIds: number[], phrases: str
 
 /** A total counted before for this search, if none of its keys has changed since (their versions). */
 export async function cachedCount(db: Queryable, search: string, versions: number[]): Promise<number | undefined> {
-  const rows = await db.query<{ total: number }>('select total from search_counts where search = $1 and versions = $2::int[]', [search, versions]);
+  const rows = await db.query<{ total: number }>('select total from search_counts where search = $1 and versions = $2::int[]', [search, versions], { planOnce: true });
   return rows[0]?.total;
 }
 
