@@ -218,9 +218,9 @@ function poolSql(pool: PoolLists, p: SqlParams): string {
 }
 
 /** An exact title beats a leading one, which beats the words found anywhere in it in order. */
-function titleBoost(title: string, p: SqlParams): string {
-  return `(case when d.title = ${p.add(title)} then 60 when d.title like ${p.add(`${title}%`)} then 25
-                when d.title like ${p.add(`%${title}%`)} then 10 else 0 end)`;
+function titleBoost(title: string, p: SqlParams, column = 'd.title'): string {
+  return `(case when ${column} = ${p.add(title)} then 60 when ${column} like ${p.add(`${title}%`)} then 25
+                when ${column} like ${p.add(`%${title}%`)} then 10 else 0 end)`;
 }
 
 /** Conditions that the doc's words (d.words) contain each phrase, or (not) none of them. */
@@ -366,19 +366,22 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // before the pair list that most fail.
   const inEvery = q.probes.length === 0 ? 'true'
     : `case ${q.probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`).join(' ')} else true end`;
+  // A phrase's check reads each pool bib's document: its title is kept from there for the title's
+  // boost, which otherwise reads the documents of the matches (a document read is dearer than a probe).
+  const titleFromDoc = q.title !== null && q.phrases.length === 0;
   const sql = `with c as (${poolSql(q.pool, p)}),
     m as materialized (
-      select c.bib_id, c.place from c${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
+      select c.bib_id, c.place${q.phrases.length ? ', d.title from c join search_docs d on d.bib_id = c.bib_id' : ', null::text as title from c'}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (
-      select m.bib_id, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
+      select m.bib_id, m.title, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
         sum(x.weight * k.boost) as w
       from m cross join k cross join lateral
         (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id limit 1) as x
-      group by m.bib_id, m.place)
-    select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p)}`})::float8 as score, count(*) over ()::int as total
-    from scored s${q.title !== null ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
+      group by m.bib_id, m.place, m.title)
+    select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p, titleFromDoc ? 'd.title' : 's.title')}`})::float8 as score, count(*) over ()::int as total
+    from scored s${titleFromDoc ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
     order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)}`;
   // Planned once: its plan follows from its text (how many lists, probes and phrases); planned
   // for its values, it was planned afresh for every search, the planning costing about as much as
