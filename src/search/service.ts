@@ -58,7 +58,8 @@ export interface SearchResult {
  * How many of its best bibs each list of the rarest word contributes to the pool ranked first.
  * The trade: a bib outside the pool ranks after the pool's bibs even if its score is higher, which
  * takes a bib that is weak in every one of the word's lists (see README "Search"). Searches of
- * several words take twice as many, since fewer of the rarest word's best bibs have all the others.
+ * several words take twice as many, since fewer of the rarest word's best bibs have all the others
+ * (unless the pool comes from a phrase's pair list, most of whose bibs have the whole phrase).
  */
 const POOL_SIZE = 100;
 
@@ -221,7 +222,9 @@ export class SearchService {
     // (Steps of four after the first measured slower on the bench's queries: their matches are not
     // spread evenly down the rarest list.)
     const tiers: number[] = [];
-    let size = Math.max(requiredWords.length > 1 ? 2 * this.poolSize : this.poolSize, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
+    // (A pool drawn from a phrase's pair list takes one word's size: nearly all its bibs have the phrase.)
+    const base = requiredWords.length > 1 && source >= 0 ? 2 * this.poolSize : this.poolSize;
+    let size = Math.max(base, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
     let ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
     while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {
       tiers.push(size);
