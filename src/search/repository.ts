@@ -340,6 +340,11 @@ export interface PoolQuery {
    * pool was drawn from, shortest first: a pool bib is looked up in each, in this order.
    */
   probes: number[];
+  /**
+   * The pool holds the whole of its list (`list`, the rarest word's stem list): its bibs in
+   * `joined` (one of probes) are found by one pass over both lists in bib order, not a probe each.
+   */
+  whole?: { list: number; joined: number };
   title: string | null;
   /** Folded phrases (" a b ") every result's words must contain. */
   phrases: string[];
@@ -364,12 +369,25 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // The lists are tried in the order given, through one CASE: as separate conditions PostgreSQL
   // orders them by its own guesses, and tried a common word's list, which nearly every bib passes,
   // before the pair list that most fail.
-  const inEvery = q.probes.length === 0 ? 'true'
-    : `case ${q.probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`).join(' ')} else true end`;
+  // The pool's bibs (c: bib_id, place), where they come from:
+  // - the best of the pool's lists, each bib with its best place in them (poolSql);
+  // - with the whole list, and no smaller pool before it (places rank nothing then), just the bibs
+  //   in both it and the joined list, found by one pass over each in bib order;
+  // - with the whole list after smaller pools, those of the first that are in the second.
+  // (In the last two the probes are of the bibs in both lists: PostgreSQL checks a condition as
+  // soon as it can, and one on the first list's bibs would be checked on every one of them.)
+  const both = q.whole && `in_both as materialized (select a.bib_id from search_postings a
+      join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
+  const pool = !q.whole ? `c as (${poolSql(q.pool, p)})`
+    : q.pool.tiers.length === 0 ? `${both}, c as (select bib_id, 0::bigint as place from in_both)`
+      : `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`;
+  const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
+  const inEvery = probes.length === 0 ? 'true'
+    : `case ${probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`).join(' ')} else true end`;
   // A phrase's check reads each pool bib's document: its title is kept from there for the title's
   // boost, which otherwise reads the documents of the matches (a document read is dearer than a probe).
   const titleFromDoc = q.title !== null && q.phrases.length === 0;
-  const sql = `with c as (${poolSql(q.pool, p)}),
+  const sql = `with ${pool},
     m as materialized (
       select c.bib_id, c.place${q.phrases.length ? ', d.title from c join search_docs d on d.bib_id = c.bib_id' : ', null::text as title from c'}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),

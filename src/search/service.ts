@@ -77,6 +77,12 @@ const FIRST_POOL_MATCHES = 0.4;
  */
 const POOL_GROWTH = 4;
 
+/**
+ * How many list entries PostgreSQL reads in order (a join of two whole lists) for the cost of one
+ * probe of a list for a bib: about 0.15 against 1.5 µs on the bench's machine.
+ */
+const ENTRIES_PER_PROBE = 8;
+
 function hasFilters(filters: repo.SearchFilters): boolean {
   return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
 }
@@ -230,12 +236,21 @@ export class SearchService {
     const tiers: number[] = [];
     // (A pool drawn from a phrase's pair list takes one word's size: nearly all its bibs have the phrase.)
     const base = requiredWords.length > 1 && source >= 0 ? 2 * this.poolSize : this.poolSize;
-    let size = Math.max(base, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
-    let ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
-    while (ranked.hits.length < sql.limit && ranked.pooled < total && size < rarest.df) {
-      tiers.push(size);
-      size *= POOL_GROWTH;
-      ranked = await repo.rankPool(this.db, { ...page, pool: { termIds, size, tiers } });
+    const size = Math.max(base, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
+    // A pool whose probes would cost more than reading the rarest list and the next shortest whole
+    // takes all of the rarest list instead, and finds which of its bibs are in the other by one
+    // pass over both in bib order (repo.PoolQuery.whole).
+    const next = lists.find((t) => t.id === probes[0]);
+    const rank = (size: number) => {
+      const whole = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(size, rarest.df) ? { list: rarest.id, joined: next.id } : undefined;
+      return { size: whole ? Math.max(size, rarest.df) : size, whole };
+    };
+    let pool = rank(size);
+    let ranked = await repo.rankPool(this.db, { ...page, whole: pool.whole, pool: { termIds, size: pool.size, tiers } });
+    while (ranked.hits.length < sql.limit && ranked.pooled < total && pool.size < rarest.df) {
+      tiers.push(pool.size);
+      pool = rank(pool.size * POOL_GROWTH);
+      ranked = await repo.rankPool(this.db, { ...page, whole: pool.whole, pool: { termIds, size: pool.size, tiers } });
     }
     // One word: every bib in its stem list matches (its other lists are parts of it).
     const list = lists.length === 1 ? rarest.id : undefined;
