@@ -210,11 +210,15 @@ class SqlParams {
 
 /** The best bibs of some keys' impact lists, each with its best place in them. */
 function poolSql(pool: PoolLists, p: SqlParams): string {
+  return `select bib_id, min(place) as place from (${poolEntriesSql(pool, p)}) as l group by bib_id`;
+}
+
+/** The best entries of some keys' impact lists: bib, key, weight, and place in the key's list. */
+function poolEntriesSql(pool: PoolLists, p: SqlParams): string {
   const size = p.add(pool.size);
-  const lists = pool.termIds.map((id) =>
-    `(select x.bib_id, row_number() over (order by x.weight desc, x.bib_id) as place
-      from search_postings x where x.term_id = ${p.add(id)} order by x.weight desc, x.bib_id limit ${size})`);
-  return `select bib_id, min(place) as place from (${lists.join(' union all ')}) as l group by bib_id`;
+  return pool.termIds.map((id) =>
+    `(select x.bib_id, x.term_id, x.weight, row_number() over (order by x.weight desc, x.bib_id) as place
+      from search_postings x where x.term_id = ${p.add(id)} order by x.weight desc, x.bib_id limit ${size})`).join(' union all ');
 }
 
 /** An exact title beats a leading one, which beats the words found anywhere in it in order. */
@@ -378,7 +382,12 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // soon as it can, and one on the first list's bibs would be checked on every one of them.)
   const both = q.whole && `in_both as materialized (select a.bib_id from search_postings a
       join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
-  const pool = !q.whole ? `c as (${poolSql(q.pool, p)})`
+  // (The entries read for a pool drawn from the words' own lists are kept: a pool bib's weight in
+  // a list it was drawn from is then known without a probe, which for one common word is most of them.)
+  const known = !q.whole && q.pool.termIds.some((id) => k.terms.includes(id));
+  const pool = known ? `entries as materialized (${poolEntriesSql(q.pool, p)}),
+      c as (select bib_id, min(place) as place from entries group by bib_id)`
+    : !q.whole ? `c as (${poolSql(q.pool, p)})`
     : q.pool.tiers.length === 0 ? `${both}, c as (select bib_id, 0::bigint as place from in_both)`
       : `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`;
   const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
@@ -394,9 +403,8 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (
       select m.bib_id, m.title, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
-        sum(x.weight * k.boost) as w
-      from m cross join k cross join lateral
-        (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id limit 1) as x
+        sum(${known ? 'coalesce(e.weight, ' : ''}(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)${known ? ')' : ''} * k.boost) as w
+      from m cross join k${known ? ' left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id' : ''}
       group by m.bib_id, m.place, m.title)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p, titleFromDoc ? 'd.title' : 's.title')}`})::float8 as score, count(*) over ()::int as total
     from scored s${titleFromDoc ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
