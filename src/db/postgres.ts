@@ -1,4 +1,5 @@
-// PostgreSQL engine through postgres.js: one pool per process, sized by config.
+// PostgreSQL engine through postgres.js: one pool per process, sized by config (and one as large
+// for statements planned once, when asked for: QueryOptions.planOnce).
 import net from 'node:net';
 import { finished } from 'node:stream/promises';
 import postgres from 'postgres';
@@ -76,6 +77,8 @@ function connectWithoutDelay(timeoutSec: number) {
  * (On one machine a socket costs both sides about a fifth less CPU a query than loopback TCP.)
  */
 export function socketDirectory(url: string): { url: string; host?: string } {
+  // A URL the WHATWG parser refuses (postgres.js's several hosts, h1:5432,h2:5433) has no such parameter to take.
+  if (!URL.canParse(url)) return { url };
   const parsed = new URL(url);
   const host = parsed.searchParams.get('host');
   if (!host?.startsWith('/')) return { url };
@@ -103,12 +106,14 @@ export function openPostgres(target: string | { socketPath: string }, options: P
   // Statements planned once (QueryOptions.planOnce) have a pool of their own, opened when first
   // asked for, whose sessions force generic plans: a setting per session, not per statement.
   let planOnceSql: postgres.Sql | undefined;
+  let closed = false;
   let planOnce: (() => postgres.Sql) | undefined;
   if (typeof target === 'string') {
     const { url, host } = socketDirectory(target);
     const options = host ? { ...withSocket, host } : withSocket;
     sql = postgres(url, options);
-    planOnce = () => (planOnceSql ??= postgres(url, { ...options, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } }));
+    // (After close, the closed main pool answers, refusing, rather than a new pool nothing closes.)
+    planOnce = () => (closed ? sql : (planOnceSql ??= postgres(url, { ...options, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } })));
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';
@@ -145,6 +150,7 @@ export function openPostgres(target: string | { socketPath: string }, options: P
       return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;
     },
     async close() {
+      closed = true;
       await Promise.all([sql.end({ timeout: 5 }), planOnceSql?.end({ timeout: 5 })]);
     },
   };

@@ -256,12 +256,15 @@ class MatchSql {
   constructor(private readonly q: SearchSql) {
     // One pass over every term's postings, summed per bib, with a bit per required clause: a bib
     // matches when it has them all. (A join of one aggregate per clause could be planned as a
-    // nested loop over large lists.) Clauses past the 62nd only rank.
+    // nested loop over large lists.) Clauses past the 62nd only rank. Weights are summed in
+    // float8, where a few float4 values add exactly in any order: summed as float4, a bib's score
+    // differed in its last bit with the order its weights came in, which a plan may change, and
+    // ties then broke differently from one page to the next (see rankPool).
     const required = Math.min(q.required.length, MAX_REQUIRED);
     const k = termArrays([...q.required, ...q.optional]);
     const bits = k.clauses.map((i) => (i < required ? String(1n << BigInt(i)) : '0'));
     const p = this.params;
-    this.cte = `m as (select x.bib_id, sum(x.weight * k.boost) as w, bit_or(k.bit) as bits
+    this.cte = `m as (select x.bib_id, sum((x.weight * k.boost)::float8) as w, bit_or(k.bit) as bits
       from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[], ${p.add(bits)}::bigint[]) as k(term_id, boost, bit)
       join search_postings x on x.term_id = k.term_id group by x.bib_id)`;
     const f = q.filters;
@@ -341,12 +344,15 @@ export interface PoolQuery {
   pool: PoolLists;
   /**
    * Lists every match is in (the words' stem lists, the phrases' pair lists), but for those the
-   * pool was drawn from, shortest first: a pool bib is looked up in each, in this order.
+   * pool was drawn from (and the stem lists of a phrase's words when it has pair lists: the
+   * phrase, checked in the text, says the bib has them), shortest first: a pool bib is looked up
+   * in each, in this order.
    */
   probes: number[];
   /**
-   * The pool holds the whole of its list (`list`, the rarest word's stem list): its bibs in
-   * `joined` (one of probes) are found by one pass over both lists in bib order, not a probe each.
+   * The pool holds the whole of its list (`list`, the rarest list: a word's stem list or a
+   * phrase's pair list): its bibs in `joined` (one of probes) are found by one pass over both
+   * lists in bib order, not a probe each.
    */
   whole?: { list: number; joined: number };
   title: string | null;
@@ -358,7 +364,8 @@ export interface PoolQuery {
 
 /**
  * The matches in the pool, ranked exactly as search() ranks them, and how many there are: with
- * pool lists of a few hundred entries this reads a few thousand postings however common the words.
+ * pool lists of a few hundred entries this reads a few thousand postings however common the words
+ * (with a whole list, that list and the one joined to it).
  */
 export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: SearchHit[]; pooled: number }> {
   const p = new SqlParams();
@@ -366,7 +373,7 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // The pool's matches first: each bib is looked up in each list of probes (one index probe each:
   // EXISTS stops at the first entry; the shortest list, which most bibs fail, first), and its text
   // checked for the phrases; only they are scored, each looked up in every term's list for its
-  // weight. Most of a large pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
+  // weight (unless the pool's own entries gave it). Most of a large pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
   // without it PostgreSQL may make it a join, and a prepared statement's generic plan, which
   // takes every list for a few thousand entries, then hashes a common word's whole list, 90,000
   // entries, to check a pool of 200.)
@@ -403,7 +410,8 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (
       select m.bib_id, m.title, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
-        sum(${known ? 'coalesce(e.weight, ' : ''}(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)${known ? ')' : ''} * k.boost) as w
+        -- in float8: the same sum whatever order the plan adds in (see MatchSql)
+        sum((${known ? 'coalesce(e.weight, ' : ''}(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)${known ? ')' : ''} * k.boost)::float8) as w
       from m cross join k${known ? ' left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id' : ''}
       group by m.bib_id, m.place, m.title)
     select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p, titleFromDoc ? 'd.title' : 's.title')}`})::float8 as score, count(*) over ()::int as total

@@ -55,7 +55,8 @@ export interface SearchResult {
 }
 
 /**
- * How many of its best bibs each list of the rarest word contributes to the pool ranked first.
+ * How many of its best bibs each list of the rarest word contributes to the pool ranked first (at
+ * least: a search of several words takes more when they seldom appear together, FIRST_POOL_MATCHES).
  * The trade: a bib outside the pool ranks after the pool's bibs even if its score is higher, which
  * takes a bib that is weak in every one of the word's lists (see README "Search"). Searches of
  * several words take twice as many, since fewer of the rarest word's best bibs have all the others

@@ -41,5 +41,9 @@ describe(`statements planned once on ${ENGINE}`, () => {
     } finally {
       await db.close();
     }
+    // Closed before any was asked for, it opens no pool for them (nothing would close it): they fail as others do.
+    const unused = openPostgres(t.url!, { max: 1, connectTimeoutSec: 10 });
+    await unused.close();
+    await assert.rejects(unused.query('select 1', [], { planOnce: true }), /CONNECTION_ENDED|ended/i);
   });
 });

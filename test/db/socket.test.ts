@@ -15,6 +15,8 @@ describe('a socket directory in DATABASE_URL', () => {
     // A host that is not a directory is left to postgres.js, as before.
     assert.deepEqual(socketDirectory('postgres://carrel@db.example/lib?host=other'), { url: 'postgres://carrel@db.example/lib?host=other' });
     assert.deepEqual(socketDirectory('postgres://carrel@localhost:6432/lib'), { url: 'postgres://carrel@localhost:6432/lib' });
+    // Several hosts, as postgres.js takes them: no URL to the WHATWG parser, handed on as it is.
+    assert.deepEqual(socketDirectory('postgres://carrel@h1:5432,h2:5433/lib'), { url: 'postgres://carrel@h1:5432,h2:5433/lib' });
   });
 
   it('is where the connection goes, with the URL\'s port in the socket\'s name', async () => {
