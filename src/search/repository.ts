@@ -363,6 +363,29 @@ export interface PoolQuery {
 }
 
 /**
+ * The pool's bibs, as CTEs ending with c (bib_id, place), from one of:
+ * - the best of the pool's lists, each bib with its best place in them. When they are lists of the
+ *   words scored (`known`), their entries are kept (CTE entries): a pool bib's weight in a list it
+ *   was drawn from is then known without a probe, which for one common word is most of them;
+ * - with the whole list, and no smaller pool before it (places rank nothing then), just the bibs in
+ *   both it and the joined list, found by one pass over each in bib order;
+ * - with the whole list after smaller pools, those of the first that are in the second.
+ * (In the last two the probes come after the join: PostgreSQL checks a condition as soon as it
+ * can, and one on the whole list's bibs would be checked on every one of them.)
+ */
+function poolBibs(q: PoolQuery, p: SqlParams, scored: number[]): { ctes: string; known: boolean } {
+  if (!q.whole) {
+    if (!q.pool.termIds.some((id) => scored.includes(id))) return { ctes: `c as (${poolSql(q.pool, p)})`, known: false };
+    return { ctes: `entries as materialized (${poolEntriesSql(q.pool, p)}),
+      c as (select bib_id, min(place) as place from entries group by bib_id)`, known: true };
+  }
+  const both = `in_both as materialized (select a.bib_id from search_postings a
+      join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
+  if (q.pool.tiers.length === 0) return { ctes: `${both}, c as (select bib_id, 0::bigint as place from in_both)`, known: false };
+  return { ctes: `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`, known: false };
+}
+
+/**
  * The matches in the pool, ranked exactly as search() ranks them, and how many there are: with
  * pool lists of a few hundred entries this reads a few thousand postings however common the words
  * (with a whole list, that list and the one joined to it).
@@ -380,23 +403,7 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // The lists are tried in the order given, through one CASE: as separate conditions PostgreSQL
   // orders them by its own guesses, and tried a common word's list, which nearly every bib passes,
   // before the pair list that most fail.
-  // The pool's bibs (c: bib_id, place), where they come from:
-  // - the best of the pool's lists, each bib with its best place in them (poolSql);
-  // - with the whole list, and no smaller pool before it (places rank nothing then), just the bibs
-  //   in both it and the joined list, found by one pass over each in bib order;
-  // - with the whole list after smaller pools, those of the first that are in the second.
-  // (In the last two the probes are of the bibs in both lists: PostgreSQL checks a condition as
-  // soon as it can, and one on the first list's bibs would be checked on every one of them.)
-  const both = q.whole && `in_both as materialized (select a.bib_id from search_postings a
-      join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
-  // (The entries read for a pool drawn from the words' own lists are kept: a pool bib's weight in
-  // a list it was drawn from is then known without a probe, which for one common word is most of them.)
-  const known = !q.whole && q.pool.termIds.some((id) => k.terms.includes(id));
-  const pool = known ? `entries as materialized (${poolEntriesSql(q.pool, p)}),
-      c as (select bib_id, min(place) as place from entries group by bib_id)`
-    : !q.whole ? `c as (${poolSql(q.pool, p)})`
-    : q.pool.tiers.length === 0 ? `${both}, c as (select bib_id, 0::bigint as place from in_both)`
-      : `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`;
+  const { ctes: pool, known } = poolBibs(q, p, k.terms);
   const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
   const inEvery = probes.length === 0 ? 'true'
     : `case ${probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`).join(' ')} else true end`;

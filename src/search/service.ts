@@ -101,6 +101,9 @@ function numberKey(text: string): string | undefined {
   return undefined;
 }
 
+/** A ranked bib as the service answers it: relevance to two decimals. */
+const toHit = (h: repo.SearchHit): SearchResult['hits'][number] => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 });
+
 export class SearchService {
   /** @param poolSize see POOL_SIZE (tests make it small, to page past the pool in a small catalogue) */
   constructor(private readonly db: Db, private readonly poolSize = POOL_SIZE) {}
@@ -255,7 +258,7 @@ export class SearchService {
     }
     // One word: every bib in its stem list matches (its other lists are parts of it).
     const list = lists.length === 1 ? rarest.id : undefined;
-    return { result: { total, hits: ranked.hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) }, sql, list };
+    return { result: { total, hits: ranked.hits.map(toHit) }, sql, list };
   }
 
   /**
@@ -280,7 +283,7 @@ export class SearchService {
     const hits = await repo.search(this.db, sql);
     let total = hits[0]?.total ?? 0;
     if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
-    return { total, hits: hits.map((h) => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 })) };
+    return { total, hits: hits.map(toHit) };
   }
 
   private async facetsOf(sql: repo.SearchSql, list?: number): Promise<SearchFacets> {
