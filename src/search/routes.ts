@@ -61,8 +61,12 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
       decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
     };
     const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset });
-    const rows = await bibs.byIds(result.hits.map((h) => h.id), { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') });
-    const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
+    const ids = result.hits.map((h) => h.id);
+    // The page's bibs and their items, side by side (as the catalogue page reads them).
+    const [rows, items] = await Promise.all([
+      bibs.byIds(ids, { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') }),
+      fields.includes('items') ? bibs.itemsOf(ids) : undefined,
+    ]);
     const entries = result.hits.flatMap((hit) => {
       const row = rows.get(hit.id);
       return row ? [{ relevance: hit.relevance, bib: presentBib(row, fields, items) }] : [];
