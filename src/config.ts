@@ -93,12 +93,25 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/**
+ * DATABASE_URL. Its `host` parameter, libpq's form for a Unix socket, must be the socket's
+ * directory: postgres.js would send any other value to PostgreSQL as a setting it refuses.
+ */
+function databaseUrl(env: Env): string | undefined {
+  const raw = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const host = raw === undefined ? null : new URL(raw).searchParams.get('host');
+  if (host !== null && !host.startsWith('/')) {
+    throw new ConfigError(`DATABASE_URL's host parameter must be a socket directory (an absolute path such as /var/run/postgresql), not ${JSON.stringify(host)}; a host name goes in the URL itself`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const publicBaseUrl = url(env, 'CARREL_PUBLIC_URL', ['http:', 'https:']);
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl: databaseUrl(env),
     dataDir: path.resolve(env.CARREL_DATA_DIR || './data'),
     dbPoolMax: int(env, 'CARREL_DB_POOL_MAX', 10, 1, 500),
     dbConnectTimeoutSec: int(env, 'CARREL_DB_CONNECT_TIMEOUT', 5, 1, 600),

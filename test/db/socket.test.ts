@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { openPostgres, socketDirectory } from '../../src/db/postgres.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 
@@ -17,6 +18,12 @@ describe('a socket directory in DATABASE_URL', () => {
     assert.deepEqual(socketDirectory('postgres://carrel@localhost:6432/lib'), { url: 'postgres://carrel@localhost:6432/lib' });
     // Several hosts, as postgres.js takes them: no URL to the WHATWG parser, handed on as it is.
     assert.deepEqual(socketDirectory('postgres://carrel@h1:5432,h2:5433/lib'), { url: 'postgres://carrel@h1:5432,h2:5433/lib' });
+  });
+
+  it('must be a directory: any other host parameter is refused at start-up, saying why', () => {
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://carrel@localhost/lib?host=/var/run/postgresql' }).databaseUrl, 'postgres://carrel@localhost/lib?host=/var/run/postgresql');
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://carrel@localhost/lib?host=db.example' }),
+      (error) => error instanceof ConfigError && /host parameter must be a socket directory.*"db\.example"/.test(error.message));
   });
 
   it('is where the connection goes, with the URL\'s port in the socket\'s name', async () => {
