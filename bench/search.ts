@@ -49,7 +49,15 @@ interface Query {
   /** What the baseline searches: folded words, as a phrase or not (null: no baseline for it). */
   baseline: { words: string; phrase: boolean } | null;
 }
-type Classes = Record<string, Query[]>;
+/** The query classes, in the order they run. */
+const CLASS_NAMES = ['rare word', 'common word (>=10%)', '2-3 common words', 'phrase', 'title / author index', 'ISBN'] as const;
+type Classes = Record<(typeof CLASS_NAMES)[number], Query[]>;
+// --class: checked before the catalogue is built, which can take minutes.
+const unknownClass = args.class?.find((name) => !(CLASS_NAMES as readonly string[]).includes(name));
+if (unknownClass !== undefined) {
+  console.error(`bench:search: no class ${JSON.stringify(unknownClass)}; the classes are ${CLASS_NAMES.map((n) => JSON.stringify(n)).join(', ')}`);
+  process.exit(2);
+}
 
 function run(command: string[], env: Record<string, string>): number {
   const started = performance.now();
