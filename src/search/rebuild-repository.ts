@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/types.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './repository.ts';
 
 /**
- * The three index tables, as the migrations leave them (0009, 0010, 0015), built under other names. The
+ * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018), built under other names. The
  * names of their constraints and indexes are given back at the swap, so that later migrations find
  * them; test/search/rebuild.test.ts compares the swapped-in tables with the migrated ones.
  */
@@ -13,19 +13,23 @@ export const BUILD = {
   terms: 'search_terms_build',
   postings: 'search_postings_build',
   docs: 'search_docs_build',
+  bitmaps: 'search_bitmaps_build',
 } as const;
 
 export async function createBuildTables(db: Queryable): Promise<void> {
   await db.exec(`
-    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs};
-    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0, version integer not null default 0);
+    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps};
+    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0, version integer not null default 0,
+      bitmap boolean not null default false);
     create table ${BUILD.postings} (term_id integer not null, bib_id bigint not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
-      year integer, material_type text, lang text, terms integer[] not null default '{}');`);
+      year integer, material_type text, lang text, terms integer[] not null default '{}');
+    create table ${BUILD.bitmaps} (term_id integer not null, chunk integer not null, bits bytea not null,
+      constraint ${BUILD.bitmaps}_pkey primary key (term_id, chunk));`);
 }
 
 export async function dropBuildTables(db: Queryable): Promise<void> {
-  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}`);
+  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}`);
 }
 
 export async function countSearchable(db: Queryable): Promise<number> {
@@ -37,16 +41,22 @@ export async function readSearchablePage(db: Queryable, afterId: string, limit: 
   return db.query<IndexableBib>(`${INDEXABLE_SELECT} where b.id > $1 and ${SEARCHABLE} order by b.id limit $2`, [afterId, limit]);
 }
 
-/** The keys, with their ids and (for stem keys) counts, a hundred thousand per statement. */
-export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, df: Int32Array): Promise<void> {
-  let part: [number, string, number][] = [];
+/**
+ * The keys, with their ids and (for stem keys) counts, a hundred thousand per statement; those
+ * `bitmap` says are marked as having a bitmap (written by the caller before the swap).
+ */
+export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, df: Int32Array, bitmap: (id: number) => boolean): Promise<void> {
+  let part: [number, string, number, boolean][] = [];
   const flush = async () => {
-    if (db.copyFrom) await db.copyFrom(BUILD.terms, ['id', 'key', 'df'], copyText(part));
-    else await db.query(`insert into ${BUILD.terms} (id, key, df) select * from unnest($1::int[], $2::text[], $3::int[])`, [part.map((t) => t[0]), part.map((t) => t[1]), part.map((t) => t[2])]);
+    if (db.copyFrom) await db.copyFrom(BUILD.terms, ['id', 'key', 'df', 'bitmap'], copyText(part));
+    else {
+      await db.query(`insert into ${BUILD.terms} (id, key, df, bitmap) select * from unnest($1::int[], $2::text[], $3::int[], $4::boolean[])`,
+        [part.map((t) => t[0]), part.map((t) => t[1]), part.map((t) => t[2]), part.map((t) => t[3])]);
+    }
     part = [];
   };
   for (const [key, id] of ids) {
-    part.push([id, key, df[id]!]);
+    part.push([id, key, df[id]!, bitmap(id)]);
     if (part.length === 100_000) await flush();
   }
   if (part.length) await flush();
@@ -84,11 +94,13 @@ export async function indexBuildTables(db: Db, onStep: (step: string) => void): 
 export async function swapInBuild(db: Db, since: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec(`
-      lock table search_terms, search_postings, search_docs in access exclusive mode;
-      drop table search_postings, search_docs, search_terms;
+      lock table search_terms, search_postings, search_docs, search_bitmaps in access exclusive mode;
+      drop table search_postings, search_docs, search_terms, search_bitmaps;
       alter table ${BUILD.terms} rename to search_terms;
       alter table ${BUILD.postings} rename to search_postings;
       alter table ${BUILD.docs} rename to search_docs;
+      alter table ${BUILD.bitmaps} rename to search_bitmaps;
+      alter index ${BUILD.bitmaps}_pkey rename to search_bitmaps_pkey;
       alter index ${BUILD.terms}_pkey rename to search_terms_pkey;
       alter index ${BUILD.terms}_key_key rename to search_terms_key_key;
       alter sequence ${BUILD.terms}_id_seq rename to search_terms_id_seq;
@@ -101,7 +113,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
       begin
         -- PostgreSQL 17 names NOT NULL constraints too (PGlite is 17): they take the tables' names.
         for c in select conrelid::regclass::text as tab, conname from pg_constraint
-                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass) and conname like 'search\\_%\\_build\\_%' loop
+                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass) and conname like 'search\\_%\\_build\\_%' loop
           execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
         end loop;
       end $$;

@@ -2,6 +2,8 @@
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
+import { bitmapCte, bitmapHas } from './bitmap-repository.ts';
+import { updateBitmaps, type ChangedList } from './bitmap-upkeep.ts';
 import type { SearchDocument } from './document.ts';
 
 /** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
@@ -44,34 +46,47 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
   // A bib's postings are found through its doc's key list (an index of postings by bib would
-  // cost every posting a third index entry). The stem keys' ("~") counts lose what goes.
-  const gone = await tx.query<{ term_id: number; n: number }>(
+  // cost every posting a third index entry). The stem keys' ("~") counts lose what goes, and
+  // their bitmaps (bitmap-upkeep.ts) the bibs that go.
+  const gone = await tx.query<{ term_id: number; bibs: string[] }>(
     `with g as (
        delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
-       where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id)
-     select g.term_id, count(*)::int as n from g join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
+       where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id, p.bib_id)
+     select g.term_id, array_agg(g.bib_id) as bibs from g join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
     [bibIds],
   );
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
-  const counts = new Map(gone.map((r) => [r.term_id, -r.n]));
-  if (docs.length > 0) await addDocs(tx, docs, counts);
+  const counts = new Map(gone.map((r) => [r.term_id, -r.bibs.length]));
+  const postings = docs.length > 0 ? await addDocs(tx, docs, counts) : undefined;
   // Every key whose bibs changed (even by as many in as out) gets a new version: the counts
   // cached for searches of it (search_counts) are then no longer read.
   const changed = [...counts].sort((a, b) => a[0] - b[0]);
   if (changed.length === 0) return;
   // Locked in id order first: indexers updating the same common keys at once then queue, never deadlock.
   await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed.map(([id]) => id)]);
-  await tx.query('update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id',
+  const lists = await tx.query<ChangedList>(
+    'update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap',
     [changed.map(([id]) => id), changed.map(([, n]) => n)]);
+  await updateBitmaps(tx, lists, { removed: new Map(gone.map((r) => [r.term_id, r.bibs.map(Number)])), added: addedTo(lists, postings) });
 }
 
-/** Writes the documents' postings and docs, adding to `counts` a bib for each stem ("~") key. */
-async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<void> {
+/** The bibs added to the lists that keep a bitmap, by key id. */
+function addedTo(lists: ChangedList[], postings: Postings | undefined): Map<number, number[]> {
+  const added = new Map(lists.filter((l) => l.bitmap).map((l) => [l.id, [] as number[]]));
+  if (!postings || added.size === 0) return added;
+  for (let i = 0; i < postings.termIds.length; i++) added.get(postings.termIds[i]!)?.push(Number(postings.bibIds[i]));
+  return added;
+}
+
+/** Writes the documents' postings and docs, adding to `counts` a bib for each stem ("~") key; answers the postings. */
+async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<Postings> {
   // Sorted, so that indexers adding the same new keys at once take their locks in one order.
   const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
   await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
   const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
-  await writeIndexRows(tx, indexRows(docs, (key) => ids.get(key)!, (id) => counts.set(id, (counts.get(id) ?? 0) + 1)));
+  const rows = indexRows(docs, (key) => ids.get(key)!, (id) => counts.set(id, (counts.get(id) ?? 0) + 1));
+  await writeIndexRows(tx, rows);
+  return rows.postings;
 }
 
 type DocRow = [bibId: string, title: string, words: string, sortTitle: string, year: number | null, materialType: string | null, lang: string | null, terms: string];
@@ -138,19 +153,23 @@ export async function writeIndexRows(tx: Queryable, { postings, docs }: IndexRow
   );
 }
 
-/** A key of the index: its id, and for stem ("~") keys how many bibs it marks and how often they changed. */
+/**
+ * A key of the index: its id, and for stem ("~") keys how many bibs it marks, how often they
+ * changed, and whether its list has a bitmap (bitmaps.ts).
+ */
 export interface Term {
   id: number;
   df: number;
   version: number;
+  bitmap: boolean;
 }
 
 export async function terms(db: Queryable, keys: string[]): Promise<Map<string, Term>> {
   if (keys.length === 0) return new Map();
   // Planned once: planned for its values, it was planned afresh for every search (a short array
   // looks cheaper than the generic plan's guess), for the same plan.
-  const rows = await db.query<Term & { key: string }>('select id, key, df, version from search_terms where key = any($1::text[])', [keys], { planOnce: true });
-  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version }]));
+  const rows = await db.query<Term & { key: string }>('select id, key, df, version, bitmap from search_terms where key = any($1::text[])', [keys], { planOnce: true });
+  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version, bitmap: r.bitmap }]));
 }
 
 /** A clause for the query: the terms (with how much each counts) any of which satisfies it. */
@@ -346,9 +365,11 @@ export interface PoolQuery {
    * Lists every match is in (the words' stem lists, the phrases' pair lists), but for those the
    * pool was drawn from (and the stem lists of a phrase's words when it has pair lists: the
    * phrase, checked in the text, says the bib has them), shortest first: a pool bib is looked up
-   * in each, in this order.
+   * in each, in this order, after `bitmaps`.
    */
   probes: number[];
+  /** More such lists, that have bitmaps: a pool bib's bit is read in each, before any probe (a tenth of a probe's cost). */
+  bitmaps: number[];
   /**
    * The pool holds the whole of its list (`list`, the rarest list: a word's stem list or a
    * phrase's pair list): its bibs in `joined` (one of probes) are found by one pass over both
@@ -405,14 +426,21 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // before the pair list that most fail.
   const { ctes: pool, known } = poolBibs(q, p, k.terms);
   const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
-  const inEvery = probes.length === 0 ? 'true'
-    : `case ${probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`).join(' ')} else true end`;
+  // Each bitmap is made once, as a CTE of one row (none for an empty list, which then leaves no
+  // match), joined to every pool bib.
+  const bitmaps = q.bitmaps.map((id, i) => ({ name: `bm${i}`, cte: bitmapCte(`bm${i}`, p.add(id)) }));
+  const checks = [
+    ...bitmaps.map((b) => `when not ${bitmapHas(b.name, 'c.bib_id')} then false`),
+    ...probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`),
+  ];
+  const inEvery = checks.length === 0 ? 'true' : `case ${checks.join(' ')} else true end`;
+  const poolFrom = ['c', ...bitmaps.map((b) => b.name)].join(' cross join ');
   // A phrase's check reads each pool bib's document: its title is kept from there for the title's
   // boost, which otherwise reads the documents of the matches (a document read is dearer than a probe).
   const titleFromDoc = q.title !== null && q.phrases.length === 0;
-  const sql = `with ${pool},
+  const sql = `with ${[pool, ...bitmaps.map((b) => b.cte)].join(', ')},
     m as materialized (
-      select c.bib_id, c.place${q.phrases.length ? ', d.title from c join search_docs d on d.bib_id = c.bib_id' : ', null::text as title from c'}
+      select c.bib_id, c.place${q.phrases.length ? `, d.title from ${poolFrom} join search_docs d on d.bib_id = c.bib_id` : `, null::text as title from ${poolFrom}`}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (

@@ -227,8 +227,11 @@ export class SearchService {
     // bib's text, already say it has the words (a probe of each stem list was a fifth of a phrase's time).
     const checkedByPairs = new Set(requiredPhrases.filter((words) => pairKeys(words).some((key) => ids.has(key)))
       .flat().map((word) => ids.get(`${field}~${stem(word)}`)?.id));
-    const probes = [...new Set(lists.map((t) => t.id))].filter((id) => id !== rarest.id && !checkedByPairs.has(id));
-    const page = { words: required, optional, title: sql.title, phrases, probes, limit: sql.limit, offset: sql.offset };
+    const checked = [...new Map(lists.map((t) => [t.id, t])).values()].filter((t) => t.id !== rarest.id && !checkedByPairs.has(t.id));
+    // Lists with bitmaps are checked first, by a bit each; the rest by a probe each, shortest first.
+    const bitmaps = checked.filter((t) => t.bitmap).map((t) => t.id);
+    const probes = checked.filter((t) => !t.bitmap).map((t) => t.id);
+    const page = { words: required, optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset };
     const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases);
     if (total === 0) return { result: { total, hits: [] }, sql };
     // The first pool is as large as the words' rate of appearing together predicts it must be to
@@ -243,11 +246,12 @@ export class SearchService {
     const size = Math.max(base, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
     // A pool whose probes would cost more than reading the rarest list and the next shortest whole
     // takes all of the rarest list instead, and finds which of its bibs are in the other by one
-    // pass over both in bib order (repo.PoolQuery.whole).
-    const next = lists.find((t) => t.id === probes[0]);
+    // pass over both in bib order (repo.PoolQuery.whole); or, when the other has a bitmap, by its
+    // bits. (The choice is made from the lists' lengths alone, so bitmaps change no result.)
+    const next = checked[0];
     const rank = (size: number) => {
-      const whole = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(size, rarest.df) ? { list: rarest.id, joined: next.id } : undefined;
-      return { size: whole ? Math.max(size, rarest.df) : size, whole };
+      const takesAll = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(size, rarest.df);
+      return { size: takesAll ? Math.max(size, rarest.df) : size, whole: takesAll && !next.bitmap ? { list: rarest.id, joined: next.id } : undefined };
     };
     let pool = rank(size);
     let ranked = await repo.rankPool(this.db, { ...page, whole: pool.whole, pool: { termIds, size: pool.size, tiers } });

@@ -1,0 +1,102 @@
+// SQL for the stem lists' bitmaps (bitmaps.ts, migration 0018).
+import type { Queryable } from '../db/types.ts';
+import { CHUNK_BITS, CHUNK_BYTES, isEmpty } from './bitmaps.ts';
+
+/** The tables a bitmap's list and chunks are in: the index's own, or a rebuild's. */
+export interface BitmapTables {
+  postings: string;
+  docs: string;
+  bitmaps: string;
+}
+export const INDEX_TABLES: BitmapTables = { postings: 'search_postings', docs: 'search_docs', bitmaps: 'search_bitmaps' };
+
+/** PostgreSQL answers bytea as a Buffer, the embedded engine as a Uint8Array. */
+const buffer = (bytes: Uint8Array): Buffer => Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** How many bib ids the indexed bibs span (last - first + 1; 0 when none). */
+export async function idSpan(db: Queryable, tables = INDEX_TABLES): Promise<number> {
+  const [row] = await db.query<{ first: string | null; last: string | null }>(`select min(bib_id)::text as first, max(bib_id)::text as last from ${tables.docs}`);
+  return row?.first == null || row.last == null ? 0 : Number(row.last) - Number(row.first) + 1;
+}
+
+/**
+ * The bib ids of these lists, packed (8 bytes each, in bib order: bitmaps.ts, bibIdsOf): a list of
+ * 700,000 bibs as one value instead of 700,000 rows.
+ */
+export async function packedBibIds(db: Queryable, termIds: number[], tables = INDEX_TABLES): Promise<Map<number, Buffer>> {
+  const rows = await db.query<{ term_id: number; ids: Uint8Array }>(
+    `select term_id, string_agg(int8send(bib_id), ''::bytea order by bib_id) as ids from ${tables.postings}
+     where term_id = any($1::int[]) group by term_id`,
+    [termIds], { prepared: false },
+  );
+  return new Map(rows.map((r) => [r.term_id, buffer(r.ids)]));
+}
+
+export interface Chunk {
+  termId: number;
+  chunk: number;
+  bits: Buffer;
+}
+
+export const chunkKey = (termId: number, chunk: number): string => `${termId}:${chunk}`;
+
+/** These chunks as they are kept, by "termId:chunk" (a chunk not kept has no bit set). */
+export async function readChunks(db: Queryable, wanted: { termId: number; chunk: number }[]): Promise<Map<string, Buffer>> {
+  if (wanted.length === 0) return new Map();
+  const rows = await db.query<{ term_id: number; chunk: number; bits: Uint8Array }>(
+    `select b.term_id, b.chunk, b.bits from search_bitmaps b join unnest($1::int[], $2::int[]) as w(term_id, chunk)
+       on b.term_id = w.term_id and b.chunk = w.chunk`,
+    [wanted.map((w) => w.termId), wanted.map((w) => w.chunk)],
+  );
+  return new Map(rows.map((r) => [chunkKey(r.term_id, r.chunk), buffer(r.bits)]));
+}
+
+/** Keeps these chunks, replacing them where kept; a chunk with no bit set is deleted instead. */
+export async function writeChunks(db: Queryable, chunks: Chunk[], tables = INDEX_TABLES): Promise<void> {
+  const kept: Chunk[] = [];
+  const empty: Chunk[] = [];
+  for (const c of chunks) (isEmpty(c.bits) ? empty : kept).push(c);
+  if (kept.length) {
+    // Hex text: a bytea[] parameter is not sent alike by both engines' clients.
+    await db.query(
+      `insert into ${tables.bitmaps} (term_id, chunk, bits) select t, c, decode(h, 'hex') from unnest($1::int[], $2::int[], $3::text[]) as u(t, c, h)
+       on conflict (term_id, chunk) do update set bits = excluded.bits`,
+      [kept.map((c) => c.termId), kept.map((c) => c.chunk), kept.map((c) => c.bits.toString('hex'))],
+    );
+  }
+  if (empty.length) {
+    await db.query(`delete from ${tables.bitmaps} b using unnest($1::int[], $2::int[]) as e(term_id, chunk) where b.term_id = e.term_id and b.chunk = e.chunk`,
+      [empty.map((c) => c.termId), empty.map((c) => c.chunk)]);
+  }
+}
+
+/** Marks these keys' bitmaps as kept (their chunks written in the same transaction). */
+export async function markBitmaps(db: Queryable, termIds: number[]): Promise<void> {
+  if (termIds.length) await db.query('update search_terms set bitmap = true where id = any($1::int[])', [termIds]);
+}
+
+/** Drops these keys' bitmaps: searches probe their lists again. */
+export async function dropBitmaps(db: Queryable, termIds: number[]): Promise<void> {
+  if (termIds.length === 0) return;
+  await db.query('delete from search_bitmaps where term_id = any($1::int[])', [termIds]);
+  await db.query('update search_terms set bitmap = false where id = any($1::int[])', [termIds]);
+}
+
+/**
+ * A key's whole bitmap as one value, for a search statement: a CTE (name) of one row, `first` (the
+ * bib id of its first bit) and `bits`, or of none when the list is empty. Missing chunks are zeros.
+ * The value is made once per statement and read in place (bitmapHas), however many bibs are checked.
+ */
+export function bitmapCte(name: string, termParam: string): string {
+  return `${name} as materialized (
+      select r.lo::bigint * ${CHUNK_BITS} as first, string_agg(coalesce(b.bits, decode(repeat('00', ${CHUNK_BYTES}), 'hex')), ''::bytea order by g.n) as bits
+      from (select min(chunk) as lo, max(chunk) as hi from search_bitmaps where term_id = ${termParam}) as r
+      cross join lateral generate_series(r.lo, r.hi) as g(n)
+      left join search_bitmaps b on b.term_id = ${termParam} and b.chunk = g.n
+      group by r.lo)`;
+}
+
+/** Whether the bib `bib` (an expression) has its bit set in the bitmap CTE `name`. */
+export function bitmapHas(name: string, bib: string): string {
+  return `(${bib} >= ${name}.first and ${bib} < ${name}.first + 8 * length(${name}.bits) and get_bit(${name}.bits, ${bib} - ${name}.first) = 1)`;
+}
