@@ -372,8 +372,8 @@ export interface PoolQuery {
   bitmaps: number[];
   /**
    * The pool holds the whole of its list (`list`, the rarest list: a word's stem list or a
-   * phrase's pair list): its bibs in `joined` (one of probes) are found by one pass over both
-   * lists in bib order, not a probe each.
+   * phrase's pair list): its bibs in `joined` (one of probes or bitmaps) are found by one pass over both
+   * lists in bib order, not a probe each (or, when `joined` is one of `bitmaps`, by its bits).
    */
   whole?: { list: number; joined: number };
   title: string | null;
@@ -394,13 +394,20 @@ export interface PoolQuery {
  * (In the last two the probes come after the join: PostgreSQL checks a condition as soon as it
  * can, and one on the whole list's bibs would be checked on every one of them.)
  */
-function poolBibs(q: PoolQuery, p: SqlParams, scored: number[]): { ctes: string; known: boolean } {
+function poolBibs(q: PoolQuery, p: SqlParams, scored: number[], bitmapOf: (id: number) => string | undefined): { ctes: string; known: boolean } {
   if (!q.whole) {
-    if (!q.pool.termIds.some((id) => scored.includes(id))) return { ctes: `c as (${poolSql(q.pool, p)})`, known: false };
+    // Kept only when every pool bib is checked in no other list (one word): a pool of thousands
+    // drawn for words seldom found together costs more to keep than the few matches' probes it saves.
+    const checksNone = q.probes.length === 0 && q.bitmaps.length === 0;
+    if (!checksNone || !q.pool.termIds.some((id) => scored.includes(id))) return { ctes: `c as (${poolSql(q.pool, p)})`, known: false };
     return { ctes: `entries as materialized (${poolEntriesSql(q.pool, p)}),
       c as (select bib_id, min(place) as place from entries group by bib_id)`, known: true };
   }
-  const both = `in_both as materialized (select a.bib_id from search_postings a
+  const joinedBits = bitmapOf(q.whole.joined);
+  const both = joinedBits
+    ? `in_both as materialized (select a.bib_id from search_postings a cross join ${joinedBits}
+      where a.term_id = ${p.add(q.whole.list)} and ${bitmapHas(joinedBits, 'a.bib_id')})`
+    : `in_both as materialized (select a.bib_id from search_postings a
       join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
   if (q.pool.tiers.length === 0) return { ctes: `${both}, c as (select bib_id, 0::bigint as place from in_both)`, known: false };
   return { ctes: `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`, known: false };
@@ -424,13 +431,13 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // The lists are tried in the order given, through one CASE: as separate conditions PostgreSQL
   // orders them by its own guesses, and tried a common word's list, which nearly every bib passes,
   // before the pair list that most fail.
-  const { ctes: pool, known } = poolBibs(q, p, k.terms);
-  const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
   // Each bitmap is made once, as a CTE of one row (none for an empty list, which then leaves no
   // match), joined to every pool bib.
-  const bitmaps = q.bitmaps.map((id, i) => ({ name: `bm${i}`, cte: bitmapCte(`bm${i}`, p.add(id)) }));
+  const bitmaps = q.bitmaps.map((id, i) => ({ id, name: `bm${i}`, cte: bitmapCte(`bm${i}`, p.add(id)) }));
+  const { ctes: pool, known } = poolBibs(q, p, k.terms, (id) => bitmaps.find((b) => b.id === id)?.name);
+  const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
   const checks = [
-    ...bitmaps.map((b) => `when not ${bitmapHas(b.name, 'c.bib_id')} then false`),
+    ...bitmaps.filter((b) => b.id !== q.whole?.joined).map((b) => `when not ${bitmapHas(b.name, 'c.bib_id')} then false`),
     ...probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`),
   ];
   const inEvery = checks.length === 0 ? 'true' : `case ${checks.join(' ')} else true end`;
@@ -438,7 +445,7 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // A phrase's check reads each pool bib's document: its title is kept from there for the title's
   // boost, which otherwise reads the documents of the matches (a document read is dearer than a probe).
   const titleFromDoc = q.title !== null && q.phrases.length === 0;
-  const sql = `with ${[pool, ...bitmaps.map((b) => b.cte)].join(', ')},
+  const sql = `with ${[...bitmaps.map((b) => b.cte), pool].join(', ')},
     m as materialized (
       select c.bib_id, c.place${q.phrases.length ? `, d.title from ${poolFrom} join search_docs d on d.bib_id = c.bib_id` : `, null::text as title from ${poolFrom}`}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),

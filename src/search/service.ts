@@ -246,12 +246,12 @@ export class SearchService {
     const size = Math.max(base, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
     // A pool whose probes would cost more than reading the rarest list and the next shortest whole
     // takes all of the rarest list instead, and finds which of its bibs are in the other by one
-    // pass over both in bib order (repo.PoolQuery.whole); or, when the other has a bitmap, by its
-    // bits. (The choice is made from the lists' lengths alone, so bitmaps change no result.)
+    // pass over both in bib order (repo.PoolQuery.whole), or by the other's bits when it has a
+    // bitmap. (Chosen from the lists' lengths alone, as before bitmaps: they change no result.)
     const next = checked[0];
     const rank = (size: number) => {
-      const takesAll = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(size, rarest.df);
-      return { size: takesAll ? Math.max(size, rarest.df) : size, whole: takesAll && !next.bitmap ? { list: rarest.id, joined: next.id } : undefined };
+      const whole = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(size, rarest.df) ? { list: rarest.id, joined: next.id } : undefined;
+      return { size: whole ? Math.max(size, rarest.df) : size, whole };
     };
     let pool = rank(size);
     let ranked = await repo.rankPool(this.db, { ...page, whole: pool.whole, pool: { termIds, size: pool.size, tiers } });
