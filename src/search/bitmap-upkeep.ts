@@ -12,33 +12,27 @@ export interface ChangedList {
   bitmap: boolean;
 }
 
-/** What this transaction took out of and put into the lists, by key id (bib ids). */
+/** What this transaction took out of and put into the lists, by key id (bib ids, as the database gives them). */
 export interface ListChanges {
-  removed: Map<number, number[]>;
-  added: Map<number, number[]>;
+  removed: Map<number, string[]>;
+  added: Map<number, string[]>;
 }
 
 export async function updateBitmaps(tx: Queryable, lists: ChangedList[], changes: ListChanges): Promise<void> {
   if (lists.length === 0) return;
   const threshold = bitmapThreshold(await repo.idSpan(tx));
   const drop = lists.filter((l) => l.bitmap && l.df < threshold / 2).map((l) => l.id);
-  const make = lists.filter((l) => !l.bitmap && l.df >= threshold).map((l) => l.id);
+  const make = lists.filter((l) => !l.bitmap && l.df >= threshold);
   const keep = lists.filter((l) => l.bitmap && l.df >= threshold / 2).map((l) => l.id);
   await repo.dropBitmaps(tx, drop);
-  if (make.length) {
-    // Made from the whole list, as this transaction leaves it (its own changes in it).
-    const chunks: repo.Chunk[] = [];
-    for (const [termId, packed] of await repo.packedBibIds(tx, make)) {
-      for (const [chunk, bits] of chunksOf(bibIdsOf(packed))) chunks.push({ termId, chunk, bits });
-    }
-    await repo.writeChunks(tx, chunks);
-    await repo.markBitmaps(tx, make);
-  }
+  // Made from the whole list, as this transaction leaves it (its own changes in it).
+  await makeBitmaps(tx, make, repo.INDEX_TABLES);
+  await repo.markBitmaps(tx, make.map((l) => l.id));
   // The others' touched chunks, read, changed (what went out first: a bib indexed again leaves
   // and rejoins its lists) and written back.
   const touched = new Map<string, { termId: number; chunk: number; off: number[]; on: number[] }>();
-  const touch = (termId: number, ids: number[] | undefined, side: 'off' | 'on') => {
-    for (const id of ids ?? []) {
+  const touch = (termId: number, ids: string[] | undefined, side: 'off' | 'on') => {
+    for (const id of (ids ?? []).map(Number)) {
       const chunk = chunkOf(id);
       const key = repo.chunkKey(termId, chunk);
       let t = touched.get(key);
@@ -61,21 +55,25 @@ export async function updateBitmaps(tx: Queryable, lists: ChangedList[], changes
 }
 
 /** Postings read back per statement when bitmaps are made whole (about 16 MB of packed ids). */
-const BUILD_POSTINGS = 2_000_000;
+const READ_POSTINGS = 2_000_000;
+/** Chunks written per statement (about 20 MB as hex text). */
+const WRITE_CHUNKS = 20_000;
 
 /**
- * Makes the bitmaps of these lists (key id and length) in `tables` (a rebuild's), reading each list
- * whole, lists of about BUILD_POSTINGS postings together.
+ * Makes the bitmaps of these lists (key id and length) in `tables` (the index's, or a rebuild's),
+ * each from its whole list read back packed, lists of about READ_POSTINGS postings together.
  */
 export async function makeBitmaps(db: Queryable, lists: { id: number; df: number }[], tables: repo.BitmapTables): Promise<void> {
-  for (let start = 0; start < lists.length;) {
-    let end = start;
-    for (let postings = 0; end < lists.length && (end === start || postings + lists[end]!.df <= BUILD_POSTINGS); end++) postings += lists[end]!.df;
+  let start = 0;
+  while (start < lists.length) {
+    // At least one list a statement, however long.
+    let end = start + 1;
+    for (let postings = lists[start]!.df; end < lists.length && postings + lists[end]!.df <= READ_POSTINGS; end++) postings += lists[end]!.df;
     const chunks: repo.Chunk[] = [];
     for (const [termId, packed] of await repo.packedBibIds(db, lists.slice(start, end).map((l) => l.id), tables)) {
       for (const [chunk, bits] of chunksOf(bibIdsOf(packed))) chunks.push({ termId, chunk, bits });
     }
-    for (let i = 0; i < chunks.length; i += 20_000) await repo.writeChunks(db, chunks.slice(i, i + 20_000), tables);
+    for (let i = 0; i < chunks.length; i += WRITE_CHUNKS) await repo.writeChunks(db, chunks.slice(i, i + WRITE_CHUNKS), tables);
     start = end;
   }
 }

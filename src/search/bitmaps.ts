@@ -28,14 +28,19 @@ export function bitmapThreshold(span: number): number {
 
 export const chunkOf = (bibId: number): number => Math.floor(bibId / CHUNK_BITS);
 
+/** Sets or clears bit n of a chunk (n = bib id - the chunk's first id). */
+function setBit(bits: Buffer, n: number, on: boolean): void {
+  if (on) bits[n >> 3]! |= 1 << (n & 7);
+  else bits[n >> 3]! &= ~(1 << (n & 7));
+}
+
 /** Sets (on) or clears the bits of these bibs, all in the chunk `chunk`. */
 export function setBits(bits: Buffer, chunk: number, bibIds: Iterable<number>, on: boolean): void {
   const first = chunk * CHUNK_BITS;
   for (const id of bibIds) {
     const n = id - first;
     if (n < 0 || n >= CHUNK_BITS) throw new RangeError(`bib ${id} is not in chunk ${chunk}`);
-    if (on) bits[n >> 3]! |= 1 << (n & 7);
-    else bits[n >> 3]! &= ~(1 << (n & 7));
+    setBit(bits, n, on);
   }
 }
 
@@ -49,8 +54,7 @@ export function chunksOf(bibIds: Iterable<number>): Map<number, Buffer> {
     const chunk = chunkOf(id);
     let bits = chunks.get(chunk);
     if (!bits) chunks.set(chunk, (bits = Buffer.alloc(CHUNK_BYTES)));
-    const n = id - chunk * CHUNK_BITS;
-    bits[n >> 3]! |= 1 << (n & 7);
+    setBit(bits, id - chunk * CHUNK_BITS, true);
   }
   return chunks;
 }

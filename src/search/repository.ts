@@ -67,14 +67,14 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   const lists = await tx.query<ChangedList>(
     'update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap',
     [changed.map(([id]) => id), changed.map(([, n]) => n)]);
-  await updateBitmaps(tx, lists, { removed: new Map(gone.map((r) => [r.term_id, r.bibs.map(Number)])), added: addedTo(lists, postings) });
+  await updateBitmaps(tx, lists, { removed: new Map(gone.map((r) => [r.term_id, r.bibs])), added: addedTo(lists, postings) });
 }
 
 /** The bibs added to the lists that keep a bitmap, by key id. */
-function addedTo(lists: ChangedList[], postings: Postings | undefined): Map<number, number[]> {
-  const added = new Map(lists.filter((l) => l.bitmap).map((l) => [l.id, [] as number[]]));
+function addedTo(lists: ChangedList[], postings: Postings | undefined): Map<number, string[]> {
+  const added = new Map(lists.filter((l) => l.bitmap).map((l) => [l.id, [] as string[]]));
   if (!postings || added.size === 0) return added;
-  for (let i = 0; i < postings.termIds.length; i++) added.get(postings.termIds[i]!)?.push(Number(postings.bibIds[i]));
+  for (let i = 0; i < postings.termIds.length; i++) added.get(postings.termIds[i]!)?.push(postings.bibIds[i]!);
   return added;
 }
 
