@@ -2,13 +2,14 @@
 import type { Queryable } from '../db/types.ts';
 import { CHUNK_BITS, CHUNK_BYTES, isEmpty } from './bitmaps.ts';
 
-/** The tables a bitmap's list and chunks are in: the index's own, or a rebuild's. */
+/** The tables a bitmap's key, list and chunks are in: the index's own, or a rebuild's. */
 export interface BitmapTables {
+  terms: string;
   postings: string;
   docs: string;
   bitmaps: string;
 }
-export const INDEX_TABLES: BitmapTables = { postings: 'search_postings', docs: 'search_docs', bitmaps: 'search_bitmaps' };
+export const INDEX_TABLES: BitmapTables = { terms: 'search_terms', postings: 'search_postings', docs: 'search_docs', bitmaps: 'search_bitmaps' };
 
 /** PostgreSQL answers bytea as a Buffer, the embedded engine as a Uint8Array. */
 const buffer = (bytes: Uint8Array): Buffer => Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -71,8 +72,8 @@ export async function writeChunks(db: Queryable, chunks: Chunk[], tables = INDEX
 }
 
 /** Marks these keys' bitmaps as kept (their chunks written in the same transaction). */
-export async function markBitmaps(db: Queryable, termIds: number[]): Promise<void> {
-  if (termIds.length) await db.query('update search_terms set bitmap = true where id = any($1::int[])', [termIds]);
+export async function markBitmaps(db: Queryable, termIds: number[], tables = INDEX_TABLES): Promise<void> {
+  if (termIds.length) await db.query(`update ${tables.terms} set bitmap = true where id = any($1::int[])`, [termIds]);
 }
 
 /** Drops these keys' bitmaps: searches probe their lists again. */

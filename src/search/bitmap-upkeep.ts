@@ -27,7 +27,6 @@ export async function updateBitmaps(tx: Queryable, lists: ChangedList[], changes
   await repo.dropBitmaps(tx, drop);
   // Made from the whole list, as this transaction leaves it (its own changes in it).
   await makeBitmaps(tx, make, repo.INDEX_TABLES);
-  await repo.markBitmaps(tx, make.map((l) => l.id));
   // The others' touched chunks, read, changed (what went out first: a bib indexed again leaves
   // and rejoins its lists) and written back.
   const touched = new Map<string, { termId: number; chunk: number; off: number[]; on: number[] }>();
@@ -61,7 +60,8 @@ const WRITE_CHUNKS = 20_000;
 
 /**
  * Makes the bitmaps of these lists (key id and length) in `tables` (the index's, or a rebuild's),
- * each from its whole list read back packed, lists of about READ_POSTINGS postings together.
+ * each from its whole list read back packed, lists of about READ_POSTINGS postings together, and
+ * marks their keys as having them.
  */
 export async function makeBitmaps(db: Queryable, lists: { id: number; df: number }[], tables: repo.BitmapTables): Promise<void> {
   let start = 0;
@@ -74,6 +74,7 @@ export async function makeBitmaps(db: Queryable, lists: { id: number; df: number
       for (const [chunk, bits] of chunksOf(bibIdsOf(packed))) chunks.push({ termId, chunk, bits });
     }
     for (let i = 0; i < chunks.length; i += WRITE_CHUNKS) await repo.writeChunks(db, chunks.slice(i, i + WRITE_CHUNKS), tables);
+    await repo.markBitmaps(db, lists.slice(start, end).map((l) => l.id), tables);
     start = end;
   }
 }

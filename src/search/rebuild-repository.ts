@@ -41,22 +41,16 @@ export async function readSearchablePage(db: Queryable, afterId: string, limit: 
   return db.query<IndexableBib>(`${INDEXABLE_SELECT} where b.id > $1 and ${SEARCHABLE} order by b.id limit $2`, [afterId, limit]);
 }
 
-/**
- * The keys, with their ids and (for stem keys) counts, a hundred thousand per statement; those
- * `bitmap` says are marked as having a bitmap (written by the caller before the swap).
- */
-export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, df: Int32Array, bitmap: (id: number) => boolean): Promise<void> {
-  let part: [number, string, number, boolean][] = [];
+/** The keys, with their ids and (for stem keys) counts, a hundred thousand per statement. */
+export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, df: Int32Array): Promise<void> {
+  let part: [number, string, number][] = [];
   const flush = async () => {
-    if (db.copyFrom) await db.copyFrom(BUILD.terms, ['id', 'key', 'df', 'bitmap'], copyText(part));
-    else {
-      await db.query(`insert into ${BUILD.terms} (id, key, df, bitmap) select * from unnest($1::int[], $2::text[], $3::int[], $4::boolean[])`,
-        [part.map((t) => t[0]), part.map((t) => t[1]), part.map((t) => t[2]), part.map((t) => t[3])]);
-    }
+    if (db.copyFrom) await db.copyFrom(BUILD.terms, ['id', 'key', 'df'], copyText(part));
+    else await db.query(`insert into ${BUILD.terms} (id, key, df) select * from unnest($1::int[], $2::text[], $3::int[])`, [part.map((t) => t[0]), part.map((t) => t[1]), part.map((t) => t[2])]);
     part = [];
   };
   for (const [key, id] of ids) {
-    part.push([id, key, df[id]!, bitmap(id)]);
+    part.push([id, key, df[id]!]);
     if (part.length === 100_000) await flush();
   }
   if (part.length) await flush();

@@ -6,6 +6,7 @@
 import { horizon } from '../db/change-clock.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db } from '../db/types.ts';
+import { idSpan } from './bitmap-repository.ts';
 import { makeBitmaps } from './bitmap-upkeep.ts';
 import { bitmapThreshold } from './bitmaps.ts';
 import { documentOf } from './indexer.ts';
@@ -55,16 +56,12 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     /** Bibs per stem ("~") key, by key id: the one-word match counts (search_terms.df). */
     let df: Int32Array = new Int32Array(1 << 16);
     let indexed = 0;
-    let first: number | undefined;
-    let last = 0;
     let writing: Promise<void> = Promise.resolve();
     let reading = tables.readSearchablePage(db, '0', PAGE);
     for (;;) {
       const bibs = await reading;
       if (bibs.length === 0) break;
       reading = tables.readSearchablePage(db, bibs[bibs.length - 1]!.id, PAGE);
-      first ??= Number(bibs[0]!.id);
-      last = Number(bibs[bibs.length - 1]!.id);
       reading.catch(() => {}); // handled where it is awaited
       const rows = indexRows(bibs.filter((b) => b.marc).map(documentOf), (key) => {
         let id = termIds.get(key);
@@ -81,16 +78,15 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
       await onProgress({ phase: 'documents', done: indexed });
     }
     await writing;
-    // The stem lists long enough for a bitmap (bitmaps.ts), as the indexer would judge them.
-    const threshold = bitmapThreshold(first === undefined ? 0 : last - first + 1);
-    const bitmaps: { id: number; df: number }[] = [];
-    for (const [key, id] of termIds) if (key[1] === '~' && df[id]! >= threshold) bitmaps.push({ id, df: df[id]! });
-    const withBitmap = new Set(bitmaps.map((l) => l.id));
-    await tables.writeBuildTerms(db, termIds, df, (id) => withBitmap.has(id));
+    await tables.writeBuildTerms(db, termIds, df);
     await onProgress({ phase: 'indexes', step: 'vacuuming' });
     await tables.vacuumBuildTables(db);
     await tables.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
-    // From the postings, read back in bib order through their new primary key.
+    // The stem lists long enough for a bitmap, judged as the indexer judges them (bitmaps.ts), made
+    // from the postings read back in bib order through their new primary key.
+    const threshold = bitmapThreshold(await idSpan(db, tables.BUILD));
+    const bitmaps: { id: number; df: number }[] = [];
+    for (const [key, id] of termIds) if (key[1] === '~' && df[id]! >= threshold) bitmaps.push({ id, df: df[id]! });
     await onProgress({ phase: 'indexes', step: `bitmaps of the ${bitmaps.length} longest lists` });
     await makeBitmaps(db, bitmaps, tables.BUILD);
     await onProgress({ phase: 'indexes', step: 'swapping in' });
