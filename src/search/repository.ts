@@ -372,8 +372,8 @@ export interface PoolQuery {
   bitmaps: number[];
   /**
    * The pool holds the whole of its list (`list`, the rarest list: a word's stem list or a
-   * phrase's pair list): its bibs in `joined` (one of probes or bitmaps) are found by one pass over both
-   * lists in bib order, not a probe each (or, when `joined` is one of `bitmaps`, by its bits).
+   * phrase's pair list). Its bibs in `joined` (the first of probes or bitmaps) are found at once,
+   * not a check each: by one pass over both lists in bib order, or by `joined`'s bits.
    */
   whole?: { list: number; joined: number };
   title: string | null;
