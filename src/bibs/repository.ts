@@ -47,6 +47,13 @@ const columns = ({ marc = false, holdings = false }: BibExtras) => `b.id::text, 
     (select count(*)::int from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as copies` : ''}`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 
+/**
+ * BibRow's columns over "bibs b" (joined as BIB_FROM), for a statement of another module that
+ * answers a page of bibs with its own columns: a search's page with its ranking, in one round trip.
+ */
+export const bibRowColumns = columns;
+export const BIB_FROM = FROM;
+
 function derivedParams(d: DerivedBib): unknown[] {
   return [d.title, d.author, d.publishYear, d.lang, d.country, d.bibLevel, d.materialType, d.isbns, d.issns, d.controlNumber, d.controlSource, d.systemNumbers];
 }

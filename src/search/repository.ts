@@ -1,4 +1,5 @@
 // SQL for the search index: the queue of bibs to index, the index itself, and the search query.
+import { BIB_FROM, bibRowColumns, type BibExtras, type BibRow } from '../bibs/repository.ts';
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
@@ -464,6 +465,58 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // ranking a rare word's pool.
   const hits = await db.query<SearchHit>(sql, p.values, { planOnce: true });
   return { hits, pooled: hits[0]?.total ?? 0 };
+}
+
+/**
+ * A search whose pool is drawn from the lists of one word (or one number), given by key: the
+ * statement looks the keys up itself, so the search takes one round trip where looking them up
+ * first took two. The pool is the first one rankPool would rank for the word, and ranked the same.
+ */
+export interface KeyedPoolQuery {
+  /** The word's keys with their boosts, the first its match list (a stem key, "~", or a number's). */
+  keys: string[];
+  boosts: number[];
+  /** How far down each list with a positive boost the pool reaches. */
+  size: number;
+  title: string | null;
+  limit: number;
+  offset: number;
+  /** Also answer each hit's bib, with these extras (its row for the page, in the same round trip). */
+  bibs?: BibExtras;
+}
+
+/**
+ * The page of a KeyedPoolQuery, how many matches the pool holds, and the first key's df (its
+ * list's length if it is a stem key; null when it is not in the index).
+ */
+export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{ hits: (SearchHit & { bib?: BibRow })[]; pooled: number; listed: number | null }> {
+  const p = new SqlParams();
+  // As rankPool with a pool of one word (and its entries known), the lists found by key: each
+  // pooled list's best entries by a lateral read of its impact order.
+  const sql = `with k as materialized (
+      select s.id as term_id, u.boost, s.df, u.n from unnest(${p.add(q.keys)}::text[], ${p.add(q.boosts)}::real[]) with ordinality as u(key, boost, n)
+      join search_terms s on s.key = u.key),
+    entries as materialized (
+      select x.bib_id, x.term_id, x.weight from k cross join lateral (
+        select x.bib_id, x.term_id, x.weight from search_postings x where x.term_id = k.term_id
+        order by x.weight desc, x.bib_id limit ${p.add(q.size)}) as x
+      where k.boost > 0),
+    scored as (
+      select m.bib_id,
+        -- in float8: the same sum whatever order the plan adds in (see MatchSql)
+        sum((coalesce(e.weight, (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)) * k.boost)::float8) as w
+      from (select distinct bib_id from entries) as m cross join k left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id
+      group by m.bib_id),
+    page as (
+      select s.bib_id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p)}`})::float8 as score, count(*) over ()::int as total,
+        (select k.df from k where k.n = 1) as listed
+      from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
+      order by score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)})
+    select page.score, page.total, page.listed, ${q.bibs ? `${bibRowColumns(q.bibs)} from page join ${BIB_FROM} on b.id = page.bib_id` : 'page.bib_id::text as id from page'}
+    order by page.score desc, page.bib_id`;
+  const rows = await db.query<SearchHit & { listed: number | null } & Partial<BibRow>>(sql, p.values, { planOnce: true });
+  const hits = rows.map(({ score, total, listed: _, ...bib }) => ({ id: bib.id, score, total, ...(q.bibs && { bib: bib as BibRow }) }));
+  return { hits, pooled: rows[0]?.total ?? 0, listed: rows[0]?.listed ?? null };
 }
 
 /** How many bibs are in every one of these lists (rarest first, so the join starts small). */

@@ -60,17 +60,11 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
       language: listParam('language', q.language, /^[a-z]{3}$/),
       decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
     };
-    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset });
-    const ids = result.hits.map((h) => h.id);
-    // The page's bibs and their items, side by side (as the catalogue page reads them).
-    const [rows, items] = await Promise.all([
-      bibs.byIds(ids, { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') }),
-      fields.includes('items') ? bibs.itemsOf(ids) : undefined,
-    ]);
-    const entries = result.hits.flatMap((hit) => {
-      const row = rows.get(hit.id);
-      return row ? [{ relevance: hit.relevance, bib: presentBib(row, fields, items) }] : [];
-    });
+    // The page's bibs come with it (in the ranking's round trip where the search allows).
+    const extras = { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') };
+    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset, bibs: extras });
+    const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
+    const entries = result.hits.map((hit) => ({ relevance: hit.relevance, bib: presentBib(hit.bib!, fields, items) }));
     return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
   });
 }

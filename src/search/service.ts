@@ -1,5 +1,6 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
 // for the API and (next) the public catalogue pages, so both give the same records in the same order.
+import { listBibs, type BibExtras, type BibRow } from '../bibs/repository.ts';
 import type { Db } from '../db/types.ts';
 import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, pairKeys, STEM_FACTOR } from './document.ts';
 import { parseQuery } from './query.ts';
@@ -34,6 +35,8 @@ export interface SearchRequest {
   exhaustive?: boolean;
   limit: number;
   offset: number;
+  /** Also answer the page's bibs (their rows, with these extras): read with the ranking where it can, else after it. */
+  bibs?: BibExtras;
 }
 
 export interface FacetValue<T> {
@@ -49,7 +52,8 @@ export interface SearchFacets {
 
 export interface SearchResult {
   total: number;
-  hits: { id: string; relevance: number }[];
+  /** bib: with SearchRequest.bibs (a hit whose bib cannot be read is left out). */
+  hits: { id: string; relevance: number; bib?: BibRow }[];
   /** Present when asked for. */
   facets?: SearchFacets;
 }
@@ -110,9 +114,17 @@ export class SearchService {
 
   async search(request: SearchRequest): Promise<SearchResult> {
     const { result, sql, list } = await this.find(request);
-    if (!request.facets) return result;
+    const withBibs = request.bibs && result.hits.some((h) => !h.bib) ? await this.withBibs(result, request.bibs) : result;
+    if (!request.facets) return withBibs;
     // Counted over the same matches, apart from the ranking: asking for facets changes no order.
-    return { ...result, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
+    return { ...withBibs, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
+  }
+
+  /** The hits with their bibs read (those whose bib is not found left out). */
+  private async withBibs(result: SearchResult, extras: BibExtras): Promise<SearchResult> {
+    const ids = result.hits.map((h) => h.id);
+    const rows = new Map((await listBibs(this.db, { id: { kind: 'list', ids }, limit: ids.length, offset: 0, extras })).map((r) => [r.id, r]));
+    return { ...result, hits: result.hits.flatMap((h) => { const bib = rows.get(h.id); return bib ? [{ ...h, bib }] : []; }) };
   }
 
   /**
@@ -124,6 +136,8 @@ export class SearchService {
     const number = !request.index || field === FIELD_KEYS.number ? numberKey(request.text) : undefined;
     if (number || field === FIELD_KEYS.number) {
       if (!number) return { result: { total: 0, hits: [] } };
+      const keyed = await this.keyedPool(request, [[number, 1]], null, false);
+      if (keyed) return { result: keyed };
       const ids = await repo.terms(this.db, [number]);
       if (!ids.size) return { result: { total: 0, hits: [] } };
       const sql: repo.SearchSql = { required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) };
@@ -145,6 +159,13 @@ export class SearchService {
     // Searching every field for one word, the title's first word ("*!") says whether the title is
     // or starts with it; longer searches compare the whole title when ranking.
     const leading = !request.index && titleWords.length === 1 && query.clauses.length === 1 ? `${ANY_FIELD}!${titleWords[0]}` : undefined;
+    const comparesTitle = request.index ? field === FIELD_KEYS.title && titleWords.length > 0 : titleWords.length > 1;
+    const [only] = query.clauses;
+    if (query.clauses.length === 1 && query.excluded.length === 0 && only!.alternatives.length === 1 && only!.alternatives[0]!.length === 1) {
+      const keyed = await this.keyedPool(request, [...wordKeys(titleWords[0]!), ...(leading ? [[leading, 1] as [string, number]] : [])],
+        comparesTitle ? ` ${titleWords[0]} ` : null, true);
+      if (keyed) return { result: keyed };
+    }
     const allKeys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) => wordKeys(w).map(([k]) => k));
     if (leading) allKeys.push(leading);
     // The pairs of the required phrases, searching every field (document.ts, pairKey).
@@ -202,7 +223,6 @@ export class SearchService {
       required[0]!.termIds.push(leadingTerm.id);
       required[0]!.boosts.push(1);
     }
-    const comparesTitle = request.index ? field === FIELD_KEYS.title && titleWords.length > 0 : titleWords.length > 1;
     const sql: repo.SearchSql = {
       required, optional, excluded, excludedStems, phrases, excludedPhrases,
       title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
@@ -263,6 +283,23 @@ export class SearchService {
     // One word: every bib in its stem list matches (its other lists are parts of it).
     const list = lists.length === 1 ? rarest.id : undefined;
     return { result: { total, hits: ranked.hits.map(toHit) }, sql, list };
+  }
+
+  /**
+   * The search of one list (one word's, one number's) when the first pool holds its page: its keys
+   * looked up by the ranking statement itself, one round trip instead of two. Undefined when that
+   * cannot answer: another sort, filters or facets, a page past the first pool, or no match (the
+   * word not in the index, or a page past its matches, whose total the general path then gives).
+   * @param counted the first key is a stem key, whose kept length (df) is the total; a number's
+   *   list is not counted, and its total is known when the pool holds all of it
+   */
+  private async keyedPool(request: SearchRequest, keys: [string, number][], title: string | null, counted: boolean): Promise<SearchResult | undefined> {
+    const { filters, sort, limit, offset } = this.page(request);
+    if (request.exhaustive || request.facets || sort !== 'relevance' || hasFilters(filters) || offset + limit > this.poolSize) return undefined;
+    const ranked = await repo.rankKeyedPool(this.db, { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: this.poolSize, title, limit, offset, bibs: request.bibs });
+    const total = counted ? ranked.listed : ranked.pooled < this.poolSize ? ranked.pooled : null;
+    if (ranked.hits.length === 0 || total === null) return undefined;
+    return { total, hits: ranked.hits.map((h) => ({ ...toHit(h), ...(h.bib && { bib: h.bib }) })) };
   }
 
   /**

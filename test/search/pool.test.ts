@@ -64,6 +64,25 @@ describe(`search pool on ${ENGINE}`, () => {
     }
   });
 
+  it('answers one word or number from its keys in one statement as the full evaluation does, at any page of the first pool', async () => {
+    // (The pages of a word past the first pool, and their seams with it, are walked above.)
+    const roomy = new SearchService(testDb.db, 1000);
+    const [bib] = await testDb.db.query<{ isbn: string }>('select isbns[1] as isbn from bibs where cardinality(isbns) > 0 order by id limit 1');
+    // "histories" is not its own stem: its exact form's list and its stem's are both read.
+    for (const text of ['history', 'histories', 'fiction', bib!.isbn]) {
+      for (const [limit, offset] of [[5, 0], [5, 10], [15, 0]] as const) {
+        const fast = await roomy.search({ text, limit, offset });
+        const slow = await roomy.search({ text, limit, offset, exhaustive: true });
+        assert.ok(slow.total > 0, text);
+        assert.equal(fast.total, slow.total, `${text} total`);
+        assert.deepEqual(fast.hits, slow.hits, `${text} at ${offset}`);
+      }
+    }
+    // A page past a word's matches still says how many there are.
+    const few = await roomy.search({ text: bib!.isbn, limit: 5, offset: 10 });
+    assert.deepEqual(few, { total: (await full(bib!.isbn, 5, 0)).total, hits: [] });
+  });
+
   it('takes one pool, sized by their count, for the first page of two words seldom found together, and pages it to the end', async () => {
     // Two words each in many bibs but together in few, from the catalogue's own text.
     const docs = (await testDb.db.query<{ words: string }>('select words from search_docs')).map((d) => new Set(d.words.trim().split(' ')));
