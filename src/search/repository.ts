@@ -165,12 +165,25 @@ export interface Term {
   bitmap: boolean;
 }
 
-export async function terms(db: Queryable, keys: string[]): Promise<Map<string, Term>> {
-  if (keys.length === 0) return new Map();
+/** A count of a search's matches kept (search_counts), and the versions of its lists it was counted at. */
+export interface CachedCount {
+  total: number;
+  versions: number[];
+}
+
+/** These keys' terms, and what search_counts keeps for the search `counted` (in the same round trip) if any key is found. */
+export async function terms(db: Queryable, keys: string[], counted: string | null = null): Promise<{ terms: Map<string, Term>; count?: CachedCount }> {
+  if (keys.length === 0) return { terms: new Map() };
   // Planned once: planned for its values, it was planned afresh for every search (a short array
   // looks cheaper than the generic plan's guess), for the same plan.
-  const rows = await db.query<Term & { key: string }>('select id, key, df, version, bitmap from search_terms where key = any($1::text[])', [keys], { planOnce: true });
-  return new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version, bitmap: r.bitmap }]));
+  const rows = await db.query<Term & { key: string; total: number | null; versions: number[] | null }>(
+    `select t.id, t.key, t.df, t.version, t.bitmap, c.total, c.versions
+     from search_terms t left join search_counts c on c.search = $2 where t.key = any($1::text[])`, [keys, counted], { planOnce: true });
+  const [first] = rows;
+  return {
+    terms: new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version, bitmap: r.bitmap }])),
+    ...(first?.total != null && { count: { total: first.total, versions: first.versions! } }),
+  };
 }
 
 /** A clause for the query: the terms (with how much each counts) any of which satisfies it. */
@@ -208,6 +221,28 @@ export interface SearchHit {
   id: string;
   score: number;
   total: number;
+  /** The bib's row, when the statement was asked for it. */
+  bib?: BibRow;
+}
+
+/**
+ * The last select of a ranking statement whose CTE "page" holds the page (bib_id, score, total,
+ * and the columns `extra` names) in `order`: each hit with its bib's row when `bibs` asks for it,
+ * so the page and its bibs come in one round trip. (A hit whose bib is missing is left out.)
+ */
+function pageSelect(order: string, bibs: BibExtras | undefined, extra = ''): string {
+  const hit = `page.score, page.total${extra}`;
+  return bibs
+    ? `select ${hit}, ${bibRowColumns(bibs)} from page join ${BIB_FROM} on b.id = page.bib_id order by ${order}`
+    : `select ${hit}, page.bib_id::text as id from page order by ${order}`;
+}
+
+/** A row of a statement ending with pageSelect: the hit's columns, then its bib's (and a keyed pool's list length). */
+type PageRow = SearchHit & Partial<BibRow> & { listed?: number | null };
+
+/** The hits of a statement ending with pageSelect. */
+function hitsOf(rows: PageRow[], bibs: BibExtras | undefined): SearchHit[] {
+  return rows.map(({ score, total, listed: _listed, ...bib }) => ({ id: bib.id, score, total, ...(bibs && { bib: bib as BibRow }) }));
 }
 
 export interface PoolLists {
@@ -382,6 +417,8 @@ export interface PoolQuery {
   phrases: string[];
   limit: number;
   offset: number;
+  /** Also answer each hit's bib, with these extras. */
+  bibs?: BibExtras;
 }
 
 /**
@@ -456,15 +493,17 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
         -- in float8: the same sum whatever order the plan adds in (see MatchSql)
         sum((${known ? 'coalesce(e.weight, ' : ''}(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)${known ? ')' : ''} * k.boost)::float8) as w
       from m cross join k${known ? ' left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id' : ''}
-      group by m.bib_id, m.place, m.title)
-    select s.bib_id::text as id, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p, titleFromDoc ? 'd.title' : 's.title')}`})::float8 as score, count(*) over ()::int as total
-    from scored s${titleFromDoc ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
-    order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)}`;
+      group by m.bib_id, m.place, m.title),
+    page as (
+      select s.bib_id, s.tier, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p, titleFromDoc ? 'd.title' : 's.title')}`})::float8 as score, count(*) over ()::int as total
+      from scored s${titleFromDoc ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
+      order by s.tier, score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)})
+    ${pageSelect('page.tier, page.score desc, page.bib_id', q.bibs)}`;
   // Planned once: its plan follows from its text (how many lists, probes and phrases); planned
   // for its values, it was planned afresh for every search, the planning costing about as much as
   // ranking a rare word's pool.
-  const hits = await db.query<SearchHit>(sql, p.values, { planOnce: true });
-  return { hits, pooled: hits[0]?.total ?? 0 };
+  const rows = await db.query<PageRow>(sql, p.values, { planOnce: true });
+  return { hits: hitsOf(rows, q.bibs), pooled: rows[0]?.total ?? 0 };
 }
 
 /**
@@ -489,7 +528,7 @@ export interface KeyedPoolQuery {
  * The page of a KeyedPoolQuery, how many matches the pool holds, and the first key's df (its
  * list's length if it is a stem key; null when it is not in the index).
  */
-export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{ hits: (SearchHit & { bib?: BibRow })[]; pooled: number; listed: number | null }> {
+export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{ hits: SearchHit[]; pooled: number; listed: number | null }> {
   const p = new SqlParams();
   // As rankPool with a pool of one word (and its entries known), the lists found by key: each
   // pooled list's best entries by a lateral read of its impact order.
@@ -512,11 +551,9 @@ export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{
         (select k.df from k where k.n = 1) as listed
       from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
       order by score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)})
-    select page.score, page.total, page.listed, ${q.bibs ? `${bibRowColumns(q.bibs)} from page join ${BIB_FROM} on b.id = page.bib_id` : 'page.bib_id::text as id from page'}
-    order by page.score desc, page.bib_id`;
-  const rows = await db.query<SearchHit & { listed: number | null } & Partial<BibRow>>(sql, p.values, { planOnce: true });
-  const hits = rows.map(({ score, total, listed: _, ...bib }) => ({ id: bib.id, score, total, ...(q.bibs && { bib: bib as BibRow }) }));
-  return { hits, pooled: rows[0]?.total ?? 0, listed: rows[0]?.listed ?? null };
+    ${pageSelect('page.score desc, page.bib_id', q.bibs, ', page.listed')}`;
+  const rows = await db.query<PageRow>(sql, p.values, { planOnce: true });
+  return { hits: hitsOf(rows, q.bibs), pooled: rows[0]?.total ?? 0, listed: rows[0]?.listed ?? null };
 }
 
 /** How many bibs are in every one of these lists (rarest first, so the join starts small). */
@@ -531,12 +568,6 @@ export async function countCommon(db: Queryable, termIds: number[], phrases: str
     p.values,
   );
   return rows[0]!.n;
-}
-
-/** A total counted before for this search, if none of its keys has changed since (their versions). */
-export async function cachedCount(db: Queryable, search: string, versions: number[]): Promise<number | undefined> {
-  const rows = await db.query<{ total: number }>('select total from search_counts where search = $1 and versions = $2::int[]', [search, versions], { planOnce: true });
-  return rows[0]?.total;
 }
 
 export async function saveCount(db: Queryable, search: string, versions: number[], total: number): Promise<void> {

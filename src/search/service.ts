@@ -106,7 +106,7 @@ function numberKey(text: string): string | undefined {
 }
 
 /** A ranked bib as the service answers it: relevance to two decimals. */
-const toHit = (h: repo.SearchHit): SearchResult['hits'][number] => ({ id: h.id, relevance: Math.round(h.score * 100) / 100 });
+const toHit = (h: repo.SearchHit): SearchResult['hits'][number] => ({ id: h.id, relevance: Math.round(h.score * 100) / 100, ...(h.bib && { bib: h.bib }) });
 
 export class SearchService {
   /** @param poolSize see POOL_SIZE (tests make it small, to page past the pool in a small catalogue) */
@@ -138,7 +138,7 @@ export class SearchService {
       if (!number) return { result: { total: 0, hits: [] } };
       const keyed = await this.keyedPool(request, [[number, 1]], null, false);
       if (keyed) return { result: keyed };
-      const ids = await repo.terms(this.db, [number]);
+      const { terms: ids } = await repo.terms(this.db, [number]);
       if (!ids.size) return { result: { total: 0, hits: [] } };
       const sql: repo.SearchSql = { required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) };
       return { result: await this.run(sql), sql };
@@ -172,7 +172,13 @@ export class SearchService {
     const requiredPhrases = field === ANY_FIELD ? query.clauses.filter((c) => !c.optional && c.alternatives.length === 1 && c.alternatives[0]!.length > 1).map((c) => c.alternatives[0]!) : [];
     const pairs = requiredPhrases.flatMap((words) => pairKeys(words));
     allKeys.push(...pairs);
-    const ids = await repo.terms(this.db, [...new Set(allKeys)]);
+    // The words every match has, and the phrases it has in its text; the count of their matches is
+    // kept by their lists' keys and the phrases (countAll), and looked up with the keys.
+    const single = query.clauses.filter((c) => !c.optional && c.alternatives.length === 1).map((c) => c.alternatives[0]!);
+    const requiredWords = single.flat();
+    const phrases = single.filter((words) => words.length > 1).map((words) => ` ${words.join(' ')} `);
+    const counted = { keys: [...new Set([...requiredWords.map((word) => `${field}~${stem(word)}`), ...pairs])].sort(), phrases };
+    const { terms: ids, count: cachedCount } = await repo.terms(this.db, [...new Set(allKeys)], JSON.stringify(counted));
     const clauseOf = (alternatives: string[][]): repo.SqlClause => {
       const termIds: number[] = [];
       const boosts: number[] = [];
@@ -189,19 +195,8 @@ export class SearchService {
     };
     // A phrase requires each of its words, and its words in order (checked on the folded text);
     // a clause with alternatives requires any one of them (words only: a phrase inside OR is read as words).
-    const required: repo.SqlClause[] = [];
-    const requiredWords: string[] = [];
-    const phrases: string[] = [];
-    for (const clause of query.clauses.filter((c) => !c.optional)) {
-      if (clause.alternatives.length === 1) {
-        const [alternative] = clause.alternatives;
-        for (const word of alternative!) {
-          required.push(clauseOf([[word]]));
-          requiredWords.push(word);
-        }
-        if (alternative!.length > 1) phrases.push(` ${alternative!.join(' ')} `);
-      } else required.push(clauseOf(clause.alternatives));
-    }
+    const required = query.clauses.filter((c) => !c.optional)
+      .flatMap((c) => (c.alternatives.length === 1 ? c.alternatives[0]!.map((word) => clauseOf([[word]])) : [clauseOf(c.alternatives)]));
     if (required.length === 0 || required.some((c) => c.termIds.length === 0)) return { result: { total: 0, hits: [] } };
     const optional = query.clauses.filter((c) => c.optional).map((c) => clauseOf(c.alternatives)).filter((c) => c.termIds.length);
     // An excluded word excludes its exact form only: "-war" should not also drop "wars".
@@ -251,8 +246,9 @@ export class SearchService {
     // Lists with bitmaps are checked first, by a bit each; the rest by a probe each, shortest first.
     const bitmaps = checked.filter((t) => t.bitmap).map((t) => t.id);
     const probes = checked.filter((t) => !t.bitmap).map((t) => t.id);
-    const page = { words: required, optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset };
-    const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases);
+    const page = { words: required, optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset, bibs: request.bibs };
+    const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases, {
+      search: JSON.stringify(counted), versions: counted.keys.map((key) => ids.get(key)?.version ?? -1), cached: cachedCount });
     if (total === 0) return { result: { total, hits: [] }, sql };
     // The first pool is as large as the words' rate of appearing together predicts it must be to
     // hold FIRST_POOL_MATCHES × poolSize matches: words seldom found together then take one pool
@@ -299,18 +295,18 @@ export class SearchService {
     const ranked = await repo.rankKeyedPool(this.db, { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: this.poolSize, title, limit, offset, bibs: request.bibs });
     const total = counted ? ranked.listed : ranked.pooled < this.poolSize ? ranked.pooled : null;
     if (ranked.hits.length === 0 || total === null) return undefined;
-    return { total, hits: ranked.hits.map((h) => ({ ...toHit(h), ...(h.bib && { bib: h.bib }) })) };
+    return { total, hits: ranked.hits.map(toHit) };
   }
 
   /**
    * How many bibs have all these words (and phrases). Counting common words means reading long
-   * lists, so the count is kept (search_counts) until one of the words' lists changes.
+   * lists, so the count is kept (search_counts) until one of the words' lists changes: `kept` is
+   * what was kept for this search (by its keys and phrases), and the versions its lists have now
+   * (-1 for a key not in the index), which must be those it was counted at.
    */
-  private async countAll(rarestFirst: repo.Term[], phrases: string[]): Promise<number> {
-    const search = [rarestFirst.map((t) => t.id).join(' '), ...phrases].join('|');
-    const versions = rarestFirst.map((t) => t.version);
-    const cached = await repo.cachedCount(this.db, search, versions);
-    if (cached !== undefined) return cached;
+  private async countAll(rarestFirst: repo.Term[], phrases: string[], kept: { search: string; versions: number[]; cached?: repo.CachedCount }): Promise<number> {
+    const { search, versions, cached } = kept;
+    if (cached && cached.versions.length === versions.length && cached.versions.every((v, i) => v === versions[i])) return cached.total;
     const total = await repo.countCommon(this.db, rarestFirst.map((t) => t.id), phrases);
     await repo.saveCount(this.db, search, versions, total);
     return total;
