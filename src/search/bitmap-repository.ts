@@ -89,15 +89,23 @@ export async function dropBitmaps(db: Queryable, termIds: number[]): Promise<voi
  * The value is made once per statement and read in place (bitmapHas), however many bibs are checked.
  */
 export function bitmapCte(name: string, termParam: string): string {
+  // The chunks are concatenated in the order the subquery reads them from the key's index, each
+  // after the zeros of the chunks missing before it. (string_agg's own "order by" sorted the
+  // chunks again, and filling the gaps by a join with every chunk number took as long again: 1.8
+  // ms for a list of 245 chunks, against 0.4 ms.)
   return `${name} as materialized (
-      select r.lo::bigint * ${CHUNK_BITS} as first, string_agg(coalesce(b.bits, decode(repeat('00', ${CHUNK_BYTES}), 'hex')), ''::bytea order by g.n) as bits
-      from (select min(chunk) as lo, max(chunk) as hi from search_bitmaps where term_id = ${termParam}) as r
-      cross join lateral generate_series(r.lo, r.hi) as g(n)
-      left join search_bitmaps b on b.term_id = ${termParam} and b.chunk = g.n
-      group by r.lo)`;
+      select min(c.chunk)::bigint * ${CHUNK_BITS} as first,
+        string_agg(case when c.chunk = c.previous + 1 then c.bits else decode(repeat('00', ${CHUNK_BYTES} * (c.chunk - c.previous - 1)), 'hex') || c.bits end, ''::bytea) as bits
+      from (select chunk, bits, lag(chunk, 1, chunk - 1) over (order by chunk) as previous
+            from search_bitmaps where term_id = ${termParam} order by chunk) as c
+      having count(*) > 0)`;
 }
 
-/** Whether the bib `bib` (an expression) has its bit set in the bitmap CTE `name`. */
+/**
+ * Whether the bib `bib` (an expression) has its bit set in the bitmap CTE `name`. (A CASE, since
+ * PostgreSQL may reorder the conditions of a WHERE clause's AND, cheapest first, and read a bit
+ * past the bitmap's end.)
+ */
 export function bitmapHas(name: string, bib: string): string {
-  return `(${bib} >= ${name}.first and ${bib} < ${name}.first + 8 * length(${name}.bits) and get_bit(${name}.bits, ${bib} - ${name}.first) = 1)`;
+  return `(case when ${bib} >= ${name}.first and ${bib} < ${name}.first + 8 * length(${name}.bits) then get_bit(${name}.bits, ${bib} - ${name}.first) = 1 else false end)`;
 }

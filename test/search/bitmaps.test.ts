@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/types.ts';
-import { bitmapThreshold } from '../../src/search/bitmaps.ts';
+import { bitmapCte, bitmapHas, writeChunks } from '../../src/search/bitmap-repository.ts';
+import { bitmapThreshold, chunksOf } from '../../src/search/bitmaps.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
 import { SearchService } from '../../src/search/service.ts';
@@ -104,6 +105,22 @@ describe(`search bitmaps on ${ENGINE}`, () => {
       assert.deepEqual(await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3 }))), withBitmaps);
     } finally {
       await t.db.query('update search_terms set bitmap = true where id = any($1::int[])', [kept]);
+    }
+  });
+
+  it('reads a bitmap whose chunks lie far apart as one value, the chunks not kept as zeros', async () => {
+    // (The catalogue's bib ids all fall in one or two chunks: this one spans thirteen, most not kept.)
+    const termId = 2_000_000_000;
+    const set = [4096 * 2 + 5, 4096 * 3 - 1, 4096 * 3, 4096 * 6 + 7, 4096 * 6 + 8, 4096 * 14 + 4095];
+    await writeChunks(t.db, [...chunksOf(set)].map(([chunk, bits]) => ({ termId, chunk, bits })));
+    const probed = [...new Set([...set, ...set.map((id) => id + 1), ...set.map((id) => id - 1), 0, 4096 * 2, 4096 * 10, 4096 * 15, 4096 * 40])];
+    const hasBit = (term: number) => t.db.query<{ id: string }>(
+      `with ${bitmapCte('bm', '$1')} select u.id::text from unnest($2::bigint[]) as u(id) cross join bm where ${bitmapHas('bm', 'u.id')} order by u.id`, [term, probed]);
+    try {
+      assert.deepEqual((await hasBit(termId)).map((r) => Number(r.id)), [...set].sort((a, b) => a - b));
+      assert.deepEqual(await hasBit(termId + 1), [], 'a key without chunks has no bit set');
+    } finally {
+      await t.db.query('delete from search_bitmaps where term_id = $1', [termId]);
     }
   });
 
