@@ -120,6 +120,21 @@ describe(`search on ${ENGINE}`, () => {
     assert.deepEqual(await found('text=war'), ['warAndPeace', 'emma']);
   });
 
+  it('answers each bib as GET /bibs/{id} does, in the fields asked for, however the search was ranked', async () => {
+    // One word and one ISBN (their bibs read with the ranking), words (with the pool's ranking),
+    // and a sort by title (read after it).
+    for (const text of ['war', '9780141439518', 'pride prejudice', 'war&sort=title']) {
+      for (const fields of ['', '&fields=id,title,varFields,fixedFields,items']) {
+        const { entries } = await search(`text=${text}${fields}`);
+        assert.ok(entries.length > 0, text);
+        for (const { bib } of entries) {
+          const one = await t.app.inject({ method: 'GET', url: `/v6/bibs/${bib.id}?${fields.slice(1)}`, headers: { authorization: reader } });
+          assert.deepEqual(bib, one.json(), `${text}${fields}: ${name(bib.id)}`);
+        }
+      }
+    }
+  });
+
   it('refuses a key without Bibs_Read, and a missing text', async () => {
     const other = await bearer(t, ['Invoices_Read']);
     assert.equal((await t.app.inject({ method: 'GET', url: '/v6/bibs/search?text=war', headers: { authorization: other } })).statusCode, 403);
