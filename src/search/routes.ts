@@ -64,7 +64,7 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
     const extras = { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') };
     const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset, bibs: extras });
     const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
-    const entries = result.hits.map((hit) => ({ relevance: hit.relevance, bib: presentBib(hit.bib!, fields, items) }));
+    const entries = result.hits.flatMap((hit) => (hit.bib ? [{ relevance: hit.relevance, bib: presentBib(hit.bib, fields, items) }] : []));
     return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
   });
 }
