@@ -271,6 +271,13 @@ export async function listBibs(db: Queryable, filter: BibListFilter): Promise<Bi
   return db.query<BibRow>(sql, params);
 }
 
+/** Bibs by id, with these extras, keyed by id (missing ids left out). */
+export async function bibsById(db: Queryable, ids: string[], extras: BibExtras): Promise<Map<string, BibRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await listBibs(db, { id: { kind: 'list', ids }, limit: ids.length, offset: 0, extras });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 export async function getBibMarc(db: Queryable, id: string): Promise<MarcInJson | undefined> {
   const rows = await db.query<{ marc: MarcInJson }>('select marc from bibs where id = $1 and deleted_date is null', [id]);
   return rows[0]?.marc;

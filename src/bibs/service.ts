@@ -89,9 +89,7 @@ export class BibService {
 
   /** These bibs by id (those that exist), for pages whose order is decided elsewhere (search). */
   async byIds(ids: string[], extras: repo.BibExtras): Promise<Map<string, repo.BibRow>> {
-    if (ids.length === 0) return new Map();
-    const rows = await repo.listBibs(this.db, { id: { kind: 'list', ids }, limit: ids.length, offset: 0, extras });
-    return new Map(rows.map((r) => [r.id, r]));
+    return repo.bibsById(this.db, ids, extras);
   }
 
   /** The live items of these bibs, by bib id (a bound-with item under each of its bibs). */

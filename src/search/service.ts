@@ -1,6 +1,6 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
 // for the API and (next) the public catalogue pages, so both give the same records in the same order.
-import { listBibs, type BibExtras, type BibRow } from '../bibs/repository.ts';
+import { bibsById, type BibExtras, type BibRow } from '../bibs/repository.ts';
 import type { Db } from '../db/types.ts';
 import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, pairKeys, STEM_FACTOR } from './document.ts';
 import { parseQuery } from './query.ts';
@@ -122,8 +122,7 @@ export class SearchService {
 
   /** The hits with their bibs read (those whose bib is not found left out). */
   private async withBibs(result: SearchResult, extras: BibExtras): Promise<SearchResult> {
-    const ids = result.hits.map((h) => h.id);
-    const rows = new Map((await listBibs(this.db, { id: { kind: 'list', ids }, limit: ids.length, offset: 0, extras })).map((r) => [r.id, r]));
+    const rows = await bibsById(this.db, result.hits.map((h) => h.id), extras);
     return { ...result, hits: result.hits.flatMap((h) => { const bib = rows.get(h.id); return bib ? [{ ...h, bib }] : []; }) };
   }
 
