@@ -113,11 +113,12 @@ export class SearchService {
   constructor(private readonly db: Db, private readonly poolSize = POOL_SIZE) {}
 
   async search(request: SearchRequest): Promise<SearchResult> {
-    const { result, sql, list } = await this.find(request);
-    const withBibs = request.bibs && result.hits.some((h) => !h.bib) ? await this.withBibs(result, request.bibs) : result;
-    if (!request.facets) return withBibs;
+    const { result: found, sql, list } = await this.find(request);
+    // (Unless the ranking statement read them.)
+    const result = request.bibs && found.hits.some((h) => !h.bib) ? await this.withBibs(found, request.bibs) : found;
+    if (!request.facets) return result;
     // Counted over the same matches, apart from the ranking: asking for facets changes no order.
-    return { ...withBibs, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
+    return { ...result, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
   }
 
   /** The hits with their bibs read (those whose bib is not found left out). */
@@ -176,8 +177,9 @@ export class SearchService {
     const single = query.clauses.filter((c) => !c.optional && c.alternatives.length === 1).map((c) => c.alternatives[0]!);
     const requiredWords = single.flat();
     const phrases = single.filter((words) => words.length > 1).map((words) => ` ${words.join(' ')} `);
-    const counted = { keys: [...new Set([...requiredWords.map((word) => `${field}~${stem(word)}`), ...pairs])].sort(), phrases };
-    const { terms: ids, count: cachedCount } = await repo.terms(this.db, [...new Set(allKeys)], JSON.stringify(counted));
+    const countedKeys = [...new Set([...requiredWords.map((word) => `${field}~${stem(word)}`), ...pairs])].sort();
+    const countedSearch = JSON.stringify({ keys: countedKeys, phrases });
+    const { terms: ids, count: cachedCount } = await repo.terms(this.db, [...new Set(allKeys)], countedSearch);
     const clauseOf = (alternatives: string[][]): repo.SqlClause => {
       const termIds: number[] = [];
       const boosts: number[] = [];
@@ -222,7 +224,7 @@ export class SearchService {
       title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
       ...this.page(request),
     };
-    const simple = !request.exhaustive && sql.sort === 'relevance' && !hasFilters(sql.filters) && excluded.length === 0 && excludedStems.length === 0
+    const simple = this.ranksByPool(request) && excluded.length === 0 && excludedStems.length === 0
       && excludedPhrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
     if (!simple) return { result: await this.run(sql), sql };
     // Words only, every one required, ranked by relevance: the pool of the rarest word's best bibs
@@ -247,7 +249,7 @@ export class SearchService {
     const probes = checked.filter((t) => !t.bitmap).map((t) => t.id);
     const page = { words: required, optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset, bibs: request.bibs };
     const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases, {
-      search: JSON.stringify(counted), versions: counted.keys.map((key) => ids.get(key)?.version ?? -1), cached: cachedCount });
+      search: countedSearch, versions: countedKeys.map((key) => ids.get(key)?.version ?? -1), cached: cachedCount });
     if (total === 0) return { result: { total, hits: [] }, sql };
     // The first pool is as large as the words' rate of appearing together predicts it must be to
     // hold FIRST_POOL_MATCHES × poolSize matches: words seldom found together then take one pool
@@ -289,8 +291,8 @@ export class SearchService {
    *   list is not counted, and its total is known when the pool holds all of it
    */
   private async keyedPool(request: SearchRequest, keys: [string, number][], title: string | null, counted: boolean): Promise<SearchResult | undefined> {
-    const { filters, sort, limit, offset } = this.page(request);
-    if (request.exhaustive || request.facets || sort !== 'relevance' || hasFilters(filters) || offset + limit > this.poolSize) return undefined;
+    const { limit, offset } = request;
+    if (!this.ranksByPool(request) || request.facets || offset + limit > this.poolSize) return undefined;
     const ranked = await repo.rankKeyedPool(this.db, { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: this.poolSize, title, limit, offset, bibs: request.bibs });
     const total = counted ? ranked.listed : ranked.pooled < this.poolSize ? ranked.pooled : null;
     if (ranked.hits.length === 0 || total === null) return undefined;
@@ -309,6 +311,11 @@ export class SearchService {
     const total = await repo.countCommon(this.db, rarestFirst.map((t) => t.id), phrases);
     await repo.saveCount(this.db, search, versions, total);
     return total;
+  }
+
+  /** Whether the request's order can come from a pool (ranked by relevance, nothing filtered, not exhaustive), if its query allows. */
+  private ranksByPool(request: SearchRequest): boolean {
+    return !request.exhaustive && (request.sort ?? 'relevance') === 'relevance' && !hasFilters(request.filters ?? {});
   }
 
   private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {
