@@ -227,11 +227,11 @@ export interface SearchHit {
 
 /**
  * The last select of a ranking statement whose CTE "page" holds the page (bib_id, score, total,
- * and the columns `extra` names) in `order`: each hit with its bib's row when `bibs` asks for it,
- * so the page and its bibs come in one round trip. (A hit whose bib is missing is left out.)
+ * and the `extra` columns) in `order`: each hit with its bib's row when `bibs` asks for it, so the
+ * page and its bibs come in one round trip. (A hit whose bib is missing is left out.)
  */
-function pageSelect(order: string, bibs: BibExtras | undefined, extra = ''): string {
-  const hit = `page.score, page.total${extra}`;
+function pageSelect(order: string, bibs: BibExtras | undefined, extra: string[] = []): string {
+  const hit = ['score', 'total', ...extra].map((column) => `page.${column}`).join(', ');
   return bibs
     ? `select ${hit}, ${bibRowColumns(bibs)} from page join ${BIB_FROM} on b.id = page.bib_id order by ${order}`
     : `select ${hit}, page.bib_id::text as id from page order by ${order}`;
@@ -239,6 +239,17 @@ function pageSelect(order: string, bibs: BibExtras | undefined, extra = ''): str
 
 /** A row of a statement ending with pageSelect: the hit's columns, then its bib's (and a keyed pool's list length). */
 type PageRow = SearchHit & Partial<BibRow> & { listed?: number | null };
+
+/**
+ * A pool bib's score (m.bib_id; k: its query's terms with their boosts): each term's weight for
+ * it times the term's boost, summed in float8, the same sum whatever order the plan adds in (see
+ * MatchSql). A weight is read by a probe of the term's list, or from the pool's own entries (e,
+ * joined on bib and term) where `known`.
+ */
+function scoreSum(known: boolean): string {
+  const probe = '(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)';
+  return `sum((${known ? `coalesce(e.weight, ${probe})` : probe} * k.boost)::float8)`;
+}
 
 /** The hits of a statement ending with pageSelect. */
 function hitsOf(rows: PageRow[], bibs: BibExtras | undefined): SearchHit[] {
@@ -496,8 +507,7 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (
       select m.bib_id, m.title, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
-        -- in float8: the same sum whatever order the plan adds in (see MatchSql)
-        sum((${known ? 'coalesce(e.weight, ' : ''}(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)${known ? ')' : ''} * k.boost)::float8) as w
+        ${scoreSum(known)} as w
       from m cross join k${known ? ' left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id' : ''}
       group by m.bib_id, m.place, m.title),
     page as (
@@ -547,9 +557,7 @@ export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{
         order by x.weight desc, x.bib_id limit ${p.add(q.size)}) as x
       where k.boost > 0),
     scored as (
-      select m.bib_id,
-        -- in float8: the same sum whatever order the plan adds in (see MatchSql)
-        sum((coalesce(e.weight, (select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)) * k.boost)::float8) as w
+      select m.bib_id, ${scoreSum(true)} as w
       from (select distinct bib_id from entries) as m cross join k left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id
       group by m.bib_id),
     page as (
@@ -557,7 +565,7 @@ export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{
         (select k.df from k where k.n = 1) as listed
       from scored s${q.title === null ? '' : ' join search_docs d on d.bib_id = s.bib_id'}
       order by score desc, s.bib_id limit ${p.add(q.limit)} offset ${p.add(q.offset)})
-    ${pageSelect('page.score desc, page.bib_id', q.bibs, ', page.listed')}`;
+    ${pageSelect('page.score desc, page.bib_id', q.bibs, ['listed'])}`;
   const rows = await db.query<PageRow>(sql, p.values, { planOnce: true });
   return { hits: hitsOf(rows, q.bibs), pooled: rows[0]?.total ?? 0, listed: rows[0]?.listed ?? null };
 }
