@@ -284,9 +284,10 @@ export class SearchService {
 
   /**
    * The search of one list (one word's, one number's) when the first pool holds its page: its keys
-   * looked up by the ranking statement itself, one round trip instead of two. Undefined when that
-   * cannot answer: another sort, filters or facets, a page past the first pool, or no match (the
-   * word not in the index, or a page past its matches, whose total the general path then gives).
+   * looked up by the ranking statement itself, one round trip instead of two. Nothing on the first
+   * page means nothing matches (the word or number is in no bib). Undefined when that cannot
+   * answer: another sort, filters or facets, a page past the first pool, or an empty page past the
+   * first (whose total the general path then gives).
    * @param counted the first key is a stem key, whose kept length (df) is the total; a number's
    *   list is not counted, and its total is known when the pool holds all of it
    */
@@ -294,8 +295,9 @@ export class SearchService {
     const { limit, offset } = request;
     if (!this.ranksByPool(request) || request.facets || offset + limit > this.poolSize) return undefined;
     const ranked = await repo.rankKeyedPool(this.db, { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: this.poolSize, title, limit, offset, bibs: request.bibs });
+    if (ranked.hits.length === 0) return offset === 0 ? { total: 0, hits: [] } : undefined;
     const total = counted ? ranked.listed : ranked.pooled < this.poolSize ? ranked.pooled : null;
-    if (ranked.hits.length === 0 || total === null) return undefined;
+    if (total === null) return undefined;
     return { total, hits: ranked.hits.map(toHit) };
   }
 

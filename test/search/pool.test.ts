@@ -78,6 +78,8 @@ describe(`search pool on ${ENGINE}`, () => {
         assert.deepEqual(fast.hits, slow.hits, `${text} at ${offset}`);
       }
     }
+    // A word or number in no bib: nothing, at once.
+    for (const text of ['qwxzjv', '9780000000002']) assert.deepEqual(await roomy.search({ text, limit: 5, offset: 0 }), { total: 0, hits: [] }, text);
     // A page past a word's matches still says how many there are.
     const few = await roomy.search({ text: bib!.isbn, limit: 5, offset: 10 });
     assert.deepEqual(few, { total: (await full(bib!.isbn, 5, 0)).total, hits: [] });
