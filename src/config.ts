@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a Config.
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -9,6 +10,8 @@ export interface Config {
   /** Directory of the embedded database (PGlite), used when databaseUrl is absent. */
   dataDir: string;
   dbPoolMax: number;
+  /** Connections of the pool for the search statements planned once (a second pool: QueryOptions.planOnce). */
+  dbSearchPoolMax: number;
   /** Seconds to wait for a PostgreSQL connection before calling it unreachable. */
   dbConnectTimeoutSec: number;
   logLevel: string;
@@ -114,6 +117,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     dataDir: path.resolve(env.CARREL_DATA_DIR || './data'),
     dbPoolMax: int(env, 'CARREL_DB_POOL_MAX', 10, 1, 500),
+    // As many as the machine has cores: these statements only compute (their index is in memory),
+    // so more connections than cores only take turns on them, and each search waits longer for its
+    // turn (README, CARREL_DB_SEARCH_POOL_MAX).
+    dbSearchPoolMax: int(env, 'CARREL_DB_SEARCH_POOL_MAX', os.availableParallelism(), 1, 500),
     dbConnectTimeoutSec: int(env, 'CARREL_DB_CONNECT_TIMEOUT', 5, 1, 600),
     logLevel: env.LOG_LEVEL || 'info',
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),

@@ -22,7 +22,7 @@ function socketPathFor(dataDir: string): string {
 const loadPGlite = () => import('./pglite.ts');
 
 function postgresOptions(config: Config) {
-  return { max: config.dbPoolMax, connectTimeoutSec: config.dbConnectTimeoutSec };
+  return { max: config.dbPoolMax, planOnceMax: config.dbSearchPoolMax, connectTimeoutSec: config.dbConnectTimeoutSec };
 }
 
 /**

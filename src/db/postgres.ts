@@ -1,4 +1,4 @@
-// PostgreSQL engine through postgres.js: one pool per process, sized by config (and one as large
+// PostgreSQL engine through postgres.js: one pool per process, sized by config (and one of its own
 // for statements planned once, when asked for: QueryOptions.planOnce).
 import net from 'node:net';
 import { finished } from 'node:stream/promises';
@@ -7,6 +7,8 @@ import type { Db, Queryable, QueryOptions } from './types.ts';
 
 export interface PostgresOptions {
   max: number;
+  /** Connections of the pool for statements planned once (QueryOptions.planOnce); default: max. */
+  planOnceMax?: number;
   connectTimeoutSec: number;
 }
 
@@ -88,6 +90,7 @@ export function socketDirectory(url: string): { url: string; host?: string } {
 
 /** target: a postgres:// URL, or the Unix socket of a running Carrel server's embedded database. */
 export function openPostgres(target: string | { socketPath: string }, options: PostgresOptions): Db {
+  const planOnceMax = options.planOnceMax ?? options.max;
   const settings = {
     max: options.max,
     connect_timeout: options.connectTimeoutSec,
@@ -113,7 +116,7 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     const options = host ? { ...withSocket, host } : withSocket;
     sql = postgres(url, options);
     // (After close, the closed main pool answers, refusing, rather than a new pool nothing closes.)
-    planOnce = () => (closed ? sql : (planOnceSql ??= postgres(url, { ...options, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } })));
+    planOnce = () => (closed ? sql : (planOnceSql ??= postgres(url, { ...options, max: planOnceMax, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } })));
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';

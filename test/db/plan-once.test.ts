@@ -2,6 +2,8 @@
 // where a statement planned for its values is planned afresh each of its first five runs at least.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import os from 'node:os';
+import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 
@@ -45,5 +47,22 @@ describe(`statements planned once on ${ENGINE}`, () => {
     const unused = openPostgres(t.url!, { max: 1, connectTimeoutSec: 10 });
     await unused.close();
     await assert.rejects(unused.query('select 1', [], { planOnce: true }), /CONNECTION_ENDED|ended/i);
+  });
+
+  it('run on a pool of their own size (CARREL_DB_SEARCH_POOL_MAX), the others on CARREL_DB_POOL_MAX', { skip: ENGINE !== 'postgres' && 'PostgreSQL only (the embedded engine has one session)' }, async () => {
+    const config = loadConfig({ CARREL_DB_POOL_MAX: '3', CARREL_DB_SEARCH_POOL_MAX: '2' });
+    assert.equal(loadConfig({}).dbSearchPoolMax, os.availableParallelism());
+    const db = openPostgres(t.url!, { max: config.dbPoolMax, planOnceMax: config.dbSearchPoolMax, connectTimeoutSec: 10 });
+    try {
+      // Twelve statements at once, each holding its connection a moment: they spread over the whole pool.
+      const sessions = async (planOnce: boolean) => new Set((await Promise.all(Array.from({ length: 12 }, () =>
+        db.query<{ pid: number }>('select pg_backend_pid() as pid from pg_sleep(0.05)', [], { planOnce })))).map((rows) => rows[0]!.pid));
+      const [once, others] = await Promise.all([sessions(true), sessions(false)]);
+      assert.equal(once.size, 2);
+      assert.equal(others.size, 3);
+      assert.equal([...once].filter((pid) => others.has(pid)).length, 0);
+    } finally {
+      await db.close();
+    }
   });
 });
