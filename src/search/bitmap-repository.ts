@@ -86,7 +86,9 @@ export async function dropBitmaps(db: Queryable, termIds: number[]): Promise<voi
 /**
  * A key's whole bitmap as one value, for a search statement: a CTE (name) of one row, `first` (the
  * bib id of its first bit) and `bits`, or of none when the list is empty. Missing chunks are zeros.
- * The value is made once per statement and read in place (bitmapHas), however many bibs are checked.
+ * The value is made once per statement and read in place (bitmapHas), however many bibs are checked:
+ * for thousands of bibs the cheaper way. Assembling costs about 0.3 ms for a list of 245 chunks,
+ * which is as much again as checking a few hundred bibs by bitmapJoin.
  */
 export function bitmapCte(name: string, termParam: string): string {
   // The chunks are concatenated in the order the subquery reads them from the key's index, each
@@ -108,4 +110,16 @@ export function bitmapCte(name: string, termParam: string): string {
  */
 export function bitmapHas(name: string, bib: string): string {
   return `(case when ${bib} >= ${name}.first and ${bib} < ${name}.first + 8 * length(${name}.bits) then get_bit(${name}.bits, ${bib} - ${name}.first) = 1 else false end)`;
+}
+
+/**
+ * A key's bitmap joined as `name` (the cheaper way for a few hundred bibs, see bitmapCte): the rows
+ * whose bib `bib` (an expression) has its bit set in the key (`termParam`, a placeholder). Each row
+ * meets its bib's chunk (a missing chunk has no bit set, so its bibs go) and reads the bit there;
+ * PostgreSQL hashes the key's chunks, or looks each bib's up. (Every chunk is CHUNK_BYTES long, so
+ * the bit read is always in it.)
+ */
+export function bitmapJoin(name: string, termParam: string, bib: string): string {
+  return `join search_bitmaps ${name} on ${name}.term_id = ${termParam} and ${name}.chunk = (${bib} / ${CHUNK_BITS})::int
+      and get_bit(${name}.bits, (${bib} % ${CHUNK_BITS})::int) = 1`;
 }

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/types.ts';
-import { bitmapCte, bitmapHas, writeChunks } from '../../src/search/bitmap-repository.ts';
+import { bitmapCte, bitmapHas, bitmapJoin, writeChunks } from '../../src/search/bitmap-repository.ts';
+import { BITMAP_READS } from '../../src/search/repository.ts';
 import { bitmapThreshold, chunksOf } from '../../src/search/bitmaps.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
@@ -99,6 +100,16 @@ describe(`search bitmaps on ${ENGINE}`, () => {
     assert.ok(withBitmaps.some((r) => r.total > 20), 'some queries match many bibs');
     const exhaustive = await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3, exhaustive: true })));
     assert.deepEqual(withBitmaps.map((r) => r.total), exhaustive.map((r) => r.total));
+    // Each bitmap assembled into one value (a large pool's way), then joined by chunk (a small one's).
+    const { assembleFrom } = BITMAP_READS;
+    try {
+      for (const threshold of [0, Number.MAX_SAFE_INTEGER]) {
+        BITMAP_READS.assembleFrom = threshold;
+        assert.deepEqual(await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3 }))), withBitmaps, `assembled from ${threshold}`);
+      }
+    } finally {
+      BITMAP_READS.assembleFrom = assembleFrom;
+    }
     const kept = (await t.db.query<{ id: number }>('select id from search_terms where bitmap')).map((r) => r.id);
     await t.db.query('update search_terms set bitmap = false where id = any($1::int[])', [kept]);
     try {
@@ -108,17 +119,23 @@ describe(`search bitmaps on ${ENGINE}`, () => {
     }
   });
 
-  it('reads a bitmap whose chunks lie far apart as one value, the chunks not kept as zeros', async () => {
+  it('reads the bits of a bitmap whose chunks lie far apart, the chunks not kept as zeros', async () => {
     // (The catalogue's bib ids all fall in one or two chunks: this one spans thirteen, most not kept.)
     const termId = 2_000_000_000;
     const set = [4096 * 2 + 5, 4096 * 3 - 1, 4096 * 3, 4096 * 6 + 7, 4096 * 6 + 8, 4096 * 14 + 4095];
     await writeChunks(t.db, [...chunksOf(set)].map(([chunk, bits]) => ({ termId, chunk, bits })));
     const probed = [...new Set([...set, ...set.map((id) => id + 1), ...set.map((id) => id - 1), 0, 4096 * 2, 4096 * 10, 4096 * 15, 4096 * 40])];
-    const hasBit = (term: number) => t.db.query<{ id: string }>(
-      `with ${bitmapCte('bm', '$1')} select u.id::text from unnest($2::bigint[]) as u(id) cross join bm where ${bitmapHas('bm', 'u.id')} order by u.id`, [term, probed]);
+    // Read both ways: assembled into one value, and joined by chunk.
+    const ways = {
+      assembled: `with ${bitmapCte('bm', '$1')} select u.id::text from unnest($2::bigint[]) as u(id) cross join bm where ${bitmapHas('bm', 'u.id')} order by u.id`,
+      joined: `select u.id::text from unnest($2::bigint[]) as u(id) ${bitmapJoin('bm', '$1', 'u.id')} order by u.id`,
+    };
     try {
-      assert.deepEqual((await hasBit(termId)).map((r) => Number(r.id)), [...set].sort((a, b) => a - b));
-      assert.deepEqual((await hasBit(termId + 1)).map((r) => r.id), [], 'a key without chunks has no bit set');
+      for (const [way, sql] of Object.entries(ways)) {
+        const hasBit = (term: number) => t.db.query<{ id: string }>(sql, [term, probed]);
+        assert.deepEqual((await hasBit(termId)).map((r) => Number(r.id)), [...set].sort((a, b) => a - b), way);
+        assert.deepEqual((await hasBit(termId + 1)).map((r) => r.id), [], `${way}: a key without chunks has no bit set`);
+      }
     } finally {
       await t.db.query('delete from search_bitmaps where term_id = $1', [termId]);
     }
