@@ -416,15 +416,6 @@ interface Bitmap {
 }
 
 /**
- * A statement whose pool holds more bibs than this reads each bitmap assembled into one value
- * (bitmapCte: about 0.3 ms for a list of 245 chunks, then a bit read per bib); a smaller one joins
- * the bitmaps' chunks (bitmapJoin: dearer per bib, nothing to assemble). On the bench's searches of
- * several words, pools of a few hundred bibs took 10-30% less joined, and pools of 4,600 and
- * 10,000 bibs 15-20% more. (An object, so that the tests can read the bitmaps both ways.)
- */
-export const BITMAP_READS = { assembleFrom: 2000 };
-
-/**
  * How a statement reads the bitmap `b` for the bib `bib`: what the bib's row is joined to (from),
  * and the condition, if any, it must then meet (check).
  */
@@ -447,6 +438,11 @@ export interface PoolQuery {
   probes: number[];
   /** More such lists, that have bitmaps: a pool bib's bit is read in each, before any probe (a tenth of a probe's cost). */
   bitmaps: number[];
+  /**
+   * Each bitmap is assembled into one value, once, and every pool bib's bit read in it (bitmapCte:
+   * a large pool's way); else each bib's row is joined to its chunk (bitmapJoin: a small pool's).
+   */
+  assembleBitmaps: boolean;
   /**
    * The pool holds the whole of its list (`list`, the rarest list: a word's stem list or a
    * phrase's pair list). Its bibs in `joined` (the first of probes or bitmaps) are found at once,
@@ -473,7 +469,7 @@ export interface PoolQuery {
  * (In the last two the probes come after the join: PostgreSQL checks a condition as soon as it
  * can, and one on the whole list's bibs would be checked on every one of them.)
  */
-function poolBibs(q: PoolQuery, p: SqlParams, scored: number[], bitmapOf: (id: number) => Bitmap | undefined, assembled: boolean): { ctes: string; known: boolean } {
+function poolBibs(q: PoolQuery, p: SqlParams, scored: number[], bitmapOf: (id: number) => Bitmap | undefined): { ctes: string; known: boolean } {
   if (!q.whole) {
     // Kept only when every pool bib is checked in no other list (one word): a pool of thousands
     // drawn for words seldom found together costs more to keep than the few matches' probes it saves.
@@ -483,7 +479,7 @@ function poolBibs(q: PoolQuery, p: SqlParams, scored: number[], bitmapOf: (id: n
       c as (select bib_id, min(place) as place from entries group by bib_id)`, known: true };
   }
   const joinedBits = bitmapOf(q.whole.joined);
-  const read = joinedBits && bitmapRead(joinedBits, assembled, 'a.bib_id');
+  const read = joinedBits && bitmapRead(joinedBits, q.assembleBitmaps, 'a.bib_id');
   const both = read
     ? `in_both as materialized (select a.bib_id from search_postings a ${read.from}
       where ${[`a.term_id = ${p.add(q.whole.list)}`, ...(read.check ? [read.check] : [])].join(' and ')})`
@@ -512,12 +508,11 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // orders them by its own guesses, and tried a common word's list, which nearly every bib passes,
   // before the pair list that most fail.
   // The lists with bitmaps are read first, a pool bib not in one of them gone before any probe:
-  // joined to their chunks, or for a large pool each assembled once, as a CTE of one row (none for
-  // an empty list, which then leaves no match), joined to every pool bib (BITMAP_READS).
-  const assembled = q.pool.size * q.pool.termIds.length > BITMAP_READS.assembleFrom;
+  // joined to their chunks, or each assembled once, as a CTE of one row (none for an empty list,
+  // which then leaves no match), joined to every pool bib (q.assembleBitmaps).
   const bitmaps: Bitmap[] = q.bitmaps.map((id, i) => ({ id, name: `bm${i}`, param: p.add(id) }));
-  const { ctes: pool, known } = poolBibs(q, p, k.terms, (id) => bitmaps.find((b) => b.id === id), assembled);
-  const reads = bitmaps.filter((b) => b.id !== q.whole?.joined).map((b) => bitmapRead(b, assembled, 'c.bib_id'));
+  const { ctes: pool, known } = poolBibs(q, p, k.terms, (id) => bitmaps.find((b) => b.id === id));
+  const reads = bitmaps.filter((b) => b.id !== q.whole?.joined).map((b) => bitmapRead(b, q.assembleBitmaps, 'c.bib_id'));
   const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
   const checks = [
     ...reads.flatMap((r) => (r.check ? [`when not ${r.check} then false`] : [])),
@@ -528,7 +523,7 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // A phrase's check reads each pool bib's document: its title is kept from there for the title's
   // boost, which otherwise reads the documents of the matches (a document read is dearer than a probe).
   const titleFromDoc = q.title !== null && q.phrases.length === 0;
-  const sql = `with ${[...(assembled ? bitmaps.map((b) => bitmapCte(b.name, b.param)) : []), pool].join(', ')},
+  const sql = `with ${[...(q.assembleBitmaps ? bitmaps.map((b) => bitmapCte(b.name, b.param)) : []), pool].join(', ')},
     m as materialized (
       select c.bib_id, c.place${q.phrases.length ? `, d.title from ${poolFrom} join search_docs d on d.bib_id = c.bib_id` : `, null::text as title from ${poolFrom}`}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),

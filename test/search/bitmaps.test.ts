@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/types.ts';
 import { bitmapCte, bitmapHas, bitmapJoin, writeChunks } from '../../src/search/bitmap-repository.ts';
-import { BITMAP_READS } from '../../src/search/repository.ts';
 import { bitmapThreshold, chunksOf } from '../../src/search/bitmaps.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
@@ -101,14 +100,12 @@ describe(`search bitmaps on ${ENGINE}`, () => {
     const exhaustive = await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3, exhaustive: true })));
     assert.deepEqual(withBitmaps.map((r) => r.total), exhaustive.map((r) => r.total));
     // Each bitmap assembled into one value (a large pool's way), then joined by chunk (a small one's).
-    const { assembleFrom } = BITMAP_READS;
-    try {
-      for (const threshold of [0, Number.MAX_SAFE_INTEGER]) {
-        BITMAP_READS.assembleFrom = threshold;
-        assert.deepEqual(await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3 }))), withBitmaps, `assembled from ${threshold}`);
-      }
-    } finally {
-      BITMAP_READS.assembleFrom = assembleFrom;
+    for (const [threshold, assembles] of [[0, true], [Number.MAX_SAFE_INTEGER, false]] as const) {
+      const statements: string[] = [];
+      const reading = new SearchService({ ...t.db, query: (text, params, options) => (statements.push(text), t.db.query(text, params, options)) }, 5, threshold);
+      assert.deepEqual(await Promise.all(QUERIES.map((text) => reading.search({ text, limit: 12, offset: 3 }))), withBitmaps, `assembled from ${threshold}`);
+      assert.equal(statements.some((text) => text.includes('from search_bitmaps where term_id')), assembles, `assembled from ${threshold}`);
+      assert.equal(statements.some((text) => text.includes('join search_bitmaps')), !assembles, `joined below ${threshold}`);
     }
     const kept = (await t.db.query<{ id: number }>('select id from search_terms where bitmap')).map((r) => r.id);
     await t.db.query('update search_terms set bitmap = false where id = any($1::int[])', [kept]);
