@@ -12,11 +12,11 @@
 // (only this class; repeat it for more).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { loadConfig } from '../src/config.ts';
 import { fold, stem, STOP_WORDS } from '../src/search/text.ts';
 import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
   await admin.end();
 
   all.sort((a, b) => a - b);
-  console.log(`\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; the server's search pool ${process.env.CARREL_DB_SEARCH_POOL_MAX ?? os.availableParallelism()} connections (CARREL_DB_SEARCH_POOL_MAX); ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; baseline: ${BASELINE_QUERIES} queries per class at ${CONNECTIONS} connections; Node ${process.version}`);
+  console.log(`\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; the server's search pool ${loadConfig({ ...process.env, ...env }).dbSearchPoolMax} connections (CARREL_DB_SEARCH_POOL_MAX); ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; baseline: ${BASELINE_QUERIES} queries per class at ${CONNECTIONS} connections; Node ${process.version}`);
   if (built) console.log(`carrel generate: ${built.generate.toFixed(0)} s; carrel search reindex (full): ${built.reindex.toFixed(0)} s (budget 600 s)`);
   console.table(rows);
   console.log(`overall p50 ${percentile(all, 0.5)} ms (budget <= 5 ms); worst class p99 ${Math.max(...rows.map((r) => Number(r['p99 ms'])))} ms (budget <= 50 ms); server peak RSS ${serverPeak} MB (budget < 512 MB)`);

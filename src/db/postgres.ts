@@ -90,7 +90,6 @@ export function socketDirectory(url: string): { url: string; host?: string } {
 
 /** target: a postgres:// URL, or the Unix socket of a running Carrel server's embedded database. */
 export function openPostgres(target: string | { socketPath: string }, options: PostgresOptions): Db {
-  const planOnceMax = options.planOnceMax ?? options.max;
   const settings = {
     max: options.max,
     connect_timeout: options.connectTimeoutSec,
@@ -113,10 +112,10 @@ export function openPostgres(target: string | { socketPath: string }, options: P
   let planOnce: (() => postgres.Sql) | undefined;
   if (typeof target === 'string') {
     const { url, host } = socketDirectory(target);
-    const options = host ? { ...withSocket, host } : withSocket;
-    sql = postgres(url, options);
+    const connect = host ? { ...withSocket, host } : withSocket;
+    sql = postgres(url, connect);
     // (After close, the closed main pool answers, refusing, rather than a new pool nothing closes.)
-    planOnce = () => (closed ? sql : (planOnceSql ??= postgres(url, { ...options, max: planOnceMax, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } })));
+    planOnce = () => (closed ? sql : (planOnceSql ??= postgres(url, { ...connect, max: options.planOnceMax ?? options.max, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } })));
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';
