@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/types.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './repository.ts';
 
 /**
- * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018), built under other names. The
+ * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018, 0020), built under other names. The
  * names of their constraints and indexes are given back at the swap, so that later migrations find
  * them; test/search/rebuild.test.ts compares the swapped-in tables with the migrated ones.
  */
@@ -23,7 +23,7 @@ export async function createBuildTables(db: Queryable): Promise<void> {
       bitmap boolean not null default false);
     create table ${BUILD.postings} (term_id integer not null, bib_id bigint not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
-      year integer, material_type text, lang text, terms integer[] not null default '{}');
+      year integer, material_type text, lang text, terms integer[] not null default '{}', weights real[] not null default '{}');
     create table ${BUILD.bitmaps} (term_id integer not null, chunk integer not null, bits bytea not null,
       constraint ${BUILD.bitmaps}_pkey primary key (term_id, chunk));`);
 }

@@ -90,8 +90,8 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number
   return rows.postings;
 }
 
-type DocRow = [bibId: string, title: string, words: string, sortTitle: string, year: number | null, materialType: string | null, lang: string | null, terms: string];
-const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'];
+type DocRow = [bibId: string, title: string, words: string, sortTitle: string, year: number | null, materialType: string | null, lang: string | null, terms: string, weights: string];
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms', 'weights'];
 
 /**
  * Postings as three columns: a rebuild makes about 90 of them a bib, and an array for each (and a
@@ -117,15 +117,18 @@ export function indexRows(docs: SearchDocument[], termId: (key: string) => numbe
   const { termIds, bibIds, weights } = rows.postings;
   for (const doc of docs) {
     const terms: number[] = [];
+    const docWeights: number[] = [];
     for (const [key, weight] of doc.keys) {
       const id = termId(key);
+      const rounded = Math.round(weight * 100) / 100;
       terms.push(id);
+      docWeights.push(rounded);
       termIds.push(id);
       bibIds.push(doc.bibId);
-      weights.push(Math.round(weight * 100) / 100);
+      weights.push(rounded);
       if (key[1] === '~') counted(id);
     }
-    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`]);
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, `{${docWeights.join(',')}}`]);
   }
   return rows;
 }
@@ -149,7 +152,7 @@ export async function writeIndexRows(tx: Queryable, { postings, docs }: IndexRow
     [postings.termIds, postings.bibIds, postings.weights]);
   await tx.query(
     `insert into ${tables.docs} (${DOC_COLUMNS.join(', ')})
-     select b, t, w, s, y, m, l, k::int[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) as u(b, t, w, s, y, m, l, k)`,
+     select b, t, w, s, y, m, l, k::int[], kw::real[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[]) as u(b, t, w, s, y, m, l, k, kw)`,
     DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),
   );
 }
@@ -241,14 +244,25 @@ function pageSelect(order: string, bibs: BibExtras | undefined, extra: string[] 
 type PageRow = SearchHit & Partial<BibRow> & { listed?: number | null };
 
 /**
- * A pool bib's score (m.bib_id; k: its query's terms with their boosts): each term's weight for
- * it times the term's boost, summed in float8, the same sum whatever order the plan adds in (see
- * MatchSql). A weight is read by a probe of the term's list, or from the pool's own entries (e,
- * joined on bib and term) where `known`.
+ * A pool bib's score (m.bib_id; k: its query's terms with their boosts) from the pool's own entries
+ * (e, joined on bib and term), or for a term they lack by a probe of the term's list: each term's
+ * weight for it times the term's boost, summed in float8, the same sum whatever order the plan adds
+ * in (see MatchSql).
  */
-function scoreSum(known: boolean): string {
+function entriesScore(): string {
   const probe = '(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)';
-  return `sum((${known ? `coalesce(e.weight, ${probe})` : probe} * k.boost)::float8)`;
+  return `sum((coalesce(e.weight, ${probe}) * k.boost)::float8)`;
+}
+
+/**
+ * A match's score from its document (d), the same sum as entriesScore: each term's weight found in
+ * the document's weights at the term's place in its keys. A document indexed before its weights
+ * were kept (none) has each term's list probed for it instead (migration 0020).
+ */
+function documentScore(): string {
+  const probe = '(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = d.bib_id)';
+  return `(select sum((coalesce(d.weights[array_position(d.terms, k.term_id)],
+    case when cardinality(d.weights) = 0 then ${probe} end) * k.boost)::float8) from k)`;
 }
 
 /** The hits of a statement ending with pageSelect. */
@@ -499,8 +513,7 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   const k = termArrays([...q.words, ...q.optional]);
   // The pool's matches first: each bib is looked up in each list of probes (one index probe each:
   // EXISTS stops at the first entry; the shortest list, which most bibs fail, first), and its text
-  // checked for the phrases; only they are scored, each looked up in every term's list for its
-  // weight (unless the pool's own entries gave it). Most of a large pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
+  // checked for the phrases; only they are scored (from their documents, below). Most of a large pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
   // without it PostgreSQL may make it a join, and a prepared statement's generic plan, which
   // takes every list for a few thousand entries, then hashes a common word's whole list, 90,000
   // entries, to check a pool of 200.)
@@ -520,19 +533,24 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   ];
   const inEvery = checks.length === 0 ? 'true' : `case ${checks.join(' ')} else true end`;
   const poolFrom = ['c', ...reads.map((r) => r.from)].join(' ');
-  // A phrase's check reads each pool bib's document: its title is kept from there for the title's
-  // boost, which otherwise reads the documents of the matches (a document read is dearer than a probe).
-  const titleFromDoc = q.title !== null && q.phrases.length === 0;
+  // A match is scored from its document (documentScore: the weights are kept there), which also
+  // gives its title for the title's boost: one read a match, where a probe of each term's list
+  // took one a term. A pool of one word's entries (known) scores from them instead, reading the
+  // titles from the documents its phrases' check reads, or else those of its matches.
+  const titleFromDoc = known && q.title !== null && q.phrases.length === 0;
+  const tier = `(select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size)`;
+  const scored = known
+    ? `select m.bib_id, m.title, ${tier} as tier, ${entriesScore()} as w
+      from m cross join k left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id
+      group by m.bib_id, m.place, m.title`
+    : `select m.bib_id, d.title, ${tier} as tier, ${documentScore()} as w from m join search_docs d on d.bib_id = m.bib_id`;
+  const mTitle = !known ? '' : q.phrases.length ? ', d.title' : ', null::text as title';
   const sql = `with ${[...(q.assembleBitmaps ? bitmaps.map((b) => bitmapCte(b.name, b.param)) : []), pool].join(', ')},
     m as materialized (
-      select c.bib_id, c.place${q.phrases.length ? `, d.title from ${poolFrom} join search_docs d on d.bib_id = c.bib_id` : `, null::text as title from ${poolFrom}`}
+      select c.bib_id, c.place${mTitle} from ${poolFrom}${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
-    scored as (
-      select m.bib_id, m.title, (select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size) as tier,
-        ${scoreSum(known)} as w
-      from m cross join k${known ? ' left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id' : ''}
-      group by m.bib_id, m.place, m.title),
+    scored as (${scored}),
     page as (
       select s.bib_id, s.tier, (s.w${q.title === null ? '' : ` + ${titleBoost(q.title, p, titleFromDoc ? 'd.title' : 's.title')}`})::float8 as score, count(*) over ()::int as total
       from scored s${titleFromDoc ? ' join search_docs d on d.bib_id = s.bib_id' : ''}
@@ -580,7 +598,7 @@ export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery): Promise<{
         order by x.weight desc, x.bib_id limit ${p.add(q.size)}) as x
       where k.boost > 0),
     scored as (
-      select m.bib_id, ${scoreSum(true)} as w
+      select m.bib_id, ${entriesScore()} as w
       from (select distinct bib_id from entries) as m cross join k left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id
       group by m.bib_id),
     page as (

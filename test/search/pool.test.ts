@@ -64,6 +64,22 @@ describe(`search pool on ${ENGINE}`, () => {
     }
   });
 
+  it('scores documents indexed before their weights were kept (migration 0020) as the rest, until indexed again', async () => {
+    const roomy = new SearchService(testDb.db, 100_000);
+    const queries = [['history fiction'], ['"juvenile literature"'], ['"history" united'], ['fiction juvenile', 'subject']] as const;
+    const answer = () => Promise.all(queries.map(([text, index]) => roomy.search({ text, index, limit: 30, offset: 0 })));
+    const withWeights = await answer();
+    assert.ok(withWeights.every((r) => r.hits.length > 10));
+    // Half the documents as an index built before 0020 left them: no weights.
+    await testDb.db.query("update search_docs set weights = '{}' where bib_id % 2 = 0");
+    assert.deepEqual(await answer(), withWeights);
+    await testDb.db.query("insert into search_queue (bib_id) select bib_id from search_docs where cardinality(weights) = 0");
+    await drainQueue(testDb.db);
+    const [left] = await testDb.db.query<{ n: number }>('select count(*)::int as n from search_docs where cardinality(weights) <> cardinality(terms)');
+    assert.equal(left!.n, 0, 'indexed again, every document keeps its weights');
+    assert.deepEqual(await answer(), withWeights);
+  });
+
   it('answers one word or number from its keys in one statement as the full evaluation does, at any page of the first pool', async () => {
     // (The pages of a word past the first pool, and their seams with it, are walked above.)
     const roomy = new SearchService(testDb.db, 1000);

@@ -17,15 +17,21 @@ import { carrel } from '../helpers/process.ts';
 
 const BIBS = 400;
 
-/** The index's content by key (term ids differ between builds), sorted. */
+/**
+ * The index's content by key (term ids differ between builds), sorted; docPostings: each document's
+ * keys with the weights it keeps for them, as postings rows (they must be the postings).
+ */
 async function content(db: Queryable) {
   const postings = await db.query<{ row: string }>(
     `select t.key || ' ' || p.bib_id || ' ' || p.weight as row from search_postings p join search_terms t on t.id = p.term_id order by 1`);
   const docs = await db.query<{ row: string }>(
     `select concat_ws(' | ', d.bib_id, d.title, d.words, d.sort_title, d.year, d.material_type, d.lang,
        (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(d.terms))) as row from search_docs d order by d.bib_id`);
+  const docPostings = await db.query<{ row: string }>(
+    `select t.key || ' ' || d.bib_id || ' ' || u.weight as row
+     from search_docs d cross join unnest(d.terms, d.weights) as u(term_id, weight) join search_terms t on t.id = u.term_id order by 1`);
   const df = await db.query<{ row: string }>(`select key || ' ' || df as row from search_terms where df > 0 order by key`);
-  return { postings: postings.map((r) => r.row), docs: docs.map((r) => r.row), df: df.map((r) => r.row) };
+  return { postings: postings.map((r) => r.row), docs: docs.map((r) => r.row), docPostings: docPostings.map((r) => r.row), df: df.map((r) => r.row) };
 }
 
 /** The four tables' columns, constraints and indexes, as a migrated database has them. */
@@ -55,6 +61,8 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
 
   it('leaves the index the indexer builds, in tables shaped as migrated, and searches answer alike', async () => {
     const incremental = await content(t.db);
+    assert.ok(incremental.postings.length > BIBS);
+    assert.deepEqual(incremental.docPostings, incremental.postings, 'each document keeps its postings\' weights');
     const migrated = await shape(t.db);
     const queries = ['history', 'history fiction', '"juvenile literature"', 'the'];
     const answers = await Promise.all(queries.map((text) => search.search({ text, limit: 20, offset: 0, facets: true })));
