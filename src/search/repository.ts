@@ -513,8 +513,9 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   const k = termArrays([...q.words, ...q.optional]);
   // The pool's matches first: each bib is looked up in each list of probes (one index probe each:
   // EXISTS stops at the first entry; the shortest list, which most bibs fail, first), and its text
-  // checked for the phrases; only they are scored (from their documents, below). Most of a large pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a probe per bib:
-  // without it PostgreSQL may make it a join, and a prepared statement's generic plan, which
+  // checked for the phrases; only they are scored (from their documents, below). Most of a large
+  // pool of words seldom found together fails the first probe. ("offset 0" keeps each EXISTS a
+  // probe per bib: without it PostgreSQL may make it a join, and a prepared statement's generic plan, which
   // takes every list for a few thousand entries, then hashes a common word's whole list, 90,000
   // entries, to check a pool of 200.)
   // The lists are tried in the order given, through one CASE: as separate conditions PostgreSQL
@@ -536,7 +537,9 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
   // A match is scored from its document (documentScore: the weights are kept there), which also
   // gives its title for the title's boost: one read a match, where a probe of each term's list
   // took one a term. A pool of one word's entries (known) scores from them instead, reading the
-  // titles from the documents its phrases' check reads, or else those of its matches.
+  // titles from the documents its phrases' check reads, or else those of its matches. (A match of
+  // a phrase has its document read twice, for the check and the score: carried through m, its
+  // keys and weights would be copied for every match.)
   const titleFromDoc = known && q.title !== null && q.phrases.length === 0;
   const tier = `(select count(*) from unnest(${p.add(q.pool.tiers)}::int[]) as t(size) where m.place > t.size)`;
   const scored = known
@@ -544,10 +547,10 @@ export async function rankPool(db: Queryable, q: PoolQuery): Promise<{ hits: Sea
       from m cross join k left join entries e on e.bib_id = m.bib_id and e.term_id = k.term_id
       group by m.bib_id, m.place, m.title`
     : `select m.bib_id, d.title, ${tier} as tier, ${documentScore()} as w from m join search_docs d on d.bib_id = m.bib_id`;
-  const mTitle = !known ? '' : q.phrases.length ? ', d.title' : ', null::text as title';
+  const knownTitle = !known ? '' : q.phrases.length ? ', d.title' : ', null::text as title';
   const sql = `with ${[...(q.assembleBitmaps ? bitmaps.map((b) => bitmapCte(b.name, b.param)) : []), pool].join(', ')},
     m as materialized (
-      select c.bib_id, c.place${mTitle} from ${poolFrom}${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
+      select c.bib_id, c.place${knownTitle} from ${poolFrom}${q.phrases.length ? ' join search_docs d on d.bib_id = c.bib_id' : ''}
       where ${[inEvery, ...phraseConditions(q.phrases, p)].join(' and ')}),
     k as (select * from unnest(${p.add(k.terms)}::int[], ${p.add(k.boosts)}::real[]) as k(term_id, boost)),
     scored as (${scored}),
