@@ -116,19 +116,17 @@ export function indexRows(docs: SearchDocument[], termId: (key: string) => numbe
   const rows: IndexRows = { postings: { termIds: [], bibIds: [], weights: [] }, docs: [] };
   const { termIds, bibIds, weights } = rows.postings;
   for (const doc of docs) {
-    const terms: number[] = [];
-    const docWeights: number[] = [];
+    const first = termIds.length;
     for (const [key, weight] of doc.keys) {
       const id = termId(key);
-      const rounded = Math.round(weight * 100) / 100;
-      terms.push(id);
-      docWeights.push(rounded);
       termIds.push(id);
       bibIds.push(doc.bibId);
-      weights.push(rounded);
+      weights.push(Math.round(weight * 100) / 100);
       if (key[1] === '~') counted(id);
     }
-    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, `{${docWeights.join(',')}}`]);
+    // The document keeps its postings' keys and weights, in the same order.
+    const [terms, keyWeights] = [termIds.slice(first), weights.slice(first)];
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, `{${keyWeights.join(',')}}`]);
   }
   return rows;
 }
@@ -243,6 +241,9 @@ function pageSelect(order: string, bibs: BibExtras | undefined, extra: string[] 
 /** A row of a statement ending with pageSelect: the hit's columns, then its bib's (and a keyed pool's list length). */
 type PageRow = SearchHit & Partial<BibRow> & { listed?: number | null };
 
+/** A query term's (k.term_id) weight for the bib `bib` (an expression), probed in its list. */
+const weightProbe = (bib: string) => `(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = ${bib})`;
+
 /**
  * A pool bib's score (m.bib_id; k: its query's terms with their boosts) from the pool's own entries
  * (e, joined on bib and term), or for a term they lack by a probe of the term's list: each term's
@@ -250,8 +251,7 @@ type PageRow = SearchHit & Partial<BibRow> & { listed?: number | null };
  * in (see MatchSql).
  */
 function entriesScore(): string {
-  const probe = '(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = m.bib_id)';
-  return `sum((coalesce(e.weight, ${probe}) * k.boost)::float8)`;
+  return `sum((coalesce(e.weight, ${weightProbe('m.bib_id')}) * k.boost)::float8)`;
 }
 
 /**
@@ -260,9 +260,8 @@ function entriesScore(): string {
  * were kept (none) has each term's list probed for it instead (migration 0020).
  */
 function documentScore(): string {
-  const probe = '(select y.weight from search_postings y where y.term_id = k.term_id and y.bib_id = d.bib_id)';
   return `(select sum((coalesce(d.weights[array_position(d.terms, k.term_id)],
-    case when cardinality(d.weights) = 0 then ${probe} end) * k.boost)::float8) from k)`;
+    case when cardinality(d.weights) = 0 then ${weightProbe('d.bib_id')} end) * k.boost)::float8) from k)`;
 }
 
 /** The hits of a statement ending with pageSelect. */
