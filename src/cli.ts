@@ -4,7 +4,7 @@ import { ROLES } from './auth/roles.ts';
 import { AuthService } from './auth/service.ts';
 import { registerCatalogueCommands } from './cli/catalogue.ts';
 import { CliError, getConfig, milliseconds, print, table, withDb } from './cli/common.ts';
-import { addAcquisitionCommands } from './invoices/commands.ts';
+import { addAcquisitionCommands } from './acquisitions/invoices/commands.ts';
 import { addHoldCommands } from './holds/commands.ts';
 import { addPatronCommands } from './patrons/commands.ts';
 import { checkStatus } from './operations/status-check.ts';

@@ -2,7 +2,7 @@
 import { sharedField, tombstone } from '../http/record.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import type { FieldSet } from '../http/params.ts';
-import { instant } from '../http/instant.ts';
+import { instant } from '../shared/instant.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import type { ItemRow } from '../items/repository.ts';
 import { countryName } from './countries.ts';

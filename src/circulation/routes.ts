@@ -4,7 +4,7 @@ import { access } from '../http/access.ts';
 import { errors } from '../http/errors.ts';
 import { apiBase } from '../http/links.ts';
 import { pagingQuery, parseRecordId } from '../http/params.ts';
-import { instant } from '../http/instant.ts';
+import { instant } from '../shared/instant.ts';
 import { errorRef, LinkAnswer, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { CirculationService } from './service.ts';

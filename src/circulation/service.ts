@@ -8,7 +8,7 @@ import { errors } from '../http/errors.ts';
 import { arrive } from '../holds/lifecycle.ts';
 import { refuseHold } from '../holds/refusals.ts';
 import * as holds from '../holds/repository.ts';
-import { addDays, type Clock } from './calendar.ts';
+import { addDays, type Clock } from '../shared/calendar.ts';
 import * as repo from './repository.ts';
 
 export interface CheckinResult {

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { importFiles, type ImportSummary } from '../bibs/import.ts';
 import { analyzeCatalogue } from '../bibs/repository.ts';
-import { systemClock } from '../circulation/calendar.ts';
+import { systemClock } from '../shared/calendar.ts';
 import { generateRecord } from '../generate/catalogue.ts';
 import { HOLDS_PER_PATRON } from '../generate/holds.ts';
 import { loadGenerated } from '../generate/load.ts';

@@ -6,7 +6,7 @@
 // particular item, one in twenty is frozen. Hold k of a seed is the same on every run given the
 // same day, counts and rules: dates count back from `today` (a hold placed four weeks ago is
 // still wanted now), so only which patrons have expired moves with the calendar.
-import { addMonths } from '../circulation/calendar.ts';
+import { addMonths } from '../shared/calendar.ts';
 import { HOLDABLE_STATUSES } from '../holds/repository.ts';
 import { generateRecord } from './catalogue.ts';
 import { generatePatron } from './patrons.ts';

@@ -1,7 +1,7 @@
 // `carrel holds expire` and `carrel locations closed …`: hold expiry on demand, and the days a
 // pickup location is closed (they move pickup-by dates).
 import { Command } from 'commander';
-import { FixedClock, systemClock } from '../circulation/calendar.ts';
+import { FixedClock, systemClock } from '../shared/calendar.ts';
 import { CliError, print, table, withDb } from '../cli/common.ts';
 import { parseDay } from '../patrons/input.ts';
 import * as repo from './repository.ts';

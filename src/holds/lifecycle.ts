@@ -1,7 +1,7 @@
 // How an item moves holds along: called inside a transaction that already holds the locks of the
 // item's bibs and the item (src/holds/repository.ts, "locks"), so one item fills one hold and one
 // queue changes at a time.
-import { pickupBy } from '../circulation/calendar.ts';
+import { pickupBy } from '../shared/calendar.ts';
 import type { Queryable } from '../db/types.ts';
 import * as repo from './repository.ts';
 

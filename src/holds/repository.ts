@@ -1,6 +1,6 @@
 // SQL for holds, the locks that serialise each queue, and the days locations are closed.
 import type { Queryable } from '../db/types.ts';
-import type { ClosedDays } from '../circulation/calendar.ts';
+import type { ClosedDays } from '../shared/calendar.ts';
 
 /** Hold states as stored; '0', 't' and 'r' are active (in a queue). */
 export type HoldState = '0' | 't' | 'r' | 'x' | 'c' | 'f';

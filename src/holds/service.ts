@@ -1,7 +1,7 @@
 // Rules for holds. Every change runs in one transaction that first locks the bib rows of the
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
-import { addMonths, type Clock } from '../circulation/calendar.ts';
+import { addMonths, type Clock } from '../shared/calendar.ts';
 import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';

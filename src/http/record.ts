@@ -1,6 +1,6 @@
 // What every record the API shows shares (DESIGN.md: "Records"): a deleted record answers as its
 // tombstone, and a live one starts with its id, dates and flags.
-import { instant } from './instant.ts';
+import { instant } from '../shared/instant.ts';
 
 interface RecordRow {
   id: string;

@@ -1,6 +1,6 @@
 // An item as the API shows it: the established platform's item object, fields chosen by `fields`.
 import { tombstone } from '../http/record.ts';
-import { instant } from '../http/instant.ts';
+import { instant } from '../shared/instant.ts';
 import type { FieldSet } from '../http/params.ts';
 import type { ItemRow } from './repository.ts';
 

@@ -1,7 +1,7 @@
 // Reads patron request bodies into the fields a write sets. Every bad value is a 400 (code 126)
 // naming the field; the PIN is checked here and hashed by the service, never echoed.
 import { errors } from '../http/errors.ts';
-import { formatMoney, parseMoney } from '../invoices/money.ts';
+import { formatMoney, parseMoney } from '../shared/money.ts';
 import type { Address, PatronFields, Phone } from './repository.ts';
 
 export const BLOCK_CODES: Record<string, string> = {

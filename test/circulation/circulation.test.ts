@@ -2,7 +2,7 @@
 // patron's own waiting hold, and input errors.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FixedClock } from '../../src/circulation/calendar.ts';
+import { FixedClock } from '../../src/shared/calendar.ts';
 import { assertRefused, caller, type Caller } from '../helpers/acquisitions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, addPatron, setUpLibrary } from '../helpers/circulation.ts';

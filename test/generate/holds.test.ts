@@ -3,7 +3,7 @@
 // generate runs; and read back through GET /v6/patrons/{id}/holds with their queue places.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addMonths, systemClock } from '../../src/circulation/calendar.ts';
+import { addMonths, systemClock } from '../../src/shared/calendar.ts';
 import { controlNumber, generateRecord, itemBarcode } from '../../src/generate/catalogue.ts';
 import { generateHolds, type GeneratedHold, type HoldsPlan } from '../../src/generate/holds.ts';
 import { loadGenerated } from '../../src/generate/load.ts';

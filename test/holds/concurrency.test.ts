@@ -4,7 +4,7 @@
 // On PostgreSQL these run over several connections at once; on PGlite they are serialised.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FixedClock } from '../../src/circulation/calendar.ts';
+import { FixedClock } from '../../src/shared/calendar.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { HoldService } from '../../src/holds/service.ts';

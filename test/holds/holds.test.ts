@@ -3,7 +3,7 @@
 // permissions; paging, fields and expand=record; the /v5 and /iii/sierra-api prefixes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FixedClock } from '../../src/circulation/calendar.ts';
+import { FixedClock } from '../../src/shared/calendar.ts';
 import { holdExpiry } from '../../src/holds/expiry.ts';
 import { addClosedDate, addClosedWeekday } from '../../src/holds/repository.ts';
 import { assertRefused, caller, type Caller } from '../helpers/acquisitions.ts';

@@ -1,0 +1,107 @@
+// /vendors: list and read vendors; create and change them (Acquisitions_Write).
+import { Type } from 'typebox';
+import { instant } from '../../shared/instant.ts';
+import { access } from '../../http/access.ts';
+import { recordLink } from '../../http/links.ts';
+import { DEFAULT_LIMIT, pagingQuery, parseFields, parseIdFilter, parseRecordId, type FieldSet } from '../../http/params.ts';
+import { errorRef, LinkAnswer, protectedErrors } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import type { VendorRow, VendorService } from './service.ts';
+
+export const VENDOR_FIELDS = {
+  all: ['id', 'code', 'vendorName', 'accountingUnit', 'address1', 'address2', 'contact', 'email', 'phone', 'acctNum', 'createdDate', 'updatedDate'] as const,
+  defaults: ['id', 'code', 'vendorName', 'accountingUnit', 'address1', 'address2', 'contact', 'email', 'phone', 'acctNum', 'createdDate', 'updatedDate'] as const,
+} satisfies FieldSet<string>;
+type VendorField = (typeof VENDOR_FIELDS.all)[number];
+
+const optionalText = (max: number, description?: string) => Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
+
+export const VendorSchema = Type.Object(
+  {
+    id: Type.String(),
+    code: Type.Optional(Type.String()),
+    vendorName: Type.Optional(Type.String()),
+    accountingUnit: Type.Optional(Type.Integer()),
+    address1: Type.Optional(Type.String()),
+    address2: Type.Optional(Type.String()),
+    contact: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+    acctNum: Type.Optional(Type.String({ description: 'The library’s account number with the vendor.' })),
+    createdDate: Type.Optional(Type.String()),
+    updatedDate: Type.Optional(Type.String()),
+  },
+  { $id: 'Vendor', additionalProperties: false },
+);
+
+export function presentVendor(row: VendorRow, fields: readonly VendorField[] = VENDOR_FIELDS.defaults): Record<string, unknown> {
+  const all: Record<VendorField, unknown> = {
+    id: row.id,
+    code: row.code,
+    vendorName: row.vendor_name,
+    accountingUnit: row.accounting_unit,
+    address1: row.address1 ?? undefined,
+    address2: row.address2 ?? undefined,
+    contact: row.contact ?? undefined,
+    email: row.email ?? undefined,
+    phone: row.phone ?? undefined,
+    acctNum: row.acct_num ?? undefined,
+    createdDate: instant(row.created_date),
+    updatedDate: instant(row.updated_date),
+  };
+  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+}
+
+const details = {
+  accountingUnit: Type.Optional(Type.Integer({ minimum: 0, maximum: 999 })),
+  address1: optionalText(500), address2: optionalText(500), contact: optionalText(200), email: optionalText(200), phone: optionalText(100),
+  acctNum: optionalText(100),
+};
+const VendorCreate = Type.Object(
+  { code: Type.String({ description: '1 to 15 lower-case letters or digits; cannot be changed later.' }), vendorName: Type.String({ maxLength: 200 }), ...details },
+  { additionalProperties: false },
+);
+const VendorUpdate = Type.Object({ vendorName: Type.Optional(Type.String({ maxLength: 200 })), ...details }, { additionalProperties: false, description: 'Given fields change; an empty string (or null) clears a detail.' });
+const IdParams = Type.Object({ id: Type.String() });
+const fieldsParam = Type.Optional(Type.String({ description: `Fields: ${VENDOR_FIELDS.all.join(', ')}, or default.` }));
+
+export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: string | undefined): void {
+  app.get('/vendors', {
+    config: { access: access.need('Acquisitions_Read') },
+    schema: {
+      summary: 'List vendors', tags: ['acquisitions'], security: [{ bearer: [] }],
+      querystring: Type.Object({ ...pagingQuery, id: Type.Optional(Type.String({ description: 'Ids: a list or a range [from,to].' })), fields: fieldsParam }, { additionalProperties: false }),
+      response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Vendor')) }), ...protectedErrors },
+    },
+  }, async (request) => {
+    const q = request.query;
+    const fields = parseFields(q.fields, VENDOR_FIELDS);
+    const offset = q.offset ?? 0;
+    const rows = await vendors.list({ id: q.id === undefined ? undefined : parseIdFilter('id', q.id), limit: q.limit ?? DEFAULT_LIMIT, offset });
+    return { total: rows.length, start: offset, entries: rows.map((row) => presentVendor(row, fields)) };
+  });
+
+  app.get('/vendors/:id', {
+    config: { access: access.need('Acquisitions_Read') },
+    schema: {
+      summary: 'Get a vendor', tags: ['acquisitions'], security: [{ bearer: [] }], params: IdParams,
+      querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }), response: { 200: Type.Ref('Vendor'), 404: errorRef, ...protectedErrors },
+    },
+  }, async (request) => presentVendor(await vendors.get(parseRecordId('id', request.params.id)), parseFields(request.query.fields, VENDOR_FIELDS)));
+
+  app.post('/vendors', {
+    config: { access: access.need('Acquisitions_Write') },
+    schema: { summary: 'Create a vendor', tags: ['acquisitions'], security: [{ bearer: [] }], body: VendorCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
+  }, async (request) => {
+    const id = await vendors.create(request.body);
+    return { link: recordLink(request, publicBaseUrl, 'vendors', id) };
+  });
+
+  app.put('/vendors/:id', {
+    config: { access: access.need('Acquisitions_Write') },
+    schema: { summary: 'Change a vendor’s name or details', tags: ['acquisitions'], security: [{ bearer: [] }], params: IdParams, body: VendorUpdate, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
+  }, async (request, reply) => {
+    await vendors.update(parseRecordId('id', request.params.id), request.body);
+    return reply.code(204).send(null);
+  });
+}
