@@ -5,7 +5,7 @@ import { DataDirBusyError } from './db/embedded-lock.ts';
 import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
 import { holdExpiry } from './holds/expiry.ts';
-import { loggable } from './http/error-handler.ts';
+import { loggable } from './shared/log.ts';
 import { Periodic } from './operations/periodic.ts';
 import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';

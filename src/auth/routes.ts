@@ -1,7 +1,8 @@
 // POST …/token (OAuth 2 client credentials) and GET …/info/token.
+import { parseBasic } from '../http/authorization.ts';
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { permissionsOf, ROLES } from './roles.ts';
@@ -44,12 +45,12 @@ export function tokenRoute(app: App, auth: AuthService): void {
     },
     async (request, reply) => {
       const body = request.body as Record<string, unknown> | undefined | null;
-      if (body !== undefined && body !== null && typeof body !== 'object') throw errors.validationFailed('the body must be a form or a JSON object');
+      if (body !== undefined && body !== null && typeof body !== 'object') throw fail.invalidInput('the body must be a form or a JSON object');
       const grant = body?.grant_type;
       if (grant !== undefined && grant !== 'client_credentials') {
-        throw errors.invalidParameter('grant_type must be client_credentials');
+        throw fail.invalidParameter('grant_type must be client_credentials');
       }
-      const token = await auth.issueToken(request.headers.authorization);
+      const token = await auth.issueToken(parseBasic(request.headers.authorization));
       reply.header('cache-control', 'no-store');
       return token;
     },

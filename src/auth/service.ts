@@ -1,6 +1,6 @@
 // API keys and OAuth 2 client-credentials tokens.
 import type { Db } from '../db/types.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 import { isRole, permissionsOf, ROLES, type Permission } from './roles.ts';
 import { hashSecret, randomToken, tokenHash, verifySecret } from './secrets.ts';
@@ -36,8 +36,6 @@ export interface Principal {
   expiresDate: Date;
 }
 
-export class InvalidKeyInput extends Error {}
-
 export class AuthService {
   /** Present in a server with CARREL_TOKEN_CACHE_MS > 0 on an engine that delivers revocations to it. */
   private readonly cache: TokenCache | undefined;
@@ -57,11 +55,11 @@ export class AuthService {
 
   async createKey(name: string, roles: string[]): Promise<NewKey> {
     const trimmed = name.trim();
-    if (!trimmed) throw new InvalidKeyInput('a key needs a name');
-    if (roles.length === 0) throw new InvalidKeyInput(`a key needs at least one role (${Object.keys(ROLES).join(', ')})`);
+    if (!trimmed) throw fail.invalidParameter('a key needs a name');
+    if (roles.length === 0) throw fail.invalidParameter(`a key needs at least one role (${Object.keys(ROLES).join(', ')})`);
     const unknown = roles.filter((role) => !isRole(role));
     if (unknown.length > 0) {
-      throw new InvalidKeyInput(`unknown role ${unknown.join(', ')}; roles are ${Object.keys(ROLES).join(', ')}`);
+      throw fail.invalidParameter(`unknown role ${unknown.join(', ')}; roles are ${Object.keys(ROLES).join(', ')}`);
     }
     const key = randomToken(18);
     const secret = randomToken(24);
@@ -81,27 +79,26 @@ export class AuthService {
     return revoked;
   }
 
-  /** POST /token: Basic base64(key:secret) in, a bearer token out. */
-  async issueToken(authorization: string | undefined): Promise<IssuedToken> {
-    const { key, secret } = parseBasic(authorization);
+  /** POST /token: a key and its secret in, a bearer token out. */
+  async issueToken({ key, secret }: { key: string; secret: string }): Promise<IssuedToken> {
     const row = await repo.findActiveKey(this.db, key);
     // Always hash, also for an unknown key, so the time taken does not tell which keys exist.
     const ok = await verifySecret(secret, row?.secret_hash);
-    if (!row || !ok) throw errors.unauthorized('invalid client credentials');
+    if (!row || !ok) throw fail.unauthenticated('invalid client credentials');
     const token = randomToken(32);
     await repo.deleteExpiredTokens(this.db);
     await repo.insertToken(this.db, tokenHash(token), row.id, this.tokenLifetimeSec);
     return { access_token: token, token_type: 'bearer', expires_in: this.tokenLifetimeSec };
   }
 
-  /** Every protected call: Bearer token in, the key's principal out. */
-  async authenticate(authorization: string | undefined): Promise<Principal> {
-    const hash = tokenHash(parseBearer(authorization));
+  /** Every protected call: a bearer token in, the key's principal out. */
+  async authenticate(token: string): Promise<Principal> {
+    const hash = tokenHash(token);
     const cached = this.listening ? this.cache?.get(hash) : undefined;
     if (cached) return cached;
     const generation = this.generation;
     const row = await repo.findLiveToken(this.db, hash);
-    if (!row) throw errors.invalidToken('the access token is invalid, expired or revoked');
+    if (!row) throw fail.invalidToken('the access token is invalid, expired or revoked');
     const principal = { keyId: row.key, roles: row.roles, permissions: permissionsOf(row.roles), expiresDate: row.expires_date };
     if (this.cache) {
       this.subscribe();
@@ -125,26 +122,4 @@ export class AuthService {
     this.generation++;
     this.cache?.clear();
   }
-}
-
-function splitScheme(authorization: string | undefined): { scheme: string; value: string } {
-  if (!authorization?.trim()) throw errors.unauthorized();
-  const match = /^(\S+)\s+(\S+)\s*$/.exec(authorization.trim());
-  if (!match) throw errors.unauthorized('the Authorization header is malformed');
-  return { scheme: match[1]!.toLowerCase(), value: match[2]! };
-}
-
-function parseBasic(authorization: string | undefined): { key: string; secret: string } {
-  const { scheme, value } = splitScheme(authorization);
-  if (scheme !== 'basic') throw errors.invalidScheme('the token endpoint takes Basic authorization: base64(key:secret)');
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) throw errors.unauthorized('Basic credentials must be base64(key:secret)');
-  return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
-}
-
-function parseBearer(authorization: string | undefined): string {
-  const { scheme, value } = splitScheme(authorization);
-  if (scheme !== 'bearer') throw errors.invalidScheme('API calls take Bearer authorization with a token from POST /token');
-  return value;
 }

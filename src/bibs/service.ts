@@ -4,7 +4,7 @@ import { horizon, stamp } from '../db/change-clock.ts';
 import { itemsOfBibs, type ItemRow } from '../items/repository.ts';
 import { countryName } from './countries.ts';
 import type { Db } from '../db/types.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
 import { readIso2709 } from '../marc/iso2709.ts';
 import { readMarcXml } from '../marc/marcxml.ts';
@@ -44,7 +44,7 @@ export async function parseBibBody(body: unknown): Promise<BibInput> {
     if (!input.marc.fields.some((f) => f.tag === '245')) throw new MarcError('a bibliographic record needs a title (245)');
     return input;
   } catch (error) {
-    if (error instanceof MarcError) throw errors.validationFailed(`marc: ${error.message}`);
+    if (error instanceof MarcError) throw fail.invalidInput(`marc: ${error.message}`);
     throw error;
   }
 }
@@ -73,17 +73,17 @@ export class BibService {
       const at = await stamp(tx);
       return repo.updateBib(tx, id, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed, at);
     });
-    if (!found) throw errors.notFound(`no bib ${id}`);
+    if (!found) throw fail.notFound(`no bib ${id}`);
   }
 
   async delete(id: string): Promise<void> {
     const found = await this.db.transaction(async (tx) => repo.tombstoneBib(tx, id, await stamp(tx)));
-    if (!found) throw errors.notFound(`no bib ${id}`);
+    if (!found) throw fail.notFound(`no bib ${id}`);
   }
 
   async get(id: string): Promise<repo.BibRow> {
     const row = await repo.getBib(this.db, id);
-    if (!row) throw errors.notFound(`no bib ${id}`);
+    if (!row) throw fail.notFound(`no bib ${id}`);
     return row;
   }
 
@@ -102,7 +102,7 @@ export class BibService {
 
   async marc(id: string): Promise<MarcRecord> {
     const marc = await repo.getBibMarc(this.db, id);
-    if (!marc) throw errors.notFound(`no bib ${id}`);
+    if (!marc) throw fail.notFound(`no bib ${id}`);
     return fromMarcInJson(marc);
   }
 

@@ -4,7 +4,8 @@
 // the API's JSON errors: a reader who mistypes an address should still see somewhere to go.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../http/access.ts';
-import { toApiError, loggable } from '../http/error-handler.ts';
+import { toApiError } from '../http/error-handler.ts';
+import { loggable } from '../shared/log.ts';
 import type { App } from '../http/types.ts';
 import { html, type Html } from './html.ts';
 import { frame } from './layout.ts';

@@ -1,9 +1,10 @@
 // Check-out (POST /patrons/{id}/checkouts), the patron's checkouts, and check-in (POST /items/{id}/checkin).
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
-import { pagingQuery, parseRecordId } from '../http/params.ts';
+import { pagingQuery } from '../http/params.ts';
+import { parseRecordId } from '../shared/filters.ts';
 import { instant } from '../shared/instant.ts';
 import { errorRef, LinkAnswer, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
@@ -31,7 +32,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, pub
     schema: { summary: 'Check an item out to a patron', description: 'Fills the patron\'s hold the item is trapped for; refused (409 code 132 specificCode 9) when it is held for another patron.', ...sec, params: PatronParams, body: CheckoutBody, response: { 200: LinkAnswer, 404: errorRef, 409: errorRef, ...protectedErrors } },
   }, async (request) => {
     const { itemBarcode, itemId } = request.body;
-    if ((itemBarcode === undefined) === (itemId === undefined)) throw errors.validationFailed('give itemBarcode or itemId');
+    if ((itemBarcode === undefined) === (itemId === undefined)) throw fail.invalidInput('give itemBarcode or itemId');
     const id = await circulation.checkout(parseRecordId('id', request.params.id), { itemBarcode, itemId: itemId === undefined ? undefined : parseRecordId('itemId', itemId) });
     return { link: `${apiBase(request, publicBaseUrl)}/patrons/checkouts/${id}` };
   });

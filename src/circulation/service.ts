@@ -4,7 +4,7 @@
 import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { arrive } from '../holds/lifecycle.ts';
 import { refuseHold } from '../holds/refusals.ts';
 import * as holds from '../holds/repository.ts';
@@ -29,7 +29,7 @@ export class CirculationService {
       if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
       const bibIds = await holds.lockBibs(tx, await holds.bibsOfItem(tx, itemId));
       const patron = await holds.lockPatron(tx, patronId);
-      if (!patron) throw errors.notFound(`no patron ${patronId}`);
+      if (!patron) throw fail.notFound(`no patron ${patronId}`);
       if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
       if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
       const locked = await holds.lockItem(tx, itemId);
@@ -49,12 +49,12 @@ export class CirculationService {
   /** Checks an item in at `location` (default: the item's own location). */
   async checkin(itemId: string, location?: string): Promise<CheckinResult> {
     const today = this.clock.today();
-    if (location !== undefined && !(await holds.getLocation(this.db, location))) throw errors.validationFailed(`location: no location ${location}`);
+    if (location !== undefined && !(await holds.getLocation(this.db, location))) throw fail.invalidInput(`location: no location ${location}`);
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       const bibIds = await holds.lockBibs(tx, await holds.bibsOfItem(tx, itemId));
       const item = await holds.lockItem(tx, itemId);
-      if (!item) throw errors.notFound(`no item ${itemId}`);
+      if (!item) throw fail.notFound(`no item ${itemId}`);
       const checkout = await repo.activeCheckout(tx, itemId);
       if (checkout) await repo.returnCheckout(tx, checkout.id);
       const outcome = await arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
@@ -64,7 +64,7 @@ export class CirculationService {
   }
 
   async checkouts(patronId: string, limit: number, offset: number): Promise<repo.CheckoutRow[]> {
-    if (!(await holds.patronExists(this.db, patronId))) throw errors.notFound(`no patron ${patronId}`);
+    if (!(await holds.patronExists(this.db, patronId))) throw fail.notFound(`no patron ${patronId}`);
     return repo.listCheckouts(this.db, patronId, limit, offset);
   }
 }

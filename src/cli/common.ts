@@ -2,14 +2,13 @@
 // migrated around the command's work, errors a person can act on, and output as text or JSON.
 import { Presets, SingleBar } from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
-import { InvalidKeyInput } from '../auth/service.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { DataDirBusyError } from '../db/embedded-lock.ts';
 import { describeDbError, isDatabaseUnavailable } from '../db/errors.ts';
 import { migrate, type Migration } from '../db/migrate.ts';
 import { openClientDb } from '../db/open.ts';
 import type { Db } from '../db/types.ts';
-import { ApiError } from '../http/errors.ts';
+import { DomainError } from '../shared/errors.ts';
 
 /** An error the command reports as one line, without a stack trace. */
 export class CliError extends Error {}
@@ -40,9 +39,8 @@ export async function withDb<T>(fn: (db: Db, config: Config, applied: Migration[
     return await fn(db, cfg, applied);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
-    if (error instanceof InvalidKeyInput) throw new CliError(error.message);
     // The services' refusals (a bad amount, an unknown code, a paid invoice) read the same here as over HTTP.
-    if (error instanceof ApiError) throw new CliError(error.description ?? error.title);
+    if (error instanceof DomainError) throw new CliError(error.message);
     throw error;
   } finally {
     await db.close();

@@ -1,6 +1,6 @@
 // SQL for the filters every list endpoint shares (DESIGN.md section 3, "Lists"): ids, dates,
 // deleted, suppressed. Each table keeps id, created_date, updated_date, deleted_date, suppressed.
-import type { DateFilter, IdFilter } from '../http/params.ts';
+import type { DateFilter, IdFilter } from '../shared/filters.ts';
 
 export interface CommonListFilter {
   id?: IdFilter;

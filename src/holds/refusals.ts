@@ -1,7 +1,7 @@
 // Refusals of hold placements, changes and checkouts: code 132 with a specificCode per reason
 // (README, "Holds and circulation"). 400: the request names something that does not exist or
 // cannot serve; 409: the state of the patron, the hold or the item forbids it.
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 
 export const HOLD_SPECIFIC_CODES = {
   patronExpired: 1,
@@ -18,14 +18,14 @@ export const HOLD_SPECIFIC_CODES = {
 const c = HOLD_SPECIFIC_CODES;
 
 export const refuseHold = {
-  patronExpired: (id: string, date: string) => errors.requestDenied(c.patronExpired, `patron ${id} expired on ${date}`, 409),
-  patronBlocked: (id: string, code: string) => errors.requestDenied(c.patronBlocked, `patron ${id} is blocked (blockInfo ${code})`, 409),
-  alreadyOnHold: (what: string) => errors.requestDenied(c.alreadyOnHold, `the patron already has a hold on ${what}`, 409),
-  notHoldable: (what: string) => errors.requestDenied(c.notHoldable, `${what} cannot be held: no copy can fill a hold`, 409),
-  notPickupLocation: (code: string) => errors.requestDenied(c.notPickupLocation, `pickupLocation: ${code} is not a pickup location`),
-  recordNotFound: (what: string) => errors.requestDenied(c.recordNotFound, `no ${what}`),
-  holdLimit: (limit: number) => errors.requestDenied(c.holdLimit, `the patron has reached the limit of ${limit} holds`, 409),
-  holdReady: (id: string) => errors.requestDenied(c.holdReady, `hold ${id} is ready for pickup: it cannot be frozen or moved`, 409),
-  heldForAnother: (item: string) => errors.requestDenied(c.heldForAnother, `item ${item} is held for another patron`, 409),
-  alreadyCheckedOut: (item: string) => errors.requestDenied(c.alreadyCheckedOut, `item ${item} is already checked out`, 409),
+  patronExpired: (id: string, date: string) => fail.conflict(c.patronExpired, `patron ${id} expired on ${date}`),
+  patronBlocked: (id: string, code: string) => fail.conflict(c.patronBlocked, `patron ${id} is blocked (blockInfo ${code})`),
+  alreadyOnHold: (what: string) => fail.conflict(c.alreadyOnHold, `the patron already has a hold on ${what}`),
+  notHoldable: (what: string) => fail.conflict(c.notHoldable, `${what} cannot be held: no copy can fill a hold`),
+  notPickupLocation: (code: string) => fail.refused(c.notPickupLocation, `pickupLocation: ${code} is not a pickup location`),
+  recordNotFound: (what: string) => fail.refused(c.recordNotFound, `no ${what}`),
+  holdLimit: (limit: number) => fail.conflict(c.holdLimit, `the patron has reached the limit of ${limit} holds`),
+  holdReady: (id: string) => fail.conflict(c.holdReady, `hold ${id} is ready for pickup: it cannot be frozen or moved`),
+  heldForAnother: (item: string) => fail.conflict(c.heldForAnother, `item ${item} is held for another patron`),
+  alreadyCheckedOut: (item: string) => fail.conflict(c.alreadyCheckedOut, `item ${item} is already checked out`),
 };

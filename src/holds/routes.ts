@@ -4,9 +4,10 @@ import { getBibs } from '../bibs/repository.ts';
 import { BIB_FIELDS, presentBib } from '../bibs/present.ts';
 import type { Db } from '../db/types.ts';
 import { access } from '../http/access.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
-import { pagingQuery, parseFields, parseRecordId } from '../http/params.ts';
+import { pagingQuery, parseFields } from '../http/params.ts';
+import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { getItems } from '../items/repository.ts';
@@ -68,7 +69,7 @@ const sec = { tags: ['holds'], security: [{ bearer: [] }] };
 export function holdRoutes(app: App, holds: HoldService, db: Db, publicBaseUrl: string | undefined): void {
   function parseExpand(raw: string | undefined): boolean {
     if (raw === undefined || raw === '') return false;
-    if (raw !== 'record') throw errors.invalidParameter('expand: only record is supported');
+    if (raw !== 'record') throw fail.invalidParameter('expand: only record is supported');
     return true;
   }
   async function present(rows: HoldRow[], q: { fields?: string; expand?: string }, base: string) {

@@ -5,7 +5,7 @@ import { addMonths, type Clock } from '../shared/calendar.ts';
 import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { parseDay } from '../patrons/input.ts';
 import { passItemOn } from './lifecycle.ts';
 import { refuseHold } from './refusals.ts';
@@ -35,14 +35,14 @@ export class HoldService {
 
   /** Places a hold; answers its id. */
   async place(patronId: string, req: HoldRequest): Promise<string> {
-    if (req.recordType !== 'b' && req.recordType !== 'i') throw errors.validationFailed('recordType must be b or i');
+    if (req.recordType !== 'b' && req.recordType !== 'i') throw fail.invalidInput('recordType must be b or i');
     const recordId = String(req.recordNumber).replace(/^[bi]/, '');
-    if (!/^\d{1,18}$/.test(recordId)) throw errors.validationFailed(`recordNumber: "${req.recordNumber}" is not a record number`);
+    if (!/^\d{1,18}$/.test(recordId)) throw fail.invalidInput(`recordNumber: "${req.recordNumber}" is not a record number`);
     const today = this.today();
     const neededBy = req.neededBy === undefined ? addMonths(today, this.rules.holdMonths) : parseDay('neededBy', req.neededBy);
-    if (neededBy === null || neededBy < today) throw errors.validationFailed('neededBy must be a date from today on');
+    if (neededBy === null || neededBy < today) throw fail.invalidInput('neededBy must be a date from today on');
     const note = (req.note ?? '').trim();
-    if (note.length > 500) throw errors.validationFailed('note must have at most 500 characters');
+    if (note.length > 500) throw fail.invalidInput('note must have at most 500 characters');
     return this.db.transaction(async (tx) => {
       const what = req.recordType === 'b' ? `bib ${recordId}` : `item ${recordId}`;
       let bibIds: string[];
@@ -58,7 +58,7 @@ export class HoldService {
         itemId = recordId;
       }
       const patron = await repo.lockPatron(tx, patronId);
-      if (!patron) throw errors.notFound(`no patron ${patronId}`);
+      if (!patron) throw fail.notFound(`no patron ${patronId}`);
       if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
       if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
       const location = await repo.getLocation(tx, req.pickupLocation);
@@ -77,7 +77,7 @@ export class HoldService {
 
   async get(id: string): Promise<repo.HoldRow> {
     const row = await repo.getHold(this.db, id);
-    if (!row) throw errors.notFound(`no hold ${id}`);
+    if (!row) throw fail.notFound(`no hold ${id}`);
     return row;
   }
 
@@ -87,26 +87,26 @@ export class HoldService {
 
   async listOfPatron(patronId: string, filter: repo.HoldListFilter): Promise<repo.HoldRow[]> {
     const rows = await repo.listPatronHolds(this.db, patronId, filter);
-    if (!rows) throw errors.notFound(`no patron ${patronId}`);
+    if (!rows) throw fail.notFound(`no patron ${patronId}`);
     return rows;
   }
 
   /** Runs fn with the hold's queue locked and the hold row locked; 404 for no hold. */
   private async withHold<T>(id: string, fn: (tx: Queryable, hold: repo.LockedHold, bibIds: string[]) => Promise<T>): Promise<T> {
     const queue = await repo.queueBibOfHold(this.db, id);
-    if (!queue) throw errors.notFound(`no hold ${id}`);
+    if (!queue) throw fail.notFound(`no hold ${id}`);
     return this.db.transaction(async (tx) => {
       await stamp(tx); // a cancellation may pass an item on (items carry updatedDate)
       const bibIds = await repo.lockBibs(tx, queue.item_id ? [queue.bib_id, ...(await repo.bibsOfItem(tx, queue.item_id))] : [queue.bib_id]);
       const hold = await repo.lockHold(tx, id);
-      if (!hold) throw errors.notFound(`no hold ${id}`);
+      if (!hold) throw fail.notFound(`no hold ${id}`);
       return fn(tx, hold, bibIds);
     });
   }
 
   async update(id: string, changes: { freeze?: boolean; pickupLocation?: string }): Promise<void> {
     await this.withHold(id, async (tx, hold) => {
-      if (!['0', 't', 'r'].includes(hold.state)) throw errors.notFound(`hold ${id} is no longer active`);
+      if (!['0', 't', 'r'].includes(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
       if (changes.pickupLocation !== undefined) {
         const location = await repo.getLocation(tx, changes.pickupLocation);
         if (!location?.pickup) throw refuseHold.notPickupLocation(changes.pickupLocation);
@@ -122,13 +122,13 @@ export class HoldService {
   /** Cancels an active hold; its trapped item, if any, passes to the next hold. */
   async cancel(id: string): Promise<void> {
     await this.withHold(id, async (tx, hold) => {
-      if (!['0', 't', 'r'].includes(hold.state)) throw errors.notFound(`hold ${id} is no longer active`);
+      if (!['0', 't', 'r'].includes(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
       await this.finish(tx, hold, 'c', 'cancelled');
     });
   }
 
   async cancelAll(patronId: string): Promise<number> {
-    if (!(await repo.patronExists(this.db, patronId))) throw errors.notFound(`no patron ${patronId}`);
+    if (!(await repo.patronExists(this.db, patronId))) throw fail.notFound(`no patron ${patronId}`);
     return this.db.transaction(async (tx) => {
       await stamp(tx); // a cancellation may pass an item on (items carry updatedDate)
       await this.lockQueuesOf(tx, patronId);

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../auth/roles.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
 import type { ServiceState } from '../operations/state.ts';
+import { parseBearer } from './authorization.ts';
 import { errors } from './errors.ts';
 
 export type Access =
@@ -55,7 +56,7 @@ export function installAccessControl(app: FastifyInstance, { auth, state, openPr
     if (declared.kind === 'open' && !declared.database) return;
     if (!state.schemaReady) throw errors.databaseUnavailable('the database cannot be reached yet; try again shortly');
     if (declared.kind === 'open') return;
-    const principal = await auth.authenticate(request.headers.authorization);
+    const principal = await auth.authenticate(parseBearer(request.headers.authorization));
     if (declared.kind === 'permission' && !principal.permissions.has(declared.permission)) {
       throw errors.forbidden(`this API key does not have the ${declared.permission} permission`);
     }

@@ -3,7 +3,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { ApiError, errors } from './errors.ts';
+import { DomainError } from '../shared/errors.ts';
+import { loggable } from '../shared/log.ts';
+import { ApiError, errors, fromDomainError } from './errors.ts';
 
 function parameterName(error: FastifySchemaValidationError): string {
   return error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
@@ -33,6 +35,7 @@ function fromValidation(context: string | undefined, list: FastifySchemaValidati
 /** Maps anything thrown by a route, a hook or Fastify itself to an ApiError. */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return fromDomainError(error);
   const fe = error as Partial<FastifyError>;
   if (fe.validation) return fromValidation(fe.validationContext, fe.validation);
   switch (fe.code) {
@@ -55,17 +58,6 @@ export function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-/**
- * What the log gets of an unexpected error: its type, code, message and stack only. Database errors
- * carry the statement, its parameters (names, PIN hashes, barcodes) and the failing row, none of
- * which may reach a log line.
- */
-export function loggable(error: unknown): { type: string; code?: unknown; message: string; stack?: string } {
-  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
-  const code = (error as { code?: unknown }).code;
-  return { type: error.constructor?.name ?? 'Error', ...(code === undefined ? {} : { code }), message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-}
-
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     let apiError = toApiError(error);
@@ -76,6 +68,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     } else if (apiError.httpStatus >= 500) {
       request.log.warn({ err: loggable(error) }, apiError.message);
     }
+    if (error instanceof DomainError && error.retryAfterSec !== undefined) reply.header('retry-after', String(error.retryAfterSec));
     return reply.code(apiError.httpStatus).type('application/json; charset=utf-8').send(apiError.body());
   });
   app.setNotFoundHandler((request, reply) => {

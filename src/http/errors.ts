@@ -1,5 +1,8 @@
-// The one error shape of the API: {code, specificCode, httpStatus, name, description?}.
-// Every failure a client can see is an ApiError made here; codes follow DESIGN.md section 3.
+// The one error shape of the REST door: {code, specificCode, httpStatus, name, description?}.
+// Every failure a client can see is an ApiError made here, or a domain error mapped by
+// fromDomainError; codes follow DESIGN.md section 3.
+import type { DomainError, FailureKind } from '../shared/errors.ts';
+
 export interface ErrorBody {
   code: number;
   specificCode: number;
@@ -44,7 +47,27 @@ export const errors = {
   invalidScheme: (d: string) => new ApiError(121, 400, 'Invalid authorization scheme', d),
   validationFailed: (d: string) => new ApiError(126, 400, 'Request validation failed', d),
   unsupportedMediaType: (d: string) => new ApiError(126, 415, 'Request validation failed', d),
-  requestDenied: (specificCode: number, d: string, httpStatus = 400) => new ApiError(132, httpStatus, 'Request denied', d, specificCode),
-  // 134 429 Too many attempts: failed patron PIN validations over the limit (src/patrons/refusals.ts, README "Patrons").
   multipleRecords: (d: string) => new ApiError(133, 409, 'Multiple records found', d),
 };
+
+/** Each domain failure's code, HTTP status and name on the wire. */
+const WIRE: Record<FailureKind, { code: number; httpStatus: number; name: string }> = {
+  invalidArgument: { code: 101, httpStatus: 400, name: 'Invalid argument' },
+  missingParameter: { code: 105, httpStatus: 400, name: 'Required parameter missing' },
+  unknownParameter: { code: 106, httpStatus: 400, name: 'Parameter not recognized' },
+  invalidParameter: { code: 108, httpStatus: 400, name: 'Invalid parameter' },
+  invalidInput: { code: 126, httpStatus: 400, name: 'Request validation failed' },
+  notFound: { code: 107, httpStatus: 404, name: 'Record not found' },
+  multipleRecords: { code: 133, httpStatus: 409, name: 'Multiple records found' },
+  refused: { code: 132, httpStatus: 400, name: 'Request denied' },
+  conflict: { code: 132, httpStatus: 409, name: 'Request denied' },
+  // Failed patron PIN validations over the limit (README "Patrons"); the answer carries Retry-After.
+  tooManyAttempts: { code: 134, httpStatus: 429, name: 'Too many attempts' },
+  unauthenticated: { code: 113, httpStatus: 401, name: 'Unauthorized' },
+  invalidToken: { code: 120, httpStatus: 401, name: 'invalid_token' },
+};
+
+export function fromDomainError(error: DomainError): ApiError {
+  const wire = WIRE[error.kind];
+  return new ApiError(wire.code, wire.httpStatus, wire.name, error.detail, error.specificCode);
+}

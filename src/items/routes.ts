@@ -1,8 +1,9 @@
 // /items: list (by bib, status, location, dates) and read items.
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
-import { errors } from '../http/errors.ts';
-import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
+import { fail } from '../shared/errors.ts';
+import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
+import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { ITEM_FIELDS, presentItem } from './present.ts';
@@ -46,7 +47,7 @@ export function itemRoutes(app: App, items: ItemService): void {
     const q = request.query;
     const fields = parseFields(q.fields, ITEM_FIELDS);
     const location = list(q.location);
-    if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l))) throw errors.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
+    if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l))) throw fail.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
     const filter = parseCommonList(q);
     const rows = await items.list({ ...filter, bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)), status: list(q.status), location });
     return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentItem(row, fields)) };

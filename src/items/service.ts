@@ -1,7 +1,7 @@
 // Rules for reading items: date windows are read behind the change clock's horizon, like bibs.
 import { horizon } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 
 export class ItemService {
@@ -9,7 +9,7 @@ export class ItemService {
 
   async get(id: string): Promise<repo.ItemRow> {
     const row = await repo.getItem(this.db, id);
-    if (!row) throw errors.notFound(`no item ${id}`);
+    if (!row) throw fail.notFound(`no item ${id}`);
     return row;
   }
 

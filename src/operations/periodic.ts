@@ -4,7 +4,7 @@
 // work claims what it does in the database).
 import type { FastifyBaseLogger } from 'fastify';
 import { describeDbError } from '../db/errors.ts';
-import { loggable } from '../http/error-handler.ts';
+import { loggable } from '../shared/log.ts';
 import type { ServiceState } from './state.ts';
 
 export class Periodic {

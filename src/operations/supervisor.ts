@@ -4,7 +4,7 @@
 // advisory lock, and the switch lives in the database.
 import type { FastifyBaseLogger } from 'fastify';
 import { describeDbError } from '../db/errors.ts';
-import { loggable } from '../http/error-handler.ts';
+import { loggable } from '../shared/log.ts';
 import { migrate } from '../db/migrate.ts';
 import type { Db } from '../db/types.ts';
 import { readMaintenance } from './repository.ts';

@@ -1,6 +1,6 @@
 // Reads patron request bodies into the fields a write sets. Every bad value is a 400 (code 126)
 // naming the field; the PIN is checked here and hashed by the service, never echoed.
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { formatMoney, parseMoney } from '../shared/money.ts';
 import type { Address, PatronFields, Phone } from './repository.ts';
 
@@ -34,7 +34,7 @@ export interface ParsedPatron {
   pin?: string;
 }
 
-const bad = (field: string, why: string) => errors.validationFailed(`${field} ${why}`);
+const bad = (field: string, why: string) => fail.invalidInput(`${field} ${why}`);
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 

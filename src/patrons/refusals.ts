@@ -1,23 +1,20 @@
 // Business refusals of patron writes: code 132 with a specificCode per reason (README, "Patrons").
 // 400: the request names something that does not exist; 409: another record's state forbids it.
-import { ApiError, errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 
 export const PATRON_SPECIFIC_CODES = { barcodeTaken: 1, unknownLocation: 2, unknownPatronType: 3 } as const;
 const c = PATRON_SPECIFIC_CODES;
 
 export const refusePatron = {
   barcodeTaken: (barcodes: readonly string[]) =>
-    errors.requestDenied(c.barcodeTaken, `barcode ${barcodes.join(', ')} belongs to another patron`, 409),
-  unknownLocation: (code: string) => errors.requestDenied(c.unknownLocation, `homeLibraryCode: no location ${code}`),
-  unknownPatronType: (code: number) => errors.requestDenied(c.unknownPatronType, `patronType: no patron type ${code}`),
+    fail.conflict(c.barcodeTaken, `barcode ${barcodes.join(', ')} belongs to another patron`),
+  unknownLocation: (code: string) => fail.refused(c.unknownLocation, `homeLibraryCode: no location ${code}`),
+  unknownPatronType: (code: number) => fail.refused(c.unknownPatronType, `patronType: no patron type ${code}`),
 };
 
-/** Too many failed PIN validations for a barcode or an API key: 429, with the seconds to wait. */
-export class TooManyAttempts extends ApiError {
-  constructor(readonly retryAfterSec: number, what: string) {
-    super(134, 429, 'Too many attempts', `too many failed validations for this ${what}; try again in ${retryAfterSec} s`);
-  }
-}
+/** Too many failed PIN validations for a barcode or an API key, with the seconds to wait. */
+export const tooManyAttempts = (retryAfterSec: number, what: string) =>
+  fail.tooManyAttempts(retryAfterSec, `too many failed validations for this ${what}; try again in ${retryAfterSec} s`);
 
 /** The one answer to a wrong PIN, an unknown barcode and a patron without a PIN alike. */
-export const invalidBarcodeOrPin = () => errors.invalidParameter('Invalid barcode or PIN');
+export const invalidBarcodeOrPin = () => fail.invalidParameter('Invalid barcode or PIN');

@@ -3,13 +3,13 @@
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { recordLink } from '../http/links.ts';
-import { pagingQuery, parseCommonList, parseFields, parseRecordId } from '../http/params.ts';
+import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
+import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
-import { TooManyAttempts } from './refusals.ts';
 import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
 
 const Phone = Type.Object({ number: Type.String(), type: Type.Optional(Type.String({ description: 't telephone (default), p second telephone.' })) }, { additionalProperties: false });
@@ -109,13 +109,13 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     const q = request.query;
     const fields = parseFields(q.fields, PATRON_FIELDS);
     if (q.barcode !== undefined && (q.varFieldTag !== undefined || q.varFieldContent !== undefined)) {
-      throw errors.invalidParameter('give barcode, or varFieldTag with varFieldContent, not both');
+      throw fail.invalidParameter('give barcode, or varFieldTag with varFieldContent, not both');
     }
     if (q.barcode !== undefined) return presentPatron(await patrons.find({ kind: 'barcode', value: q.barcode.trim() }), fields);
-    if (q.varFieldTag === undefined || q.varFieldContent === undefined) throw errors.missingParameter('barcode, or varFieldTag and varFieldContent, is required');
+    if (q.varFieldTag === undefined || q.varFieldContent === undefined) throw fail.missingParameter('barcode, or varFieldTag and varFieldContent, is required');
     const kind = FIND_TAGS[q.varFieldTag];
     if (!kind || !Object.hasOwn(FIND_TAGS, q.varFieldTag)) {
-      throw errors.invalidParameter(`varFieldTag: "${q.varFieldTag}" cannot be searched; tags are ${Object.keys(FIND_TAGS).join(', ')}`);
+      throw fail.invalidParameter(`varFieldTag: "${q.varFieldTag}" cannot be searched; tags are ${Object.keys(FIND_TAGS).join(', ')}`);
     }
     return presentPatron(await patrons.find({ kind, value: q.varFieldContent.trim() }), fields);
   });
@@ -169,7 +169,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
       ...sec, body: Credentials, response: { 204: Type.Null(), ...validateErrors },
     },
   }, async (request, reply) => {
-    await limited(reply, () => patrons.validate(request.body.barcode, request.body.pin, request.principal!.keyId));
+    await patrons.validate(request.body.barcode, request.body.pin, request.principal!.keyId);
     return reply.code(204).send(null);
   });
 
@@ -181,17 +181,9 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     },
   }, async (request, reply) => {
     const { authMethod, patronId, patronSecret } = request.body;
-    if (authMethod !== undefined && authMethod !== 'native') throw errors.invalidParameter('authMethod: only native is supported');
-    const id = await limited(reply, () => patrons.validate(patronId, patronSecret, request.principal!.keyId));
+    if (authMethod !== undefined && authMethod !== 'native') throw fail.invalidParameter('authMethod: only native is supported');
+    const id = await patrons.validate(patronId, patronSecret, request.principal!.keyId);
     return reply.type('text/plain; charset=utf-8').send(id);
   });
 
-  async function limited<T>(reply: { header(name: string, value: string): unknown }, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof TooManyAttempts) reply.header('retry-after', String(error.retryAfterSec));
-      throw error;
-    }
-  }
 }

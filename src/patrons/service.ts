@@ -5,10 +5,10 @@ import crypto from 'node:crypto';
 import { horizon, stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { PinLimits } from '../config.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { BLOCK_CODES, parsePatronInput, type PatronInput } from './input.ts';
 import { hashPin, verifyPin } from './pin.ts';
-import { invalidBarcodeOrPin, refusePatron, TooManyAttempts } from './refusals.ts';
+import { invalidBarcodeOrPin, refusePatron, tooManyAttempts } from './refusals.ts';
 import * as repo from './repository.ts';
 
 export const METADATA_FIELDS = ['patronType', 'homeLibraryCode', 'blockInfo'] as const;
@@ -54,7 +54,7 @@ export class PatronService {
       }
       return true;
     });
-    if (!found) throw errors.notFound(`no patron ${id}`);
+    if (!found) throw fail.notFound(`no patron ${id}`);
   }
 
   private async checkCodes(tx: Queryable, fields: repo.PatronFields): Promise<void> {
@@ -70,12 +70,12 @@ export class PatronService {
       await this.deletion?.finish(tx, id);
       return true;
     });
-    if (!found) throw errors.notFound(`no patron ${id}`);
+    if (!found) throw fail.notFound(`no patron ${id}`);
   }
 
   async get(id: string): Promise<repo.PatronRow> {
     const row = await repo.getPatron(this.db, id);
-    if (!row) throw errors.notFound(`no patron ${id}`);
+    if (!row) throw fail.notFound(`no patron ${id}`);
     return row;
   }
 
@@ -87,14 +87,14 @@ export class PatronService {
   /** The one live patron matching; 404 when none, 409 (code 133) when several. */
   async find(key: repo.FindKey): Promise<repo.PatronRow> {
     const ids = await repo.findPatronIds(this.db, key, 2);
-    if (ids.length > 1) throw errors.multipleRecords(`more than one patron has this ${key.kind}`);
-    if (ids.length === 0) throw errors.notFound(`no patron has this ${key.kind}`);
+    if (ids.length > 1) throw fail.multipleRecords(`more than one patron has this ${key.kind}`);
+    if (ids.length === 0) throw fail.notFound(`no patron has this ${key.kind}`);
     return this.get(ids[0]!);
   }
 
   /**
    * Checks a barcode and PIN; answers the patron's id. Every way of failing (unknown barcode, no PIN,
-   * wrong PIN) gives the same answer after the same work. Over a limit: TooManyAttempts, without
+   * wrong PIN) gives the same answer after the same work. Over a limit: tooManyAttempts, without
    * checking the PIN.
    */
   async validate(barcode: string, pin: string, keyId: string): Promise<string> {
@@ -102,10 +102,10 @@ export class PatronService {
     const barcodeSubject = subject('barcode', barcode.trim());
     const keySubject = subject('key', keyId);
     const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
-    if (!counts.keyCounted) throw new TooManyAttempts(counts.keyRetrySec, 'API key');
+    if (!counts.keyCounted) throw tooManyAttempts(counts.keyRetrySec, 'API key');
     if (counts.barcodeAttempts > barcodeFailures) {
       await repo.takeBackAttempt(this.db, keySubject); // the PIN is not checked: not a failure of the key
-      throw new TooManyAttempts(counts.barcodeRetrySec, 'barcode');
+      throw tooManyAttempts(counts.barcodeRetrySec, 'barcode');
     }
     const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim()) : undefined;
     const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);

@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox';
 import { presentBib, BIB_FIELDS } from '../bibs/present.ts';
 import type { BibService } from '../bibs/service.ts';
 import { access } from '../http/access.ts';
-import { errors } from '../http/errors.ts';
+import { fail } from '../shared/errors.ts';
 import { pagingQuery, parseFields } from '../http/params.ts';
 import { protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
@@ -43,7 +43,7 @@ function listParam(name: string, raw: string | undefined, pattern: RegExp): stri
   if (raw === undefined) return undefined;
   const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
   const bad = values.find((v) => !pattern.test(v));
-  if (bad !== undefined || values.length === 0) throw errors.invalidParameter(`${name} ${bad === undefined ? 'is empty' : `has an invalid value: ${JSON.stringify(bad)}`}`);
+  if (bad !== undefined || values.length === 0) throw fail.invalidParameter(`${name} ${bad === undefined ? 'is empty' : `has an invalid value: ${JSON.stringify(bad)}`}`);
   return values;
 }
 

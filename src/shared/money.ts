@@ -4,7 +4,7 @@
 // a line's use tax is amount × quantity × rate / 100 rounded to the cent, halves away from zero
 // (what PostgreSQL's round(numeric, 2) does, so the database checks the same arithmetic).
 import { Decimal as DecimalJs } from 'decimal.js';
-import { errors } from '../http/errors.ts';
+import { fail } from './errors.ts';
 
 /** Wide enough that every product and sum Carrel forms is exact; halves round away from zero. */
 export const Decimal = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
@@ -29,10 +29,10 @@ export function parseMoney(field: string, raw: string, max = MAX_AMOUNT): Decima
     const why = /^-/.test(text) ? 'must not be negative'
       : /^\d+\.\d{3,}$/.test(text) ? 'has more than two decimal places'
         : 'is not an amount such as "12.30"';
-    throw errors.validationFailed(`${field}: "${raw}" ${why}`);
+    throw fail.invalidInput(`${field}: "${raw}" ${why}`);
   }
   const value = new Decimal(text);
-  if (value.greaterThan(max)) throw errors.validationFailed(`${field}: ${text} is more than ${max}`);
+  if (value.greaterThan(max)) throw fail.invalidInput(`${field}: ${text} is more than ${max}`);
   return value;
 }
 
@@ -42,8 +42,8 @@ export function parseMoney(field: string, raw: string, max = MAX_AMOUNT): Decima
  */
 export function parseRate(field: string, raw: string): string {
   const text = raw.trim();
-  if (!RATE.test(text)) throw errors.validationFailed(`${field}: "${raw}" is not a rate in percent such as "7.75" (at most six decimals)`);
-  if (new Decimal(text).greaterThan(100)) throw errors.validationFailed(`${field}: ${text} is more than 100 percent`);
+  if (!RATE.test(text)) throw fail.invalidInput(`${field}: "${raw}" is not a rate in percent such as "7.75" (at most six decimals)`);
+  if (new Decimal(text).greaterThan(100)) throw fail.invalidInput(`${field}: ${text} is more than 100 percent`);
   return text.replace(/^0+(?=\d)/, '');
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { access } from '../../src/http/access.ts';
-import { errors } from '../../src/http/errors.ts';
+import { fail } from '../../src/shared/errors.ts';
 import { pagingQuery } from '../../src/http/params.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
@@ -33,7 +33,7 @@ describe(`error shape on ${ENGINE}`, () => {
       throw new Error('internal detail: relation secret_table at 10.0.0.1');
     });
     t.app.get('/v6/test/denied', { config: { access: access.docs } }, async () => {
-      throw errors.requestDenied(4, 'hold limit reached', 409);
+      throw fail.conflict(4, 'hold limit reached');
     });
   });
   after(() => t.close());

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../../src/http/errors.ts';
-import { parseDateFilter, parseFields, parseIdFilter } from '../../src/http/params.ts';
+import { toApiError } from '../../src/http/error-handler.ts';
+import { parseFields } from '../../src/http/params.ts';
+import { parseDateFilter, parseIdFilter } from '../../src/shared/filters.ts';
 
 function code(fn: () => unknown): number {
   try {
     fn();
   } catch (error) {
-    assert.ok(error instanceof ApiError);
-    return error.code;
+    // As the REST door answers it.
+    const answer = toApiError(error);
+    assert.ok(answer);
+    return answer.code;
   }
   assert.fail('expected an error');
 }
@@ -62,9 +65,9 @@ describe('parseFields', () => {
       parseFields('title,nope', set);
       assert.fail('expected an error');
     } catch (error) {
-      assert.ok(error instanceof ApiError);
-      assert.equal(error.code, 108);
-      assert.match(error.description ?? '', /nope/);
+      const answer = toApiError(error);
+      assert.equal(answer?.code, 108);
+      assert.match(answer.description ?? '', /nope/);
     }
   });
 });

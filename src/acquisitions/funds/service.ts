@@ -2,7 +2,7 @@
 // encumbrance (src/invoices/service.ts). Writes stamp the change clock like every record write.
 import { stamp } from '../../db/change-clock.ts';
 import type { Db } from '../../db/types.ts';
-import { errors } from '../../http/errors.ts';
+import { fail } from '../../shared/errors.ts';
 import { MAX_BALANCE, parseMoney } from '../../shared/money.ts';
 import { refuse } from '../invoices/refusals.ts';
 import * as repo from './repository.ts';
@@ -15,14 +15,14 @@ const CODE = /^[a-z0-9]{1,15}$/;
 export function parseFundCode(field: string, raw: string, from: 'parameter' | 'body' = 'parameter'): string {
   if (!CODE.test(raw)) {
     const why = `${field}: "${raw}" is not a fund code (1 to 15 lower-case letters or digits)`;
-    throw from === 'body' ? errors.validationFailed(why) : errors.invalidParameter(why);
+    throw from === 'body' ? fail.invalidInput(why) : fail.invalidParameter(why);
   }
   return raw;
 }
 
 export function parseCurrency(field: string, raw: string): string {
   const code = raw.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw errors.validationFailed(`${field}: "${raw}" is not an ISO 4217 currency code such as USD`);
+  if (!/^[A-Z]{3}$/.test(code)) throw fail.invalidInput(`${field}: "${raw}" is not an ISO 4217 currency code such as USD`);
   return code;
 }
 
@@ -30,15 +30,15 @@ function text(field: string, raw: string | undefined | null, max: number, requir
   if (raw === undefined) return undefined;
   const value = (raw ?? '').trim();
   if (!value) {
-    if (required) throw errors.validationFailed(`${field} must not be empty`);
+    if (required) throw fail.invalidInput(`${field} must not be empty`);
     return null;
   }
-  if (value.length > max) throw errors.validationFailed(`${field}: at most ${max} characters`);
+  if (value.length > max) throw fail.invalidInput(`${field}: at most ${max} characters`);
   return value;
 }
 
 function accountingUnit(raw: number | undefined): number | undefined {
-  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999)) throw errors.validationFailed('accountingUnit must be a whole number from 0 to 999');
+  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999)) throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
   return raw;
 }
 
@@ -69,7 +69,7 @@ export class FundService {
 
   async get(code: string): Promise<repo.FundRow> {
     const row = await repo.getFund(this.db, parseFundCode('code', code));
-    if (!row) throw errors.notFound(`no fund ${code}`);
+    if (!row) throw fail.notFound(`no fund ${code}`);
     return row;
   }
 
@@ -99,6 +99,6 @@ export class FundService {
       note: text('note', input.note, 500),
     };
     const found = await this.db.transaction(async (tx) => repo.updateFund(tx, parseFundCode('code', code), changes, await stamp(tx)));
-    if (!found) throw errors.notFound(`no fund ${code}`);
+    if (!found) throw fail.notFound(`no fund ${code}`);
   }
 }

@@ -5,8 +5,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Db } from '../../db/types.ts';
 import { presentFund } from '../funds/routes.ts';
 import { FundService } from '../funds/service.ts';
-import { ApiError } from '../../http/errors.ts';
-import { parseDateFilter } from '../../http/params.ts';
+import { DomainError } from '../../shared/errors.ts';
+import { parseDateFilter } from '../../shared/filters.ts';
 import { UseTaxService } from '../use-tax/service.ts';
 import { presentVendor } from '../vendors/routes.ts';
 import { VendorService, type VendorDetails } from '../vendors/service.ts';
@@ -25,7 +25,7 @@ function instantArg(value: string): Date {
     if (filter.kind !== 'at') throw new InvalidArgumentError('give one date (2026-11-02) or instant (2026-11-02T10:00:00Z)');
     return filter.at;
   } catch (error) {
-    if (error instanceof ApiError) throw new InvalidArgumentError('give a date such as 2026-11-02 or an instant such as 2026-11-02T10:00:00Z');
+    if (error instanceof DomainError) throw new InvalidArgumentError('give a date such as 2026-11-02 or an instant such as 2026-11-02T10:00:00Z');
     throw error;
   }
 }

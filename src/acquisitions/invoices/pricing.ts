@@ -4,7 +4,7 @@
 //   shipping and discount are shared out to the lines in proportion to their subtotals, to the cent
 //   line total     = subtotal + use tax + shipping share − discount share
 //   every invoice figure is the sum of its lines' figures.
-import { errors } from '../../http/errors.ts';
+import { fail } from '../../shared/errors.ts';
 import { allocate, Decimal, sum, useTaxOn, ZERO } from '../../shared/money.ts';
 
 export interface LineFigures {
@@ -39,16 +39,16 @@ export interface InvoiceFigures {
  */
 export function priceInvoice(lines: readonly LineFigures[], rate: string | null, shipping: Decimal, discount: Decimal): InvoiceFigures {
   if (lines.length === 0 && (!shipping.isZero() || !discount.isZero())) {
-    throw errors.validationFailed('shipping and discount are shared out to the line items: an invoice with either needs at least one line item');
+    throw fail.invalidInput('shipping and discount are shared out to the line items: an invoice with either needs at least one line item');
   }
   const rateValue = rate === null ? null : new Decimal(rate);
   const subtotals = lines.map((line) => line.amount.times(line.quantity));
   const subtotal = sum(subtotals);
-  if (discount.greaterThan(subtotal)) throw errors.validationFailed(`discount ${discount.toFixed(2)} is more than the line items' subtotal ${subtotal.toFixed(2)}`);
+  if (discount.greaterThan(subtotal)) throw fail.invalidInput(`discount ${discount.toFixed(2)} is more than the line items' subtotal ${subtotal.toFixed(2)}`);
   const shippingShares = allocate(shipping, subtotals);
   const discountShares = allocate(discount, subtotals);
   const priced = lines.map((line, i): PricedLine => {
-    if (line.useTax && rateValue === null) throw errors.validationFailed(`lineItems.${i}.useTax: the invoice has no useTaxCode`);
+    if (line.useTax && rateValue === null) throw fail.invalidInput(`lineItems.${i}.useTax: the invoice has no useTaxCode`);
     const lineSubtotal = subtotals[i]!;
     const useTaxAmount = line.useTax ? useTaxOn(lineSubtotal, rateValue!) : ZERO;
     const lineShipping = shippingShares[i]!;

@@ -1,7 +1,7 @@
 // SQL for invoices and their line items. Money travels as text (NUMERIC in, NUMERIC::text out).
 import { commonConditions, dateConditions, parameters, type CommonListFilter } from '../../db/list-filters.ts';
 import type { Queryable } from '../../db/types.ts';
-import type { DateFilter } from '../../http/params.ts';
+import type { DateFilter } from '../../shared/filters.ts';
 
 export interface InvoiceRow {
   id: string;

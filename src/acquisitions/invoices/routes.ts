@@ -2,12 +2,13 @@
 import { Type } from 'typebox';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
-import { pagingQuery, parseCommonList, parseDateFilter, parseFields, parseRecordId } from '../../http/params.ts';
+import { pagingQuery, parseCommonList, parseFields } from '../../http/params.ts';
+import { parseDateFilter, parseRecordId } from '../../shared/filters.ts';
 import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { INVOICE_FIELDS, presentInvoice, presentLine } from './present.ts';
 import { MAX_LINE_ITEMS, MAX_QUANTITY, type InvoiceService, type LineRow } from './service.ts';
-import { errors } from '../../http/errors.ts';
+import { fail } from '../../shared/errors.ts';
 
 const Money = (description: string) => Type.String({ description: `${description} Decimal string with two places, e.g. "12.30".` });
 
@@ -124,7 +125,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
     const fields = parseFields(q.fields, INVOICE_FIELDS);
     const common = parseCommonList(q);
     const status = list(q.status ?? q.statusCode);
-    if (status?.some((s) => !['o', 's', 'p'].includes(s))) throw errors.invalidParameter('status: codes are o (open), s (suspended) and p (paid)');
+    if (status?.some((s) => !['o', 's', 'p'].includes(s))) throw fail.invalidParameter('status: codes are o (open), s (suspended) and p (paid)');
     const rows = await invoices.list({
       ...common,
       paidDate: q.paidDate === undefined ? undefined : parseDateFilter('paidDate', q.paidDate),

@@ -7,7 +7,7 @@ import { horizon, stamp } from '../../db/change-clock.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import * as funds from '../funds/repository.ts';
 import { parseCurrency } from '../funds/service.ts';
-import { errors } from '../../http/errors.ts';
+import { fail } from '../../shared/errors.ts';
 import * as useTax from '../use-tax/repository.ts';
 import * as vendors from '../vendors/repository.ts';
 import { Decimal, parseMoney, ZERO } from '../../shared/money.ts';
@@ -65,14 +65,14 @@ function calendarDate(field: string, raw: string): string {
   const date = DATE.test(raw) ? new Date(`${raw}T00:00:00Z`) : undefined;
   // Year 0000 exists for JavaScript but not for PostgreSQL: years run 0001 to 9999.
   if (!date || raw.startsWith('0000') || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
-    throw errors.validationFailed(`${field}: "${raw}" is not a calendar date such as 2026-11-02 (years 0001 to 9999)`);
+    throw fail.invalidInput(`${field}: "${raw}" is not a calendar date such as 2026-11-02 (years 0001 to 9999)`);
   }
   return raw;
 }
 
 function optionalText(field: string, raw: string | null | undefined, max: number): string | null {
   const value = (raw ?? '').trim();
-  if (value.length > max) throw errors.validationFailed(`${field}: at most ${max} characters`);
+  if (value.length > max) throw fail.invalidInput(`${field}: at most ${max} characters`);
   return value || null;
 }
 
@@ -80,11 +80,11 @@ function parseLine(raw: LineInput, i: number): ParsedLine {
   const at = `lineItems.${i}`;
   const quantity = raw.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
-    throw errors.validationFailed(`${at}.quantity: ${quantity} is not a whole number from 1 to ${MAX_QUANTITY}`);
+    throw fail.invalidInput(`${at}.quantity: ${quantity} is not a whole number from 1 to ${MAX_QUANTITY}`);
   }
-  if (typeof raw.fund !== 'string' || !raw.fund.trim()) throw errors.validationFailed(`${at}.fund is required`);
+  if (typeof raw.fund !== 'string' || !raw.fund.trim()) throw fail.invalidInput(`${at}.fund is required`);
   const bibId = raw.bibId === undefined || raw.bibId === '' ? null : raw.bibId.trim();
-  if (bibId !== null && !/^\d{1,18}$/.test(bibId)) throw errors.validationFailed(`${at}.bibId: "${raw.bibId}" is not a bib id (digits only)`);
+  if (bibId !== null && !/^\d{1,18}$/.test(bibId)) throw fail.invalidInput(`${at}.bibId: "${raw.bibId}" is not a bib id (digits only)`);
   return {
     fund: raw.fund.trim(),
     amount: parseMoney(`${at}.amount`, String(raw.amount)),
@@ -99,14 +99,14 @@ function parseLine(raw: LineInput, i: number): ParsedLine {
 /** The header a write leaves: the fields given, checked, over the invoice's current ones. */
 function mergeHeader(existing: repo.LockedInvoice | undefined, input: InvoiceInput) {
   const invNum = input.invNum === undefined ? existing!.inv_num : input.invNum.trim();
-  if (invNum.length < 1 || invNum.length > 40) throw errors.validationFailed('invNum must have 1 to 40 characters');
+  if (invNum.length < 1 || invNum.length > 40) throw fail.invalidInput('invNum must have 1 to 40 characters');
   const given: string = input.status ?? existing?.status ?? 'o';
   if (given !== 'o' && given !== 's') {
-    throw errors.validationFailed(given === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${given}" is not o (open) or s (suspended)`);
+    throw fail.invalidInput(given === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${given}" is not o (open) or s (suspended)`);
   }
   const status: 'o' | 's' = given === 's' ? 's' : 'o';
   const accountingUnit = input.accountingUnit ?? existing?.accounting_unit ?? 0;
-  if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999) throw errors.validationFailed('accountingUnit must be a whole number from 0 to 999');
+  if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999) throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
   return {
     invNum,
     invDate: input.invDate === undefined ? existing!.inv_date : calendarDate('invDate', input.invDate),
@@ -133,7 +133,7 @@ export class InvoiceService {
   /** Creates an invoice with its line items; answers its id. */
   async create(input: InvoiceInput): Promise<string> {
     for (const field of ['invNum', 'invDate', 'vendorCode'] as const) {
-      if (input[field] === undefined) throw errors.validationFailed(`${field} is required`);
+      if (input[field] === undefined) throw fail.invalidInput(`${field} is required`);
     }
     return this.db.transaction(async (tx) => this.write(tx, undefined, input, await stamp(tx)));
   }
@@ -168,7 +168,7 @@ export class InvoiceService {
     await this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       const invoice = await repo.lockInvoice(tx, id);
-      if (!invoice || invoice.deleted) throw errors.notFound(`no invoice ${id}`);
+      if (!invoice || invoice.deleted) throw fail.notFound(`no invoice ${id}`);
       if (invoice.status === 'p') throw refuse.alreadyPaid(id);
       if (invoice.status === 's') throw refuse.suspended(id);
       const lines = await repo.invoiceLines(tx, id);
@@ -183,7 +183,7 @@ export class InvoiceService {
 
   async get(id: string): Promise<repo.InvoiceRow> {
     const row = await repo.getInvoice(this.db, id);
-    if (!row) throw errors.notFound(`no invoice ${id}`);
+    if (!row) throw fail.notFound(`no invoice ${id}`);
     return row;
   }
 
@@ -196,7 +196,7 @@ export class InvoiceService {
   /** The line items of a live invoice, in line order. */
   async lines(invoiceId: string, page?: { limit: number; offset: number }): Promise<repo.LineRow[]> {
     const invoice = await repo.getInvoice(this.db, invoiceId);
-    if (!invoice || invoice.deleted_date) throw errors.notFound(`no invoice ${invoiceId}`);
+    if (!invoice || invoice.deleted_date) throw fail.notFound(`no invoice ${invoiceId}`);
     return repo.invoiceLines(this.db, invoiceId, page);
   }
 
@@ -206,7 +206,7 @@ export class InvoiceService {
 
   async line(id: string): Promise<repo.LineRow> {
     const row = await repo.getLine(this.db, id);
-    if (!row) throw errors.notFound(`no invoice line item ${id}`);
+    if (!row) throw fail.notFound(`no invoice line item ${id}`);
     return row;
   }
 
@@ -226,7 +226,7 @@ export class InvoiceService {
 
   private async lockUnpaid(tx: Queryable, id: string): Promise<repo.LockedInvoice> {
     const invoice = await repo.lockInvoice(tx, id);
-    if (!invoice || invoice.deleted) throw errors.notFound(`no invoice ${id}`);
+    if (!invoice || invoice.deleted) throw fail.notFound(`no invoice ${id}`);
     if (invoice.status === 'p') throw refuse.invoicePaid(id);
     return invoice;
   }
@@ -236,7 +236,7 @@ export class InvoiceService {
     const { invNum, invDate, status, accountingUnit, shipping, discount, note } = mergeHeader(existing, input);
     let currency = input.currency === undefined ? existing?.currency : parseCurrency('currency', input.currency);
 
-    if (input.lineItems && input.lineItems.length > MAX_LINE_ITEMS) throw errors.validationFailed(`an invoice has at most ${MAX_LINE_ITEMS} line items`);
+    if (input.lineItems && input.lineItems.length > MAX_LINE_ITEMS) throw fail.invalidInput(`an invoice has at most ${MAX_LINE_ITEMS} line items`);
     const oldLines = existing ? await repo.invoiceLines(tx, existing.id) : [];
     const lines: ParsedLine[] = input.lineItems
       ? input.lineItems.map(parseLine)
@@ -260,7 +260,7 @@ export class InvoiceService {
       if (!code) throw refuse.unknownUseTaxCode(useTaxCode);
       rate = code.rate;
     } else if (!input.lineItems && lines.some((l) => l.useTax)) {
-      throw errors.validationFailed('useTaxCode: the line items are flagged for use tax; send lineItems with useTax false too, or keep a use tax code');
+      throw fail.invalidInput('useTaxCode: the line items are flagged for use tax; send lineItems with useTax false too, or keep a use tax code');
     }
     const fundRows = await funds.fundsByCode(tx, unique(lines.map((l) => l.fund)));
     const fundByCode = new Map(fundRows.map((f) => [f.code, f]));
@@ -274,7 +274,7 @@ export class InvoiceService {
     // Currency: the invoice's, or else the one its funds are kept in; every fund must be kept in it.
     const currencies = unique(fundRows.map((f) => f.currency));
     if (currency === undefined) {
-      if (currencies.length === 0) throw errors.validationFailed('currency is required for an invoice without line items');
+      if (currencies.length === 0) throw fail.invalidInput('currency is required for an invoice without line items');
       if (currencies.length > 1) throw refuse.currencyMismatch(`the line items' funds are kept in ${currencies.join(' and ')}; an invoice is in one currency`);
       currency = currencies[0]!;
     }

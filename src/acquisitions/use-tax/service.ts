@@ -1,6 +1,6 @@
 // Rules for use tax codes: a rate in percent per code, shown exactly as the library set it.
 import type { Db } from '../../db/types.ts';
-import { errors } from '../../http/errors.ts';
+import { fail } from '../../shared/errors.ts';
 import { parseRate } from '../../shared/money.ts';
 import { refuse } from '../invoices/refusals.ts';
 import * as repo from './repository.ts';
@@ -10,7 +10,7 @@ export type { UseTaxRow } from './repository.ts';
 const CODE = /^[a-z0-9]{1,3}$/;
 
 export function parseUseTaxCode(field: string, raw: string): string {
-  if (!CODE.test(raw)) throw errors.invalidParameter(`${field}: "${raw}" is not a use tax code (1 to 3 lower-case letters or digits)`);
+  if (!CODE.test(raw)) throw fail.invalidParameter(`${field}: "${raw}" is not a use tax code (1 to 3 lower-case letters or digits)`);
   return raw;
 }
 
@@ -29,7 +29,7 @@ export class UseTaxService {
     parseUseTaxCode('code', code);
     const text = parseRate('rate', rate);
     const desc = description === undefined ? undefined : description?.trim() || null;
-    if (desc && desc.length > 200) throw errors.validationFailed('description: at most 200 characters');
+    if (desc && desc.length > 200) throw fail.invalidInput('description: at most 200 characters');
     return this.db.transaction(async (tx) => {
       const created = await repo.upsertUseTaxCode(tx, code, text, desc);
       return { created, row: (await repo.lockUseTaxCode(tx, code, 'share'))! };
@@ -40,7 +40,7 @@ export class UseTaxService {
   async remove(code: string): Promise<void> {
     parseUseTaxCode('code', code);
     await this.db.transaction(async (tx) => {
-      if (!(await repo.lockUseTaxCode(tx, code, 'update'))) throw errors.notFound(`no use tax code ${code}`);
+      if (!(await repo.lockUseTaxCode(tx, code, 'update'))) throw fail.notFound(`no use tax code ${code}`);
       const using = await repo.countInvoicesUsing(tx, code);
       if (using > 0) throw refuse.useTaxCodeInUse(code, using);
       await repo.deleteUseTaxCode(tx, code);

@@ -1,7 +1,7 @@
 // SQL for vendors.
 import type { Queryable } from '../../db/types.ts';
 import { commonConditions, parameters } from '../../db/list-filters.ts';
-import type { IdFilter } from '../../http/params.ts';
+import type { IdFilter } from '../../shared/filters.ts';
 
 export interface VendorRow {
   id: string;

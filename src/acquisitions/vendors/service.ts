@@ -1,8 +1,8 @@
 // Rules for vendors: a code (fixed once made) and a name, with optional contact details.
 import { stamp } from '../../db/change-clock.ts';
 import type { Db } from '../../db/types.ts';
-import { errors } from '../../http/errors.ts';
-import type { IdFilter } from '../../http/params.ts';
+import { fail } from '../../shared/errors.ts';
+import type { IdFilter } from '../../shared/filters.ts';
 import { refuse } from '../invoices/refusals.ts';
 import * as repo from './repository.ts';
 
@@ -15,7 +15,7 @@ const MAX_LENGTH: Record<repo.VendorTextField, number> = { address1: 500, addres
 export function parseVendorCode(field: string, raw: string, from: 'parameter' | 'body' = 'parameter'): string {
   if (!CODE.test(raw)) {
     const why = `${field}: "${raw}" is not a vendor code (1 to 15 lower-case letters or digits)`;
-    throw from === 'body' ? errors.validationFailed(why) : errors.invalidParameter(why);
+    throw from === 'body' ? fail.invalidInput(why) : fail.invalidParameter(why);
   }
   return raw;
 }
@@ -29,7 +29,7 @@ function details(input: VendorDetails): VendorDetails {
     const raw = input[field];
     if (raw === undefined) continue;
     const value = (raw ?? '').trim();
-    if (value.length > MAX_LENGTH[field]) throw errors.validationFailed(`${field}: at most ${MAX_LENGTH[field]} characters`);
+    if (value.length > MAX_LENGTH[field]) throw fail.invalidInput(`${field}: at most ${MAX_LENGTH[field]} characters`);
     out[field] = value || null;
   }
   return out;
@@ -37,12 +37,12 @@ function details(input: VendorDetails): VendorDetails {
 
 function name(raw: string): string {
   const value = raw.trim();
-  if (!value || value.length > 200) throw errors.validationFailed('vendorName must have 1 to 200 characters');
+  if (!value || value.length > 200) throw fail.invalidInput('vendorName must have 1 to 200 characters');
   return value;
 }
 
 function accountingUnit(raw: number | undefined): number | undefined {
-  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999)) throw errors.validationFailed('accountingUnit must be a whole number from 0 to 999');
+  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999)) throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
   return raw;
 }
 
@@ -66,13 +66,13 @@ export class VendorService {
 
   async get(id: string): Promise<repo.VendorRow> {
     const row = await repo.getVendor(this.db, id);
-    if (!row) throw errors.notFound(`no vendor ${id}`);
+    if (!row) throw fail.notFound(`no vendor ${id}`);
     return row;
   }
 
   async byCode(code: string): Promise<repo.VendorRow> {
     const row = await repo.vendorByCode(this.db, parseVendorCode('code', code));
-    if (!row) throw errors.notFound(`no vendor ${code}`);
+    if (!row) throw fail.notFound(`no vendor ${code}`);
     return row;
   }
 
@@ -96,6 +96,6 @@ export class VendorService {
       accountingUnit: accountingUnit(input.accountingUnit),
     };
     const found = await this.db.transaction(async (tx) => repo.updateVendor(tx, id, changes, await stamp(tx)));
-    if (!found) throw errors.notFound(`no vendor ${id}`);
+    if (!found) throw fail.notFound(`no vendor ${id}`);
   }
 }

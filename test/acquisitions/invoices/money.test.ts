@@ -1,13 +1,16 @@
 // The money rules on their own: parsing, the use tax rounding rule, sharing out to the cent.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../../../src/http/errors.ts';
+import { toApiError } from '../../../src/http/error-handler.ts';
 import { allocate, Decimal, parseMoney, parseRate, useTaxOn } from '../../../src/shared/money.ts';
 import { priceInvoice } from '../../../src/acquisitions/invoices/pricing.ts';
 import { cents, money, taxCents } from '../../helpers/money.ts';
 
 const refused = (fn: () => unknown, pattern: RegExp) =>
-  assert.throws(fn, (error: unknown) => error instanceof ApiError && error.code === 126 && pattern.test(error.description ?? ''));
+  assert.throws(fn, (error: unknown) => {
+    const answer = toApiError(error);
+    return answer?.code === 126 && pattern.test(answer.description ?? '');
+  });
 const d = (text: string) => new Decimal(text);
 
 describe('money', () => {

@@ -1,0 +1,53 @@
+// What a rule says when it refuses: a plain value every door maps to its own wire form (the REST
+// error body in src/http/errors.ts; next a SIP2 field, a SOAP fault, a Patron API ERRMSG).
+// Nothing here knows of HTTP statuses or of Sierra's REST error codes.
+
+export type FailureKind =
+  /** A number or record id that does not parse. */
+  | 'invalidArgument'
+  | 'missingParameter'
+  | 'unknownParameter'
+  /** A parameter that parses but cannot be used. */
+  | 'invalidParameter'
+  /** A body that breaks the rules of its fields. */
+  | 'invalidInput'
+  | 'notFound'
+  | 'multipleRecords'
+  /** A rule refuses: the request names something that does not exist or cannot serve (specificCode says which rule). */
+  | 'refused'
+  /** A rule refuses: the state of the records forbids it (specificCode says which rule). */
+  | 'conflict'
+  /** Too many failed attempts: try again after retryAfterSec. */
+  | 'tooManyAttempts'
+  /** No credentials, or credentials that do not match. */
+  | 'unauthenticated'
+  /** A token that is invalid, expired or revoked. */
+  | 'invalidToken';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    /** What a person reads: names the field or record and says what is wrong. */
+    readonly detail?: string,
+    /** Which rule refused (refused, conflict); 0 otherwise. */
+    readonly specificCode = 0,
+    readonly retryAfterSec?: number,
+  ) {
+    super(detail ?? kind);
+  }
+}
+
+export const fail = {
+  invalidArgument: (d: string) => new DomainError('invalidArgument', d),
+  missingParameter: (d: string) => new DomainError('missingParameter', d),
+  unknownParameter: (d: string) => new DomainError('unknownParameter', d),
+  invalidParameter: (d: string) => new DomainError('invalidParameter', d),
+  invalidInput: (d: string) => new DomainError('invalidInput', d),
+  notFound: (d?: string) => new DomainError('notFound', d),
+  multipleRecords: (d: string) => new DomainError('multipleRecords', d),
+  refused: (specificCode: number, d: string) => new DomainError('refused', d, specificCode),
+  conflict: (specificCode: number, d: string) => new DomainError('conflict', d, specificCode),
+  tooManyAttempts: (retryAfterSec: number, d: string) => new DomainError('tooManyAttempts', d, 0, retryAfterSec),
+  unauthenticated: (d: string) => new DomainError('unauthenticated', d),
+  invalidToken: (d: string) => new DomainError('invalidToken', d),
+};
