@@ -6,36 +6,26 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { tokenInfoRoute, tokenRoute } from './auth/routes.ts';
-import { BibSchema, bibRoutes } from './bibs/routes.ts';
-import { searchRoutes } from './search/routes.ts';
-import { catalogRoutes } from './catalog/routes.ts';
-import { CatalogService } from './catalog/service.ts';
-import { SearchService } from './search/service.ts';
-import { BibService } from './bibs/service.ts';
-import { branchRoutes } from './branches/routes.ts';
-import { ItemSchema, itemRoutes } from './items/routes.ts';
-import { ItemService } from './items/service.ts';
-import { FundSchema, fundRoutes } from './acquisitions/funds/routes.ts';
-import { FundService } from './acquisitions/funds/service.ts';
-import { InvoiceSchema, invoiceRoutes, LineItemSchema } from './acquisitions/invoices/routes.ts';
-import { InvoiceService } from './acquisitions/invoices/service.ts';
-import { PatronSchema, patronRoutes } from './patrons/routes.ts';
-import { PatronService } from './patrons/service.ts';
+import { auth } from './auth/index.ts';
+import { bibs } from './bibs/index.ts';
+import { branches } from './branches/index.ts';
+import { catalog } from './catalog/index.ts';
+import { circulation } from './circulation/index.ts';
+import { funds } from './acquisitions/funds/index.ts';
+import { generate } from './generate/index.ts';
+import { health } from './health/index.ts';
+import { holds } from './holds/index.ts';
+import { invoices } from './acquisitions/invoices/index.ts';
+import { items } from './items/index.ts';
+import { operations } from './operations/index.ts';
+import { patrons } from './patrons/index.ts';
+import { search } from './search/index.ts';
+import { useTax } from './acquisitions/use-tax/index.ts';
+import { vendors } from './acquisitions/vendors/index.ts';
 import { systemClock, type Clock } from './shared/calendar.ts';
-import { circulationRoutes } from './circulation/routes.ts';
-import { CirculationService } from './circulation/service.ts';
-import { HoldSchema, holdRoutes } from './holds/routes.ts';
-import { HoldService } from './holds/service.ts';
-import { useTaxRoutes } from './acquisitions/use-tax/routes.ts';
-import { UseTaxService } from './acquisitions/use-tax/service.ts';
-import { VendorSchema, vendorRoutes } from './acquisitions/vendors/routes.ts';
-import { VendorService } from './acquisitions/vendors/service.ts';
-import { AuthService } from './auth/service.ts';
+import { buildDeps, type Deps, type Domain } from './domain.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
-import { healthRoutes } from './health/routes.ts';
-import { HealthService } from './health/service.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
@@ -43,7 +33,29 @@ import type { App } from './http/types.ts';
 import { ServiceState } from './operations/state.ts';
 import { VERSION_STRING } from './version.ts';
 
-/** Every REST route is served under each of these (DESIGN.md section 2). */
+/**
+ * Every domain, one line each, in the order their services are built (a domain may use the services
+ * of those above it) and their routes registered. The CLI adds their commands from the same list.
+ */
+export const DOMAINS: readonly Domain[] = [
+  health,
+  operations,
+  auth,
+  items,
+  bibs,
+  search,
+  branches,
+  useTax,
+  funds,
+  vendors,
+  invoices,
+  holds,
+  circulation,
+  patrons,
+  catalog,
+  generate,
+];
+
 /**
  * Every REST path is served under /v6, /v5, /iii/sierra-api/v6 and /iii/sierra-api/v5, and the
  * token endpoint also at /token and /iii/sierra-api/token. One set of routes under /v6 serves them
@@ -75,10 +87,8 @@ export interface BuiltApp {
   /** Writes out log lines still buffered: call before the process exits. */
   flushLogs: () => void;
   state: ServiceState;
-  auth: AuthService;
-  health: HealthService;
-  holds: HoldService;
-  circulation: CirculationService;
+  /** Every domain's services (the server's background jobs and the tests use them). */
+  services: Deps['services'];
 }
 
 // Never log credentials: the Authorization header carries key secrets and tokens; bodies may carry PINs.
@@ -104,23 +114,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const auth = new AuthService(db, config.tokenLifetimeSec, config.tokenCacheMs);
-  const health = new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs);
-  const bibs = new BibService(db);
-  const search = new SearchService(db);
-  const items = new ItemService(db);
-  const invoices = new InvoiceService(db);
-  const useTax = new UseTaxService(db);
-  const funds = new FundService(db);
-  const vendors = new VendorService(db);
-  const clock = options.clock ?? systemClock;
-  const holds = new HoldService(db, clock, config.circulation);
-  // Deleting a patron cancels its holds in the same transaction.
-  const patrons = new PatronService(db, config.pinLimits, {
-    prepare: (tx, id) => holds.lockQueuesOf(tx, id),
-    finish: (tx, id) => holds.cancelHoldsIn(tx, id),
-  });
-  const circulation = new CirculationService(db, clock, config.circulation);
+  const deps = buildDeps({ config, db, clock: options.clock ?? systemClock }, DOMAINS);
+  const { services } = deps;
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -133,16 +128,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     );
   });
   installErrorHandling(app);
-  installAccessControl(app, { auth, state, openPrefixes: [DOCS_PREFIX] });
+  installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });
   app.addSchema(ErrorBodySchema);
-  app.addSchema(BibSchema);
-  app.addSchema(ItemSchema);
-  app.addSchema(LineItemSchema);
-  app.addSchema(InvoiceSchema);
-  app.addSchema(FundSchema);
-  app.addSchema(VendorSchema);
-  app.addSchema(PatronSchema);
-  app.addSchema(HoldSchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
   // ISO 2709 as bytes, for the bib service to read.
@@ -164,38 +151,16 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     transform: ({ schema, url }) => ({ schema: { ...schema, hide: !(url === '/api' || url.startsWith('/v6/')) }, url }),
   });
 
-  healthRoutes(app, health);
-  for (const prefix of ['', '/v6']) {
-    await app.register(async (scope: App) => tokenRoute(scope, auth), { prefix });
-  }
-  await app.register(
-    async (scope: App) => {
-      tokenInfoRoute(scope, config.tokenLifetimeSec);
-      searchRoutes(scope, search, bibs);
-      bibRoutes(scope, bibs, config.publicBaseUrl);
-      itemRoutes(scope, items);
-      branchRoutes(scope, db);
-      useTaxRoutes(scope, useTax);
-      invoiceRoutes(scope, invoices, config.publicBaseUrl);
-      fundRoutes(scope, funds, config.publicBaseUrl);
-      vendorRoutes(scope, vendors, config.publicBaseUrl);
-      holdRoutes(scope, holds, db, config.publicBaseUrl);
-      circulationRoutes(scope, circulation, config.publicBaseUrl);
-      patronRoutes(scope, patrons, config.publicBaseUrl);
-    },
-    { prefix: '/v6' },
-  );
+  for (const domain of DOMAINS) await domain.register?.(app, deps);
   app.get(
     '/v6/openapi.json',
     { config: { access: access.docs }, schema: { hide: true } },
     async () => app.swagger(),
   );
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
-  // The public catalogue pages: the same search service as GET /bibs/search, answered as HTML.
-  await app.register(async (scope: App) => catalogRoutes(scope, new CatalogService(search, bibs), config.libraryName), { prefix: '/catalog' });
 
   const flushLogs = () => {
     (logStream as { flushSync?: () => void } | undefined)?.flushSync?.();
   };
-  return { app, state, auth, health, holds, circulation, flushLogs };
+  return { app, state, services, flushLogs };
 }

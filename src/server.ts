@@ -45,13 +45,17 @@ async function main(): Promise<void> {
     }
     throw error;
   });
-  const { app, state, holds, flushLogs } = await buildApp({ config, db });
-  const supervisor = new Supervisor(db, state, app.log, config.statePollMs);
+  const { app, state, services, flushLogs } = await buildApp({ config, db });
+  const supervisor = new Supervisor(db, state, app.log, config.statePollMs, (error) => {
+    app.log.fatal(error.message);
+    flushLogs();
+    fail(error.message);
+  });
   // Migrate now when the database answers; when it does not, the server still starts, reports
   // Unhealthy, and the supervisor migrates as soon as the database can be reached.
   await supervisor.tick();
   supervisor.start();
-  const expiry = holdExpiry(holds, state, app.log, config.circulation.holdExpiryMs);
+  const expiry = holdExpiry(services.holds, state, app.log, config.circulation.holdExpiryMs);
   expiry.start();
   const indexing = new Periodic('search indexing', state, app.log, config.searchIndexMs, async () => {
     // Stops between batches when the service is shutting down or switched off.

@@ -4,7 +4,7 @@ import type { MarcInJson } from '../marc/marc-in-json.ts';
 import type { FieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
-import type { ItemRow } from '../items/repository.ts';
+import type { ItemRow } from '../items/service.ts';
 import { countryName } from './countries.ts';
 import type { BibRow } from './repository.ts';
 

@@ -1,7 +1,7 @@
 // Rules for bibliographic records: every write derives the fields kept beside the MARC, stamps the
 // change clock and runs in one transaction, so nothing half-written is ever seen.
 import { horizon, stamp } from '../db/change-clock.ts';
-import { itemsOfBibs, type ItemRow } from '../items/repository.ts';
+import type { ItemRow, ItemService } from '../items/service.ts';
 import { countryName } from './countries.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
@@ -59,7 +59,10 @@ async function collect<T>(iterable: AsyncIterable<T>, max: number): Promise<T[]>
 }
 
 export class BibService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly items: ItemService,
+  ) {}
 
   async create(input: BibInput): Promise<string> {
     return this.db.transaction(async (tx) => {
@@ -87,6 +90,11 @@ export class BibService {
     return row;
   }
 
+  /** These bibs (those that exist), with their MARC and holdings, in no order. */
+  many(ids: readonly string[]): Promise<repo.BibRow[]> {
+    return repo.getBibs(this.db, ids);
+  }
+
   /** These bibs by id (those that exist), for pages whose order is decided elsewhere (search). */
   async byIds(ids: string[], extras: repo.BibExtras): Promise<Map<string, repo.BibRow>> {
     return repo.bibsById(this.db, ids, extras);
@@ -96,7 +104,7 @@ export class BibService {
   async itemsOf(bibIds: string[]): Promise<Map<string, ItemRow[]>> {
     const byBib = new Map<string, ItemRow[]>(bibIds.map((id) => [id, []]));
     if (bibIds.length === 0) return byBib;
-    for (const item of await itemsOfBibs(this.db, bibIds)) for (const bibId of item.bib_ids) byBib.get(bibId)?.push(item);
+    for (const item of await this.items.ofBibs(bibIds)) for (const bibId of item.bib_ids) byBib.get(bibId)?.push(item);
     return byBib;
   }
 
@@ -118,6 +126,11 @@ export class BibService {
       out.push({ field, values });
     }
     return out;
+  }
+
+  /** Fresh planner statistics after a bulk load (carrel search reindex). */
+  analyze(): Promise<void> {
+    return repo.analyzeCatalogue(this.db);
   }
 
   async list(filter: Omit<repo.BibListFilter, 'horizon'>): Promise<repo.BibRow[]> {

@@ -1,15 +1,14 @@
 // /branches and /branches/pickupLocations.
 import { Type } from 'typebox';
-import type { Db } from '../db/types.ts';
 import { access } from '../http/access.ts';
 import { pagingQuery } from '../http/params.ts';
 import { protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { listBranches, listLocations } from './repository.ts';
+import type { BranchService } from './service.ts';
 
 const Location = Type.Object({ code: Type.String(), name: Type.String() });
 
-export function branchRoutes(app: App, db: Db): void {
+export function branchRoutes(app: App, branches: BranchService): void {
   app.get('/branches', {
     config: { access: access.need('Branches_Read') },
     schema: {
@@ -22,12 +21,12 @@ export function branchRoutes(app: App, db: Db): void {
     },
   }, async (request) => {
     const offset = request.query.offset ?? 0;
-    const branches = await listBranches(db, request.query.limit ?? 50, offset);
-    const locations = await listLocations(db, branches.map((b) => b.id));
+    const list = await branches.list(request.query.limit ?? 50, offset);
+    const locations = await branches.locations(list.map((b) => b.id));
     return {
-      total: branches.length,
+      total: list.length,
       start: offset,
-      entries: branches.map((b) => ({
+      entries: list.map((b) => ({
         id: String(b.id),
         name: b.name,
         ...(b.address ? { address: b.address } : {}),
@@ -42,5 +41,5 @@ export function branchRoutes(app: App, db: Db): void {
       summary: 'Locations where patrons can collect holds', tags: ['branches'], security: [{ bearer: [] }],
       response: { 200: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), holdShelfDays: Type.Integer() })), ...protectedErrors },
     },
-  }, async () => (await listLocations(db)).filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name, holdShelfDays: l.hold_shelf_days })));
+  }, async () => (await branches.locations()).filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name, holdShelfDays: l.hold_shelf_days })));
 }

@@ -1,7 +1,7 @@
 // Copies as a reader needs them: where each is, its call number, whether it can be borrowed now,
 // and a one-line summary for a results list. Suppressed items are the library's business and are
 // never shown.
-import type { ItemRow } from '../items/repository.ts';
+import type { ItemRow } from '../items/service.ts';
 
 export type CopyState = 'available' | 'in-library' | 'unavailable';
 

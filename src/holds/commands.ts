@@ -2,9 +2,9 @@
 // pickup location is closed (they move pickup-by dates).
 import { Command } from 'commander';
 import { FixedClock, systemClock } from '../shared/calendar.ts';
-import { CliError, print, table, withDb } from '../cli/common.ts';
+import { CliError, print, table } from '../cli/common.ts';
+import type { Cli } from '../cli/kit.ts';
 import { parseDay } from '../patrons/input.ts';
-import * as repo from './repository.ts';
 import { HoldService } from './service.ts';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -22,7 +22,7 @@ function parseClosed(raw: string): { weekday: number } | { date: string } {
   }
 }
 
-export function addHoldCommands(program: Command): void {
+export function holdCommands(program: Command, cli: Cli): void {
   const holds = program.command('holds').description('patron holds (GET /v6/patrons/holds)');
   holds
     .command('expire')
@@ -31,7 +31,7 @@ export function addHoldCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { today?: string; json?: boolean }) => {
       const clock = opts.today ? new FixedClock(parseClosedDate(opts.today)) : systemClock;
-      const result = await withDb((db, config) => new HoldService(db, clock, config.circulation).expire());
+      const result = await cli.write(({ db, config }) => new HoldService(db, clock, config.circulation).expire());
       print(!!opts.json, result, `expired ${result.unfilled} unfilled hold(s) and ${result.uncollected} uncollected hold(s)`);
     });
 
@@ -42,10 +42,7 @@ export function addHoldCommands(program: Command): void {
     .argument('<location>', 'location code')
     .option('--json', 'print JSON')
     .action(async (code: string, opts: { json?: boolean }) => {
-      const days = await withDb(async (db) => {
-        if (!(await repo.getLocation(db, code))) throw new CliError(`no location ${code}`);
-        return repo.closedDays(db, code, '0001-01-01');
-      });
+      const days = await cli.read(({ services }) => services.holds.closedDays(code));
       const rows = [['CLOSED'], ...days.weekdays.map((w) => [`every ${DAYS[w]}`]), ...days.dates.map((d) => [d])];
       print(!!opts.json, { weekdays: days.weekdays, dates: days.dates }, rows.length > 1 ? table(rows) : `${code} is open every day`);
     });
@@ -58,15 +55,7 @@ export function addHoldCommands(program: Command): void {
       .option('--json', 'print JSON')
       .action(async (code: string, days: string[], opts: { json?: boolean }) => {
         const parsed = days.map(parseClosed);
-        await withDb(async (db) => {
-          if (!(await repo.getLocation(db, code))) throw new CliError(`no location ${code}`);
-          await db.transaction(async (tx) => {
-            for (const d of parsed) {
-              if ('weekday' in d) await (adding ? repo.addClosedWeekday(tx, code, d.weekday) : repo.removeClosedWeekday(tx, code, d.weekday));
-              else await (adding ? repo.addClosedDate(tx, code, d.date) : repo.removeClosedDate(tx, code, d.date));
-            }
-          });
-        });
+        await cli.write(({ services }) => services.holds.setClosed(code, parsed, adding));
         print(!!opts.json, { location: code, [adding ? 'closed' : 'reopened']: days }, `${code}: ${adding ? 'closed' : 'reopened'} on ${days.join(', ')}`);
       });
   }

@@ -1,5 +1,6 @@
 // A hold as the API shows it (DESIGN.md section 3, "Holds"), fields chosen by `fields`.
 import type { FieldSet } from '../http/params.ts';
+import { pickFields } from '../http/present.ts';
 import type { HoldRow } from './repository.ts';
 
 export const HOLD_FIELDS = {
@@ -43,5 +44,5 @@ export function presentHold(row: HoldRow, fields: readonly HoldField[], base: st
     canFreeze: row.state === '0',
     note: row.note,
   };
-  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+  return pickFields(all, fields);
 }

@@ -1,8 +1,7 @@
 // /patrons/{id}/holds, /patrons/holds: place, read, list, change and cancel holds.
 import { Type } from 'typebox';
-import { getBibs } from '../bibs/repository.ts';
+import type { BibService } from '../bibs/service.ts';
 import { BIB_FIELDS, presentBib } from '../bibs/present.ts';
-import type { Db } from '../db/types.ts';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
@@ -10,7 +9,7 @@ import { pagingQuery, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { getItems } from '../items/repository.ts';
+import type { ItemService } from '../items/service.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import { HOLD_FIELDS, presentHold } from './present.ts';
 import type { HoldRow } from './repository.ts';
@@ -66,7 +65,7 @@ const ChangeBody = Type.Object({
 
 const sec = { tags: ['holds'], security: [{ bearer: [] }] };
 
-export function holdRoutes(app: App, holds: HoldService, db: Db, publicBaseUrl: string | undefined): void {
+export function holdRoutes(app: App, holds: HoldService, catalogue: { bibs: BibService; items: ItemService }, publicBaseUrl: string | undefined): void {
   function parseExpand(raw: string | undefined): boolean {
     if (raw === undefined || raw === '') return false;
     if (raw !== 'record') throw fail.invalidParameter('expand: only record is supported');
@@ -78,7 +77,7 @@ export function holdRoutes(app: App, holds: HoldService, db: Db, publicBaseUrl: 
     // The page's records in one statement per kind, not one per hold.
     const bibIds = [...new Set(rows.filter((r) => r.record_type === 'b').map((r) => r.bib_id))];
     const itemIds = [...new Set(rows.flatMap((r) => (r.record_type === 'i' && r.item_id ? [r.item_id] : [])))];
-    const [bibs, items] = await Promise.all([getBibs(db, bibIds), getItems(db, itemIds)]);
+    const [bibs, items] = await Promise.all([catalogue.bibs.many(bibIds), catalogue.items.many(itemIds)]);
     const records = new Map<string, Record<string, unknown>>([
       ...bibs.map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults)] as const),
       ...items.map((i) => [`i${i.id}`, presentItem(i, ITEM_FIELDS.defaults)] as const),

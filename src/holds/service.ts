@@ -198,4 +198,21 @@ export class HoldService {
       if (due.length < 500 || result.unfilled + result.uncollected === before) return result;
     }
   }
+
+  /** The weekdays and dates a location is closed (pickup-by dates move past them). */
+  async closedDays(location: string): Promise<{ weekdays: number[]; dates: string[] }> {
+    if (!(await repo.getLocation(this.db, location))) throw fail.notFound(`no location ${location}`);
+    return repo.closedDays(this.db, location, '0001-01-01');
+  }
+
+  /** Closes a location on these weekdays and dates, or opens it again (adding false), all or none. */
+  async setClosed(location: string, days: readonly ({ weekday: number } | { date: string })[], adding: boolean): Promise<void> {
+    if (!(await repo.getLocation(this.db, location))) throw fail.notFound(`no location ${location}`);
+    await this.db.transaction(async (tx) => {
+      for (const d of days) {
+        if ('weekday' in d) await (adding ? repo.addClosedWeekday(tx, location, d.weekday) : repo.removeClosedWeekday(tx, location, d.weekday));
+        else await (adding ? repo.addClosedDate(tx, location, d.date) : repo.removeClosedDate(tx, location, d.date));
+      }
+    });
+  }
 }

@@ -1,5 +1,6 @@
 // An item as the API shows it: the established platform's item object, fields chosen by `fields`.
 import { tombstone } from '../http/record.ts';
+import { pickFields } from '../http/present.ts';
 import { instant } from '../shared/instant.ts';
 import type { FieldSet } from '../http/params.ts';
 import type { ItemRow } from './repository.ts';
@@ -27,6 +28,6 @@ export function presentItem(row: ItemRow, fields: readonly ItemField[]): Record<
     callNumber: row.call_number ?? undefined,
     itemType: row.item_type ?? undefined,
   };
-  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+  return pickFields(all, fields);
 }
 

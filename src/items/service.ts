@@ -4,6 +4,8 @@ import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 
+export type { ItemRow } from './repository.ts';
+
 export class ItemService {
   constructor(private readonly db: Db) {}
 
@@ -11,6 +13,16 @@ export class ItemService {
     const row = await repo.getItem(this.db, id);
     if (!row) throw fail.notFound(`no item ${id}`);
     return row;
+  }
+
+  /** These items (those that exist), in no order. */
+  many(ids: readonly string[]): Promise<repo.ItemRow[]> {
+    return repo.getItems(this.db, ids);
+  }
+
+  /** The live items of these bibs (a bound-with item once, with all its bib ids). */
+  ofBibs(bibIds: string[]): Promise<repo.ItemRow[]> {
+    return repo.itemsOfBibs(this.db, bibIds);
   }
 
   async list(filter: Omit<repo.ItemListFilter, 'horizon'>): Promise<repo.ItemRow[]> {

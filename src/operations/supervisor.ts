@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describeDbError } from '../db/errors.ts';
 import { loggable } from '../shared/log.ts';
-import { migrate } from '../db/migrate.ts';
+import { DatabaseTooNewError, migrate } from '../db/migrate.ts';
 import type { Db } from '../db/types.ts';
 import { readMaintenance } from './repository.ts';
 import type { ServiceState } from './state.ts';
@@ -20,6 +20,8 @@ export class Supervisor {
     private readonly state: ServiceState,
     private readonly log: FastifyBaseLogger,
     private readonly pollMs: number,
+    /** A database migrated by a newer Carrel: this process must not serve it (server.ts exits). */
+    private readonly onTooNew: (error: DatabaseTooNewError) => void = () => {},
   ) {}
 
   /** One pass; concurrent callers share it. */
@@ -43,6 +45,7 @@ export class Supervisor {
       if (this.lastError) this.log.info('database reachable again');
       this.lastError = undefined;
     } catch (error) {
+      if (error instanceof DatabaseTooNewError) return this.onTooNew(error);
       const text = describeDbError(error);
       // Log each distinct failure once, not every poll.
       if (text !== this.lastError) this.log.error({ err: loggable(error) }, `database check failed: ${text}`);

@@ -1,8 +1,8 @@
 // `carrel patrons …`: create and list patrons with the same service the HTTP API uses.
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, print, table, withDb } from '../cli/common.ts';
+import { CliError, print, table } from '../cli/common.ts';
+import type { Cli } from '../cli/kit.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
-import { PatronService } from './service.ts';
 
 function count(max: number) {
   return (value: string): number => {
@@ -30,7 +30,7 @@ interface CreateOptions {
   json?: boolean;
 }
 
-export function addPatronCommands(program: Command): void {
+export function patronCommands(program: Command, cli: Cli): void {
   const patrons = program.command('patrons').description('library patrons (GET /v6/patrons)');
   patrons
     .command('create')
@@ -47,8 +47,8 @@ export function addPatronCommands(program: Command): void {
     .action(async (opts: CreateOptions) => {
       if (opts.pin !== undefined && opts.pinStdin) throw new CliError('give --pin or --pin-stdin, not both');
       const pin = opts.pinStdin ? await readStdin() : opts.pin;
-      const row = await withDb(async (db, config) => {
-        const service = new PatronService(db, config.pinLimits);
+      const row = await cli.write(async ({ services }) => {
+        const service = services.patrons;
         const id = await service.create({
           names: opts.name, barcodes: opts.barcode, pin, emails: opts.email, patronType: opts.patronType,
           homeLibraryCode: opts.homeLibrary, expirationDate: opts.expires,
@@ -65,7 +65,7 @@ export function addPatronCommands(program: Command): void {
     .option('--offset <n>', 'skip this many', count(Number.MAX_SAFE_INTEGER), 0)
     .option('--json', 'print JSON')
     .action(async (opts: { limit: number; offset: number; json?: boolean }) => {
-      const rows = await withDb((db, config) => new PatronService(db, config.pinLimits).list({ deleted: false, limit: opts.limit, offset: opts.offset }));
+      const rows = await cli.read(({ services }) => services.patrons.list({ deleted: false, limit: opts.limit, offset: opts.offset }));
       const entries = rows.map((row) => presentPatron(row, PATRON_FIELDS.defaults));
       const lines = [['ID', 'NAME', 'BARCODES', 'TYPE', 'EXPIRES', 'BLOCK', 'OWED'], ...rows.map((r) => [
         r.id, r.names[0] ?? '', r.barcodes.join(','), String(r.patron_type), r.expiration_date ?? '', r.block_code, r.money_owed,

@@ -33,7 +33,7 @@ describe(`remembered tokens on ${ENGINE}`, () => {
   }
 
   it('a key revoked by another process stops working at once', async () => {
-    const key = await long.auth.createKey('revoked elsewhere', ['all']);
+    const key = await long.services.auth.createKey('revoked elsewhere', ['all']);
     const token = await tokenOf(long, key);
     await remembered(long, token);
     // Another process: its own connections, its own AuthService (as `carrel keys revoke` has).
@@ -54,15 +54,15 @@ describe(`remembered tokens on ${ENGINE}`, () => {
   });
 
   it('a key revoked in this process stops working at once', async () => {
-    const key = await long.auth.createKey('revoked here', ['all']);
+    const key = await long.services.auth.createKey('revoked here', ['all']);
     const token = await tokenOf(long, key);
     await remembered(long, token);
-    await long.auth.revokeKey(key.key);
+    await long.services.auth.revokeKey(key.key);
     assert.equal((await info(long, token)).statusCode, 401);
   });
 
   it('a token is remembered at most CARREL_TOKEN_CACHE_MS', async () => {
-    const key = await short.auth.createKey('forgotten', ['all']);
+    const key = await short.services.auth.createKey('forgotten', ['all']);
     const token = await tokenOf(short, key);
     await remembered(short, token);
     // Removed behind the server's back (no notification): the server answers from memory until the entry ages out.

@@ -15,8 +15,8 @@ describe(`keys and tokens on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestApp();
     t.app.get('/v6/test/bibs', { config: { access: access.need('Bibs_Read') } }, async (request) => ({ key: request.principal?.keyId }));
-    all = await t.auth.createKey('integration', ['all']);
-    patronsOnly = await t.auth.createKey('pc reservation', ['Patrons_Read']);
+    all = await t.services.auth.createKey('integration', ['all']);
+    patronsOnly = await t.services.auth.createKey('pc reservation', ['Patrons_Read']);
   });
   after(() => t.close());
 
@@ -100,11 +100,11 @@ describe(`keys and tokens on ${ENGINE}`, () => {
     assert.equal(expired.statusCode, 401);
     assert.equal(expired.json().code, 120);
 
-    const key = await t.auth.createKey('to revoke', ['Bibs_Read']);
+    const key = await t.services.auth.createKey('to revoke', ['Bibs_Read']);
     const live = await token(key);
     const before = await t.app.inject({ method: 'GET', url: '/v6/test/bibs', headers: { authorization: `Bearer ${live}` } });
     assert.equal(before.statusCode, 200);
-    assert.equal(await t.auth.revokeKey(key.key), true);
+    assert.equal(await t.services.auth.revokeKey(key.key), true);
     const afterRevoke = await t.app.inject({ method: 'GET', url: '/v6/test/bibs', headers: { authorization: `Bearer ${live}` } });
     assert.equal(afterRevoke.statusCode, 401);
     assert.equal(afterRevoke.json().code, 120);
@@ -124,9 +124,9 @@ describe(`keys and tokens on ${ENGINE}`, () => {
   });
 
   it('refuses unknown roles and empty names when creating keys', async () => {
-    await assert.rejects(t.auth.createKey('x', ['Superuser']), /unknown role Superuser/);
-    await assert.rejects(t.auth.createKey('  ', ['all']), /name/);
-    await assert.rejects(t.auth.createKey('x', []), /at least one role/);
+    await assert.rejects(t.services.auth.createKey('x', ['Superuser']), /unknown role Superuser/);
+    await assert.rejects(t.services.auth.createKey('  ', ['all']), /name/);
+    await assert.rejects(t.services.auth.createKey('x', []), /at least one role/);
     const names = (await t.testDb.db.query<{ name: string }>('select name from api_keys')).map((r) => r.name);
     assert.ok(!names.includes('x'), 'nothing half-written');
   });

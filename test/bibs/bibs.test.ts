@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import { splitIso2709 } from '../../src/marc/iso2709.ts';
 import { toMarcInJson } from '../../src/marc/marc-in-json.ts';
 import { readMarc } from '../../src/marc/read.ts';
@@ -27,7 +28,7 @@ describe(`bibs on ${ENGINE}`, () => {
     t = await createTestApp();
     reader = await bearer(t, ['Bibs_Read']);
     writer = await bearer(t, ['Bibs_Write']);
-    const service = new BibService(t.testDb.db);
+    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     ids = [];
     for (const record of (await sharedRecords('pride-and-prejudice-fixed.mrc')).slice(0, 120)) ids.push(await service.create({ marc: record }));
   });

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { deriveBib } from '../../src/bibs/derive.ts';
 import * as repo from '../../src/bibs/repository.ts';
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import { importRecords } from '../../src/bibs/import.ts';
 import { stamp } from '../../src/db/change-clock.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -40,7 +41,7 @@ describe(`harvesting while writing on ${ENGINE}`, () => {
     // requests must not wait for a connection while the slow writer holds the clock, or they could
     // not go ahead of its commit, which is what the clock must make them wait for.
     const writerDb = t.testDb.url ? openPostgres(t.testDb.url, { max: 8, connectTimeoutSec: 10 }) : t.testDb.db;
-    const service = new BibService(writerDb);
+    const service = new BibService(writerDb, new ItemService(writerDb));
     let writing = true;
     let n = 0;
     const writer = async (slow: boolean) => {

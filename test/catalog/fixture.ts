@@ -2,6 +2,7 @@
 // (with its items, at the demo locations), plus a few records made by hand for what generated
 // words cannot show: diacritics and other scripts, a known ISBN, phrases, stop words.
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import { importRecords } from '../../src/bibs/import.ts';
 import { ensureDemoLocations } from '../../src/demo/load.ts';
 import type { Db } from '../../src/db/types.ts';
@@ -44,7 +45,7 @@ export async function loadCatalogue(db: Db, generated = GENERATED): Promise<Reco
   if (summary.failed.length) throw new Error(`import failed: ${JSON.stringify(summary.failed)}`);
   await drainQueue(db);
   // The hand-made records are the last ones loaded, in order.
-  const bibs = new BibService(db);
+  const bibs = new BibService(db, new ItemService(db));
   const keys = Object.keys(HAND_MADE);
   const last = await bibs.list({ limit: 5000, offset: 0 });
   const tail = last.slice(-keys.length);

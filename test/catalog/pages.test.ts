@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import { describe as describeRecord, displayTitle, tidy } from '../../src/catalog/describe.ts';
 import { html, raw } from '../../src/catalog/html.ts';
 import { pageNumbers } from '../../src/catalog/results-page.ts';
@@ -126,7 +127,7 @@ describe(`catalogue pages on ${ENGINE}`, () => {
   });
 
   it('answers an unknown, malformed, deleted or suppressed record with a 404 page in the catalogue\'s look', async () => {
-    const bibs = new BibService(t.testDb.db);
+    const bibs = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     await bibs.replace(ids.hamlet!, { marc: HAND_MADE.hamlet!, suppressed: true });
     await bibs.delete(ids.theWho!);
     await drainQueue(t.testDb.db);
@@ -153,7 +154,7 @@ describe(`catalogue pages on ${ENGINE}`, () => {
   });
 
   it('escapes what records and readers bring', async () => {
-    const bibs = new BibService(t.testDb.db);
+    const bibs = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     const id = await bibs.create({ marc: { leader: '00000nam a2200000 i 4500', fields: [df('245', ['a', '<script>alert(1)</script> "quoted"'])] } });
     await drainQueue(t.testDb.db);
     const results = (await get('/catalog?text=alert')).body;

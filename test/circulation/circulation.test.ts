@@ -51,7 +51,7 @@ describe(`circulation on ${ENGINE}`, () => {
     const bib = await addBib(db, 'Persuasion');
     await addItem(db, bib, 'mn', '-', 'S-1');
     const patron = await addPatron(db);
-    await t.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
+    await t.services.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
     assert.equal((await desk.send('POST', `/v6/patrons/${patron}/checkouts`, { itemBarcode: 'S-1' })).statusCode, 200);
     const holds = (await desk.get(`/v6/patrons/${patron}/holds?inactive=true`)).json().entries;
     assert.deepEqual(holds.map((h: any) => h.status.code), ['f']);

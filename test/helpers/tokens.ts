@@ -2,7 +2,7 @@
 import type { TestApp } from './app.ts';
 
 export async function bearer(t: TestApp, roles: string[]): Promise<string> {
-  const key = await t.auth.createKey(`test ${roles.join(',')}`, roles);
+  const key = await t.services.auth.createKey(`test ${roles.join(',')}`, roles);
   const res = await t.app.inject({
     method: 'POST',
     url: '/v6/token',

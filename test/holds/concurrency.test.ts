@@ -26,7 +26,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
   async function queue(bib: string) {
     const rows = await t.testDb.db.query<{ id: string; patron_id: string }>(
       "select id::text, patron_id::text from holds where bib_id = $1 and state in ('0', 't', 'r') order by id", [bib]);
-    const holds = await Promise.all(rows.map((r) => t.holds.get(r.id)));
+    const holds = await Promise.all(rows.map((r) => t.services.holds.get(r.id)));
     return holds.map((h) => ({ id: Number(h.id), patron: h.patron_id, priority: h.priority!, length: h.queue_length!, state: h.state, item: h.trapped_item_id }));
   }
 
@@ -41,7 +41,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const bib = await addBib(t.testDb.db, 'Popular');
     await addItem(t.testDb.db, bib);
     const patrons = await addPatrons(t.testDb.db, 500);
-    const results = await Promise.allSettled(patrons.map((p, i) => t.holds.place(p, { recordType: 'b', recordNumber: bib, pickupLocation: i % 2 ? 'mn' : 'br' })));
+    const results = await Promise.allSettled(patrons.map((p, i) => t.services.holds.place(p, { recordType: 'b', recordNumber: bib, pickupLocation: i % 2 ? 'mn' : 'br' })));
     assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
     assertWhole(await queue(bib), 500);
   });
@@ -50,7 +50,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const bib = await addBib(t.testDb.db, 'Same');
     await addItem(t.testDb.db, bib);
     const patron = await addPatron(t.testDb.db);
-    const same = await Promise.allSettled(Array.from({ length: 10 }, () => t.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' })));
+    const same = await Promise.allSettled(Array.from({ length: 10 }, () => t.services.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' })));
     assert.equal(same.filter((r) => r.status === 'fulfilled').length, 1);
     for (const r of same) if (r.status === 'rejected') assert.equal((r.reason as { specificCode: number }).specificCode, 3);
 
@@ -61,7 +61,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
       await addItem(t.testDb.db, b);
       bibs.push(b);
     }
-    const many = await Promise.allSettled(bibs.map((b) => t.holds.place(other, { recordType: 'b', recordNumber: b, pickupLocation: 'mn' })));
+    const many = await Promise.allSettled(bibs.map((b) => t.services.holds.place(other, { recordType: 'b', recordNumber: b, pickupLocation: 'mn' })));
     assert.equal(many.filter((r) => r.status === 'fulfilled').length, 5);
     for (const r of many) if (r.status === 'rejected') assert.equal((r.reason as { specificCode: number }).specificCode, 7);
   });
@@ -72,9 +72,9 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
       const bib = await addBib(db, `Last copies ${round}`);
       const items = [await addItem(db, bib), await addItem(db, bib)];
       const [a, b] = [await addPatron(db), await addPatron(db)];
-      await t.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
-      await t.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'br' });
-      const results = await Promise.all(items.map((item) => t.circulation.checkin(item, 'mn')));
+      await t.services.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
+      await t.services.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'br' });
+      const results = await Promise.all(items.map((item) => t.services.circulation.checkin(item, 'mn')));
       assert.deepEqual(results.map((r) => r.status).sort(), ['!', 't']);
       const q = await queue(bib);
       assertWhole(q, 2);
@@ -88,9 +88,9 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const bib = await addBib(db, 'One copy');
     const item = await addItem(db, bib);
     const [a, b] = [await addPatron(db), await addPatron(db)];
-    await t.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
-    await t.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
-    const results = await Promise.all([t.circulation.checkin(item, 'mn'), t.circulation.checkin(item, 'mn'), t.circulation.checkin(item, 'mn')]);
+    await t.services.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
+    await t.services.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
+    const results = await Promise.all([t.services.circulation.checkin(item, 'mn'), t.services.circulation.checkin(item, 'mn'), t.services.circulation.checkin(item, 'mn')]);
     assert.equal(new Set(results.map((r) => r.holdId)).size, 1);
     const q = await queue(bib);
     assertWhole(q, 2);
@@ -104,9 +104,9 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
       const bib = await addBib(db, `Expiring ${i}`);
       const item = await addItem(db, bib);
       const [a, b] = [await addPatron(db), await addPatron(db)];
-      await t.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
-      await t.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
-      await t.circulation.checkin(item, 'mn');
+      await t.services.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
+      await t.services.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
+      await t.services.circulation.checkin(item, 'mn');
       bibs.push(bib);
     }
     clock.set('2026-12-01');
@@ -117,7 +117,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const second = t.testDb.url ? openPostgres(t.testDb.url, { max: 5, connectTimeoutSec: 10 }) : undefined;
     try {
       const other = new HoldService(second ?? db, clock, loadConfig({}).circulation);
-      const runs = await Promise.all([t.holds.expire(), other.expire(), t.holds.expire(), other.expire()]);
+      const runs = await Promise.all([t.services.holds.expire(), other.expire(), t.services.holds.expire(), other.expire()]);
       assert.equal(runs.reduce((n, r) => n + r.uncollected, 0), due, 'each ready hold expired once');
       assert.equal(runs.reduce((n, r) => n + r.unfilled, 0), 0);
       assert.equal(await count("state = 'x'"), expiredBefore + due);

@@ -140,20 +140,20 @@ describe(`holds on ${ENGINE}`, () => {
 
     // p4 waits; p3 does not collect by 11-11: on 11-12 p3's hold expires and the copy passes to p4.
     clock.set('2026-11-11');
-    assert.deepEqual(await t.holds.expire(), { unfilled: 0, uncollected: 1 }, 'p2 missed 11-05; p3 still has today');
+    assert.deepEqual(await t.services.holds.expire(), { unfilled: 0, uncollected: 1 }, 'p2 missed 11-05; p3 still has today');
     assert.deepEqual((await hold(idOf(h2))).status, { code: 'x', name: 'Hold expired.' });
     assert.equal((await desk.get(`/v6/items/${item2}`)).json().status.code, '-', 'no hold waits: back on the shelf');
     await placed(p4, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
     const [h4] = await holdsOf(p4);
     clock.set('2026-11-12');
-    assert.deepEqual(await t.holds.expire(), { unfilled: 0, uncollected: 1 });
+    assert.deepEqual(await t.services.holds.expire(), { unfilled: 0, uncollected: 1 });
     const expired = await hold(idOf(h3));
     assert.deepEqual(expired.status, { code: 'x', name: 'Hold expired.' });
     assert.ok(!('pickupByDate' in expired) && !('priority' in expired));
     const next = await hold(idOf(h4));
     assert.equal(next.status.code, 'b');
     assert.equal(next.pickupByDate, '2026-11-19T00:00:00Z', '11-12 + 7 is a Thursday, open');
-    assert.deepEqual(await t.holds.expire(), { unfilled: 0, uncollected: 0 }, 'a second run finds nothing');
+    assert.deepEqual(await t.services.holds.expire(), { unfilled: 0, uncollected: 0 }, 'a second run finds nothing');
   });
 
   it('expires a waiting hold after its not-needed-after date, and answers cancelled holds', async () => {
@@ -168,9 +168,9 @@ describe(`holds on ${ENGINE}`, () => {
     const [h2] = await holdsOf(p2);
     const [h3] = await holdsOf(p3);
     clock.set('2026-11-05');
-    assert.deepEqual(await t.holds.expire(), { unfilled: 0, uncollected: 0 }, 'needed until the end of its day');
+    assert.deepEqual(await t.services.holds.expire(), { unfilled: 0, uncollected: 0 }, 'needed until the end of its day');
     clock.set('2026-11-06');
-    assert.deepEqual(await t.holds.expire(), { unfilled: 1, uncollected: 0 });
+    assert.deepEqual(await t.services.holds.expire(), { unfilled: 1, uncollected: 0 });
     assert.deepEqual((await hold(idOf(h1))).status, { code: 'x', name: 'Hold expired.' });
     assert.deepEqual([(await hold(idOf(h2))).priority, (await hold(idOf(h3))).priority], [1, 2]);
 
@@ -343,7 +343,7 @@ describe(`holds on ${ENGINE}`, () => {
     const [h] = await holdsOf(p);
     await checkin(item);
     assert.equal((await hold(idOf(h))).pickupByDate, '2026-11-05T00:00:00Z');
-    const expiry = holdExpiry(t.holds, t.state, t.app.log, 60_000);
+    const expiry = holdExpiry(t.services.holds, t.state, t.app.log, 60_000);
     clock.set('2026-11-05');
     await expiry.tick();
     assert.equal((await hold(idOf(h))).status.code, 'b', 'the last day to collect is still open');

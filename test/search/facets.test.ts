@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import type { MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -39,7 +40,7 @@ describe(`search facets and filters on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestApp();
     reader = await bearer(t, ['Bibs_Read']);
-    const service = new BibService(t.testDb.db);
+    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     for (const marc of CATALOGUE) await service.create({ marc });
     await drainQueue(t.testDb.db);
   });

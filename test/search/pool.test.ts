@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { stem, STOP_WORDS } from '../../src/search/text.ts';
@@ -179,10 +180,10 @@ describe(`search pool on ${ENGINE}`, () => {
     assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total + 1000);
     await testDb.db.query('update search_counts set total = total - 1000 where total = $1', [before.total + 1000]);
     const marc = { leader: '00000nam a2200000 i 4500', fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: 'A history of fiction' }] }] };
-    const id = await new BibService(testDb.db).create({ marc });
+    const id = await new BibService(testDb.db, new ItemService(testDb.db)).create({ marc });
     await drainQueue(testDb.db);
     assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total + 1);
-    await new BibService(testDb.db).delete(id);
+    await new BibService(testDb.db, new ItemService(testDb.db)).delete(id);
     await drainQueue(testDb.db);
     assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total);
   });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
+import { ItemService } from '../../src/items/service.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -37,7 +38,7 @@ describe(`search on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestApp();
     reader = await bearer(t, ['Bibs_Read']);
-    const service = new BibService(t.testDb.db);
+    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     for (const [key, record] of Object.entries(CATALOGUE)) ids[key] = await service.create({ marc: record });
     await drainQueue(t.testDb.db);
   });
@@ -112,7 +113,7 @@ describe(`search on ${ENGINE}`, () => {
   });
 
   it('never shows suppressed or deleted bibs, and sees changes once they are indexed', async () => {
-    const service = new BibService(t.testDb.db);
+    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     await service.replace(ids.warSubject!, { marc: CATALOGUE.warSubject!, suppressed: true });
     await service.delete(ids.warNote!);
     await service.replace(ids.emma!, { marc: bib('Emma at war') });

@@ -1,19 +1,13 @@
 // /funds: list and read funds with their balances; create and change them (Acquisitions_Write).
 import { Type } from 'typebox';
-import { instant } from '../../shared/instant.ts';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
-import { pagingQuery, parseFields, type FieldSet } from '../../http/params.ts';
+import { pagingQuery, parseFields } from '../../http/params.ts';
 import { errorRef, LinkAnswer, protectedErrors } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { formatMoney } from '../../shared/money.ts';
-import type { FundRow, FundService } from './service.ts';
+import type { FundService } from './service.ts';
+import { FUND_FIELDS, presentFund } from './present.ts';
 
-export const FUND_FIELDS = {
-  all: ['code', 'fundName', 'accountingUnit', 'currency', 'appropriation', 'expenditure', 'encumbrance', 'freeBalance', 'note', 'createdDate', 'updatedDate'] as const,
-  defaults: ['code', 'fundName', 'accountingUnit', 'currency', 'appropriation', 'expenditure', 'encumbrance', 'freeBalance', 'note', 'createdDate', 'updatedDate'] as const,
-} satisfies FieldSet<string>;
-type FundField = (typeof FUND_FIELDS.all)[number];
 
 const money = (description: string) => Type.String({ description: `${description} Decimal string with two places ("1500.00").` });
 
@@ -34,22 +28,6 @@ export const FundSchema = Type.Object(
   { $id: 'Fund', additionalProperties: false },
 );
 
-export function presentFund(row: FundRow, fields: readonly FundField[] = FUND_FIELDS.defaults): Record<string, unknown> {
-  const all: Record<FundField, unknown> = {
-    code: row.code,
-    fundName: row.fund_name,
-    accountingUnit: row.accounting_unit,
-    currency: row.currency,
-    appropriation: formatMoney(row.appropriation),
-    expenditure: formatMoney(row.expenditure),
-    encumbrance: formatMoney(row.encumbrance),
-    freeBalance: formatMoney(row.free_balance),
-    note: row.note ?? undefined,
-    createdDate: instant(row.created_date),
-    updatedDate: instant(row.updated_date),
-  };
-  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
-}
 
 const moneyInput = (what: string) => Type.Optional(Type.String({ description: `${what}: decimal string such as "1500.00" (a JSON number is accepted too).` }));
 const FundCreate = Type.Object(

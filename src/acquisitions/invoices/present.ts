@@ -2,6 +2,7 @@
 // invNum, invDate, paidDate, accountingUnit, status) with Carrel's exact money figures as decimal
 // strings with two places. Fields chosen by `fields`.
 import { tombstone } from '../../http/record.ts';
+import { pickFields } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
 import type { FieldSet } from '../../http/params.ts';
 import { formatMoney } from '../../shared/money.ts';
@@ -66,5 +67,5 @@ export function presentInvoice(row: InvoiceRow, fields: readonly InvoiceField[],
     note: row.note ?? undefined,
     lineItems: fields.includes('lineItems') ? lines.map(presentLine) : undefined,
   };
-  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+  return pickFields(all, fields);
 }

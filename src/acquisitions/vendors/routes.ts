@@ -1,19 +1,14 @@
 // /vendors: list and read vendors; create and change them (Acquisitions_Write).
 import { Type } from 'typebox';
-import { instant } from '../../shared/instant.ts';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
-import { DEFAULT_LIMIT, pagingQuery, parseFields, type FieldSet } from '../../http/params.ts';
+import { DEFAULT_LIMIT, pagingQuery, parseFields } from '../../http/params.ts';
 import { parseIdFilter, parseRecordId } from '../../shared/filters.ts';
 import { errorRef, LinkAnswer, protectedErrors } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import type { VendorRow, VendorService } from './service.ts';
+import type { VendorService } from './service.ts';
+import { VENDOR_FIELDS, presentVendor } from './present.ts';
 
-export const VENDOR_FIELDS = {
-  all: ['id', 'code', 'vendorName', 'accountingUnit', 'address1', 'address2', 'contact', 'email', 'phone', 'acctNum', 'createdDate', 'updatedDate'] as const,
-  defaults: ['id', 'code', 'vendorName', 'accountingUnit', 'address1', 'address2', 'contact', 'email', 'phone', 'acctNum', 'createdDate', 'updatedDate'] as const,
-} satisfies FieldSet<string>;
-type VendorField = (typeof VENDOR_FIELDS.all)[number];
 
 const optionalText = (max: number, description?: string) => Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
@@ -35,23 +30,6 @@ export const VendorSchema = Type.Object(
   { $id: 'Vendor', additionalProperties: false },
 );
 
-export function presentVendor(row: VendorRow, fields: readonly VendorField[] = VENDOR_FIELDS.defaults): Record<string, unknown> {
-  const all: Record<VendorField, unknown> = {
-    id: row.id,
-    code: row.code,
-    vendorName: row.vendor_name,
-    accountingUnit: row.accounting_unit,
-    address1: row.address1 ?? undefined,
-    address2: row.address2 ?? undefined,
-    contact: row.contact ?? undefined,
-    email: row.email ?? undefined,
-    phone: row.phone ?? undefined,
-    acctNum: row.acct_num ?? undefined,
-    createdDate: instant(row.created_date),
-    updatedDate: instant(row.updated_date),
-  };
-  return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
-}
 
 const details = {
   accountingUnit: Type.Optional(Type.Integer({ minimum: 0, maximum: 999 })),

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../../src/bibs/service.ts';
+import { ItemService } from '../../../src/items/service.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { assertRefused, caller, create, setUpAcquisitions, snapshot, type Caller } from '../../helpers/acquisitions.ts';
 import { ENGINE } from '../../helpers/db.ts';
@@ -25,7 +26,7 @@ describe(`invoices on ${ENGINE}`, () => {
     writer = caller(t, await bearer(t, ['Invoices_Write']));
     reader = caller(t, await bearer(t, ['Invoices_Read']));
     ({ vendorId } = await setUpAcquisitions(writer));
-    bibId = await new BibService(t.testDb.db).create({
+    bibId = await new BibService(t.testDb.db, new ItemService(t.testDb.db)).create({
       marc: { leader: '00000nam a2200000 a 4500', fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: 'Bought book' }] }] },
     });
   });

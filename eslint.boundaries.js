@@ -1,0 +1,49 @@
+// The layers' boundaries (CONTRIBUTING.md, "Layout"): they only point down. A domain asks another
+// domain's service, never its repository; rules (services, repositories, helpers) know nothing of
+// a door (src/http/, src/cli/); the lowest layers (src/shared/, src/db/, src/marc/) know no domain.
+// eslint.config.js applies these; test/lint/boundaries.test.ts shows that each one fails a violation.
+
+const otherRepository = {
+  regex: String.raw`^(\.\./)+([\w-]+/)+[\w-]*repository(\.ts)?$`,
+  message: 'a domain never imports another domain’s repository: ask its service (CONTRIBUTING.md, "Layout")',
+};
+const door = {
+  regex: String.raw`^(\.\./)+(http|cli)/`,
+  message: 'rules know nothing of a door: throw a DomainError (src/shared/errors.ts) and let the door map it; only routes.ts, present.ts, commands.ts and index.ts import src/http/ or src/cli/',
+};
+// config.ts is read once at start-up and handed down; the lowest layers may take its types.
+const within = (layer, allowed) => ({
+  regex: String.raw`^\.\./(?!(${allowed.join('|')})/|config\.ts$)`,
+  message: `src/${layer}/ is a lower layer: it imports only ${allowed.map((a) => `src/${a}/`).join(', ')} and src/config.ts`,
+});
+
+/** @param {...{ regex: string; message: string }} patterns */
+const restrict = (...patterns) => ({ 'no-restricted-imports': /** @type {['error', { patterns: typeof patterns }]} */ (['error', { patterns }]) });
+
+/** Files that are a door of their domain (or the app itself): they may import src/http/ and src/cli/. */
+export const DOOR_FILES = ['src/http/**', 'src/cli/**', 'src/app.ts', 'src/server.ts', 'src/cli.ts', 'src/domain.ts', '**/routes.ts', '**/present.ts', '**/commands.ts', '**/index.ts'];
+
+/**
+ * Places that still read another domain's repository, to be moved behind that domain's service
+ * (the loaders of the demo and generated catalogues, circulation's locks, import's items, the
+ * invoice's funds, vendor and use tax code locked in its transaction).
+ */
+export const KNOWN_REPOSITORY_CROSSINGS = [
+  'src/demo/load.ts',
+  'src/generate/load.ts',
+  'src/generate/holds.ts',
+  'src/generate/patrons.ts',
+  'src/circulation/service.ts',
+  'src/bibs/import.ts',
+  'src/acquisitions/invoices/service.ts',
+  'src/search/**',
+];
+
+export const boundaries = [
+  { files: ['src/**/*.ts'], ignores: KNOWN_REPOSITORY_CROSSINGS, rules: restrict(otherRepository) },
+  { files: ['src/**/*.ts'], ignores: [...DOOR_FILES, ...KNOWN_REPOSITORY_CROSSINGS], rules: restrict(otherRepository, door) },
+  { files: KNOWN_REPOSITORY_CROSSINGS, ignores: DOOR_FILES, rules: restrict(door) },
+  { files: ['src/shared/**/*.ts'], rules: restrict(within('shared', ['shared'])) },
+  { files: ['src/db/**/*.ts'], rules: restrict(within('db', ['db', 'shared'])) },
+  { files: ['src/marc/**/*.ts'], rules: restrict(within('marc', ['marc', 'db', 'shared'])) },
+];

@@ -1,0 +1,26 @@
+// API keys, their roles and OAuth 2 client-credentials tokens: POST /token, GET /info/token, `carrel keys`.
+import type { Domain } from '../domain.ts';
+import { v6 } from '../domain.ts';
+import { keyCommands } from './commands.ts';
+import { tokenInfoRoute, tokenRoute } from './routes.ts';
+import { AuthService } from './service.ts';
+
+declare module '../domain.ts' {
+  interface Services {
+    auth: AuthService;
+  }
+}
+
+export const auth: Domain = {
+  name: 'auth',
+  services: ({ db, config }) => ({ auth: new AuthService(db, config.tokenLifetimeSec, config.tokenCacheMs) }),
+  register: async (app, { services, config }) => {
+    // The token endpoint is also served unversioned (POST /token), as Sierra serves it.
+    await app.register(async (root) => tokenRoute(root, services.auth));
+    await v6(app, (api) => {
+      tokenRoute(api, services.auth);
+      tokenInfoRoute(api, config.tokenLifetimeSec);
+    });
+  },
+  commands: keyCommands,
+};

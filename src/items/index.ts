@@ -1,0 +1,20 @@
+// Items: /items, the copies attached to bibs.
+import type { Domain } from '../domain.ts';
+import { v6 } from '../domain.ts';
+import { ItemSchema, itemRoutes } from './routes.ts';
+import { ItemService } from './service.ts';
+
+declare module '../domain.ts' {
+  interface Services {
+    items: ItemService;
+  }
+}
+
+export const items: Domain = {
+  name: 'items',
+  services: ({ db }) => ({ items: new ItemService(db) }),
+  register: async (app, { services }) => {
+    app.addSchema(ItemSchema);
+    await v6(app, (api) => itemRoutes(api, services.items));
+  },
+};

@@ -1,0 +1,28 @@
+// Patrons: /patrons, PIN validation, `carrel patrons`.
+import type { Domain } from '../domain.ts';
+import { v6 } from '../domain.ts';
+import { patronCommands } from './commands.ts';
+import { PatronSchema, patronRoutes } from './routes.ts';
+import { PatronService } from './service.ts';
+
+declare module '../domain.ts' {
+  interface Services {
+    patrons: PatronService;
+  }
+}
+
+export const patrons: Domain = {
+  name: 'patrons',
+  services: ({ db, config, services }) => ({
+    // Deleting a patron cancels its holds in the same transaction.
+    patrons: new PatronService(db, config.pinLimits, {
+      prepare: (tx, id) => services.holds.lockQueuesOf(tx, id),
+      finish: (tx, id) => services.holds.cancelHoldsIn(tx, id),
+    }),
+  }),
+  register: async (app, { services, config }) => {
+    app.addSchema(PatronSchema);
+    await v6(app, (api) => patronRoutes(api, services.patrons, config.publicBaseUrl));
+  },
+  commands: patronCommands,
+};
