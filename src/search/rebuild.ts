@@ -11,7 +11,7 @@ import { makeBitmaps } from './bitmap-upkeep.ts';
 import { bitmapThreshold } from './bitmaps.ts';
 import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
-import { indexRows, writeIndexRows } from './repository.ts';
+import { indexRows, writeIndexRows } from './index-repository.ts';
 
 /** Bibs read and written at a time: the next page is read while this one is written. */
 const PAGE = 2000;

@@ -4,8 +4,10 @@ import { bibsById, type BibExtras, type BibRow } from '../bibs/repository.ts';
 import type { Db } from '../db/types.ts';
 import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, pairKeys, STEM_FACTOR } from './document.ts';
 import { parseQuery } from './query.ts';
-import * as repo from './repository.ts';
+import { rankKeyedPool, rankPool } from './pool-repository.ts';
+import * as repo from './ranking-repository.ts';
 import { isbn13, stem } from './text.ts';
+import type { CachedCount, PoolQuery, SearchFilters, SearchSql, SqlClause, Term } from './types.ts';
 
 /** The `index` choices, and the key prefix each searches. */
 export const SEARCH_INDEXES = {
@@ -28,7 +30,7 @@ export interface SearchRequest {
   index?: SearchIndex;
   sort?: SearchSort;
   /** Only records with one of these material types, languages, or publication decades. */
-  filters?: repo.SearchFilters;
+  filters?: SearchFilters;
   /** Also count the matches by material type, language and decade. */
   facets?: boolean;
   /** Rank every match, never from the pool (not offered by the API: tests compare the two). */
@@ -91,13 +93,13 @@ const ENTRIES_PER_PROBE = 8;
 /**
  * A pool of more bibs than this reads each bitmap it checks assembled into one value (about 0.3 ms
  * for the 245 chunks of a million ids, then a bit read per bib); a smaller one joins the bitmaps'
- * chunks (dearer per bib, nothing to assemble): repo.PoolQuery.assembleBitmaps. On the bench's
+ * chunks (dearer per bib, nothing to assemble): PoolQuery.assembleBitmaps. On the bench's
  * searches of several words, pools of a few hundred bibs took 10-30% less joined, and pools of
  * 4,600 and 10,000 bibs 15-20% more.
  */
 const ASSEMBLE_BITMAPS_FROM = 2000;
 
-function hasFilters(filters: repo.SearchFilters): boolean {
+function hasFilters(filters: SearchFilters): boolean {
   return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
 }
 
@@ -143,7 +145,7 @@ export class SearchService {
    * The ranked page, and the query it ran (absent when nothing can match), with the one list that
    * holds exactly its matches when there is one (a single word's, without filters).
    */
-  private async find(request: SearchRequest): Promise<{ result: SearchResult; sql?: repo.SearchSql; list?: number }> {
+  private async find(request: SearchRequest): Promise<{ result: SearchResult; sql?: SearchSql; list?: number }> {
     const field: string = request.index ? SEARCH_INDEXES[request.index] : ANY_FIELD;
     const number = !request.index || field === FIELD_KEYS.number ? numberKey(request.text) : undefined;
     if (number || field === FIELD_KEYS.number) {
@@ -152,7 +154,7 @@ export class SearchService {
       if (keyed) return { result: keyed };
       const { terms: ids } = await repo.terms(this.db, [number]);
       if (!ids.size) return { result: { total: 0, hits: [] } };
-      const sql: repo.SearchSql = { required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) };
+      const sql: SearchSql = { required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...this.page(request) };
       return { result: await this.run(sql), sql };
     }
 
@@ -192,7 +194,7 @@ export class SearchService {
     const countedKeys = [...new Set([...requiredWords.map((word) => `${field}~${stem(word)}`), ...pairs])].sort();
     const countedSearch = JSON.stringify({ keys: countedKeys, phrases });
     const { terms: ids, count: cachedCount } = await repo.terms(this.db, [...new Set(allKeys)], countedSearch);
-    const clauseOf = (alternatives: string[][]): repo.SqlClause => {
+    const clauseOf = (alternatives: string[][]): SqlClause => {
       const termIds: number[] = [];
       const boosts: number[] = [];
       for (const word of new Set(alternatives.flat())) {
@@ -214,7 +216,7 @@ export class SearchService {
     const optional = query.clauses.filter((c) => c.optional).map((c) => clauseOf(c.alternatives)).filter((c) => c.termIds.length);
     // An excluded word excludes its exact form only: "-war" should not also drop "wars".
     const excluded: number[] = [];
-    const excludedStems: repo.SearchSql['excludedStems'] = [];
+    const excludedStems: SearchSql['excludedStems'] = [];
     for (const [word] of query.excluded.filter((e) => e.length === 1)) {
       const stemmed = stem(word!);
       if (stemmed === word) {
@@ -231,7 +233,7 @@ export class SearchService {
       required[0]!.termIds.push(leadingTerm.id);
       required[0]!.boosts.push(1);
     }
-    const sql: repo.SearchSql = {
+    const sql: SearchSql = {
       required, optional, excluded, excludedStems, phrases, excludedPhrases,
       title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
       ...this.page(request),
@@ -259,7 +261,7 @@ export class SearchService {
     // Lists with bitmaps are checked first, by a bit each; the rest by a probe each, shortest first.
     const bitmaps = checked.filter((t) => t.bitmap).map((t) => t.id);
     const probes = checked.filter((t) => !t.bitmap).map((t) => t.id);
-    const page = { words: required, optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset, bibs: request.bibs };
+    const page = { words: required, optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset };
     const total = lists.length === 1 ? rarest.df : await this.countAll(lists, phrases, {
       search: countedSearch, versions: countedKeys.map((key) => ids.get(key)?.version ?? -1), cached: cachedCount });
     if (total === 0) return { result: { total, hits: [] }, sql };
@@ -275,20 +277,20 @@ export class SearchService {
     const size = Math.max(base, Math.ceil((FIRST_POOL_MATCHES * this.poolSize * rarest.df) / total));
     // A pool whose probes would cost more than reading the rarest list and the next shortest whole
     // takes all of the rarest list instead, and finds which of its bibs are in the other by one
-    // pass over both in bib order (repo.PoolQuery.whole), or by the other's bits when it has a
+    // pass over both in bib order (PoolQuery.whole), or by the other's bits when it has a
     // bitmap. (Chosen from the lists' lengths alone, as before bitmaps: they change no result.)
     const next = checked[0];
-    const poolOf = (wanted: number): repo.PoolQuery => {
+    const poolOf = (wanted: number): PoolQuery => {
       const whole = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(wanted, rarest.df) ? { list: rarest.id, joined: next.id } : undefined;
       const size = whole ? Math.max(wanted, rarest.df) : wanted;
       return { ...page, whole, pool: { termIds, size, tiers }, assembleBitmaps: size * termIds.length > this.assembleBitmapsFrom };
     };
     let poolQuery = poolOf(size);
-    let ranked = await repo.rankPool(this.db, poolQuery);
+    let ranked = await rankPool(this.db, poolQuery, request.bibs);
     while (ranked.hits.length < sql.limit && ranked.pooled < total && poolQuery.pool.size < rarest.df) {
       tiers.push(poolQuery.pool.size);
       poolQuery = poolOf(poolQuery.pool.size * POOL_GROWTH);
-      ranked = await repo.rankPool(this.db, poolQuery);
+      ranked = await rankPool(this.db, poolQuery, request.bibs);
     }
     // One word: every bib in its stem list matches (its other lists are parts of it).
     const list = lists.length === 1 ? rarest.id : undefined;
@@ -307,7 +309,7 @@ export class SearchService {
   private async keyedPool(request: SearchRequest, keys: [string, number][], title: string | null, counted: boolean): Promise<SearchResult | undefined> {
     const { limit, offset } = request;
     if (!this.ranksByPool(request) || request.facets || offset + limit > this.poolSize) return undefined;
-    const ranked = await repo.rankKeyedPool(this.db, { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: this.poolSize, title, limit, offset, bibs: request.bibs });
+    const ranked = await rankKeyedPool(this.db, { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: this.poolSize, title, limit, offset }, request.bibs);
     if (ranked.hits.length === 0) return offset === 0 ? { total: 0, hits: [] } : undefined;
     const total = counted ? ranked.listed : ranked.pooled < this.poolSize ? ranked.pooled : null;
     if (total === null) return undefined;
@@ -320,7 +322,7 @@ export class SearchService {
    * what was kept for this search (by its keys and phrases), and the versions its lists have now
    * (-1 for a key not in the index), which must be those it was counted at.
    */
-  private async countAll(rarestFirst: repo.Term[], phrases: string[], kept: { search: string; versions: number[]; cached?: repo.CachedCount }): Promise<number> {
+  private async countAll(rarestFirst: Term[], phrases: string[], kept: { search: string; versions: number[]; cached?: CachedCount }): Promise<number> {
     const { search, versions, cached } = kept;
     if (cached && cached.versions.length === versions.length && cached.versions.every((v, i) => v === versions[i])) return cached.total;
     const total = await repo.countCommon(this.db, rarestFirst.map((t) => t.id), phrases);
@@ -333,18 +335,18 @@ export class SearchService {
     return !request.exhaustive && (request.sort ?? 'relevance') === 'relevance' && !hasFilters(request.filters ?? {});
   }
 
-  private page(request: SearchRequest): Pick<repo.SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {
+  private page(request: SearchRequest): Pick<SearchSql, 'filters' | 'sort' | 'limit' | 'offset'> {
     return { filters: request.filters ?? {}, sort: request.sort ?? 'relevance', limit: request.limit, offset: request.offset };
   }
 
-  private async run(sql: repo.SearchSql): Promise<SearchResult> {
+  private async run(sql: SearchSql): Promise<SearchResult> {
     const hits = await repo.search(this.db, sql);
     let total = hits[0]?.total ?? 0;
     if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
     return { total, hits: hits.map(toHit) };
   }
 
-  private async facetsOf(sql: repo.SearchSql, list?: number): Promise<SearchFacets> {
+  private async facetsOf(sql: SearchSql, list?: number): Promise<SearchFacets> {
     const facets: SearchFacets = { materialType: [], language: [], decade: [] };
     for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES, list)) {
       if (row.facet === 'decade') facets.decade.push({ value: Number(row.value), count: row.count });
