@@ -24,6 +24,11 @@ function grown(counts: Int32Array): Int32Array {
   return bigger;
 }
 
+/** How many bibs a rebuild indexes (those search shows): the length of its progress. */
+export function countSearchable(db: Db): Promise<number> {
+  return tables.countSearchable(db);
+}
+
 /** Another rebuild of the same database is running (it holds LOCK_KEYS.rebuild). */
 export class RebuildRunningError extends Error {
   constructor() {
