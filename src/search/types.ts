@@ -1,6 +1,6 @@
 // The shapes a search is read through: a key's statistics, and the queries the ranking statements
-// take (ranking-repository.ts, pool-repository.ts), as the search service makes them. Nothing here
-// reads the database.
+// take (ranking-repository.ts, pool-repository.ts), as the planner (plan.ts) makes them. Nothing
+// here reads the database.
 
 /**
  * A key of the index: its id, and for stem ("~") keys how many bibs it marks, how often they
