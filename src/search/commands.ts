@@ -3,8 +3,7 @@ import type { Command } from 'commander';
 import { CliError, print, progressBar } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
 import { inRoomyHeap } from '../cli/roomy-heap.ts';
-import { rebuildIndex, RebuildRunningError } from './rebuild.ts';
-import { countSearchable } from './rebuild-repository.ts';
+import { countSearchable, rebuildIndex, RebuildRunningError } from './rebuild.ts';
 
 export function searchCommands(program: Command, cli: Cli): void {
   const search = program.command('search').description('the search index behind GET /v6/bibs/search');

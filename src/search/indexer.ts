@@ -4,7 +4,7 @@
 // a second); `carrel search reindex` runs it to the end.
 import type { Db } from '../db/types.ts';
 import { searchDocument, type SearchDocument } from './document.ts';
-import * as repo from './repository.ts';
+import * as repo from './index-repository.ts';
 
 export const documentOf = (b: repo.IndexableBib): SearchDocument => searchDocument({
   id: b.id, marc: b.marc!, isbns: b.isbns, issns: b.issns, callNumbers: b.call_numbers, title: b.title,

@@ -2,7 +2,7 @@
 // indexes built once at the end, then swapped in for the old ones in one short transaction.
 import { copyText } from '../db/copy-text.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './repository.ts';
+import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
  * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018, 0020), built under other names. The

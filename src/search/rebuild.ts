@@ -11,7 +11,7 @@ import { makeBitmaps } from './bitmap-upkeep.ts';
 import { bitmapThreshold } from './bitmaps.ts';
 import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
-import { indexRows, writeIndexRows } from './repository.ts';
+import { indexRows, writeIndexRows } from './index-repository.ts';
 
 /** Bibs read and written at a time: the next page is read while this one is written. */
 const PAGE = 2000;
@@ -22,6 +22,11 @@ function grown(counts: Int32Array): Int32Array {
   const bigger = new Int32Array(counts.length * 2);
   bigger.set(counts);
   return bigger;
+}
+
+/** How many bibs a rebuild indexes (those search shows): the length of its progress. */
+export function countSearchable(db: Db): Promise<number> {
+  return tables.countSearchable(db);
 }
 
 /** Another rebuild of the same database is running (it holds LOCK_KEYS.rebuild). */

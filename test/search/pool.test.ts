@@ -121,7 +121,7 @@ describe(`search pool on ${ENGINE}`, () => {
     const pools: string[] = [];
     const query = testDb.db.query.bind(testDb.db);
     const counting = new SearchService({ ...testDb.db, query: (text, params, options) => {
-      if (text.includes('m as materialized')) pools.push(text); // a pool ranked (repo.rankPool)
+      if (text.includes('m as materialized')) pools.push(text); // a pool ranked (rankPool)
       return query(text, params, options);
     } }, 15);
     const first = await counting.search({ text: seldom.text, limit: 3, offset: 0 });

@@ -1,0 +1,155 @@
+// The index writer's SQL: the queue of bibs to index, the bibs' indexable rows, and the index's
+// postings and documents as the indexer (indexer.ts) and a rebuild (rebuild.ts) write them.
+import { copyText } from '../db/copy-text.ts';
+import type { Queryable } from '../db/types.ts';
+import type { MarcInJson } from '../marc/marc-in-json.ts';
+import { updateBitmaps, type ChangedList } from './bitmap-upkeep.ts';
+import type { SearchDocument } from './document.ts';
+
+/** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
+export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
+  const rows = await tx.query<{ bib_id: string }>(
+    `delete from search_queue where bib_id in (select bib_id from search_queue order by bib_id limit $1 for update skip locked)
+     returning bib_id::text`,
+    [limit],
+  );
+  return rows.map((r) => r.bib_id);
+}
+
+export interface IndexableBib {
+  id: string;
+  marc: MarcInJson | null;
+  title: string | null;
+  publish_year: number | null;
+  material_type: string | null;
+  lang: string | null;
+  isbns: string[];
+  issns: string[];
+  searchable: boolean;
+  call_numbers: string[];
+}
+
+/** A bib that search shows: neither deleted nor suppressed. */
+export const SEARCHABLE = 'b.deleted_date is null and not b.suppressed';
+
+/** What a bib's search document is made of (IndexableBib), from "bibs b"; the caller adds the where. */
+export const INDEXABLE_SELECT = `select b.id::text, b.marc, b.title, b.publish_year, b.material_type, b.lang, b.isbns, b.issns,
+    (${SEARCHABLE}) as searchable,
+    array(select i.call_number from item_bibs ib join items i on i.id = ib.item_id
+          where ib.bib_id = b.id and i.deleted_date is null and i.call_number is not null) as call_numbers
+  from bibs b`;
+
+export async function readIndexable(tx: Queryable, ids: string[]): Promise<IndexableBib[]> {
+  return tx.query<IndexableBib>(`${INDEXABLE_SELECT} where b.id = any($1::bigint[])`, [ids]);
+}
+
+/** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
+export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
+  // A bib's postings are found through its doc's key list (an index of postings by bib would
+  // cost every posting a third index entry). The stem keys' ("~") counts lose what goes, and
+  // their bitmaps (bitmap-upkeep.ts) the bibs that go.
+  const gone = await tx.query<{ term_id: number; bibs: string[] }>(
+    `with g as (
+       delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
+       where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id, p.bib_id)
+     select g.term_id, array_agg(g.bib_id) as bibs from g join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
+    [bibIds],
+  );
+  await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
+  const counts = new Map(gone.map((r) => [r.term_id, -r.bibs.length]));
+  const postings = docs.length > 0 ? await addDocs(tx, docs, counts) : undefined;
+  // Every key whose bibs changed (even by as many in as out) gets a new version: the counts
+  // cached for searches of it (search_counts) are then no longer read.
+  const changed = [...counts].sort((a, b) => a[0] - b[0]);
+  if (changed.length === 0) return;
+  // Locked in id order first: indexers updating the same common keys at once then queue, never deadlock.
+  await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed.map(([id]) => id)]);
+  const lists = await tx.query<ChangedList>(
+    'update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap',
+    [changed.map(([id]) => id), changed.map(([, n]) => n)]);
+  await updateBitmaps(tx, lists, { removed: new Map(gone.map((r) => [r.term_id, r.bibs])), added: addedTo(lists, postings) });
+}
+
+/** The bibs added to the lists that keep a bitmap, by key id. */
+function addedTo(lists: ChangedList[], postings: Postings | undefined): Map<number, string[]> {
+  const added = new Map(lists.filter((l) => l.bitmap).map((l) => [l.id, [] as string[]]));
+  if (!postings || added.size === 0) return added;
+  for (let i = 0; i < postings.termIds.length; i++) added.get(postings.termIds[i]!)?.push(postings.bibIds[i]!);
+  return added;
+}
+
+/** Writes the documents' postings and docs, adding to `counts` a bib for each stem ("~") key; answers the postings. */
+async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<Postings> {
+  // Sorted, so that indexers adding the same new keys at once take their locks in one order.
+  const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
+  await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
+  const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
+  const rows = indexRows(docs, (key) => ids.get(key)!, (id) => counts.set(id, (counts.get(id) ?? 0) + 1));
+  await writeIndexRows(tx, rows);
+  return rows.postings;
+}
+
+type DocRow = [bibId: string, title: string, words: string, sortTitle: string, year: number | null, materialType: string | null, lang: string | null, terms: string, weights: string];
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms', 'weights'];
+
+/**
+ * Postings as three columns: a rebuild makes about 90 of them a bib, and an array for each (and a
+ * COPY line made by the general copyText) made a tenth of its time, and much of its garbage.
+ */
+export interface Postings {
+  termIds: number[];
+  bibIds: string[];
+  weights: number[];
+}
+
+export interface IndexRows {
+  postings: Postings;
+  docs: DocRow[];
+}
+
+/**
+ * The index rows of some documents, each key numbered by termId. counted is told the key id of each
+ * stem ("~") key a document has: those keys' lengths are kept as their df.
+ */
+export function indexRows(docs: SearchDocument[], termId: (key: string) => number, counted: (id: number) => void): IndexRows {
+  const rows: IndexRows = { postings: { termIds: [], bibIds: [], weights: [] }, docs: [] };
+  const { termIds, bibIds, weights } = rows.postings;
+  for (const doc of docs) {
+    const first = termIds.length;
+    for (const [key, weight] of doc.keys) {
+      const id = termId(key);
+      termIds.push(id);
+      bibIds.push(doc.bibId);
+      weights.push(Math.round(weight * 100) / 100);
+      if (key[1] === '~') counted(id);
+    }
+    // The document keeps its postings' keys and weights, in the same order.
+    const [terms, keyWeights] = [termIds.slice(first), weights.slice(first)];
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, `{${keyWeights.join(',')}}`]);
+  }
+  return rows;
+}
+
+/** Postings as COPY text: numbers only, so nothing to escape. */
+function postingsText({ termIds, bibIds, weights }: Postings): string {
+  let out = '';
+  for (let i = 0; i < termIds.length; i++) out += `${termIds[i]}\t${bibIds[i]}\t${weights[i]}\n`;
+  return out;
+}
+
+/** Writes index rows into the index tables (or, for a rebuild, the tables it builds). */
+export async function writeIndexRows(tx: Queryable, { postings, docs }: IndexRows, tables = { postings: 'search_postings', docs: 'search_docs' }): Promise<void> {
+  if (tx.copyFrom) {
+    // COPY: a batch's tens of thousands of postings without building and parsing arrays.
+    await tx.copyFrom(tables.postings, ['term_id', 'bib_id', 'weight'], postingsText(postings));
+    await tx.copyFrom(tables.docs, DOC_COLUMNS, copyText(docs));
+    return;
+  }
+  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])`,
+    [postings.termIds, postings.bibIds, postings.weights]);
+  await tx.query(
+    `insert into ${tables.docs} (${DOC_COLUMNS.join(', ')})
+     select b, t, w, s, y, m, l, k::int[], kw::real[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[]) as u(b, t, w, s, y, m, l, k, kw)`,
+    DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),
+  );
+}
