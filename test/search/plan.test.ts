@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EXACT_FACTOR, STEM_FACTOR } from '../../src/search/document.ts';
 import {
-  firstPool, nextPool, planKeyed, planSearch, readSearch,
+  ASSEMBLE_BITMAPS_FROM, firstPool, nextPool, planKeyed, planSearch, POOL_SIZE, readSearch,
   type Plan, type PlanLimits, type PoolPlan, type Search,
 } from '../../src/search/plan.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
@@ -249,6 +249,19 @@ describe('search planner', () => {
       assert.deepEqual(exhaustiveSql(ask('war -"and peace"'), keys).excludedPhrases, [' and peace ']);
       assert.deepEqual(exhaustiveSql(ask('war OR peace'), keys).required, [{ termIds: [1, 2, 4, 5], boosts: [1, -EXACT_FACTOR, 1, -EXACT_FACTOR] }]);
       assert.deepEqual(exhaustiveSql(ask('war OR armies'), keys).required, [{ termIds: [1, 2, 6, 7], boosts: [1, -EXACT_FACTOR, STEM_FACTOR, EXACT_FACTOR] }]);
+    });
+
+    it('draws pools of the sizes README "Search" gives by default: 100 bibs of one word, 200 of several, bitmaps assembled past 2,000', () => {
+      const defaults = { poolSize: POOL_SIZE, assembleBitmapsFrom: ASSEMBLE_BITMAPS_FROM };
+      const one = planSearch(read(ask('war')), ask('war'), stats(WAR), defaults);
+      assert.equal(one.kind, 'pool');
+      assert.equal(firstPool(one, 500, defaults).pool.size, 100);
+      const keys = { ...WAR, '*~peace': [4, 90_000, true], '*^peace': [5, 1] } as const;
+      const two = planSearch(read(ask('war peace')), ask('war peace'), stats(keys, { total: 300, versions: [1, 1] }), defaults);
+      assert.equal(two.kind, 'pool');
+      assert.equal(firstPool(two, 300, defaults).pool.size, 200);
+      assert.equal(firstPool(two, 300, defaults).assembleBitmaps, false);
+      assert.equal(firstPool(two, 5, defaults).assembleBitmaps, true, 'a pool of 4,000 for words seldom found together');
     });
 
     it('plans a page past the first pool of one word from its pool, and of a number from every match', () => {
