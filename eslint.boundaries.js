@@ -23,26 +23,9 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': /** @type {['error
 /** Files that are a door of their domain (or the app itself): they may import src/http/ and src/cli/. */
 export const DOOR_FILES = ['src/http/**', 'src/cli/**', 'src/app.ts', 'src/server.ts', 'src/cli.ts', 'src/domain.ts', '**/routes.ts', '**/present.ts', '**/commands.ts', '**/index.ts'];
 
-/**
- * Places that still read another domain's repository, to be moved behind that domain's service
- * (the loaders of the demo and generated catalogues, circulation's locks, import's items, the
- * invoice's funds, vendor and use tax code locked in its transaction).
- */
-export const KNOWN_REPOSITORY_CROSSINGS = [
-  'src/demo/load.ts',
-  'src/generate/load.ts',
-  'src/generate/holds.ts',
-  'src/generate/patrons.ts',
-  'src/circulation/service.ts',
-  'src/bibs/import.ts',
-  'src/acquisitions/invoices/service.ts',
-  'src/search/**',
-];
-
 export const boundaries = [
-  { files: ['src/**/*.ts'], ignores: KNOWN_REPOSITORY_CROSSINGS, rules: restrict(otherRepository) },
-  { files: ['src/**/*.ts'], ignores: [...DOOR_FILES, ...KNOWN_REPOSITORY_CROSSINGS], rules: restrict(otherRepository, door) },
-  { files: KNOWN_REPOSITORY_CROSSINGS, ignores: DOOR_FILES, rules: restrict(door) },
+  { files: ['src/**/*.ts'], rules: restrict(otherRepository) },
+  { files: ['src/**/*.ts'], ignores: DOOR_FILES, rules: restrict(otherRepository, door) },
   { files: ['src/shared/**/*.ts'], rules: restrict(within('shared', ['shared'])) },
   { files: ['src/db/**/*.ts'], rules: restrict(within('db', ['db', 'shared'])) },
   { files: ['src/marc/**/*.ts'], rules: restrict(within('marc', ['marc', 'db', 'shared'])) },

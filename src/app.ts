@@ -50,8 +50,8 @@ export const DOMAINS: readonly Domain[] = [
   vendors,
   invoices,
   holds,
-  circulation,
   patrons,
+  circulation,
   catalog,
   generate,
 ];

@@ -6,7 +6,7 @@ import { batchStamp } from '../db/change-clock.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
-import * as itemRepo from '../items/repository.ts';
+import { itemLoader, type ImportedItem, type ItemPlan } from '../items/service.ts';
 import type { RawReadResult } from '../marc/read.ts';
 import type { DerivedBib } from './derive.ts';
 import { ImportThread } from './import-thread.ts';
@@ -116,7 +116,7 @@ interface Plan {
   replacing: Map<string, Prepared>;
   /** Records that replace a bib (one already in the database, or one earlier in the batch). */
   updated: number;
-  items: itemRepo.ItemPlan;
+  items: ItemPlan;
   warnings: Warning[];
   footprint: Footprint;
 }
@@ -146,8 +146,8 @@ class Importer {
   }
 
   /** The record's items as rows for the database, with what cannot be kept said in warnings. */
-  private itemRows(p: Prepared, bibId: string, isNew: boolean, warnings: Warning[]): itemRepo.ImportedItem[] {
-    const rows: itemRepo.ImportedItem[] = [];
+  private itemRows(p: Prepared, bibId: string, isNew: boolean, warnings: Warning[]): ImportedItem[] {
+    const rows: ImportedItem[] = [];
     for (const item of p.items) {
       // Without a barcode an item cannot be recognised again: it is added with a new bib only.
       if (!item.barcode && !isNew) continue;
@@ -223,7 +223,7 @@ class Importer {
       replaced: new Set(replacing.keys()),
       barcodes: new Set(items.flatMap((item) => (item.barcode === null ? [] : [item.barcode]))),
     };
-    return { batch, fresh, freshIds, replacing, updated, items: await itemRepo.planImportedItems(this.db, items), warnings, footprint };
+    return { batch, fresh, freshIds, replacing, updated, items: await itemLoader.plan(this.db, items), warnings, footprint };
   }
 
   /**
@@ -258,7 +258,7 @@ class Importer {
       const at = await batchStamp(tx);
       if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })), at);
       if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })), at);
-      const written = plan.items.rows.length ? await itemRepo.writeImportedItems(tx, plan.items, at) : { created: 0, updated: 0 };
+      const written = plan.items.rows.length ? await itemLoader.write(tx, plan.items, at) : { created: 0, updated: 0 };
       // Counted only once the transaction has its rows: a failed batch adds nothing to the summary.
       this.summary.updated += plan.updated;
       this.summary.created += fresh.length;
@@ -345,8 +345,8 @@ async function importTurn(db: Db, onWaiting: () => void = () => {}): Promise<() 
 
 async function knownCodes(db: Db): Promise<Known> {
   return {
-    locations: new Set(await itemRepo.locationCodes(db)),
-    statuses: new Set(await itemRepo.statusCodes(db)),
+    locations: new Set(await itemLoader.locationCodes(db)),
+    statuses: new Set(await itemLoader.statusCodes(db)),
   };
 }
 

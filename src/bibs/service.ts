@@ -139,3 +139,21 @@ export class BibService {
     return repo.listBibs(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
   }
 }
+
+export type { BulkBib } from './repository.ts';
+
+/** What bulk loaders (the demo catalogue) write and read in their own transactions. */
+export const bibLoader = {
+  row: repo.bibRow,
+  insert: repo.insertBibs,
+  count: repo.countBibs,
+  ids: repo.listBibIds,
+};
+
+export type { BibExtras, BibRow } from './repository.ts';
+
+/**
+ * How a bib row is read, for a domain whose own statement answers bibs with its rows in one round
+ * trip (search ranks a page and reads its bibs together): the row's tables and columns, and bibs by id.
+ */
+export const bibRows = { from: repo.BIB_FROM, columns: repo.bibRowColumns, byIds: repo.bibsById };

@@ -25,6 +25,10 @@ export async function listLocations(db: Queryable, branchIds?: number[]): Promis
     : db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations order by code');
 }
 
+export async function getLocation(db: Queryable, code: string): Promise<LocationRow | undefined> {
+  return (await db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations where code = $1', [code]))[0];
+}
+
 export async function insertBranch(tx: Queryable, name: string, address: string | null): Promise<number> {
   return (await tx.query<{ id: number }>('insert into branches (name, address) values ($1, $2) returning id', [name, address]))[0]!.id;
 }

@@ -1,5 +1,5 @@
 // Rules for branches and their locations: what the API lists and what loaders create.
-import type { Db, Queryable } from '../db/types.ts';
+import type { Db } from '../db/types.ts';
 import * as repo from './repository.ts';
 
 export type { BranchRow, LocationRow } from './repository.ts';
@@ -16,10 +16,11 @@ export class BranchService {
     return repo.listLocations(this.db, branchIds);
   }
 
-  /** A branch with its locations, in the caller's transaction (the demo catalogue). */
-  async create(tx: Queryable, branch: { name: string; address: string | null }, locations: Omit<repo.LocationRow, 'branch_id'>[]): Promise<number> {
-    const id = await repo.insertBranch(tx, branch.name, branch.address);
-    for (const location of locations) await repo.insertLocation(tx, location, id);
-    return id;
+  location(code: string): Promise<repo.LocationRow | undefined> {
+    return repo.getLocation(this.db, code);
   }
+
 }
+
+/** What the demo catalogue's loader reads and writes in its own transaction. */
+export const branchLoader = { locations: repo.listLocations, insertBranch: repo.insertBranch, insertLocation: repo.insertLocation };

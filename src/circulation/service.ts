@@ -1,13 +1,14 @@
 // Check-out and check-in. Each runs in one transaction that takes the change clock, then the
-// item's bibs (the hold queues it can fill), the patron and the item, in that order (the same
-// order as src/holds/service.ts), so two check-ins of the last copy fill two holds, never one twice.
+// locks of holds and circulation in their one order (HoldService.lockForCirculation), so two
+// check-ins of the last copy fill two holds, never one twice.
 import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
-import { arrive } from '../holds/lifecycle.ts';
 import { refuseHold } from '../holds/refusals.ts';
-import * as holds from '../holds/repository.ts';
+import type { BranchService } from '../branches/service.ts';
+import type { HoldService } from '../holds/service.ts';
+import type { PatronService } from '../patrons/service.ts';
 import { addDays, type Clock } from '../shared/calendar.ts';
 import * as repo from './repository.ts';
 
@@ -19,52 +20,47 @@ export interface CheckinResult {
 }
 
 export class CirculationService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly rules: CirculationConfig) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly rules: CirculationConfig,
+    private readonly holds: HoldService,
+    private readonly patrons: PatronService,
+    private readonly branches: BranchService,
+  ) {}
 
   async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<string> {
     const today = this.clock.today();
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
+      const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
       if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
-      const bibIds = await holds.lockBibs(tx, await holds.bibsOfItem(tx, itemId));
-      const patron = await holds.lockPatron(tx, patronId);
-      if (!patron) throw fail.notFound(`no patron ${patronId}`);
-      if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
-      if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
-      const locked = await holds.lockItem(tx, itemId);
+      const { bibIds, item: locked } = await this.holds.lockForCirculation(tx, itemId, patronId);
       if (!locked) throw refuseHold.recordNotFound(`item ${itemId}`);
       if (await repo.activeCheckout(tx, itemId)) throw refuseHold.alreadyCheckedOut(itemId);
-      const trapped = await holds.holdTrapping(tx, itemId);
-      if (trapped && trapped.patron_id !== patronId) throw refuseHold.heldForAnother(itemId);
-      const filled = trapped ?? (await holds.waitingHoldOfPatron(tx, patronId, itemId, bibIds));
-      if (filled) await holds.finishHold(tx, filled.id, 'f', 'checked out');
       const due = addDays(today, this.rules.loanDays);
-      const id = await repo.insertCheckout(tx, patronId, itemId, due);
-      await holds.setItemStatus(tx, itemId, '-', due, at);
-      return id;
+      await this.holds.fillOnCheckout(tx, patronId, itemId, bibIds, due, at);
+      return repo.insertCheckout(tx, patronId, itemId, due);
     });
   }
 
   /** Checks an item in at `location` (default: the item's own location). */
   async checkin(itemId: string, location?: string): Promise<CheckinResult> {
-    const today = this.clock.today();
-    if (location !== undefined && !(await holds.getLocation(this.db, location))) throw fail.invalidInput(`location: no location ${location}`);
+    if (location !== undefined && !(await this.branches.location(location))) throw fail.invalidInput(`location: no location ${location}`);
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      const bibIds = await holds.lockBibs(tx, await holds.bibsOfItem(tx, itemId));
-      const item = await holds.lockItem(tx, itemId);
+      const { bibIds, item } = await this.holds.lockForCirculation(tx, itemId);
       if (!item) throw fail.notFound(`no item ${itemId}`);
       const checkout = await repo.activeCheckout(tx, itemId);
       if (checkout) await repo.returnCheckout(tx, checkout.id);
-      const outcome = await arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
+      const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, at);
       const status = outcome.kind === 'ready' ? '!' : outcome.kind === 'transit' ? 't' : '-';
       return { itemId, status, ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }) };
     });
   }
 
   async checkouts(patronId: string, limit: number, offset: number): Promise<repo.CheckoutRow[]> {
-    if (!(await holds.patronExists(this.db, patronId))) throw fail.notFound(`no patron ${patronId}`);
+    if (!(await this.patrons.exists(patronId))) throw fail.notFound(`no patron ${patronId}`);
     return repo.listCheckouts(this.db, patronId, limit, offset);
   }
 }

@@ -1,11 +1,11 @@
 // Loads the demo catalogue into a database that has no bibs yet (never over a library's data):
 // two branches with their locations, the demo bibs, and one to three items for each.
 import { deriveBib } from '../bibs/derive.ts';
-import { bibRow, countBibs, insertBibs, listBibIds } from '../bibs/repository.ts';
-import { insertBranch, insertLocation, listLocations } from '../branches/repository.ts';
+import { bibLoader } from '../bibs/service.ts';
+import { branchLoader } from '../branches/service.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { insertItem } from '../items/repository.ts';
+import { itemLoader } from '../items/service.ts';
 import { marcInJsonText } from '../marc/marc-in-json.ts';
 import { demoRecords } from './catalogue.ts';
 
@@ -17,32 +17,32 @@ const LOCATIONS = [
 
 /** Creates the demo branches and locations when the library has no locations yet (the generator's items use them too). */
 export async function ensureDemoLocations(tx: Queryable): Promise<void> {
-  if ((await listLocations(tx)).length > 0) return;
+  if ((await branchLoader.locations(tx)).length > 0) return;
   const branches = new Map<string, number>();
   for (const l of LOCATIONS) {
-    if (!branches.has(l.branch)) branches.set(l.branch, await insertBranch(tx, l.branch, l.address));
-    await insertLocation(tx, l, branches.get(l.branch)!);
+    if (!branches.has(l.branch)) branches.set(l.branch, await branchLoader.insertBranch(tx, l.branch, l.address));
+    await branchLoader.insertLocation(tx, l, branches.get(l.branch)!);
   }
 }
 
 /** The number of demo bibs loaded: 0 when the database already has bibs. */
 export async function loadDemoIfEmpty(db: Db): Promise<number> {
   // Every start asks; only a new database pays for a write (and a change-clock stamp).
-  if ((await countBibs(db)) > 0) return 0;
+  if ((await bibLoader.count(db)) > 0) return 0;
   return db.transaction(async (tx) => {
     const at = await stamp(tx); // serialises processes starting together: the one that waited sees the records
-    if ((await countBibs(tx)) > 0) return 0;
+    if ((await bibLoader.count(tx)) > 0) return 0;
     await ensureDemoLocations(tx);
     const records = demoRecords();
     const derived = records.map(deriveBib);
-    await insertBibs(tx, records.map((marc, i) => ({ row: bibRow(marcInJsonText(marc), derived[i]!), derived: derived[i]! })), at);
-    const ids = await listBibIds(tx);
+    await bibLoader.insert(tx, records.map((marc, i) => ({ row: bibLoader.row(marcInJsonText(marc), derived[i]!), derived: derived[i]! })), at);
+    const ids = await bibLoader.ids(tx);
     let barcode = 31000000000001;
     for (const [i, id] of ids.entries()) {
       const author = derived[i]?.author?.split(',')[0]?.toUpperCase().slice(0, 3) ?? 'XXX';
       const copies = 1 + (i % 3);
       for (let copy = 0; copy < copies; copy++) {
-        await insertItem(tx, {
+        await itemLoader.insert(tx, {
           bibIds: [id],
           barcode: String(barcode++),
           callNumber: `${derived[i]?.materialType === 'a' ? 'FIC' : 'AV'} ${author}`,

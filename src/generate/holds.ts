@@ -7,7 +7,7 @@
 // same day, counts and rules: dates count back from `today` (a hold placed four weeks ago is
 // still wanted now), so only which patrons have expired moves with the calendar.
 import { addMonths } from '../shared/calendar.ts';
-import { HOLDABLE_STATUSES } from '../holds/repository.ts';
+import { HOLDABLE_STATUSES } from '../holds/service.ts';
 import { generateRecord } from './catalogue.ts';
 import { generatePatron } from './patrons.ts';
 import { Random, Zipf } from './random.ts';

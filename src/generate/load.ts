@@ -1,16 +1,16 @@
 // `carrel generate` into the database: the seed's bibs with their items (through the importer, so
 // a second run updates them), then its patrons and their holds, each skipping what is there already.
 import { importRecords, type ImportSummary } from '../bibs/import.ts';
-import { listLocations } from '../branches/repository.ts';
+import { branchLoader } from '../branches/service.ts';
 import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { ensureDemoLocations } from '../demo/load.ts';
-import { insertBulkHolds, lockQueuesOfBulkHolds, type BulkHold } from '../holds/bulk-repository.ts';
+import { holdLoader, type BulkHold } from '../holds/service.ts';
 import { DEFAULT_ITEM_MAP } from '../items/from-marc.ts';
 import type { ReadResult } from '../marc/read-result.ts';
 import { hashPin } from '../patrons/pin.ts';
-import { insertBulkPatrons } from '../patrons/repository.ts';
+import { patronLoader } from '../patrons/service.ts';
 import { controlNumber, GENERATED_SOURCE, generateRecord, itemBarcode } from './catalogue.ts';
 import { generateHolds } from './holds.ts';
 import { generatePatron, GENERATED_PIN, patronBarcode } from './patrons.ts';
@@ -53,7 +53,7 @@ async function loadPatrons(db: Db, seed: number, count: number): Promise<number>
   let created = 0;
   for (let from = 1; from <= count; from += 1000) {
     const batch = Array.from({ length: Math.min(1000, count - from + 1) }, (_, i) => generatePatron(seed, from + i));
-    created += await db.transaction(async (tx) => insertBulkPatrons(tx, batch, pinHash, await stamp(tx)));
+    created += await db.transaction(async (tx) => patronLoader.insert(tx, batch, pinHash, await stamp(tx)));
   }
   return created;
 }
@@ -65,13 +65,13 @@ async function loadPatrons(db: Db, seed: number, count: number): Promise<number>
  */
 async function loadHolds(db: Db, load: GenerateLoad): Promise<number> {
   if (load.holds === 0) return 0;
-  const pickupLocations = (await listLocations(db)).filter((l) => l.pickup).map((l) => l.code);
+  const pickupLocations = (await branchLoader.locations(db)).filter((l) => l.pickup).map((l) => l.code);
   const holds = generateHolds({ ...load, ...load.rules, pickupLocations });
   let created = 0;
   const place = async (batch: BulkHold[]) => {
     created += await db.transaction(async (tx) => {
-      await lockQueuesOfBulkHolds(tx, batch);
-      return insertBulkHolds(tx, batch, load.rules.holdLimit);
+      await holdLoader.lockQueues(tx, batch);
+      return holdLoader.insert(tx, batch, load.rules.holdLimit);
     });
   };
   let batch: BulkHold[] = [];

@@ -1,7 +1,7 @@
 // Patrons for the synthetic catalogue: patron n of seed s is always the same person, named in one
 // of the catalogue's languages, with a barcode, an e-mail address, a patron type, a home library
 // (a demo pickup location) and an expiration date, a few of them past.
-import type { BulkPatron } from '../patrons/repository.ts';
+import type { BulkPatron } from '../patrons/service.ts';
 import { Random } from './random.ts';
 import { LANGUAGES, LANGUAGE_WEIGHTS } from './vocabulary.ts';
 

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { FixedClock, systemClock } from '../shared/calendar.ts';
 import { CliError, print, table } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
-import { parseDay } from '../patrons/input.ts';
+import { parseDay } from '../shared/calendar.ts';
 import { HoldService } from './service.ts';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];

@@ -6,9 +6,10 @@ import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
-import { parseDay } from '../patrons/input.ts';
-import { passItemOn } from './lifecycle.ts';
+import { parseDay } from '../shared/calendar.ts';
+import { arrive, passItemOn } from './lifecycle.ts';
 import { refuseHold } from './refusals.ts';
+import * as bulk from './bulk-repository.ts';
 import * as repo from './repository.ts';
 
 export interface HoldRequest {
@@ -57,10 +58,7 @@ export class HoldService {
         if (item.suppressed || !repo.HOLDABLE_STATUSES.includes(item.status)) throw refuseHold.notHoldable(what);
         itemId = recordId;
       }
-      const patron = await repo.lockPatron(tx, patronId);
-      if (!patron) throw fail.notFound(`no patron ${patronId}`);
-      if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
-      if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
+      await lockPatronInGoodStanding(tx, patronId, today);
       const location = await repo.getLocation(tx, req.pickupLocation);
       if (!location?.pickup) throw refuseHold.notPickupLocation(req.pickupLocation);
       if (await repo.hasActiveHold(tx, patronId, req.recordType as 'b' | 'i', recordId)) throw refuseHold.alreadyOnHold(what);
@@ -215,4 +213,52 @@ export class HoldService {
       }
     });
   }
+
+  /**
+   * Takes the locks of a change to an item's circulation: the item's bibs (their hold queues) first,
+   * as every change to holds takes them, so checkouts, check-ins and hold changes of the same bibs
+   * take turns; then the patron (refused unless in good standing), then the item. Call it first in
+   * the transaction, after the change clock's stamp.
+   */
+  async lockForCirculation(tx: Queryable, itemId: string, patronId?: string): Promise<{ bibIds: string[]; item: repo.ItemState | undefined }> {
+    const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId));
+    if (patronId !== undefined) await lockPatronInGoodStanding(tx, patronId, this.today());
+    return { bibIds, item: await repo.lockItem(tx, itemId) };
+  }
+
+  /** The live item with this barcode, read in the caller's transaction. */
+  itemIdOfBarcode(tx: Queryable, barcode: string): Promise<string | undefined> {
+    return repo.itemIdOfBarcode(tx, barcode);
+  }
+
+  /**
+   * A checkout fills the patron's hold the item was trapped for, or a waiting one it can fill;
+   * refused when the item waits on the hold shelf for another patron. Under lockForCirculation.
+   */
+  async fillOnCheckout(tx: Queryable, patronId: string, itemId: string, bibIds: string[], due: string, at: Date): Promise<void> {
+    const trapped = await repo.holdTrapping(tx, itemId);
+    if (trapped && trapped.patron_id !== patronId) throw refuseHold.heldForAnother(itemId);
+    const filled = trapped ?? (await repo.waitingHoldOfPatron(tx, patronId, itemId, bibIds));
+    if (filled) await repo.finishHold(tx, filled.id, 'f', 'checked out');
+    await repo.setItemStatus(tx, itemId, '-', due, at);
+  }
+
+  /** A checked-in item goes to the next hold it can fill, in transit or on the hold shelf, or back on the shelf. Under lockForCirculation. */
+  arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, at: Date): ReturnType<typeof arrive> {
+    return arrive(tx, itemId, bibIds, location, this.today(), at);
+  }
 }
+
+/** Locks the patron, refusing one that does not exist, has expired or is blocked. */
+async function lockPatronInGoodStanding(tx: Queryable, patronId: string, today: string): Promise<void> {
+  const patron = await repo.lockPatron(tx, patronId);
+  if (!patron) throw fail.notFound(`no patron ${patronId}`);
+  if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
+  if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
+}
+
+export type { BulkHold } from './bulk-repository.ts';
+export { HOLDABLE_STATUSES } from './repository.ts';
+
+/** What the generated catalogue's loader writes in its own transactions, queues locked first. */
+export const holdLoader = { lockQueues: bulk.lockQueuesOfBulkHolds, insert: bulk.insertBulkHolds };

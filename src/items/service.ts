@@ -30,3 +30,17 @@ export class ItemService {
     return repo.listItems(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
   }
 }
+
+export type { ImportedItem, ItemPlan, NewItem } from './repository.ts';
+
+/**
+ * What bulk loaders (carrel import, the demo catalogue) write in their own transactions, with the
+ * codes an item's location and status are checked against.
+ */
+export const itemLoader = {
+  insert: repo.insertItem,
+  plan: repo.planImportedItems,
+  write: repo.writeImportedItems,
+  locationCodes: repo.locationCodes,
+  statusCodes: repo.statusCodes,
+};

@@ -1,5 +1,6 @@
 // Reads patron request bodies into the fields a write sets. Every bad value is a 400 (code 126)
 // naming the field; the PIN is checked here and hashed by the service, never echoed.
+import { parseDay } from '../shared/calendar.ts';
 import { fail } from '../shared/errors.ts';
 import { formatMoney, parseMoney } from '../shared/money.ts';
 import type { Address, PatronFields, Phone } from './repository.ts';
@@ -57,17 +58,6 @@ function code(field: string, raw: string | undefined, codes: Record<string, stri
   return raw;
 }
 
-/** A calendar date YYYY-MM-DD that exists, in years 0001 to 9999; null or an empty string clears. */
-export function parseDay(field: string, raw: string | null): string | null {
-  if (raw === null || raw === '') return null;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  const date = match ? new Date(`${raw}T00:00:00Z`) : undefined;
-  // Year 0000 exists for JavaScript but not for PostgreSQL: years run 0001 to 9999.
-  if (!match || match[1] === '0000' || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
-    throw bad(field, `"${raw}" is not a calendar date such as 2027-06-30 (years 0001 to 9999)`);
-  }
-  return raw;
-}
 
 function barcodes(raw: string[]): string[] {
   const values = list('barcodes', raw, 10, (name, b) => text(name, b, 64));

@@ -146,6 +146,10 @@ export async function tombstonePatron(tx: Queryable, id: string, stamp: Date): P
   return rows.length > 0;
 }
 
+export async function patronExists(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('select 1 from patrons where id = $1 and deleted_date is null', [id])).length > 0;
+}
+
 export async function getPatron(db: Queryable, id: string): Promise<PatronRow | undefined> {
   return (await db.query<PatronRow>(`select ${COLUMNS} from ${FROM} where p.id = $1`, [id]))[0];
 }

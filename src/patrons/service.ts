@@ -73,6 +73,11 @@ export class PatronService {
     if (!found) throw fail.notFound(`no patron ${id}`);
   }
 
+  /** Whether a live patron has this id. */
+  exists(id: string): Promise<boolean> {
+    return repo.patronExists(this.db, id);
+  }
+
   async get(id: string): Promise<repo.PatronRow> {
     const row = await repo.getPatron(this.db, id);
     if (!row) throw fail.notFound(`no patron ${id}`);
@@ -132,3 +137,8 @@ export class PatronService {
     return out;
   }
 }
+
+export type { BulkPatron } from './repository.ts';
+
+/** What the generated catalogue's loader writes in its own transactions. */
+export const patronLoader = { insert: repo.insertBulkPatrons };

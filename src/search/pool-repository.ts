@@ -1,7 +1,7 @@
 // The pools' rankings: a query's matches ranked from the pool of its rarest list's best bibs
 // (rankPool), or, for one word or number, from its lists found by key in the same statement
 // (rankKeyedPool), each page with its bibs' rows when asked for.
-import { BIB_FROM, bibRowColumns, type BibExtras, type BibRow } from '../bibs/repository.ts';
+import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Queryable } from '../db/types.ts';
 import { bitmapCte, bitmapHas, bitmapJoin } from './bitmap-repository.ts';
 import type { SearchHit } from './ranking-repository.ts';
@@ -16,7 +16,7 @@ import type { KeyedPoolQuery, PoolLists, PoolQuery } from './types.ts';
 function pageSelect(order: string, bibs: BibExtras | undefined, extra: string[] = []): string {
   const hit = ['score', 'total', ...extra].map((column) => `page.${column}`).join(', ');
   return bibs
-    ? `select ${hit}, ${bibRowColumns(bibs)} from page join ${BIB_FROM} on b.id = page.bib_id order by ${order}`
+    ? `select ${hit}, ${bibRows.columns(bibs)} from page join ${bibRows.from} on b.id = page.bib_id order by ${order}`
     : `select ${hit}, page.bib_id::text as id from page order by ${order}`;
 }
 

@@ -1,7 +1,7 @@
 // The ranking repository's SQL for reading the index: the query's keys, the full evaluation of a
 // query (every match ranked in one pass), its facets, and the kept counts of its matches. The
 // pools' rankings are in pool-repository.ts.
-import type { BibRow } from '../bibs/repository.ts';
+import type { BibRow } from '../bibs/service.ts';
 import type { Queryable } from '../db/types.ts';
 import { phraseConditions, SqlParams, termArrays, titleBoost } from './ranking-sql.ts';
 import type { SearchSql, Term, TermStats } from './types.ts';

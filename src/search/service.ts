@@ -2,7 +2,7 @@
 // for the API and (next) the public catalogue pages, so both give the same records in the same
 // order. It reads what the planner (plan.ts) needs, has it choose how the search is executed, and
 // executes that.
-import { bibsById, type BibExtras, type BibRow } from '../bibs/repository.ts';
+import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Db } from '../db/types.ts';
 import { ASSEMBLE_BITMAPS_FROM, firstPool, nextPool, planKeyed, planSearch, POOL_SIZE, readSearch, type CountPlan, type KeyedPlan, type PlanLimits, type PoolPlan } from './plan.ts';
 import { rankKeyedPool, rankPool } from './pool-repository.ts';
@@ -76,7 +76,7 @@ export class SearchService {
 
   /** The hits with their bibs read (those whose bib is not found left out). */
   private async withBibs(result: SearchResult, extras: BibExtras): Promise<SearchResult> {
-    const rows = await bibsById(this.db, result.hits.map((h) => h.id), extras);
+    const rows = await bibRows.byIds(this.db, result.hits.map((h) => h.id), extras);
     return { ...result, hits: result.hits.flatMap((h) => { const bib = rows.get(h.id); return bib ? [{ ...h, bib }] : []; }) };
   }
 

@@ -1,5 +1,18 @@
-// Calendar days (YYYY-MM-DD, UTC) for circulation: the service's clock, day arithmetic, and the
+// Calendar days (YYYY-MM-DD, UTC) for circulation: reading one, the service's clock, day arithmetic, and the
 // pickup-by rule (today + the location's hold-shelf days, moved past the days it is closed).
+import { fail } from './errors.ts';
+
+/** A calendar date YYYY-MM-DD that exists, in years 0001 to 9999; null or an empty string clears. */
+export function parseDay(field: string, raw: string | null): string | null {
+  if (raw === null || raw === '') return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const date = match ? new Date(`${raw}T00:00:00Z`) : undefined;
+  // Year 0000 exists for JavaScript but not for PostgreSQL: years run 0001 to 9999.
+  if (!match || match[1] === '0000' || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== raw) {
+    throw fail.invalidInput(`${field} "${raw}" is not a calendar date such as 2027-06-30 (years 0001 to 9999)`);
+  }
+  return raw;
+}
 
 /** The service's idea of today. Injectable, so tests can move time forward without sleeping. */
 export interface Clock {

@@ -1,7 +1,7 @@
 // Rules for funds: the library sets code, name and appropriation; invoices keep expenditure and
 // encumbrance (src/invoices/service.ts). Writes stamp the change clock like every record write.
 import { stamp } from '../../db/change-clock.ts';
-import type { Db } from '../../db/types.ts';
+import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
 import { MAX_BALANCE, parseMoney } from '../../shared/money.ts';
 import { refuse } from '../invoices/refusals.ts';
@@ -100,5 +100,15 @@ export class FundService {
     };
     const found = await this.db.transaction(async (tx) => repo.updateFund(tx, parseFundCode('code', code), changes, await stamp(tx)));
     if (!found) throw fail.notFound(`no fund ${code}`);
+  }
+
+  /** These funds (those that exist), read in the caller's transaction. */
+  byCodes(tx: Queryable, codes: readonly string[]): Promise<repo.FundRow[]> {
+    return repo.fundsByCode(tx, codes);
+  }
+
+  /** Moves money between a fund's encumbrance and expenditure, in the caller's transaction (an invoice's write or payment). */
+  changeBalances(tx: Queryable, changes: readonly repo.BalanceChange[], at: Date): Promise<void> {
+    return repo.changeBalances(tx, changes, at);
   }
 }

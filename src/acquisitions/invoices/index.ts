@@ -13,7 +13,7 @@ declare module '../../domain.ts' {
 
 export const invoices: Domain = {
   name: 'invoices',
-  services: ({ db }) => ({ invoices: new InvoiceService(db) }),
+  services: ({ db, services }) => ({ invoices: new InvoiceService(db, services.funds, services.vendors, services.useTax) }),
   register: async (app, { services, config }) => {
     app.addSchema(LineItemSchema);
     app.addSchema(InvoiceSchema);

@@ -5,11 +5,11 @@
 // invoice never changes again.
 import { horizon, stamp } from '../../db/change-clock.ts';
 import type { Db, Queryable } from '../../db/types.ts';
-import * as funds from '../funds/repository.ts';
+import type { FundService } from '../funds/service.ts';
 import { parseCurrency } from '../funds/service.ts';
 import { fail } from '../../shared/errors.ts';
-import * as useTax from '../use-tax/repository.ts';
-import * as vendors from '../vendors/repository.ts';
+import type { UseTaxService } from '../use-tax/service.ts';
+import type { VendorService } from '../vendors/service.ts';
 import { Decimal, parseMoney, ZERO } from '../../shared/money.ts';
 import { priceInvoice } from './pricing.ts';
 import { refuse } from './refusals.ts';
@@ -128,7 +128,12 @@ function addTotals(into: Map<number, Decimal>, lines: readonly { fundId: number;
 const lineTotals = (rows: readonly repo.LineRow[]) => rows.map((l) => ({ fundId: l.fund_id, total: new Decimal(l.total) }));
 
 export class InvoiceService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly funds: FundService,
+    private readonly vendors: VendorService,
+    private readonly useTax: UseTaxService,
+  ) {}
 
   /** Creates an invoice with its line items; answers its id. */
   async create(input: InvoiceInput): Promise<string> {
@@ -154,7 +159,7 @@ export class InvoiceService {
       await this.lockUnpaid(tx, id);
       const deltas = new Map<number, Decimal>();
       addTotals(deltas, lineTotals(await repo.invoiceLines(tx, id)), -1);
-      await funds.changeBalances(tx, [...deltas].map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' })), at);
+      await this.funds.changeBalances(tx, [...deltas].map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' })), at);
       await repo.tombstoneInvoice(tx, id, at);
     });
   }
@@ -176,7 +181,7 @@ export class InvoiceService {
       const byFund = new Map<number, Decimal>();
       addTotals(byFund, lineTotals(lines), 1);
       const changes = [...byFund].map(([fundId, total]) => ({ fundId, encumbrance: total.negated().toFixed(2), expenditure: total.toFixed(2) }));
-      await funds.changeBalances(tx, changes, at);
+      await this.funds.changeBalances(tx, changes, at);
       await repo.markPaid(tx, id, at);
     });
   }
@@ -248,7 +253,7 @@ export class InvoiceService {
     let vendorId = existing?.vendor_id;
     let vendorCode = existing?.vendor_code;
     if (input.vendorCode !== undefined) {
-      const vendor = await vendors.vendorByCode(tx, input.vendorCode.trim());
+      const vendor = await this.vendors.findByCode(tx, input.vendorCode.trim());
       if (!vendor) throw refuse.unknownVendor(input.vendorCode);
       vendorId = vendor.id;
       vendorCode = vendor.code;
@@ -256,13 +261,13 @@ export class InvoiceService {
     const useTaxCode = input.useTaxCode === undefined ? (existing?.use_tax_code ?? null) : (input.useTaxCode?.trim() || null);
     let rate: string | null = null;
     if (useTaxCode !== null) {
-      const code = await useTax.lockUseTaxCode(tx, useTaxCode, 'share');
+      const code = await this.useTax.lockForInvoice(tx, useTaxCode);
       if (!code) throw refuse.unknownUseTaxCode(useTaxCode);
       rate = code.rate;
     } else if (!input.lineItems && lines.some((l) => l.useTax)) {
       throw fail.invalidInput('useTaxCode: the line items are flagged for use tax; send lineItems with useTax false too, or keep a use tax code');
     }
-    const fundRows = await funds.fundsByCode(tx, unique(lines.map((l) => l.fund)));
+    const fundRows = await this.funds.byCodes(tx, unique(lines.map((l) => l.fund)));
     const fundByCode = new Map(fundRows.map((f) => [f.code, f]));
     const unknownFunds = unique(lines.map((l) => l.fund)).filter((code) => !fundByCode.has(code));
     if (unknownFunds.length) throw refuse.unknownFunds(unknownFunds);
@@ -314,7 +319,7 @@ export class InvoiceService {
     addTotals(deltas, lineTotals(oldLines), -1);
     addTotals(deltas, records.map((r) => ({ fundId: r.fundId, total: new Decimal(r.total) })), 1);
     const changes = [...deltas].filter(([, d]) => !d.isZero()).map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' }));
-    await funds.changeBalances(tx, changes, at);
+    await this.funds.changeBalances(tx, changes, at);
     return id;
   }
 }

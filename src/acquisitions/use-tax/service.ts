@@ -1,5 +1,5 @@
 // Rules for use tax codes: a rate in percent per code, shown exactly as the library set it.
-import type { Db } from '../../db/types.ts';
+import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
 import { parseRate } from '../../shared/money.ts';
 import { refuse } from '../invoices/refusals.ts';
@@ -51,5 +51,10 @@ export class UseTaxService {
   async metadata(): Promise<{ field: 'useTax'; values: { code: string; desc: string }[] }[]> {
     const rows = await repo.listUseTaxCodes(this.db);
     return [{ field: 'useTax', values: rows.map((r) => ({ code: r.code, desc: r.rate })) }];
+  }
+
+  /** Locks a code against change until the caller's transaction (an invoice's write) ends; undefined when unknown. */
+  lockForInvoice(tx: Queryable, code: string): Promise<repo.UseTaxRow | undefined> {
+    return repo.lockUseTaxCode(tx, code, 'share');
   }
 }

@@ -1,6 +1,6 @@
 // Rules for vendors: a code (fixed once made) and a name, with optional contact details.
 import { stamp } from '../../db/change-clock.ts';
-import type { Db } from '../../db/types.ts';
+import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
 import type { IdFilter } from '../../shared/filters.ts';
 import { refuse } from '../invoices/refusals.ts';
@@ -97,5 +97,10 @@ export class VendorService {
     };
     const found = await this.db.transaction(async (tx) => repo.updateVendor(tx, id, changes, await stamp(tx)));
     if (!found) throw fail.notFound(`no vendor ${id}`);
+  }
+
+  /** The vendor with this code, read in the caller's transaction. */
+  findByCode(tx: Queryable, code: string): Promise<repo.VendorRow | undefined> {
+    return repo.vendorByCode(tx, code);
   }
 }

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
 import { openClientDb } from '../../../src/db/open.ts';
 import { csvField, EXPORT_COLUMNS, toCsv, type ExportColumn, type ExportRow } from '../../../src/acquisitions/invoices/export.ts';
-import { InvoiceService } from '../../../src/acquisitions/invoices/service.ts';
+import { servicesOn } from '../../helpers/services.ts';
 import { childDatabase, ENGINE } from '../../helpers/db.ts';
 import { carrel } from '../../helpers/process.ts';
 
@@ -100,7 +100,7 @@ describe(`acquisitions commands on ${ENGINE}`, () => {
     const db = await openClientDb(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
     let paidId: string;
     try {
-      const invoices = new InvoiceService(db);
+      const invoices = servicesOn(db).invoices;
       paidId = await invoices.create({
         invNum: 'A-1', invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'c', shipping: '1.00',
         lineItems: [{ fund: 'books', amount: '0.1', note: 'first, "quoted"\nsecond line' }, { fund: 'books', amount: '0.2', quantity: 2, useTax: false }],

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { stamp } from '../../../src/db/change-clock.ts';
 import { openPostgres } from '../../../src/db/postgres.ts';
 import * as repo from '../../../src/acquisitions/invoices/repository.ts';
-import { InvoiceService } from '../../../src/acquisitions/invoices/service.ts';
+import { servicesOn } from '../../helpers/services.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { caller, setUpAcquisitions } from '../../helpers/acquisitions.ts';
 import { ENGINE } from '../../helpers/db.ts';
@@ -31,7 +31,7 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     // On PostgreSQL the writers have a pool of their own, as other processes would: the harvester's
     // requests must not wait for a connection while the slow writer holds the clock (see the bibs' test).
     const writerDb = t.testDb.url ? openPostgres(t.testDb.url, { max: 6, connectTimeoutSec: 10 }) : t.testDb.db;
-    const service = new InvoiceService(writerDb);
+    const service = servicesOn(writerDb).invoices;
     let writing = true;
     let n = 0;
     const writer = async (slow: boolean) => {
