@@ -1,5 +1,5 @@
 // A bib as the API shows it: the established platform's bib object, fields chosen by `fields`.
-import { sharedField, tombstone } from '../http/record.ts';
+import { recordPresenter, type Presenter } from '../http/present.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import type { FieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
@@ -125,31 +125,20 @@ function fixedFields(row: BibRow): Record<string, { label: string; value: string
   return out;
 }
 
-export function presentBib(row: BibRow, fields: readonly BibField[], items?: Map<string, ItemRow[]>): Record<string, unknown> {
-  const gone = tombstone(row);
-  if (gone) return gone;
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (sharedField(row, field, out)) continue;
-    switch (field) {
-      case 'available': out.available = row.available; break;
-      case 'lang': if (row.lang) out.lang = { code: row.lang, name: languageName(row.lang) }; break;
-      case 'title': if (row.title !== null) out.title = row.title; break;
-      case 'author': if (row.author !== null) out.author = row.author; break;
-      case 'materialType': if (row.material_type) out.materialType = { code: row.material_type, value: row.material_type_desc ?? row.material_type }; break;
-      case 'bibLevel': if (row.bib_level) out.bibLevel = { code: row.bib_level, value: BIB_LEVELS[row.bib_level] ?? row.bib_level }; break;
-      case 'publishYear': if (row.publish_year !== null) out.publishYear = row.publish_year; break;
-      case 'catalogDate': if (row.catalog_date) out.catalogDate = row.catalog_date; break;
-      case 'country': if (row.country) out.country = { code: row.country, name: countryName(row.country) }; break;
-      case 'fixedFields': out.fixedFields = fixedFields(row); break;
-      case 'items': out.items = (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)); break;
-      case 'normTitle': out.normTitle = normalizeText(row.title); break;
-      case 'normAuthor': out.normAuthor = normalizeText(row.author); break;
-      case 'varFields':
-        if (row.marc) out.varFields = varFields(row.marc);
-        break;
-      case 'deletedDate': break; // only tombstones carry it
-    }
-  }
-  return out;
-}
+/** `items`: the page's items by bib, when `items` is among the fields. */
+export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | undefined> = recordPresenter<BibRow, BibField, Map<string, ItemRow[]> | undefined>({
+  available: (row) => row.available,
+  lang: (row) => (row.lang ? { code: row.lang, name: languageName(row.lang) } : undefined),
+  title: (row) => row.title ?? undefined,
+  author: (row) => row.author ?? undefined,
+  materialType: (row) => (row.material_type ? { code: row.material_type, value: row.material_type_desc ?? row.material_type } : undefined),
+  bibLevel: (row) => (row.bib_level ? { code: row.bib_level, value: BIB_LEVELS[row.bib_level] ?? row.bib_level } : undefined),
+  publishYear: (row) => row.publish_year ?? undefined,
+  catalogDate: (row) => row.catalog_date || undefined,
+  country: (row) => (row.country ? { code: row.country, name: countryName(row.country) } : undefined),
+  fixedFields,
+  items: (row, items) => (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)),
+  normTitle: (row) => normalizeText(row.title),
+  normAuthor: (row) => normalizeText(row.author),
+  varFields: (row) => (row.marc ? varFields(row.marc) : undefined),
+});

@@ -1,6 +1,6 @@
 // A hold as the API shows it (DESIGN.md section 3, "Holds"), fields chosen by `fields`.
 import type { FieldSet } from '../http/params.ts';
-import { pickFields } from '../http/present.ts';
+import { presenter } from '../http/present.ts';
 import type { HoldRow } from './repository.ts';
 
 export const HOLD_FIELDS = {
@@ -23,26 +23,33 @@ export function holdStatus(row: Pick<HoldRow, 'state' | 'record_type'>): { code:
   }
 }
 
+interface HoldContext {
+  /** The API's absolute base with its version, e.g. https://host/iii/sierra-api/v6. */
+  base: string;
+  /** The held record itself (expand=record), instead of its URL. */
+  record: Record<string, unknown> | undefined;
+}
+
+const present = presenter<HoldRow, HoldField, HoldContext>({
+  id: (row, { base }) => `${base}/patrons/holds/${row.id}`,
+  record: (row, { base, record }) => record ?? (row.record_type === 'b' ? `${base}/bibs/${row.bib_id}` : `${base}/items/${row.item_id}`),
+  patron: (row, { base }) => `${base}/patrons/${row.patron_id}`,
+  frozen: (row) => row.frozen,
+  placed: (row) => row.placed,
+  notNeededAfterDate: (row) => row.not_needed_after,
+  notWantedBeforeDate: (row) => row.not_wanted_before,
+  pickupByDate: (row) => (row.state === 'r' && row.pickup_by ? `${row.pickup_by}T00:00:00Z` : undefined),
+  location: (row) => (row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined),
+  pickupLocation: (row) => ({ code: row.pickup_location, name: row.pickup_name }),
+  status: holdStatus,
+  recordType: (row) => row.record_type,
+  priority: (row) => row.priority ?? undefined,
+  priorityQueueLength: (row) => row.queue_length ?? undefined,
+  canFreeze: (row) => row.state === '0',
+  note: (row) => row.note,
+});
+
 /** `base`: the API's absolute base with its version, e.g. https://host/iii/sierra-api/v6. */
 export function presentHold(row: HoldRow, fields: readonly HoldField[], base: string, record?: Record<string, unknown>): Record<string, unknown> {
-  const recordUrl = row.record_type === 'b' ? `${base}/bibs/${row.bib_id}` : `${base}/items/${row.item_id}`;
-  const all: Record<HoldField, unknown> = {
-    id: `${base}/patrons/holds/${row.id}`,
-    record: record ?? recordUrl,
-    patron: `${base}/patrons/${row.patron_id}`,
-    frozen: row.frozen,
-    placed: row.placed,
-    notNeededAfterDate: row.not_needed_after,
-    notWantedBeforeDate: row.not_wanted_before,
-    pickupByDate: row.state === 'r' && row.pickup_by ? `${row.pickup_by}T00:00:00Z` : undefined,
-    location: row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined,
-    pickupLocation: { code: row.pickup_location, name: row.pickup_name },
-    status: holdStatus(row),
-    recordType: row.record_type,
-    priority: row.priority ?? undefined,
-    priorityQueueLength: row.queue_length ?? undefined,
-    canFreeze: row.state === '0',
-    note: row.note,
-  };
-  return pickFields(all, fields);
+  return present(row, fields, { base, record });
 }

@@ -1,7 +1,51 @@
-// The one field picker of the API: a record's answer holds the fields asked for (`fields=`), in the
-// record type's order, and leaves out those the record does not have (undefined).
-export function pickFields<F extends string>(values: Record<F, unknown>, fields: readonly F[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) if (values[field] !== undefined) out[field] = values[field];
-  return out;
+// The one way the API presents a record: each field of a record type is a function of the row
+// (and of what the caller passes along: the API's base URL, a page's items); the answer holds the
+// fields asked for (`fields=`), in the order asked, and leaves out those that come out undefined.
+// Only the fields asked for are computed, so a costly one (a bib's varFields) costs nothing unasked.
+import { instant } from '../shared/instant.ts';
+
+export type FieldShapes<Row, F extends string, Ctx> = { readonly [K in F]: (row: Row, ctx: Ctx) => unknown };
+
+export type Presenter<Row, F extends string, Ctx = void> = (row: Row, fields: readonly F[], ctx: Ctx) => Record<string, unknown>;
+
+export function presenter<Row, F extends string, Ctx = void>(shapes: FieldShapes<Row, F, Ctx>): Presenter<Row, F, Ctx> {
+  return (row, fields, ctx) => {
+    const out: Record<string, unknown> = {};
+    for (const field of fields) {
+      const value = shapes[field](row, ctx);
+      if (value !== undefined) out[field] = value;
+    }
+    return out;
+  };
+}
+
+/** What every record with a history keeps (DESIGN.md: "Records"). */
+export interface RecordRow {
+  id: string;
+  created_date: Date;
+  updated_date: Date;
+  deleted_date: Date | null;
+  suppressed?: boolean;
+}
+
+type SharedField = 'id' | 'updatedDate' | 'createdDate' | 'deletedDate' | 'deleted' | 'suppressed';
+
+/**
+ * A presenter of records that leave a tombstone: a deleted record answers only
+ * {id, deletedDate, deleted: true}; a live one has the shared fields (id, dates, flags) and its own.
+ */
+export function recordPresenter<Row extends RecordRow, F extends string, Ctx = void>(
+  shapes: FieldShapes<Row, Exclude<F, SharedField>, Ctx>,
+): Presenter<Row, F, Ctx> {
+  const shared: FieldShapes<Row, SharedField, Ctx> = {
+    id: (row) => row.id,
+    updatedDate: (row) => instant(row.updated_date),
+    createdDate: (row) => instant(row.created_date),
+    deletedDate: () => undefined, // only a tombstone carries it
+    deleted: () => false,
+    suppressed: (row) => row.suppressed,
+  };
+  const live = presenter<Row, F, Ctx>({ ...shared, ...shapes } as FieldShapes<Row, F, Ctx>);
+  return (row, fields, ctx) =>
+    row.deleted_date ? { id: row.id, deletedDate: row.deleted_date.toISOString().slice(0, 10), deleted: true } : live(row, fields, ctx);
 }

@@ -1,6 +1,6 @@
 // A patron as the API shows it: the established platform's patron object, fields chosen by
 // `fields`. The PIN (its hash) is never part of it.
-import { sharedField, tombstone } from '../http/record.ts';
+import { recordPresenter, type Presenter } from '../http/present.ts';
 import type { FieldSet } from '../http/params.ts';
 import type { PatronRow } from './repository.ts';
 
@@ -24,29 +24,19 @@ function varFields(row: PatronRow): { fieldTag: string; content: string }[] {
   ];
 }
 
-export function presentPatron(row: PatronRow, fields: readonly PatronField[]): Record<string, unknown> {
-  const gone = tombstone(row);
-  if (gone) return gone;
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (sharedField(row, field, out)) continue;
-    switch (field) {
-      case 'names': out.names = row.names; break;
-      case 'barcodes': out.barcodes = row.barcodes; break;
-      case 'expirationDate': if (row.expiration_date) out.expirationDate = row.expiration_date; break;
-      case 'birthDate': if (row.birth_date) out.birthDate = row.birth_date; break;
-      case 'emails': out.emails = row.emails; break;
-      case 'phones': out.phones = row.phones; break;
-      case 'addresses': out.addresses = row.addresses; break;
-      case 'patronType': out.patronType = row.patron_type; break;
-      case 'homeLibraryCode': if (row.home_library_code) out.homeLibraryCode = row.home_library_code; break;
-      case 'homeLibrary': if (row.home_library_code) out.homeLibrary = { code: row.home_library_code, name: row.home_library_name ?? row.home_library_code }; break;
-      case 'message': if (row.message) out.message = { code: '-', accountMessages: [row.message] }; break;
-      case 'blockInfo': out.blockInfo = { code: row.block_code }; break;
-      case 'moneyOwed': out.moneyOwed = row.money_owed; break;
-      case 'varFields': out.varFields = varFields(row); break;
-      case 'deletedDate': break; // only tombstones carry it
-    }
-  }
-  return out;
-}
+export const presentPatron: Presenter<PatronRow, PatronField> = recordPresenter<PatronRow, PatronField>({
+  names: (row) => row.names,
+  barcodes: (row) => row.barcodes,
+  expirationDate: (row) => row.expiration_date || undefined,
+  birthDate: (row) => row.birth_date || undefined,
+  emails: (row) => row.emails,
+  phones: (row) => row.phones,
+  addresses: (row) => row.addresses,
+  patronType: (row) => row.patron_type,
+  homeLibraryCode: (row) => row.home_library_code || undefined,
+  homeLibrary: (row) => (row.home_library_code ? { code: row.home_library_code, name: row.home_library_name ?? row.home_library_code } : undefined),
+  message: (row) => (row.message ? { code: '-', accountMessages: [row.message] } : undefined),
+  blockInfo: (row) => ({ code: row.block_code }),
+  moneyOwed: (row) => row.money_owed,
+  varFields,
+});

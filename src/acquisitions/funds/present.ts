@@ -1,6 +1,6 @@
 // A fund as the API and the CLI show it, fields chosen by `fields`.
 import type { FieldSet } from '../../http/params.ts';
-import { pickFields } from '../../http/present.ts';
+import { presenter } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
 import { formatMoney } from '../../shared/money.ts';
 import type { FundRow } from './service.ts';
@@ -11,19 +11,20 @@ export const FUND_FIELDS = {
 } satisfies FieldSet<string>;
 export type FundField = (typeof FUND_FIELDS.all)[number];
 
+const present = presenter<FundRow, FundField>({
+  code: (row) => row.code,
+  fundName: (row) => row.fund_name,
+  accountingUnit: (row) => row.accounting_unit,
+  currency: (row) => row.currency,
+  appropriation: (row) => formatMoney(row.appropriation),
+  expenditure: (row) => formatMoney(row.expenditure),
+  encumbrance: (row) => formatMoney(row.encumbrance),
+  freeBalance: (row) => formatMoney(row.free_balance),
+  note: (row) => row.note ?? undefined,
+  createdDate: (row) => instant(row.created_date),
+  updatedDate: (row) => instant(row.updated_date),
+});
+
 export function presentFund(row: FundRow, fields: readonly FundField[] = FUND_FIELDS.defaults): Record<string, unknown> {
-  const all: Record<FundField, unknown> = {
-    code: row.code,
-    fundName: row.fund_name,
-    accountingUnit: row.accounting_unit,
-    currency: row.currency,
-    appropriation: formatMoney(row.appropriation),
-    expenditure: formatMoney(row.expenditure),
-    encumbrance: formatMoney(row.encumbrance),
-    freeBalance: formatMoney(row.free_balance),
-    note: row.note ?? undefined,
-    createdDate: instant(row.created_date),
-    updatedDate: instant(row.updated_date),
-  };
-  return pickFields(all, fields);
+  return present(row, fields);
 }

@@ -1,8 +1,7 @@
 // Invoices and line items as the API shows them: the established platform's invoice object (id,
 // invNum, invDate, paidDate, accountingUnit, status) with Carrel's exact money figures as decimal
 // strings with two places. Fields chosen by `fields`.
-import { tombstone } from '../../http/record.ts';
-import { pickFields } from '../../http/present.ts';
+import { recordPresenter } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
 import type { FieldSet } from '../../http/params.ts';
 import { formatMoney } from '../../shared/money.ts';
@@ -39,33 +38,27 @@ export function presentLine(row: LineRow): Record<string, unknown> {
   };
 }
 
+const present = recordPresenter<InvoiceRow, InvoiceField, readonly LineRow[]>({
+  invNum: (row) => row.inv_num,
+  invDate: (row) => row.inv_date,
+  paidDate: (row) => (row.paid_date ? instant(row.paid_date) : undefined),
+  status: (row) => ({ code: row.status, name: INVOICE_STATUSES[row.status] ?? row.status }),
+  vendor: (row) => ({ id: row.vendor_id, code: row.vendor_code, name: row.vendor_name }),
+  accountingUnit: (row) => row.accounting_unit,
+  currency: (row) => row.currency,
+  useTaxCode: (row) => row.use_tax_code ?? undefined,
+  useTaxRate: (row) => row.use_tax_rate ?? undefined,
+  subtotal: (row) => formatMoney(row.subtotal),
+  useTaxAmount: (row) => formatMoney(row.use_tax_amount),
+  shipping: (row) => formatMoney(row.shipping),
+  discount: (row) => formatMoney(row.discount),
+  total: (row) => formatMoney(row.total),
+  lineItemCount: (row) => row.line_count,
+  note: (row) => row.note ?? undefined,
+  lineItems: (_row, lines) => lines.map(presentLine),
+});
+
 /** `lines`: the invoice's line items, when `lineItems` is among the fields. */
 export function presentInvoice(row: InvoiceRow, fields: readonly InvoiceField[], lines: readonly LineRow[] = []): Record<string, unknown> {
-  const gone = tombstone(row);
-  if (gone) return gone;
-  const all: Record<InvoiceField, unknown> = {
-    id: row.id,
-    updatedDate: instant(row.updated_date),
-    createdDate: instant(row.created_date),
-    deletedDate: undefined,
-    deleted: false,
-    invNum: row.inv_num,
-    invDate: row.inv_date,
-    paidDate: row.paid_date ? instant(row.paid_date) : undefined,
-    status: { code: row.status, name: INVOICE_STATUSES[row.status] ?? row.status },
-    vendor: { id: row.vendor_id, code: row.vendor_code, name: row.vendor_name },
-    accountingUnit: row.accounting_unit,
-    currency: row.currency,
-    useTaxCode: row.use_tax_code ?? undefined,
-    useTaxRate: row.use_tax_rate ?? undefined,
-    subtotal: formatMoney(row.subtotal),
-    useTaxAmount: formatMoney(row.use_tax_amount),
-    shipping: formatMoney(row.shipping),
-    discount: formatMoney(row.discount),
-    total: formatMoney(row.total),
-    lineItemCount: row.line_count,
-    note: row.note ?? undefined,
-    lineItems: fields.includes('lineItems') ? lines.map(presentLine) : undefined,
-  };
-  return pickFields(all, fields);
+  return present(row, fields, lines);
 }

@@ -1,6 +1,6 @@
 // A vendor as the API and the CLI show it, fields chosen by `fields`.
 import type { FieldSet } from '../../http/params.ts';
-import { pickFields } from '../../http/present.ts';
+import { presenter } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
 import type { VendorRow } from './service.ts';
 
@@ -10,20 +10,21 @@ export const VENDOR_FIELDS = {
 } satisfies FieldSet<string>;
 export type VendorField = (typeof VENDOR_FIELDS.all)[number];
 
+const present = presenter<VendorRow, VendorField>({
+  id: (row) => row.id,
+  code: (row) => row.code,
+  vendorName: (row) => row.vendor_name,
+  accountingUnit: (row) => row.accounting_unit,
+  address1: (row) => row.address1 ?? undefined,
+  address2: (row) => row.address2 ?? undefined,
+  contact: (row) => row.contact ?? undefined,
+  email: (row) => row.email ?? undefined,
+  phone: (row) => row.phone ?? undefined,
+  acctNum: (row) => row.acct_num ?? undefined,
+  createdDate: (row) => instant(row.created_date),
+  updatedDate: (row) => instant(row.updated_date),
+});
+
 export function presentVendor(row: VendorRow, fields: readonly VendorField[] = VENDOR_FIELDS.defaults): Record<string, unknown> {
-  const all: Record<VendorField, unknown> = {
-    id: row.id,
-    code: row.code,
-    vendorName: row.vendor_name,
-    accountingUnit: row.accounting_unit,
-    address1: row.address1 ?? undefined,
-    address2: row.address2 ?? undefined,
-    contact: row.contact ?? undefined,
-    email: row.email ?? undefined,
-    phone: row.phone ?? undefined,
-    acctNum: row.acct_num ?? undefined,
-    createdDate: instant(row.created_date),
-    updatedDate: instant(row.updated_date),
-  };
-  return pickFields(all, fields);
+  return present(row, fields);
 }
