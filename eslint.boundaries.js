@@ -9,7 +9,8 @@ const otherRepository = {
 };
 const door = {
   regex: String.raw`^(\.\./)+(http|cli)/`,
-  message: 'rules know nothing of a door: throw a DomainError (src/shared/errors.ts) and let the door map it; only routes.ts, present.ts, commands.ts and index.ts import src/http/ or src/cli/',
+  message:
+    'rules know nothing of a door: throw a DomainError (src/shared/errors.ts) and let the door map it; only routes.ts, present.ts, commands.ts and index.ts import src/http/ or src/cli/',
 };
 // config.ts is read once at start-up and handed down; the lowest layers may take its types.
 const within = (layer, allowed) => ({
@@ -18,10 +19,23 @@ const within = (layer, allowed) => ({
 });
 
 /** @param {...{ regex: string; message: string }} patterns */
-const restrict = (...patterns) => ({ 'no-restricted-imports': /** @type {['error', { patterns: typeof patterns }]} */ (['error', { patterns }]) });
+const restrict = (...patterns) => ({
+  'no-restricted-imports': /** @type {['error', { patterns: typeof patterns }]} */ (['error', { patterns }]),
+});
 
 /** Files that are a door of their domain (or the app itself): they may import src/http/ and src/cli/. */
-export const DOOR_FILES = ['src/http/**', 'src/cli/**', 'src/app.ts', 'src/server.ts', 'src/cli.ts', 'src/domain.ts', '**/routes.ts', '**/present.ts', '**/commands.ts', '**/index.ts'];
+export const DOOR_FILES = [
+  'src/http/**',
+  'src/cli/**',
+  'src/app.ts',
+  'src/server.ts',
+  'src/cli.ts',
+  'src/domain.ts',
+  '**/routes.ts',
+  '**/present.ts',
+  '**/commands.ts',
+  '**/index.ts',
+];
 
 export const boundaries = [
   { files: ['src/**/*.ts'], rules: restrict(otherRepository) },

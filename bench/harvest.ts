@@ -58,7 +58,11 @@ function vmHwmKb(pid: number): number {
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   // The banner goes to stderr, the request log to stdout (discarded here: one line per page).
-  const child = spawn(process.execPath, ['dist/server.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -100,7 +104,9 @@ async function main(): Promise<void> {
   let have = 0;
   if (exists && !args.fresh) {
     const sql = postgres(dbUrl(DB), { max: 1, onnotice: () => {} });
-    have = Number((await sql`select count(*) as n from bibs where control_source = 'CarrelGen' and deleted_date is null`.catch(() => [{ n: 0 }]))[0]!.n);
+    have = Number(
+      (await sql`select count(*) as n from bibs where control_source = 'CarrelGen' and deleted_date is null`.catch(() => [{ n: 0 }]))[0]!.n,
+    );
     await sql.end();
   }
   const env = { DATABASE_URL: dbUrl(DB) };
@@ -115,10 +121,15 @@ async function main(): Promise<void> {
   } else process.stderr.write(`reusing the ${BIBS} bibs in ${DB} (--fresh to rebuild)\n`);
   await admin.end();
 
-  const key = JSON.parse((await run(['dist/cli.js', 'keys', 'create', '--name', 'bench-harvest', '--roles', 'Bibs_Read', '--json'], env)).stdout) as { key: string; secret: string };
+  const key = JSON.parse(
+    (await run(['dist/cli.js', 'keys', 'create', '--name', 'bench-harvest', '--roles', 'Bibs_Read', '--json'], env)).stdout,
+  ) as { key: string; secret: string };
   const server = await startServer({ ...env, PORT: String(PORT), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${PORT}`;
-  const tokenResponse = await fetch(`${base}/v6/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` } });
+  const tokenResponse = await fetch(`${base}/v6/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+  });
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
 
   const viaApi = (fields?: string) => async (after: string) => {
@@ -134,7 +145,10 @@ async function main(): Promise<void> {
     const rows = await direct.unsafe(
       `select id::text, title, author, publish_year, lang, country, bib_level, material_type, suppressed, catalog_date,
          created_date, updated_date, deleted_date${withMarc ? ', marc' : ''}
-       from bibs where bibs.id > $1 order by bibs.id limit $2`, [after, LIMIT], { prepare: true });
+       from bibs where bibs.id > $1 order by bibs.id limit $2`,
+      [after, LIMIT],
+      { prepare: true },
+    );
     return { ids: rows.map((r) => r.id as string) };
   };
 
@@ -158,12 +172,24 @@ async function main(): Promise<void> {
   const best = (list: Walk[]) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   const rate = (w: Walk) => Math.round(w.records / w.seconds);
   console.log(`\n${BIBS} generated bibs; PostgreSQL; limit=${LIMIT}; best of ${ROUNDS} rounds; Node ${process.version}\n`);
-  if (generated) console.log(`carrel generate --bibs ${BIBS} (generate and load, with items): ${generated.seconds.toFixed(0)} s, ${Math.round(BIBS / generated.seconds)} bibs/s, peak RSS ${generated.peakRssMb} MB\n`);
-  console.table(runs.map((r, i) => {
-    const w = best(results[i]!);
-    const baseline = best(results[i < 2 ? 0 : 2]!);
-    return { run: r.name, records: w.records, pages: w.pages, seconds: w.seconds.toFixed(1), 'records/s': rate(w), 'vs direct': (rate(w) / rate(baseline)).toFixed(2) };
-  }));
+  if (generated)
+    console.log(
+      `carrel generate --bibs ${BIBS} (generate and load, with items): ${generated.seconds.toFixed(0)} s, ${Math.round(BIBS / generated.seconds)} bibs/s, peak RSS ${generated.peakRssMb} MB\n`,
+    );
+  console.table(
+    runs.map((r, i) => {
+      const w = best(results[i]!);
+      const baseline = best(results[i < 2 ? 0 : 2]!);
+      return {
+        run: r.name,
+        records: w.records,
+        pages: w.pages,
+        seconds: w.seconds.toFixed(1),
+        'records/s': rate(w),
+        'vs direct': (rate(w) / rate(baseline)).toFixed(2),
+      };
+    }),
+  );
   console.log(`server peak RSS ${serverPeak} MB`);
   console.log(`budget: harvest >= 20,000 records/s -> ${rate(best(results[1]!))}`);
 }

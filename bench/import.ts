@@ -23,8 +23,16 @@ const { values: args } = parseArgs({
 const RECORDS = Number(args.records);
 const DB = 'carrel_bench_import';
 
-async function runImport(file: string, env: Record<string, string>, extra: string[] = []): Promise<{ seconds: number; peakRssMb: number; cpuSeconds: number; summary: { created: number; updated: number; failed: unknown[] } }> {
-  const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--json', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function runImport(
+  file: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+): Promise<{ seconds: number; peakRssMb: number; cpuSeconds: number; summary: { created: number; updated: number; failed: unknown[] } }> {
+  const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--json', ...extra], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   let peakKb = 0;
@@ -45,7 +53,12 @@ async function runImport(file: string, env: Record<string, string>, extra: strin
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(poll);
   if (code !== 0) throw new Error(`import exited ${code}: ${out}`);
-  return { seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peakKb / 1024), cpuSeconds: cpuTicks / 100, summary: JSON.parse(out) };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    peakRssMb: Math.round(peakKb / 1024),
+    cpuSeconds: cpuTicks / 100,
+    summary: JSON.parse(out),
+  };
 }
 
 async function main(): Promise<void> {
@@ -53,7 +66,8 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-bench-'));
   const file = path.join(dir, 'generated.mrc');
   const out = fs.createWriteStream(file);
-  for (const record of generateRecords(1, 1, RECORDS)) if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  for (const record of generateRecords(1, 1, RECORDS))
+    if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   await new Promise<void>((resolve) => out.end(() => resolve()));
   const size = fs.statSync(file).size;
 
@@ -80,12 +94,41 @@ async function main(): Promise<void> {
 
   console.log(`\n${RECORDS} generated records, ${(size / 1e6).toFixed(1)} MB of ISO 2709; PostgreSQL; Node ${process.version}\n`);
   console.table([
-    { run: 'parse only (baseline)', 'records/s': Math.round(parsed / parseSeconds), seconds: parseSeconds.toFixed(1), 'CPU s': '', 'peak RSS MB': '' },
-    { run: 'carrel import, new records', 'records/s': Math.round(RECORDS / fresh.seconds), seconds: fresh.seconds.toFixed(1), 'CPU s': fresh.cpuSeconds.toFixed(1), 'peak RSS MB': fresh.peakRssMb, created: fresh.summary.created },
-    { run: 'carrel import --no-items, new records', 'records/s': Math.round(RECORDS / bibsOnly.seconds), seconds: bibsOnly.seconds.toFixed(1), 'CPU s': bibsOnly.cpuSeconds.toFixed(1), 'peak RSS MB': bibsOnly.peakRssMb, created: bibsOnly.summary.created },
-    { run: 'carrel import, all matching', 'records/s': Math.round(RECORDS / again.seconds), seconds: again.seconds.toFixed(1), 'CPU s': again.cpuSeconds.toFixed(1), 'peak RSS MB': again.peakRssMb, updated: again.summary.updated },
+    {
+      run: 'parse only (baseline)',
+      'records/s': Math.round(parsed / parseSeconds),
+      seconds: parseSeconds.toFixed(1),
+      'CPU s': '',
+      'peak RSS MB': '',
+    },
+    {
+      run: 'carrel import, new records',
+      'records/s': Math.round(RECORDS / fresh.seconds),
+      seconds: fresh.seconds.toFixed(1),
+      'CPU s': fresh.cpuSeconds.toFixed(1),
+      'peak RSS MB': fresh.peakRssMb,
+      created: fresh.summary.created,
+    },
+    {
+      run: 'carrel import --no-items, new records',
+      'records/s': Math.round(RECORDS / bibsOnly.seconds),
+      seconds: bibsOnly.seconds.toFixed(1),
+      'CPU s': bibsOnly.cpuSeconds.toFixed(1),
+      'peak RSS MB': bibsOnly.peakRssMb,
+      created: bibsOnly.summary.created,
+    },
+    {
+      run: 'carrel import, all matching',
+      'records/s': Math.round(RECORDS / again.seconds),
+      seconds: again.seconds.toFixed(1),
+      'CPU s': again.cpuSeconds.toFixed(1),
+      'peak RSS MB': again.peakRssMb,
+      updated: again.summary.updated,
+    },
   ]);
-  console.log(`\nbudget: import >= 10,000 records/s -> ${Math.round(RECORDS / fresh.seconds)} (re-import ${Math.round(RECORDS / again.seconds)}); import/parse = ${((RECORDS / fresh.seconds) / (parsed / parseSeconds)).toFixed(2)}`);
+  console.log(
+    `\nbudget: import >= 10,000 records/s -> ${Math.round(RECORDS / fresh.seconds)} (re-import ${Math.round(RECORDS / again.seconds)}); import/parse = ${(RECORDS / fresh.seconds / (parsed / parseSeconds)).toFixed(2)}`,
+  );
 }
 
 function execBuild(): void {

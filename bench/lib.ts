@@ -21,7 +21,8 @@ export async function startChild(command: string[], env: Record<string, string>,
   fs.closeSync(fd);
   const deadline = Date.now() + 60_000;
   while (!ready.test(fs.readFileSync(logFile, 'utf8'))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${command.join(' ')} did not start:\n${fs.readFileSync(logFile, 'utf8')}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${command.join(' ')} did not start:\n${fs.readFileSync(logFile, 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return child;
@@ -66,7 +67,11 @@ export interface CpuCost {
  * machine). The server opens connections as the load needs them: its backends are listed after
  * the run too, and one that was not there before counts from zero.
  */
-export async function cpuDuring<T>(serverPid: number, backends: () => Promise<number[]>, run: () => Promise<T>): Promise<{ result: T; cpu: CpuCost }> {
+export async function cpuDuring<T>(
+  serverPid: number,
+  backends: () => Promise<number[]>,
+  run: () => Promise<T>,
+): Promise<{ result: T; cpu: CpuCost }> {
   const before = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
   const [server0, self0] = [cpuMs(serverPid), process.cpuUsage()];
   const result = await run();

@@ -55,31 +55,51 @@ interface Run {
   trips?: number;
 }
 
-async function load(url: string, headers: Record<string, string>, expect: number, kind: 'validate' | 'holds', seconds = SECONDS): Promise<Run> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  expect: number,
+  kind: 'validate' | 'holds',
+  seconds = SECONDS,
+): Promise<Run> {
   let bad = 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [kind === 'validate' ? {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ barcode: patronBarcode(SEED, randomPatron()), pin: GENERATED_PIN }) }),
-    } : {
-      method: 'GET',
-      headers,
-      setupRequest: (request) => ({ ...request, path: `/v6/patrons/${firstPatronId - 1 + randomPatron()}/holds` }),
-    }],
+    requests: [
+      kind === 'validate'
+        ? {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            setupRequest: (request) => ({
+              ...request,
+              body: JSON.stringify({ barcode: patronBarcode(SEED, randomPatron()), pin: GENERATED_PIN }),
+            }),
+          }
+        : {
+            method: 'GET',
+            headers,
+            setupRequest: (request) => ({ ...request, path: `/v6/patrons/${firstPatronId - 1 + randomPatron()}/holds` }),
+          },
+    ],
     setupClient: (client) => client.on('response', (status: number) => status !== expect && bad++),
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + bad, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + bad,
+    requests: result.requests.total,
+  };
 }
 
 async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const admin = postgres(args['database-url'], { max: 1, onnotice: () => {} });
   const env = { DATABASE_URL: dbUrl(args['database-url'], DB), LOG_LEVEL: 'warn' };
-  const cli = (command: string[]) => execFileSync(process.execPath, ['dist/cli.js', ...command], { cwd: ROOT, env: { ...process.env, ...env } }).toString();
+  const cli = (command: string[]) =>
+    execFileSync(process.execPath, ['dist/cli.js', ...command], { cwd: ROOT, env: { ...process.env, ...env } }).toString();
   const counts = async () => {
     const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
     try {
@@ -101,7 +121,9 @@ async function main(): Promise<void> {
     await admin.unsafe(`create database ${DB}`);
     process.stderr.write(`carrel generate --bibs ${BIBS} --patrons ${PATRONS} --holds ${HOLDS}…\n`);
     const started = performance.now();
-    const summary = JSON.parse(cli(['generate', '--bibs', String(BIBS), '--patrons', String(PATRONS), '--holds', String(HOLDS), '--seed', String(SEED), '--json'])) as { holds: { created: number } };
+    const summary = JSON.parse(
+      cli(['generate', '--bibs', String(BIBS), '--patrons', String(PATRONS), '--holds', String(HOLDS), '--seed', String(SEED), '--json']),
+    ) as { holds: { created: number } };
     generateSeconds = (performance.now() - started) / 1000;
     holdsPlaced = summary.holds.created;
     const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
@@ -129,8 +151,18 @@ async function main(): Promise<void> {
   const hashMs = (performance.now() - t0) / 20;
 
   const key = JSON.parse(cli(['keys', 'create', '--name', 'bench', '--roles', 'all', '--json'])) as { key: string; secret: string };
-  const server = await startChild(['dist/server.js'], { ...env, PORT: '3922', HOST: '127.0.0.1' }, /is listening on/, path.join(RESULTS, 'patrons-carrel.log'));
-  const token = (await (await fetch('http://127.0.0.1:3922/v6/token', { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` } })).json()) as { access_token: string };
+  const server = await startChild(
+    ['dist/server.js'],
+    { ...env, PORT: '3922', HOST: '127.0.0.1' },
+    /is listening on/,
+    path.join(RESULTS, 'patrons-carrel.log'),
+  );
+  const token = (await (
+    await fetch('http://127.0.0.1:3922/v6/token', {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+    })
+  ).json()) as { access_token: string };
   const auth = { authorization: `Bearer ${token.access_token}` };
   // The bare server answers a POST with 204 and a GET with a real page of three holds, as Carrel gives it.
   let page = '';
@@ -138,7 +170,15 @@ async function main(): Promise<void> {
     const body = await (await fetch(`http://127.0.0.1:3922/v6/patrons/${firstPatronId - 1 + n}/holds`, { headers: auth })).text();
     if ((JSON.parse(body) as { total: number }).total === 3) page = body.replaceAll(':3922/', ':3921/');
   }
-  const bare = await startChild(['-e', `require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{if(q.method==='GET'){s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(page)})}else{s.writeHead(204);s.end()}})}).listen(3921,'127.0.0.1',()=>console.log('ready'))`], {}, /ready/, path.join(RESULTS, 'patrons-bare.log'));
+  const bare = await startChild(
+    [
+      '-e',
+      `require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{if(q.method==='GET'){s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(page)})}else{s.writeHead(204);s.end()}})}).listen(3921,'127.0.0.1',()=>console.log('ready'))`,
+    ],
+    {},
+    /ready/,
+    path.join(RESULTS, 'patrons-bare.log'),
+  );
 
   const backends = async () => (await admin`select pid from pg_stat_activity where datname = ${DB}`).map((r) => r.pid as number);
   const commits = async () => {
@@ -152,7 +192,13 @@ async function main(): Promise<void> {
     const { result: run, cpu } = await cpuDuring(server.pid!, backends, go);
     const trips1 = await commits();
     const per = (ms: number) => Math.round((1000 * ms) / run.requests);
-    return { ...run, serverUs: per(cpu.server), postgresUs: per(cpu.postgres), loadUs: per(cpu.self), trips: (trips1 - trips0) / run.requests };
+    return {
+      ...run,
+      serverUs: per(cpu.server),
+      postgresUs: per(cpu.postgres),
+      loadUs: per(cpu.self),
+      trips: (trips1 - trips0) / run.requests,
+    };
   }
 
   process.stderr.write('warming up…\n');
@@ -169,12 +215,22 @@ async function main(): Promise<void> {
   await Promise.all([stop(bare), stop(server)]);
   await admin.end();
 
-  console.log(`\n${PATRONS} patrons, ${holdsPlaced} holds on ${BIBS} bibs (carrel generate, seed ${SEED}); PostgreSQL; ${CONNECTIONS} connections, ${SECONDS} s per run; Node ${process.version}`);
+  console.log(
+    `\n${PATRONS} patrons, ${holdsPlaced} holds on ${BIBS} bibs (carrel generate, seed ${SEED}); PostgreSQL; ${CONNECTIONS} connections, ${SECONDS} s per run; Node ${process.version}`,
+  );
   if (generateSeconds !== undefined) console.log(`generated and loaded in ${generateSeconds.toFixed(0)} s`);
   console.log(`PIN hash: scrypt N=${PIN_PARAMS.N} r=${PIN_PARAMS.r} p=${PIN_PARAMS.p}, ${hashMs.toFixed(1)} ms per check on one core\n`);
   const row = (run: string, r: Run, bareRps: number, digits: number) => ({
-    run, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'vs bare': (r.rps / bareRps).toFixed(digits), errors: r.errors,
-    'server µs/req': r.serverUs ?? '', 'postgres µs/req': r.postgresUs ?? '', 'autocannon µs/req': r.loadUs ?? '', 'db trips/req': r.trips?.toFixed(2) ?? '',
+    run,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'vs bare': (r.rps / bareRps).toFixed(digits),
+    errors: r.errors,
+    'server µs/req': r.serverUs ?? '',
+    'postgres µs/req': r.postgresUs ?? '',
+    'autocannon µs/req': r.loadUs ?? '',
+    'db trips/req': r.trips?.toFixed(2) ?? '',
   });
   console.table([
     row('bare node:http, fixed holds page', bareHolds, bareHolds.rps, 2),

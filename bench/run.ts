@@ -81,23 +81,43 @@ async function main(): Promise<void> {
 
   // Baseline 1: a bare node:http server with a fixed body of the same size.
   const sample = JSON.stringify({
-    status: 'Healthy', totalDuration: '00:00:00.0041739',
+    status: 'Healthy',
+    totalDuration: '00:00:00.0041739',
     entries: {
-      API: { data: { 'Carrel.Api': { version: '1.0.0.1', major: 1, minor: 0, build: 0, revision: 1 } }, duration: '00:00:00.0000312', status: 'Healthy', tags: [] },
+      API: {
+        data: { 'Carrel.Api': { version: '1.0.0.1', major: 1, minor: 0, build: 0, revision: 1 } },
+        duration: '00:00:00.0000312',
+        status: 'Healthy',
+        tags: [],
+      },
       DatabaseServer: { data: { Database: { version: '15.19' } }, duration: '00:00:00.0039871', status: 'Healthy', tags: [] },
     },
   });
   const bareSource = `require('http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(sample)})}).listen(3901,'127.0.0.1',()=>console.log('ready'))`;
   const bare = await startChild(['-e', bareSource], {}, /ready/, path.join(RESULTS, 'bare.log'));
   const servers: Record<string, ChildProcess> = {};
-  for (const [logLevel, port] of [['warn', 3902], ['info', 3903]] as const) {
-    servers[logLevel] = await startChild(['dist/server.js'], { DATABASE_URL: dbUrl(ADMIN_URL, BENCH_DB), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: logLevel }, /is listening on/, path.join(RESULTS, `carrel-${logLevel}.log`));
+  for (const [logLevel, port] of [
+    ['warn', 3902],
+    ['info', 3903],
+  ] as const) {
+    servers[logLevel] = await startChild(
+      ['dist/server.js'],
+      { DATABASE_URL: dbUrl(ADMIN_URL, BENCH_DB), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: logLevel },
+      /is listening on/,
+      path.join(RESULTS, `carrel-${logLevel}.log`),
+    );
   }
   const runs = [
     { name: 'bare node:http, fixed body', go: () => load('http://127.0.0.1:3901/api', (b) => b.includes('Healthy')) },
     { name: 'PostgreSQL direct, same query', go: () => direct() },
-    { name: 'carrel GET /api (LOG_LEVEL=warn)', go: () => withTrips(() => load('http://127.0.0.1:3902/api', (b) => b.includes('"status":"Healthy"'))) },
-    { name: 'carrel GET /api (LOG_LEVEL=info)', go: () => withTrips(() => load('http://127.0.0.1:3903/api', (b) => b.includes('"status":"Healthy"'))) },
+    {
+      name: 'carrel GET /api (LOG_LEVEL=warn)',
+      go: () => withTrips(() => load('http://127.0.0.1:3902/api', (b) => b.includes('"status":"Healthy"'))),
+    },
+    {
+      name: 'carrel GET /api (LOG_LEVEL=info)',
+      go: () => withTrips(() => load('http://127.0.0.1:3903/api', (b) => b.includes('"status":"Healthy"'))),
+    },
   ];
   // Shared machines drift from minute to minute: the runs take turns, round after round, and each
   // ratio compares runs of the same round.
@@ -158,7 +178,9 @@ async function main(): Promise<void> {
     return { rps: Math.round(done / SECONDS), p50: pct(0.5), p99: pct(0.99), errors: 0, requests: done };
   }
 
-  console.log(`\nGET /api, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per run (medians), autocannon; Node ${process.version}\n`);
+  console.log(
+    `\nGET /api, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per run (medians), autocannon; Node ${process.version}\n`,
+  );
   console.table(
     rows.map((r) => ({
       run: r.name,
@@ -172,7 +194,9 @@ async function main(): Promise<void> {
       errors: r.errors,
     })),
   );
-  console.log(`\nbudget: carrel/bare >= 0.50 -> ${ratios[2]!.toFixed(2)} (info logging: ${ratios[3]!.toFixed(2)}); peak RSS <= 150 MB -> ${Math.max(rows[2]!.peakRssMb, rows[3]!.peakRssMb)} MB`);
+  console.log(
+    `\nbudget: carrel/bare >= 0.50 -> ${ratios[2]!.toFixed(2)} (info logging: ${ratios[3]!.toFixed(2)}); peak RSS <= 150 MB -> ${Math.max(rows[2]!.peakRssMb, rows[3]!.peakRssMb)} MB`,
+  );
   fs.writeFileSync(path.join(RESULTS, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(rows, null, 2));
 }
 

@@ -56,7 +56,9 @@ type Classes = Record<(typeof CLASS_NAMES)[number], Query[]>;
 // --class: checked before the catalogue is built, which can take minutes.
 const unknownClass = args.class?.find((name) => !(CLASS_NAMES as readonly string[]).includes(name));
 if (unknownClass !== undefined) {
-  console.error(`bench:search: no class ${JSON.stringify(unknownClass)}; the classes are ${CLASS_NAMES.map((n) => JSON.stringify(n)).join(', ')}`);
+  console.error(
+    `bench:search: no class ${JSON.stringify(unknownClass)}; the classes are ${CLASS_NAMES.map((n) => JSON.stringify(n)).join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -74,20 +76,41 @@ const byHash = <T>(items: T[], key: (t: T) => string): T[] => {
 
 /** The query classes, drawn from a sample of the catalogue's own words, titles, authors and ISBNs. */
 async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
-  const docs = await sql<{ title: string; words: string }[]>`select title, words from search_docs where bib_id % 487 = 0 order by bib_id limit 2000`;
-  const candidates = [...new Set(docs.flatMap((d) => d.words.trim().split(' ')))].filter((w) => w.length > 2 && !STOP_WORDS.has(w) && !/\d/.test(w));
-  const dfRows = await sql<{ key: string; df: number }[]>`select key, df from search_terms where key = any(${candidates.map((w) => `*~${stem(w)}`)})`;
+  const docs = await sql<
+    { title: string; words: string }[]
+  >`select title, words from search_docs where bib_id % 487 = 0 order by bib_id limit 2000`;
+  const candidates = [...new Set(docs.flatMap((d) => d.words.trim().split(' ')))].filter(
+    (w) => w.length > 2 && !STOP_WORDS.has(w) && !/\d/.test(w),
+  );
+  const dfRows = await sql<
+    { key: string; df: number }[]
+  >`select key, df from search_terms where key = any(${candidates.map((w) => `*~${stem(w)}`)})`;
   const df = new Map(dfRows.map((r) => [r.key, r.df]));
   const dfOf = (w: string) => df.get(`*~${stem(w)}`) ?? 0;
   const words = (q: string) => ({ params: { text: q }, baseline: { words: q, phrase: false } });
-  const rare = byHash(candidates.filter((w) => dfOf(w) >= 2 && dfOf(w) <= 50), (w) => w).slice(0, PER_CLASS);
+  const rare = byHash(
+    candidates.filter((w) => dfOf(w) >= 2 && dfOf(w) <= 50),
+    (w) => w,
+  ).slice(0, PER_CLASS);
   const commonWords = candidates.filter((w) => dfOf(w) >= BIBS * 0.1);
   const fairlyCommon = new Set(candidates.filter((w) => dfOf(w) >= BIBS * 0.01));
   const multi: string[] = [];
   for (const [i, d] of byHash(docs, (d) => d.words).entries()) {
-    const own = [...new Set(d.words.trim().split(' ').filter((w) => fairlyCommon.has(w)))];
+    const own = [
+      ...new Set(
+        d.words
+          .trim()
+          .split(' ')
+          .filter((w) => fairlyCommon.has(w)),
+      ),
+    ];
     const n = i % 2 === 0 ? 2 : 3;
-    if (own.length >= n) multi.push(byHash(own, (w) => `${w}${i}`).slice(0, n).join(' '));
+    if (own.length >= n)
+      multi.push(
+        byHash(own, (w) => `${w}${i}`)
+          .slice(0, n)
+          .join(' '),
+      );
     if (multi.length === PER_CLASS) break;
   }
   // Phrases of content words, as people quote them ("civil war"), from the catalogue's titles.
@@ -95,28 +118,46 @@ async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
   for (const [i, d] of byHash(docs, (d) => d.title).entries()) {
     const t = d.title.trim().split(' ').filter(Boolean);
     const n = i % 2 === 0 ? 2 : 3;
-    const at = t.findIndex((_, j) => j + n <= t.length && t.slice(j, j + n).every((w) => w.length > 2 && !STOP_WORDS.has(w) && !/\d/.test(w)));
+    const at = t.findIndex(
+      (_, j) => j + n <= t.length && t.slice(j, j + n).every((w) => w.length > 2 && !STOP_WORDS.has(w) && !/\d/.test(w)),
+    );
     if (at >= 0) phrases.push(t.slice(at, at + n).join(' '));
     if (phrases.length === PER_CLASS) break;
   }
-  const authors = await sql<{ author: string }[]>`select author from bibs where author is not null and id % 491 = 0 order by id limit ${PER_CLASS / 2}`;
-  const isbns = await sql<{ isbn: string }[]>`select isbns[1] as isbn from bibs where cardinality(isbns) > 0 and id % 499 = 0 order by id limit ${PER_CLASS}`;
+  const authors = await sql<
+    { author: string }[]
+  >`select author from bibs where author is not null and id % 491 = 0 order by id limit ${PER_CLASS / 2}`;
+  const isbns = await sql<
+    { isbn: string }[]
+  >`select isbns[1] as isbn from bibs where cardinality(isbns) > 0 and id % 499 = 0 order by id limit ${PER_CLASS}`;
   return {
     'rare word': rare.map(words),
-    'common word (>=10%)': byHash(commonWords, (w) => w).slice(0, PER_CLASS).map(words),
+    'common word (>=10%)': byHash(commonWords, (w) => w)
+      .slice(0, PER_CLASS)
+      .map(words),
     '2-3 common words': multi.map(words),
     phrase: phrases.map((p) => ({ params: { text: `"${p}"` }, baseline: { words: p, phrase: true } })),
     'title / author index': [
-      ...byHash(docs, (d) => d.title).slice(0, PER_CLASS / 2).map((d) => {
-        const t = d.title.trim().split(' ').filter((w) => !STOP_WORDS.has(w)).slice(0, 2).join(' ');
-        return { params: { text: t, index: 'title' }, baseline: { words: t, phrase: false } };
-      }),
+      ...byHash(docs, (d) => d.title)
+        .slice(0, PER_CLASS / 2)
+        .map((d) => {
+          const t = d.title
+            .trim()
+            .split(' ')
+            .filter((w) => !STOP_WORDS.has(w))
+            .slice(0, 2)
+            .join(' ');
+          return { params: { text: t, index: 'title' }, baseline: { words: t, phrase: false } };
+        }),
       ...authors.map(({ author }) => {
         const surname = fold(author.split(',')[0]!);
         return { params: { text: surname, index: 'author' }, baseline: { words: surname, phrase: false } };
       }),
     ],
-    ISBN: isbns.map(({ isbn }, i) => ({ params: { text: i % 2 ? `${isbn.slice(0, 3)}-${isbn.slice(3, 4)}-${isbn.slice(4, 9)}-${isbn.slice(9)}` : isbn }, baseline: null })),
+    ISBN: isbns.map(({ isbn }, i) => ({
+      params: { text: i % 2 ? `${isbn.slice(0, 3)}-${isbn.slice(3, 4)}-${isbn.slice(4, 9)}-${isbn.slice(9)}` : isbn },
+      baseline: null,
+    })),
   };
 }
 
@@ -131,18 +172,21 @@ async function loadClass(queries: Query[], auth: string) {
     url: `http://127.0.0.1:${PORT}`,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: [{
-      method: 'GET',
-      headers: { authorization: auth },
-      setupRequest: (request) => {
-        const q = queries[next++ % queries.length]!;
-        return { ...request, path: `/v6/bibs/search?${new URLSearchParams({ ...q.params, limit: String(LIMIT) })}` };
+    requests: [
+      {
+        method: 'GET',
+        headers: { authorization: auth },
+        setupRequest: (request) => {
+          const q = queries[next++ % queries.length]!;
+          return { ...request, path: `/v6/bibs/search?${new URLSearchParams({ ...q.params, limit: String(LIMIT) })}` };
+        },
       },
-    }],
-    setupClient: (client) => client.on('response', (status: number, _bytes: number, ms: number) => {
-      if (status !== 200) bad++;
-      latencies.push(ms);
-    }),
+    ],
+    setupClient: (client) =>
+      client.on('response', (status: number, _bytes: number, ms: number) => {
+        if (status !== 200) bad++;
+        latencies.push(ms);
+      }),
   });
   latencies.sort((a, b) => a - b);
   return { rps: result.requests.average, latencies, errors: result.errors + bad };
@@ -155,19 +199,21 @@ async function baselineClass(sql: postgres.Sql, queries: Query[]) {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    for (let i = next++; i < BASELINE_QUERIES; i = next++) {
-      const q = usable[i % usable.length]!.baseline!;
-      const t0 = performance.now();
-      await sql.unsafe(
-        `select bib_id, ts_rank(tsv, q) as rank, count(*) over () as total
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let i = next++; i < BASELINE_QUERIES; i = next++) {
+        const q = usable[i % usable.length]!.baseline!;
+        const t0 = performance.now();
+        await sql.unsafe(
+          `select bib_id, ts_rank(tsv, q) as rank, count(*) over () as total
          from bench_fts, ${q.phrase ? 'phraseto_tsquery' : 'plainto_tsquery'}('simple', $1) q
          where tsv @@ q order by rank desc, bib_id limit ${LIMIT}`,
-        [q.words],
-      );
-      latencies.push(performance.now() - t0);
-    }
-  }));
+          [q.words],
+        );
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / ((performance.now() - started) / 1000), latencies };
 }
@@ -204,11 +250,26 @@ async function main(): Promise<void> {
   await sql.unsafe('vacuum analyze');
   const classes = await chooseQueries(sql);
 
-  const key = JSON.parse(execFileSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--name', 'bench-search', '--roles', 'Bibs_Read', '--json'], { cwd: ROOT, env: { ...process.env, ...env } }).toString()) as { key: string; secret: string };
+  const key = JSON.parse(
+    execFileSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--name', 'bench-search', '--roles', 'Bibs_Read', '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    }).toString(),
+  ) as { key: string; secret: string };
   const serverUrl = new URL(env.DATABASE_URL);
   if (args.socket) serverUrl.searchParams.set('host', args.socket);
-  const server = await startChild(['dist/server.js'], { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1' }, /is listening on/, path.join(RESULTS, 'search-carrel.log'));
-  const token = (await (await fetch(`http://127.0.0.1:${PORT}/v6/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` } })).json()) as { access_token: string };
+  const server = await startChild(
+    ['dist/server.js'],
+    { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1' },
+    /is listening on/,
+    path.join(RESULTS, 'search-carrel.log'),
+  );
+  const token = (await (
+    await fetch(`http://127.0.0.1:${PORT}/v6/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+    })
+  ).json()) as { access_token: string };
   const auth = `Bearer ${token.access_token}`;
 
   const rows: Record<string, string | number>[] = [];
@@ -218,13 +279,16 @@ async function main(): Promise<void> {
     let matched = 0;
     const passStarted = performance.now();
     for (const q of queries) {
-      const res = await fetch(`http://127.0.0.1:${PORT}/v6/bibs/search?${new URLSearchParams({ ...q.params, limit: String(LIMIT) })}`, { headers: { authorization: auth } });
+      const res = await fetch(`http://127.0.0.1:${PORT}/v6/bibs/search?${new URLSearchParams({ ...q.params, limit: String(LIMIT) })}`, {
+        headers: { authorization: auth },
+      });
       matched += ((await res.json()) as { total: number }).total;
     }
     // One request at a time, caches cold: what a combination of words costs the first time it is searched.
     const firstPass = performance.now() - passStarted;
     process.stderr.write(`${name}: carrel…\n`);
-    const backends = async () => (await sql<{ pid: number }[]>`select pid from pg_stat_activity where application_name = 'carrel'`).map((r) => r.pid);
+    const backends = async () =>
+      (await sql<{ pid: number }[]>`select pid from pg_stat_activity where application_name = 'carrel'`).map((r) => r.pid);
     const { result: carrel, cpu } = await cpuDuring(server.pid!, backends, () => loadClass(queries, auth));
     const perRequest = (ms: number) => Math.round((1000 * ms) / Math.max(carrel.latencies.length, 1));
     all.push(...carrel.latencies);
@@ -245,7 +309,7 @@ async function main(): Promise<void> {
       'server µs/req': perRequest(cpu.server),
       'postgres µs/req': perRequest(cpu.postgres),
       'autocannon µs/req': perRequest(cpu.self),
-      'first pass ms (mean)': Math.round(firstPass / queries.length * 10) / 10,
+      'first pass ms (mean)': Math.round((firstPass / queries.length) * 10) / 10,
       'speed-up (p50)': base ? Math.round(percentile(base.latencies, 0.5) / Math.max(percentile(carrel.latencies, 0.5), 0.5)) : 'n/a',
     });
   }
@@ -255,12 +319,22 @@ async function main(): Promise<void> {
   await admin.end();
 
   all.sort((a, b) => a - b);
-  console.log(`\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; the server's search pool ${loadConfig({ ...process.env, ...env }).dbSearchPoolMax} connections (CARREL_DB_SEARCH_POOL_MAX); ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; baseline: ${BASELINE_QUERIES} queries per class at ${CONNECTIONS} connections; Node ${process.version}`);
-  if (built) console.log(`carrel generate: ${built.generate.toFixed(0)} s; carrel search reindex (full): ${built.reindex.toFixed(0)} s (budget 600 s)`);
+  console.log(
+    `\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; the server's search pool ${loadConfig({ ...process.env, ...env }).dbSearchPoolMax} connections (CARREL_DB_SEARCH_POOL_MAX); ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; baseline: ${BASELINE_QUERIES} queries per class at ${CONNECTIONS} connections; Node ${process.version}`,
+  );
+  if (built)
+    console.log(
+      `carrel generate: ${built.generate.toFixed(0)} s; carrel search reindex (full): ${built.reindex.toFixed(0)} s (budget 600 s)`,
+    );
   console.table(rows);
-  console.log(`overall p50 ${percentile(all, 0.5)} ms (budget <= 5 ms); worst class p99 ${Math.max(...rows.map((r) => Number(r['p99 ms'])))} ms (budget <= 50 ms); server peak RSS ${serverPeak} MB (budget < 512 MB)`);
+  console.log(
+    `overall p50 ${percentile(all, 0.5)} ms (budget <= 5 ms); worst class p99 ${Math.max(...rows.map((r) => Number(r['p99 ms'])))} ms (budget <= 50 ms); server peak RSS ${serverPeak} MB (budget < 512 MB)`,
+  );
   fs.mkdirSync(RESULTS, { recursive: true });
-  fs.writeFileSync(path.join(RESULTS, `search-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ bibs: BIBS, built, rows, serverPeak, classes }, null, 2));
+  fs.writeFileSync(
+    path.join(RESULTS, `search-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    JSON.stringify({ bibs: BIBS, built, rows, serverPeak, classes }, null, 2),
+  );
 }
 
 await main();

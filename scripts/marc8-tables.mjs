@@ -94,7 +94,8 @@ function probe(probes, shift = 0) {
 
 const problems = [];
 const notes = [];
-const same = (a, b) => (a === undefined && b === undefined) || (a !== undefined && b !== undefined && a.text === b.text && a.combining === b.combining);
+const same = (a, b) =>
+  (a === undefined && b === undefined) || (a !== undefined && b !== undefined && a.text === b.text && a.combining === b.combining);
 const isMark = (text) => /^\p{M}+$/u.test(text);
 const hex = (n, width = 2) => n.toString(16).toUpperCase().padStart(width, '0');
 
@@ -105,14 +106,21 @@ const single = [];
 function probeTwice(name, probes) {
   const [first, second] = [probe(probes), probe(probes, 1)];
   probes.forEach((_, i) => {
-    if (!same(first[i], second[i])) problems.push(`${name} probe ${i}: two runs disagree: ${JSON.stringify(first[i])}, ${JSON.stringify(second[i])}`);
+    if (!same(first[i], second[i]))
+      problems.push(`${name} probe ${i}: two runs disagree: ${JSON.stringify(first[i])}, ${JSON.stringify(second[i])}`);
   });
   return first;
 }
 for (const set of SETS) {
-  const g0 = probeTwice(set.name, codes.map((c) => ({ bytes: [...set.g0, c], restore: set.back ?? TO_ASCII })));
+  const g0 = probeTwice(
+    set.name,
+    codes.map((c) => ({ bytes: [...set.g0, c], restore: set.back ?? TO_ASCII })),
+  );
   if (set.g1) {
-    const g1 = probeTwice(set.name, codes.map((c) => ({ bytes: [...set.g1, c | 0x80], restore: ANSEL_G1 })));
+    const g1 = probeTwice(
+      set.name,
+      codes.map((c) => ({ bytes: [...set.g1, c | 0x80], restore: ANSEL_G1 })),
+    );
     codes.forEach((c, i) => {
       if (!same(g0[i], g1[i])) problems.push(`${set.name} 0x${hex(c)}: as G0 ${JSON.stringify(g0[i])}, as G1 ${JSON.stringify(g1[i])}`);
     });
@@ -122,11 +130,16 @@ for (const set of SETS) {
 
 // ANSEL in its default place (G1, no escape), and the C1 controls MARC-8 defines (0x80-0xA0).
 const high = Array.from({ length: 128 }, (_, i) => 0x80 + i);
-const anselDefault = probeTwice('ANSEL in G1', high.map((b) => ({ bytes: [b], restore: [] })));
+const anselDefault = probeTwice(
+  'ANSEL in G1',
+  high.map((b) => ({ bytes: [b], restore: [] })),
+);
 const ansel = single.find((s) => s.set.key === '!E');
 high.forEach((b, i) => {
   if (b >= 0xa1 && b <= 0xfe && !same(anselDefault[i], ansel.chars[b - 0xa1])) {
-    problems.push(`ANSEL 0x${hex(b)}: default G1 ${JSON.stringify(anselDefault[i])}, designated G0 ${JSON.stringify(ansel.chars[b - 0xa1])}`);
+    problems.push(
+      `ANSEL 0x${hex(b)}: default G1 ${JSON.stringify(anselDefault[i])}, designated G0 ${JSON.stringify(ansel.chars[b - 0xa1])}`,
+    );
   }
 });
 const c1 = high.flatMap((b, i) => (b < 0xa0 && anselDefault[i] ? [[b, anselDefault[i]]] : []));
@@ -134,8 +147,12 @@ const c1 = high.flatMap((b, i) => (b < 0xa0 && anselDefault[i] ? [[b, anselDefau
 // --- EACC: every 3-byte code, first byte 0x21-0x7E, the others 0x20-0x7E (a few codes, such as
 // 0x212320 IDEOGRAPHIC SPACE, have a 0x20 inside).
 const eaccCodes = [];
-for (let a = 0x21; a <= 0x7e; a++) for (let b = 0x20; b <= 0x7e; b++) for (let c = 0x20; c <= 0x7e; c++) eaccCodes.push((a << 16) | (b << 8) | c);
-const eaccFound = probeTwice('EACC', eaccCodes.map((code) => ({ bytes: [...EACC_G0, code >> 16, (code >> 8) & 0xff, code & 0xff], restore: TO_ASCII })));
+for (let a = 0x21; a <= 0x7e; a++)
+  for (let b = 0x20; b <= 0x7e; b++) for (let c = 0x20; c <= 0x7e; c++) eaccCodes.push((a << 16) | (b << 8) | c);
+const eaccFound = probeTwice(
+  'EACC',
+  eaccCodes.map((code) => ({ bytes: [...EACC_G0, code >> 16, (code >> 8) & 0xff, code & 0xff], restore: TO_ASCII })),
+);
 const eacc = [];
 eaccCodes.forEach((code, i) => {
   const found = eaccFound[i];
@@ -145,7 +162,12 @@ eaccCodes.forEach((code, i) => {
   if (found.combining) problems.push(`EACC 0x${hex(code, 6)} is combining in yaz`);
   eacc.push([code, found.text]);
 });
-const eaccG1 = probe(eacc.map(([code]) => ({ bytes: [...EACC_G1, (code >> 16) | 0x80, ((code >> 8) & 0xff) | 0x80, (code & 0xff) | 0x80], restore: ANSEL_G1 })));
+const eaccG1 = probe(
+  eacc.map(([code]) => ({
+    bytes: [...EACC_G1, (code >> 16) | 0x80, ((code >> 8) & 0xff) | 0x80, (code & 0xff) | 0x80],
+    restore: ANSEL_G1,
+  })),
+);
 eacc.forEach(([code, text], i) => {
   if (eaccG1[i]?.text !== text) problems.push(`EACC 0x${hex(code, 6)}: as G0 ${JSON.stringify(text)}, as G1 ${JSON.stringify(eaccG1[i])}`);
 });
@@ -160,7 +182,8 @@ const EACC_SUPPLEMENT = [
   [0x212040, '\u201c'], // LEFT DOUBLE QUOTATION MARK
 ];
 for (const [code, text] of EACC_SUPPLEMENT) {
-  if (eacc.some(([known]) => known === code)) problems.push(`EACC 0x${hex(code, 6)} is in the supplement but yaz maps it now: drop it from the supplement`);
+  if (eacc.some(([known]) => known === code))
+    problems.push(`EACC 0x${hex(code, 6)} is in the supplement but yaz maps it now: drop it from the supplement`);
   eacc.push([code, text]);
 }
 eacc.sort((a, b) => a[0] - b[0]);
@@ -170,7 +193,9 @@ eacc.sort((a, b) => a[0] - b[0]);
 for (const { set, chars } of single) {
   chars.forEach((found, i) => {
     if (found && found.combining !== isMark(found.text)) {
-      notes.push(`${set.name} 0x${hex(0x21 + i)} -> ${[...found.text].map((ch) => `U+${hex(ch.codePointAt(0), 4)}`).join(' ')}: yaz combining=${found.combining}, Unicode mark=${isMark(found.text)}`);
+      notes.push(
+        `${set.name} 0x${hex(0x21 + i)} -> ${[...found.text].map((ch) => `U+${hex(ch.codePointAt(0), 4)}`).join(' ')}: yaz combining=${found.combining}, Unicode mark=${isMark(found.text)}`,
+      );
     }
   });
 }
@@ -182,8 +207,15 @@ if (process.argv.includes('--check-marc-charset')) {
     while (my ($k, $v) = each %$db) { next unless $k =~ /:/; my $c = thaw($v);
       printf "%s\\t%s\\t%s\\t%d\\n", uc $c->charset(), uc $c->marc(), uc $c->ucs(), $c->is_combining() ? 1 : 0; }`;
   const dump = spawnSync('perl', ['-e', perl], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (dump.status !== 0) throw new Error(`MARC::Charset is needed for --check-marc-charset (apt-get install libmarc-charset-perl): ${dump.stderr}`);
-  const theirs = new Map(dump.stdout.trim().split('\n').map((line) => line.split('\t')).map(([set, marc, ucs, comb]) => [`${set}:${marc}`, `U+${ucs}${comb === '1' ? ' combining' : ''}`]));
+  if (dump.status !== 0)
+    throw new Error(`MARC::Charset is needed for --check-marc-charset (apt-get install libmarc-charset-perl): ${dump.stderr}`);
+  const theirs = new Map(
+    dump.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .map(([set, marc, ucs, comb]) => [`${set}:${marc}`, `U+${ucs}${comb === '1' ? ' combining' : ''}`]),
+  );
   const ours = new Map();
   const describe = (text, combining) => `U+${hex(text.codePointAt(0), 4)}${combining ? ' combining' : ''}`;
   // MARC::Charset names sets by their final character in hex, and keeps ANSEL and the two
@@ -199,11 +231,16 @@ if (process.argv.includes('--check-marc-charset')) {
   }
   for (const [b, found] of c1) ours.set(`45:${hex(b)}`, describe(found.text, false));
   for (const [code, text] of eacc) ours.set(`31:${hex(code, 6)}`, describe(text, false));
-  const differ = [...ours].filter(([key, value]) => theirs.has(key) && theirs.get(key) !== value).map(([key, value]) => `${key}: here ${value}, MARC::Charset ${theirs.get(key)}`);
+  const differ = [...ours]
+    .filter(([key, value]) => theirs.has(key) && theirs.get(key) !== value)
+    .map(([key, value]) => `${key}: here ${value}, MARC::Charset ${theirs.get(key)}`);
   const onlyHere = [...ours.keys()].filter((key) => !theirs.has(key));
   const onlyThere = [...theirs].filter(([key]) => !ours.has(key)).map(([key, value]) => `${key} ${value}`);
-  console.error(`MARC::Charset: ${theirs.size} codes, ${differ.length} differ, ${onlyHere.length} only here, ${onlyThere.length} only there`);
-  for (const line of [...differ, ...onlyHere.map((key) => `${key} only here`), ...onlyThere.map((line) => `${line} only in MARC::Charset`)]) console.error(`  ${line}`);
+  console.error(
+    `MARC::Charset: ${theirs.size} codes, ${differ.length} differ, ${onlyHere.length} only here, ${onlyThere.length} only there`,
+  );
+  for (const line of [...differ, ...onlyHere.map((key) => `${key} only here`), ...onlyThere.map((line) => `${line} only in MARC::Charset`)])
+    console.error(`  ${line}`);
 }
 
 if (problems.length) {
@@ -248,7 +285,10 @@ for (const { set, chars } of single) {
 // of the run before (from 0 for the first), "," between runs; the characters are one string, in
 // the same order, one code point each.
 const multiEacc = eacc.find(([, text]) => [...text].length !== 1);
-if (multiEacc) throw new Error(`EACC 0x${hex(multiEacc[0], 6)} maps to ${JSON.stringify(multiEacc[1])}, more than one code point; the module format needs changing`);
+if (multiEacc)
+  throw new Error(
+    `EACC 0x${hex(multiEacc[0], 6)} maps to ${JSON.stringify(multiEacc[1])}, more than one code point; the module format needs changing`,
+  );
 const runs = [];
 for (const [code] of eacc) {
   const last = runs.at(-1);
@@ -256,7 +296,9 @@ for (const [code] of eacc) {
   else runs.push([code, 1]);
 }
 const astral = eacc.filter(([, text]) => text.length === 2).length;
-const eaccRuns = runs.map(([start, length], i) => `${(start - (i ? runs[i - 1][0] + runs[i - 1][1] : 0)).toString(36)} ${length.toString(36)}`).join(',');
+const eaccRuns = runs
+  .map(([start, length], i) => `${(start - (i ? runs[i - 1][0] + runs[i - 1][1] : 0)).toString(36)} ${length.toString(36)}`)
+  .join(',');
 const eaccChars = eacc.map(([, text]) => text).join('');
 
 const module = `// GENERATED by \`node scripts/marc8-tables.mjs\`: do not edit. Read from yaz-iconv ${yazVersion()} (yaz's
@@ -301,7 +343,8 @@ export const EACC_CHARS =
 fs.writeFileSync(OUT, module);
 
 console.error(`yaz-iconv ${yazVersion()}`);
-for (const { set, chars } of single) console.error(`  ${set.name}: ${chars.filter(Boolean).length} characters, ${chars.filter((c) => c?.combining).length} combining`);
+for (const { set, chars } of single)
+  console.error(`  ${set.name}: ${chars.filter(Boolean).length} characters, ${chars.filter((c) => c?.combining).length} combining`);
 console.error(`  C1 controls: ${c1.length}`);
 console.error(`  EACC: ${eacc.length} characters in ${runs.length} runs (${astral} outside the BMP)`);
 console.error('every reading agreed (two runs; G0 and G1)');

@@ -22,5 +22,9 @@ if (files.length === 0) {
 }
 // A test that hangs fails after 3 minutes instead of holding CI; a leaked handle cannot keep the run open.
 // Test files spend most of their time waiting on databases and child processes, so run a few at once.
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=180000', '--test-force-exit', ...files], { stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=180000', '--test-force-exit', ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -92,7 +92,17 @@ export interface BuiltApp {
 }
 
 // Never log credentials: the Authorization header carries key secrets and tokens; bodies may carry PINs.
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', '*.pin', '*.secret', '*.password', '*.access_token', 'err.params', 'err.parameters', 'err.query'];
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.pin',
+  '*.secret',
+  '*.password',
+  '*.access_token',
+  'err.params',
+  'err.parameters',
+  'err.query',
+];
 
 function requestId(raw: unknown): string {
   // Honour a caller's X-Request-Id when it is a plain token, so logs can be joined across systems.
@@ -123,7 +133,12 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addHook('onResponse', async (request, reply) => {
     // The query string stays out: it may one day carry a patron's barcode or name.
     request.log.info(
-      { method: request.method, url: request.originalUrl.split('?')[0], statusCode: reply.statusCode, responseTimeMs: Math.round(reply.elapsedTime * 10) / 10 },
+      {
+        method: request.method,
+        url: request.originalUrl.split('?')[0],
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
       'request',
     );
   });
@@ -134,7 +149,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
   // ISO 2709 as bytes, for the bib service to read.
   app.addContentTypeParser('application/marc-in-json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-  app.addContentTypeParser(['application/marc-xml', 'application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(['application/marc-xml', 'application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
   app.addContentTypeParser('application/marc', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(swagger, {
     openapi: {
@@ -142,7 +159,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       info: {
         title: 'Carrel API',
         version: VERSION_STRING,
-        description: 'Library services platform REST API, compatible with the Sierra REST API (v5 and v6). Every path is also served under /v5 and under the /iii/sierra-api prefix.',
+        description:
+          'Library services platform REST API, compatible with the Sierra REST API (v5 and v6). Every path is also served under /v5 and under the /iii/sierra-api prefix.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' } } },
     },
@@ -152,11 +170,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   });
 
   for (const domain of DOMAINS) await domain.register?.(app, deps);
-  app.get(
-    '/v6/openapi.json',
-    { config: { access: access.docs }, schema: { hide: true } },
-    async () => app.swagger(),
-  );
+  app.get('/v6/openapi.json', { config: { access: access.docs }, schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
   const flushLogs = () => {

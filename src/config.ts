@@ -104,7 +104,9 @@ function databaseUrl(env: Env): string | undefined {
   const raw = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const host = raw === undefined ? null : new URL(raw).searchParams.get('host');
   if (host !== null && !host.startsWith('/')) {
-    throw new ConfigError(`DATABASE_URL's host parameter must be a socket directory (an absolute path such as /var/run/postgresql), not ${JSON.stringify(host)}; a host name goes in the URL itself`);
+    throw new ConfigError(
+      `DATABASE_URL's host parameter must be a socket directory (an absolute path such as /var/run/postgresql), not ${JSON.stringify(host)}; a host name goes in the URL itself`,
+    );
   }
   return raw;
 }

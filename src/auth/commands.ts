@@ -5,7 +5,10 @@ import type { Cli } from '../cli/kit.ts';
 import { ROLES } from './roles.ts';
 
 function roleList(value: string): string[] {
-  const roles = value.split(',').map((role) => role.trim()).filter(Boolean);
+  const roles = value
+    .split(',')
+    .map((role) => role.trim())
+    .filter(Boolean);
   if (roles.length === 0) throw new InvalidArgumentError('give at least one role');
   return roles;
 }

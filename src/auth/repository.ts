@@ -28,9 +28,7 @@ export async function insertKey(db: Queryable, key: string, name: string, secret
 }
 
 export async function listKeys(db: Queryable): Promise<KeyRow[]> {
-  return db.query<KeyRow>(
-    'select id::text, key, name, roles, secret_hash, created_date, revoked_date from api_keys order by id',
-  );
+  return db.query<KeyRow>('select id::text, key, name, roles, secret_hash, created_date, revoked_date from api_keys order by id');
 }
 
 export async function findActiveKey(db: Queryable, key: string): Promise<KeyRow | undefined> {

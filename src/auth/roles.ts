@@ -1,10 +1,22 @@
 // Roles a key can hold and the permissions each grants (DESIGN.md section 3). A route declares
 // the one permission it needs; a key may call it when any of its roles grants that permission.
 export const PERMISSIONS = [
-  'Bibs_Read', 'Bibs_Write', 'Items_Read', 'Items_Write', 'Branches_Read',
-  'Patrons_Read', 'Patrons_Write', 'Patrons_Validate', 'Patrons_Holds_Read', 'Patrons_Holds_Write',
-  'Patrons_Checkouts_Read', 'Patrons_Checkouts_Write',
-  'Invoices_Read', 'Invoices_Write', 'Acquisitions_Read', 'Acquisitions_Write',
+  'Bibs_Read',
+  'Bibs_Write',
+  'Items_Read',
+  'Items_Write',
+  'Branches_Read',
+  'Patrons_Read',
+  'Patrons_Write',
+  'Patrons_Validate',
+  'Patrons_Holds_Read',
+  'Patrons_Holds_Write',
+  'Patrons_Checkouts_Read',
+  'Patrons_Checkouts_Write',
+  'Invoices_Read',
+  'Invoices_Write',
+  'Acquisitions_Read',
+  'Acquisitions_Write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

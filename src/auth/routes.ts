@@ -45,7 +45,8 @@ export function tokenRoute(app: App, auth: AuthService): void {
     },
     async (request, reply) => {
       const body = request.body as Record<string, unknown> | undefined | null;
-      if (body !== undefined && body !== null && typeof body !== 'object') throw fail.invalidInput('the body must be a form or a JSON object');
+      if (body !== undefined && body !== null && typeof body !== 'object')
+        throw fail.invalidInput('the body must be a form or a JSON object');
       const grant = body?.grant_type;
       if (grant !== undefined && grant !== 'client_credentials') {
         throw fail.invalidParameter('grant_type must be client_credentials');

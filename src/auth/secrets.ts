@@ -28,7 +28,10 @@ export async function verifySecret(secret: string, encoded: string | undefined):
   if (parts[0] !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
   const actual = await scrypt(secret, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
   });
   return crypto.timingSafeEqual(actual, expected) && encoded !== undefined;
 }

@@ -69,7 +69,11 @@ export class AuthService {
 
   async listKeys(): Promise<KeySummary[]> {
     return (await repo.listKeys(this.db)).map((row) => ({
-      key: row.key, name: row.name, roles: row.roles, createdDate: row.created_date, revokedDate: row.revoked_date,
+      key: row.key,
+      name: row.name,
+      roles: row.roles,
+      createdDate: row.created_date,
+      revokedDate: row.revoked_date,
     }));
   }
 
@@ -110,12 +114,18 @@ export class AuthService {
   /** Starts hearing revocations from other processes (once; tried again on a later call if it fails). */
   private subscribe(): void {
     if (this.subscribing || !this.db.listen) return;
-    this.subscribing = this.db.listen(repo.REVOCATIONS, () => this.forget(), () => {
-      this.forget(); // (re)connected: what was announced meanwhile is lost
-      this.listening = true;
-    }).catch(() => {
-      this.subscribing = undefined;
-    });
+    this.subscribing = this.db
+      .listen(
+        repo.REVOCATIONS,
+        () => this.forget(),
+        () => {
+          this.forget(); // (re)connected: what was announced meanwhile is lost
+          this.listening = true;
+        },
+      )
+      .catch(() => {
+        this.subscribing = undefined;
+      });
   }
 
   private forget(): void {

@@ -25,20 +25,26 @@ export function printImportSummary(summary: ImportSummary, seconds: number, json
   const problems = (list: ImportSummary['failed']) => list.map((f) => `  ${f.file}: ${f.position}: ${f.reason}`);
   const warnings = problems(summary.warnings);
   if (summary.warningCount > summary.warnings.length) warnings.push(`  … and ${summary.warningCount - summary.warnings.length} more`);
-  print(json, { ...summary, seconds: Math.round(seconds * 10) / 10 }, [
-    `read ${summary.read} records in ${seconds.toFixed(1)} s (${Math.round(summary.read / Math.max(seconds, 0.001))} records/s): ` +
-      `${summary.created} created, ${summary.updated} updated, ${summary.failed.length} failed; ` +
-      `items: ${summary.items.created} created, ${summary.items.updated} updated`,
-    ...(summary.failed.length ? ['failed records:', ...problems(summary.failed)] : []),
-    ...(warnings.length ? ['loaded with warnings:', ...warnings] : []),
-  ].join('\n'));
+  print(
+    json,
+    { ...summary, seconds: Math.round(seconds * 10) / 10 },
+    [
+      `read ${summary.read} records in ${seconds.toFixed(1)} s (${Math.round(summary.read / Math.max(seconds, 0.001))} records/s): ` +
+        `${summary.created} created, ${summary.updated} updated, ${summary.failed.length} failed; ` +
+        `items: ${summary.items.created} created, ${summary.items.updated} updated`,
+      ...(summary.failed.length ? ['failed records:', ...problems(summary.failed)] : []),
+      ...(warnings.length ? ['loaded with warnings:', ...warnings] : []),
+    ].join('\n'),
+  );
   if (summary.failed.length) process.exitCode = 1;
 }
 
 export function bibCommands(program: Command, cli: Cli): void {
   program
     .command('import')
-    .description('load MARC records (ISO 2709 in MARC-8 or UTF-8, MARCXML or MARC-in-JSON, detected from content) as bibs, with the items in their item fields; a record matching a bib by 001+003 or 035 replaces it')
+    .description(
+      'load MARC records (ISO 2709 in MARC-8 or UTF-8, MARCXML or MARC-in-JSON, detected from content) as bibs, with the items in their item fields; a record matching a bib by 001+003 or 035 replaces it',
+    )
     .argument('<files...>', 'MARC files')
     .option('--item-map <file>', 'JSON file saying which fields and subfields hold items (default: `carrel item-map`)')
     .option('--no-items', 'load the bibs only, ignoring item fields')
@@ -51,19 +57,31 @@ export function bibCommands(program: Command, cli: Cli): void {
       const bar = progressBar('importing |{bar}| {percentage}% | {records} records | {rate} rec/s | {failed} failed', opts.json);
       const started = performance.now();
       bar?.start(totalBytes, 0, { records: 0, rate: 0, failed: 0 });
-      const summary = await cli.write(({ db }) =>
-        importFiles(db, files.map((file) => ({ name: file, open: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }) })), {
-          itemMap,
-          onProgress: (p) => bar?.update(p.bytes, { records: p.records, failed: p.failed, rate: Math.round(p.records / ((performance.now() - started) / 1000)) }),
-          onWaiting: () => process.stderr.write('another import of this database is running: waiting for it to finish…\n'),
-        }),
-      ).finally(() => bar?.stop());
+      const summary = await cli
+        .write(({ db }) =>
+          importFiles(
+            db,
+            files.map((file) => ({ name: file, open: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }) })),
+            {
+              itemMap,
+              onProgress: (p) =>
+                bar?.update(p.bytes, {
+                  records: p.records,
+                  failed: p.failed,
+                  rate: Math.round(p.records / ((performance.now() - started) / 1000)),
+                }),
+              onWaiting: () => process.stderr.write('another import of this database is running: waiting for it to finish…\n'),
+            },
+          ),
+        )
+        .finally(() => bar?.stop());
       printImportSummary(summary, (performance.now() - started) / 1000, !!opts.json);
     });
 
   program
     .command('item-map')
-    .description('print the default item mapping (which fields and subfields of a record hold items) as JSON, to edit and pass to `carrel import --item-map`')
+    .description(
+      'print the default item mapping (which fields and subfields of a record hold items) as JSON, to edit and pass to `carrel import --item-map`',
+    )
     .action(() => print(true, DEFAULT_ITEM_MAP, ''));
-
 }

@@ -28,13 +28,21 @@ const subfields = (field: DataField | undefined, codes: string) =>
 
 /** ISBD punctuation that ends a MARC subfield (" /", " :", ",", ".") is not part of the value. */
 export function trimPunctuation(text: string): string {
-  return text.replace(/\s*[/:;,=]\s*$/, '').replace(/(?<![A-Z]|\.\.)\.$/, '').trim();
+  return text
+    .replace(/\s*[/:;,=]\s*$/, '')
+    .replace(/(?<![A-Z]|\.\.)\.$/, '')
+    .trim();
 }
 
 // MARC 21 records often carry decomposed Unicode (e + combining macron); the derived text is
 // composed (NFC) so that it compares and displays as people type it. The MARC stays as it came.
 const joined = (parts: string[]) => {
-  const text = trimPunctuation(parts.map((p) => p.trim()).filter(Boolean).join(' ')).normalize('NFC');
+  const text = trimPunctuation(
+    parts
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .join(' '),
+  ).normalize('NFC');
   return text || null;
 };
 
@@ -103,7 +111,9 @@ export function deriveBib(record: MarcRecord): DerivedBib {
   const title = dataFields(record, ['245'])[0];
   const author = dataFields(record, ['100', '110', '111'])[0];
   const year008 = /^\d{4}$/.test(f008.slice(7, 11)) ? Number(f008.slice(7, 11)) : null;
-  const imprint = dataFields(record, ['264', '260']).flatMap((f) => subfields(f, 'c')).join(' ');
+  const imprint = dataFields(record, ['264', '260'])
+    .flatMap((f) => subfields(f, 'c'))
+    .join(' ');
   const yearImprint = /\b(1[0-9]{3}|20[0-9]{2})\b/.exec(imprint)?.[1];
   const code = (text: string) => (text.trim() && !/^[|#\s]+$/.test(text) ? text.trim() : null);
   return {
@@ -114,10 +124,31 @@ export function deriveBib(record: MarcRecord): DerivedBib {
     country: code(f008.slice(15, 18)),
     bibLevel: code(record.leader[7] ?? ''),
     materialType: materialTypeOf(record),
-    isbns: [...new Set(dataFields(record, ['020']).flatMap((f) => subfields(f, 'a')).map(normalizeIsbn).filter((v): v is string => !!v))],
-    issns: [...new Set(dataFields(record, ['022']).flatMap((f) => subfields(f, 'a')).map(normalizeIssn).filter((v): v is string => !!v))],
+    isbns: [
+      ...new Set(
+        dataFields(record, ['020'])
+          .flatMap((f) => subfields(f, 'a'))
+          .map(normalizeIsbn)
+          .filter((v): v is string => !!v),
+      ),
+    ],
+    issns: [
+      ...new Set(
+        dataFields(record, ['022'])
+          .flatMap((f) => subfields(f, 'a'))
+          .map(normalizeIssn)
+          .filter((v): v is string => !!v),
+      ),
+    ],
     controlNumber: control(record, '001')?.trim() || null,
     controlSource: control(record, '003')?.trim() || null,
-    systemNumbers: [...new Set(dataFields(record, ['035']).flatMap((f) => subfields(f, 'a')).map((v) => v.replace(/\s+/g, '')).filter(Boolean))],
+    systemNumbers: [
+      ...new Set(
+        dataFields(record, ['035'])
+          .flatMap((f) => subfields(f, 'a'))
+          .map((v) => v.replace(/\s+/g, ''))
+          .filter(Boolean),
+      ),
+    ],
   };
 }

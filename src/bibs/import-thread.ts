@@ -6,7 +6,8 @@ import type { PreparedBatch, PreparedBib } from './prepare.ts';
 
 // Files are numbered so that bytes asked for by a file the worker has stopped reading (a file that
 // is not MARC stops at its first chunk) never reach the next one.
-export type ToWorker = { kind: 'file'; file: number } | { kind: 'chunk'; file: number; data: Uint8Array } | { kind: 'end'; file: number } | { kind: 'ack' };
+export type ToWorker =
+  { kind: 'file'; file: number } | { kind: 'chunk'; file: number; data: Uint8Array } | { kind: 'end'; file: number } | { kind: 'ack' };
 
 /** A prepared batch on its way between threads: rows as places in the buffer sent with it. */
 export interface WorkerBatch extends Omit<PreparedBatch, 'records'> {

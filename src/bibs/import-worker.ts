@@ -59,12 +59,21 @@ async function post(preparer: RecordPreparer): Promise<void> {
   const out: WorkerBatch = {
     read: batch.read,
     failed: batch.failed,
-    records: batch.records.map(({ row, derived, items, position }) => ({ start: row.byteOffset - buffer.byteOffset, end: row.byteOffset - buffer.byteOffset + row.length, derived, items, position })),
+    records: batch.records.map(({ row, derived, items, position }) => ({
+      start: row.byteOffset - buffer.byteOffset,
+      end: row.byteOffset - buffer.byteOffset + row.length,
+      derived,
+      items,
+      position,
+    })),
   };
   unacked++;
   // Rows made before the buffer last grew are views of an older buffer, with the same bytes at
   // the same places: the newest buffer holds them all.
-  send({ kind: 'batch', batch: out, buffer: buffer.buffer as ArrayBuffer, offset: buffer.byteOffset }, buffer.byteOffset === 0 ? [buffer.buffer as ArrayBuffer] : []);
+  send(
+    { kind: 'batch', batch: out, buffer: buffer.buffer as ArrayBuffer, offset: buffer.byteOffset },
+    buffer.byteOffset === 0 ? [buffer.buffer as ArrayBuffer] : [],
+  );
 }
 
 async function readFile(): Promise<void> {

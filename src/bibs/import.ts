@@ -71,13 +71,24 @@ interface Prepared extends PreparedBib {
 /** Which prepared records match a live bib, by 001+003 or by 035: their ids, in batch order. */
 async function matches(db: Queryable, batch: Prepared[]): Promise<(string | undefined)[]> {
   const controlKey = (number: string, source: string | null) => `${number}\u0000${source ?? ''}`;
-  const byControl = new Map((await repo.findBibsByControl(db, batch.filter((p) => p.derived.controlNumber)
-    .map((p) => [p.derived.controlNumber!, p.derived.controlSource ?? '']))).map((f) => [controlKey(f.control_number!, f.control_source), f.id]));
-  const targets = batch.map((p) => (p.derived.controlNumber ? byControl.get(controlKey(p.derived.controlNumber, p.derived.controlSource)) : undefined));
+  const byControl = new Map(
+    (
+      await repo.findBibsByControl(
+        db,
+        batch.filter((p) => p.derived.controlNumber).map((p) => [p.derived.controlNumber!, p.derived.controlSource ?? '']),
+      )
+    ).map((f) => [controlKey(f.control_number!, f.control_source), f.id]),
+  );
+  const targets = batch.map((p) =>
+    p.derived.controlNumber ? byControl.get(controlKey(p.derived.controlNumber, p.derived.controlSource)) : undefined,
+  );
   // The 001 decides where it matches; the 035s are looked up only for the records it did not place
   // (none, when a file is loaded again).
   const unplaced = batch.filter((_, i) => targets[i] === undefined);
-  const found = await repo.findBibsBySystemNumber(db, unplaced.flatMap((p) => p.derived.systemNumbers));
+  const found = await repo.findBibsBySystemNumber(
+    db,
+    unplaced.flatMap((p) => p.derived.systemNumbers),
+  );
   const bySystem = new Map(found.flatMap((f) => f.system_numbers.map((n) => [n, f.id] as const)));
   return batch.map((p, i) => targets[i] ?? p.derived.systemNumbers.map((n) => bySystem.get(n)).find((id) => id !== undefined));
 }
@@ -132,7 +143,15 @@ class Importer {
   private failure: { error: unknown } | undefined;
   /** Settles when the latest plan has taken its ids (see plan). */
   private idsTaken: Promise<void> = Promise.resolve();
-  readonly summary: ImportSummary = { read: 0, created: 0, updated: 0, items: { created: 0, updated: 0 }, failed: [], warnings: [], warningCount: 0 };
+  readonly summary: ImportSummary = {
+    read: 0,
+    created: 0,
+    updated: 0,
+    items: { created: 0, updated: 0 },
+    failed: [],
+    warnings: [],
+    warningCount: 0,
+  };
 
   constructor(
     private readonly db: Db,
@@ -154,16 +173,30 @@ class Importer {
       let location = item.location ?? null;
       if (location !== null && !this.known.locations.has(location)) {
         const unknown = location;
-        warnings.push([p, () => `item ${item.barcode ?? '(no barcode)'}: location "${unknown}" is not a location of this library; the item is loaded without one`]);
+        warnings.push([
+          p,
+          () =>
+            `item ${item.barcode ?? '(no barcode)'}: location "${unknown}" is not a location of this library; the item is loaded without one`,
+        ]);
         location = null;
       }
       let status = item.status ?? '-';
       if (!this.known.statuses.has(status)) {
         const unknown = status;
-        warnings.push([p, () => `item ${item.barcode ?? '(no barcode)'}: status "${unknown}" is not an item status; loaded as "-" (available)`]);
+        warnings.push([
+          p,
+          () => `item ${item.barcode ?? '(no barcode)'}: status "${unknown}" is not an item status; loaded as "-" (available)`,
+        ]);
         status = '-';
       }
-      rows.push({ bibId, barcode: item.barcode ?? null, callNumber: item.callNumber ?? null, location, status, itemType: item.itemType ?? null });
+      rows.push({
+        bibId,
+        barcode: item.barcode ?? null,
+        callNumber: item.callNumber ?? null,
+        location,
+        status,
+        itemType: item.itemType ?? null,
+      });
     }
     return rows;
   }
@@ -256,8 +289,18 @@ class Importer {
     const { fresh, freshIds, replacing } = plan;
     await this.db.transaction(async (tx) => {
       const at = await batchStamp(tx);
-      if (replacing.size) await repo.updateBibs(tx, [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })), at);
-      if (fresh.length) await repo.insertBibs(tx, fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })), at);
+      if (replacing.size)
+        await repo.updateBibs(
+          tx,
+          [...replacing].map(([id, p]) => ({ id, row: p.row, derived: p.derived })),
+          at,
+        );
+      if (fresh.length)
+        await repo.insertBibs(
+          tx,
+          fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })),
+          at,
+        );
       const written = plan.items.rows.length ? await itemLoader.write(tx, plan.items, at) : { created: 0, updated: 0 };
       // Counted only once the transaction has its rows: a failed batch adds nothing to the summary.
       this.summary.updated += plan.updated;
@@ -274,9 +317,16 @@ class Importer {
 
   private start(planned: Promise<Plan>, unsettled: Writing[]): Writing {
     const final = this.finalPlan(planned, unsettled);
-    const writing: Writing = { footprint: final.then((plan) => plan.footprint), done: final.then((plan) => this.write(plan)), committed: false };
+    const writing: Writing = {
+      footprint: final.then((plan) => plan.footprint),
+      done: final.then((plan) => this.write(plan)),
+      committed: false,
+    };
     // No batch starts writing after one has failed (a failed plan fails the batches comparing with it too).
-    writing.done.then(() => (writing.committed = true), (error: unknown) => (this.failure ??= { error }));
+    writing.done.then(
+      () => (writing.committed = true),
+      (error: unknown) => (this.failure ??= { error }),
+    );
     writing.footprint.catch(() => {}); // awaited by later batches; this only stops an early "unhandled" crash
     return writing;
   }
@@ -368,16 +418,18 @@ export async function importFiles(
   const importer = new Importer(db, await knownCodes(db), options);
   const thread = new ImportThread(options.itemMap);
   try {
-    return await importer.run(files.map((file) => {
-      let bytes = 0;
-      const counted = (async function* () {
-        for await (const chunk of file.open()) {
-          bytes += chunk.length;
-          yield chunk;
-        }
-      })();
-      return { name: file.name, batches: thread.batches(counted), bytes: () => bytes };
-    }));
+    return await importer.run(
+      files.map((file) => {
+        let bytes = 0;
+        const counted = (async function* () {
+          for await (const chunk of file.open()) {
+            bytes += chunk.length;
+            yield chunk;
+          }
+        })();
+        return { name: file.name, batches: thread.batches(counted), bytes: () => bytes };
+      }),
+    );
   } finally {
     await thread.close();
   }

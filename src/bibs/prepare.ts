@@ -33,7 +33,12 @@ export const BATCH = 500;
 const BATCH_BYTES = 4 << 20;
 
 const OTHER_KINDS: Record<string, string> = {
-  u: 'holdings', v: 'holdings', x: 'holdings', y: 'holdings', z: 'authority', q: 'community information',
+  u: 'holdings',
+  v: 'holdings',
+  x: 'holdings',
+  y: 'holdings',
+  z: 'authority',
+  q: 'community information',
 };
 
 /** Why a record cannot be a bib, or undefined when it can. */
@@ -108,7 +113,10 @@ export class RecordPreparer {
 }
 
 /** Batches of records read in this thread, with a pause every few records for the database's replies. */
-export async function* prepareHere(records: AsyncIterable<RawReadResult> | Iterable<RawReadResult>, itemMap: ItemMap | null): AsyncGenerator<PreparedBatch> {
+export async function* prepareHere(
+  records: AsyncIterable<RawReadResult> | Iterable<RawReadResult>,
+  itemMap: ItemMap | null,
+): AsyncGenerator<PreparedBatch> {
   const preparer = new RecordPreparer(itemMap);
   let n = 0;
   for await (const result of records) {

@@ -9,19 +9,70 @@ import { countryName } from './countries.ts';
 import type { BibRow } from './repository.ts';
 
 export const BIB_FIELDS = {
-  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'available', 'lang', 'title', 'author', 'materialType',
-    'bibLevel', 'publishYear', 'catalogDate', 'country', 'normTitle', 'normAuthor', 'varFields', 'fixedFields', 'items'] as const,
-  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'available', 'lang', 'title', 'author', 'materialType', 'bibLevel',
-    'publishYear', 'catalogDate', 'country'] as const,
+  all: [
+    'id',
+    'updatedDate',
+    'createdDate',
+    'deletedDate',
+    'deleted',
+    'suppressed',
+    'available',
+    'lang',
+    'title',
+    'author',
+    'materialType',
+    'bibLevel',
+    'publishYear',
+    'catalogDate',
+    'country',
+    'normTitle',
+    'normAuthor',
+    'varFields',
+    'fixedFields',
+    'items',
+  ] as const,
+  defaults: [
+    'id',
+    'updatedDate',
+    'createdDate',
+    'deleted',
+    'suppressed',
+    'available',
+    'lang',
+    'title',
+    'author',
+    'materialType',
+    'bibLevel',
+    'publishYear',
+    'catalogDate',
+    'country',
+  ] as const,
 } satisfies FieldSet<string>;
 
 export type BibField = (typeof BIB_FIELDS.all)[number];
 
-
 // MARC language codes are ISO 639-2/B; the runtime's names know the /T forms of these few.
 const BIBLIOGRAPHIC_TO_TERMINOLOGY: Record<string, string> = {
-  alb: 'sqi', arm: 'hye', baq: 'eus', bur: 'mya', chi: 'zho', cze: 'ces', dut: 'nld', fre: 'fra', geo: 'kat', ger: 'deu',
-  gre: 'ell', ice: 'isl', mac: 'mkd', mao: 'mri', may: 'msa', per: 'fas', rum: 'ron', slo: 'slk', tib: 'bod', wel: 'cym',
+  alb: 'sqi',
+  arm: 'hye',
+  baq: 'eus',
+  bur: 'mya',
+  chi: 'zho',
+  cze: 'ces',
+  dut: 'nld',
+  fre: 'fra',
+  geo: 'kat',
+  ger: 'deu',
+  gre: 'ell',
+  ice: 'isl',
+  mac: 'mkd',
+  mao: 'mri',
+  may: 'msa',
+  per: 'fas',
+  rum: 'ron',
+  slo: 'slk',
+  tib: 'bod',
+  wel: 'cym',
 };
 const namesByLocale = new Map<string, Intl.DisplayNames>();
 // Intl.DisplayNames.of costs microseconds a call: a harvest page of 2,000 bibs asks for a few dozen names.
@@ -55,8 +106,13 @@ function lookUpLanguageName(code: string, locale: string): string {
 }
 
 export const BIB_LEVELS: Record<string, string> = {
-  a: 'Monographic component part', b: 'Serial component part', c: 'Collection', d: 'Subunit', i: 'Integrating resource',
-  m: 'Monograph/Item', s: 'Serial',
+  a: 'Monographic component part',
+  b: 'Serial component part',
+  c: 'Collection',
+  d: 'Subunit',
+  i: 'Integrating resource',
+  m: 'Monograph/Item',
+  s: 'Serial',
 };
 
 /** Sierra's field-group tag for a MARC tag, as varFields carry it. */
@@ -101,7 +157,12 @@ export function varFields(marc: MarcInJson): Record<string, unknown>[] {
 /** Text folded for sorting and matching: lower case, no diacritics, no punctuation. */
 export function normalizeText(text: string | null): string | null {
   if (text === null) return null;
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** The established platform's fixed-length fields of a bib, keyed by number. */
@@ -114,7 +175,8 @@ function fixedFields(row: BibRow): Record<string, { label: string; value: string
   out['27'] = { label: 'COPIES', value: row.copies ?? 0 };
   if (row.catalog_date) out['28'] = { label: 'Cat. Date', value: row.catalog_date };
   if (row.bib_level) out['29'] = { label: 'Bib Level', value: row.bib_level, display: BIB_LEVELS[row.bib_level] ?? row.bib_level };
-  if (row.material_type) out['30'] = { label: 'Material Type', value: row.material_type, display: row.material_type_desc ?? row.material_type };
+  if (row.material_type)
+    out['30'] = { label: 'Material Type', value: row.material_type, display: row.material_type_desc ?? row.material_type };
   // Bib Code 3 is where the established platform marks suppression: n = suppressed, - = shown.
   out['31'] = { label: 'Bib Code 3', value: row.suppressed ? 'n' : '-' };
   out['80'] = { label: 'Record Type', value: 'b' };
@@ -126,7 +188,11 @@ function fixedFields(row: BibRow): Record<string, { label: string; value: string
 }
 
 /** `items`: the page's items by bib, when `items` is among the fields. */
-export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | undefined> = recordPresenter<BibRow, BibField, Map<string, ItemRow[]> | undefined>({
+export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | undefined> = recordPresenter<
+  BibRow,
+  BibField,
+  Map<string, ItemRow[]> | undefined
+>({
   available: (row) => row.available,
   lang: (row) => (row.lang ? { code: row.lang, name: languageName(row.lang) } : undefined),
   title: (row) => row.title ?? undefined,

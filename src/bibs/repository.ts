@@ -37,14 +37,21 @@ export interface BibExtras {
 
 // The MARC is read only when the answer shows it (varFields): a page of 2,000 bibs without it is a
 // fraction of the bytes.
-const columns = ({ marc = false, holdings = false }: BibExtras) => `b.id::text, ${marc ? 'b.marc' : 'null as marc'}, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
+const columns = ({
+  marc = false,
+  holdings = false,
+}: BibExtras) => `b.id::text, ${marc ? 'b.marc' : 'null as marc'}, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
   b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
   b.created_date, b.updated_date, b.deleted_date,
   exists (select 1 from item_bibs ib join items i on i.id = ib.item_id
           where ib.bib_id = b.id and i.status = '-' and i.due_date is null and i.deleted_date is null and not i.suppressed) as available
-  ${holdings ? `, array(select distinct i.location_code from item_bibs ib join items i on i.id = ib.item_id
+  ${
+    holdings
+      ? `, array(select distinct i.location_code from item_bibs ib join items i on i.id = ib.item_id
               where ib.bib_id = b.id and i.deleted_date is null and i.location_code is not null order by 1) as item_locations,
-    (select count(*)::int from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as copies` : ''}`;
+    (select count(*)::int from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as copies`
+      : ''
+  }`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 
 /**
@@ -55,7 +62,20 @@ export const bibRowColumns = columns;
 export const BIB_FROM = FROM;
 
 function derivedParams(d: DerivedBib): unknown[] {
-  return [d.title, d.author, d.publishYear, d.lang, d.country, d.bibLevel, d.materialType, d.isbns, d.issns, d.controlNumber, d.controlSource, d.systemNumbers];
+  return [
+    d.title,
+    d.author,
+    d.publishYear,
+    d.lang,
+    d.country,
+    d.bibLevel,
+    d.materialType,
+    d.isbns,
+    d.issns,
+    d.controlNumber,
+    d.controlSource,
+    d.systemNumbers,
+  ];
 }
 
 export async function insertBib(tx: Queryable, marc: MarcInJson, derived: DerivedBib, suppressed: boolean, stamp: Date): Promise<string> {
@@ -77,13 +97,38 @@ const RECORDSET = `r(id bigint, marc json, title text, author text, publish_year
   material_type text, isbns text[], issns text[], control_number text, control_source text, system_numbers text[])`;
 
 /** The columns of a prepared row, in order: the MARC (MARC-in-JSON) and what is derived from it. */
-const ROW_COLUMNS = ['marc', 'title', 'author', 'publish_year', 'lang', 'country', 'bib_level', 'material_type', 'isbns', 'issns',
-  'control_number', 'control_source', 'system_numbers'];
+const ROW_COLUMNS = [
+  'marc',
+  'title',
+  'author',
+  'publish_year',
+  'lang',
+  'country',
+  'bib_level',
+  'material_type',
+  'isbns',
+  'issns',
+  'control_number',
+  'control_source',
+  'system_numbers',
+];
 
 /** Appends a record's derived cells to a row whose MARC cell has been written. */
 export function writeDerivedCells(w: CopyWriter, d: DerivedBib): void {
-  for (const value of [d.title, d.author, d.publishYear, d.lang, d.country, d.bibLevel, d.materialType, d.isbns, d.issns,
-    d.controlNumber, d.controlSource, d.systemNumbers]) {
+  for (const value of [
+    d.title,
+    d.author,
+    d.publishYear,
+    d.lang,
+    d.country,
+    d.bibLevel,
+    d.materialType,
+    d.isbns,
+    d.issns,
+    d.controlNumber,
+    d.controlSource,
+    d.systemNumbers,
+  ]) {
     w.byte(0x09);
     w.cell(value);
   }
@@ -113,8 +158,17 @@ function marcJsonOf(row: Uint8Array): string {
 function recordsetJson(rows: BulkBib[]): string {
   const parts = rows.map(({ id, row, derived: d }) => {
     const rest = JSON.stringify({
-      title: d.title, author: d.author, publish_year: d.publishYear, lang: d.lang, country: d.country, bib_level: d.bibLevel,
-      material_type: d.materialType, isbns: d.isbns, issns: d.issns, control_number: d.controlNumber, control_source: d.controlSource,
+      title: d.title,
+      author: d.author,
+      publish_year: d.publishYear,
+      lang: d.lang,
+      country: d.country,
+      bib_level: d.bibLevel,
+      material_type: d.materialType,
+      isbns: d.isbns,
+      issns: d.issns,
+      control_number: d.controlNumber,
+      control_source: d.controlSource,
       system_numbers: d.systemNumbers,
     });
     return `{"id":${id ?? 'null'},"marc":${marcJsonOf(row)},${rest.slice(1)}`;
@@ -146,7 +200,11 @@ export async function insertBibs(tx: Queryable, rows: BulkBib[], stamp: Date): P
   if (tx.copyFrom && rows.every((r) => r.id !== undefined)) {
     const at = stamp.toISOString();
     const tail = `\t${at.slice(0, 10)}\t${at}\t${at}\n`;
-    await tx.copyFrom('bibs', BIB_COLUMNS, withCells(rows, (r) => `\t${r.id}${tail}`));
+    await tx.copyFrom(
+      'bibs',
+      BIB_COLUMNS,
+      withCells(rows, (r) => `\t${r.id}${tail}`),
+    );
     return;
   }
   const doc = recordsetJson(rows);
@@ -178,8 +236,15 @@ export async function updateBibs(tx: Queryable, rows: (BulkBib & { id: string })
     // json, where a JSON document would be parsed whole as jsonb and each record's MARC written
     // back out as text.
     await tx.exec(`create temporary table import_bibs (${RECORDSET.slice(2, -1)}) on commit drop`);
-    await tx.copyFrom('import_bibs', [...ROW_COLUMNS, 'id'], withCells(rows, (r) => `\t${r.id}\n`));
-    await tx.query(`update bibs b set ${SET_FROM_R}, updated_date = $1 from import_bibs r where b.id = r.id and b.deleted_date is null and ${DIFFERS}`, [stamp]);
+    await tx.copyFrom(
+      'import_bibs',
+      [...ROW_COLUMNS, 'id'],
+      withCells(rows, (r) => `\t${r.id}\n`),
+    );
+    await tx.query(
+      `update bibs b set ${SET_FROM_R}, updated_date = $1 from import_bibs r where b.id = r.id and b.deleted_date is null and ${DIFFERS}`,
+      [stamp],
+    );
     return;
   }
   const doc = recordsetJson(rows);
@@ -224,7 +289,14 @@ export async function findBibsBySystemNumber(db: Queryable, numbers: string[]): 
 }
 
 /** Replaces a live record's MARC; false when there is no live record with this id. */
-export async function updateBib(tx: Queryable, id: string, marc: MarcInJson, derived: DerivedBib, suppressed: boolean | undefined, stamp: Date): Promise<boolean> {
+export async function updateBib(
+  tx: Queryable,
+  id: string,
+  marc: MarcInJson,
+  derived: DerivedBib,
+  suppressed: boolean | undefined,
+  stamp: Date,
+): Promise<boolean> {
   const rows = await tx.query(
     `update bibs set marc = $2::json, title = $3, author = $4, publish_year = $5, lang = $6, country = $7, bib_level = $8,
        material_type = $9, isbns = $10, issns = $11, control_number = $12, control_source = $13, system_numbers = $14,

@@ -16,7 +16,10 @@ import { ApiError } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
-const FixedField = Type.Object({ label: Type.String(), value: Type.Union([Type.String(), Type.Integer()]), display: Type.Optional(Type.String()) }, { additionalProperties: false });
+const FixedField = Type.Object(
+  { label: Type.String(), value: Type.Union([Type.String(), Type.Integer()]), display: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 export const BibSchema = Type.Object(
   {
     ...recordHeader,
@@ -33,15 +36,24 @@ export const BibSchema = Type.Object(
     normTitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     normAuthor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     varFields: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
-    fixedFields: Type.Optional(Type.Record(Type.String(), FixedField, { description: 'The established platform\'s fixed-length fields, keyed by their number (24 Language, 26 Location, 27 COPIES, 28 Cat. Date, 29 Bib Level, 30 Material Type, 31 Bib Code 3, 80 Record Type, 81 Record Number, 83 Created Date, 84 Updated Date, 89 Country).' })),
-    items: Type.Optional(Type.Array(Type.Ref('Item'), { description: 'The bib\'s items (fields=…,items).' })),
+    fixedFields: Type.Optional(
+      Type.Record(Type.String(), FixedField, {
+        description:
+          "The established platform's fixed-length fields, keyed by their number (24 Language, 26 Location, 27 COPIES, 28 Cat. Date, 29 Bib Level, 30 Material Type, 31 Bib Code 3, 80 Record Type, 81 Record Number, 83 Created Date, 84 Updated Date, 89 Country).",
+      }),
+    ),
+    items: Type.Optional(Type.Array(Type.Ref('Item'), { description: "The bib's items (fields=…,items)." })),
   },
   { $id: 'Bib', additionalProperties: false },
 );
 const BibList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Bib')) });
 
 const dateRange = (what: string) =>
-  Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open). Whole seconds; the current second is shown once it is over.` }));
+  Type.Optional(
+    Type.String({
+      description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open). Whole seconds; the current second is shown once it is over.`,
+    }),
+  );
 
 const ListQuery = Type.Object(
   {
@@ -63,84 +75,154 @@ const MarcBody = Type.Unknown({
 });
 
 export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | undefined): void {
-  app.get('/bibs', {
-    config: { access: access.need('Bibs_Read') },
-    schema: { summary: 'List or harvest bibs', tags: ['bibs'], security: [{ bearer: [] }], querystring: ListQuery, response: { 200: BibList, ...protectedErrors } },
-  }, async (request) => {
-    const q = request.query;
-    const fields = parseFields(q.fields, BIB_FIELDS);
-    const filter = parseCommonList(q);
-    const rows = await bibs.list({ ...filter, extras: { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') } });
-    const items = fields.includes('items') ? await bibs.itemsOf(rows.filter((r) => !r.deleted_date).map((r) => r.id)) : undefined;
-    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
-  });
-
-  app.get('/bibs/:id', {
-    config: { access: access.need('Bibs_Read') },
-    schema: { summary: 'Get a bib', tags: ['bibs'], security: [{ bearer: [] }], params: IdParams, querystring: FieldsQuery, response: { 200: Type.Ref('Bib'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const fields = parseFields(request.query.fields, BIB_FIELDS);
-    const row = await bibs.get(parseRecordId('id', request.params.id));
-    return presentBib(row, fields, fields.includes('items') && !row.deleted_date ? await bibs.itemsOf([row.id]) : undefined);
-  });
-
-  app.get('/bibs/metadata', {
-    config: { access: access.need('Bibs_Read') },
-    schema: {
-      summary: 'Codes of the coded bib fields, with descriptions',
-      tags: ['bibs'],
-      security: [{ bearer: [] }],
-      querystring: metadataQuery(METADATA_FIELDS, 'Language of the descriptions (BCP 47, e.g. en, fr); default en.'),
-      response: { 200: MetadataAnswer, ...protectedErrors },
+  app.get(
+    '/bibs',
+    {
+      config: { access: access.need('Bibs_Read') },
+      schema: {
+        summary: 'List or harvest bibs',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        querystring: ListQuery,
+        response: { 200: BibList, ...protectedErrors },
+      },
     },
-  }, async (request) => {
-    const wanted = parseMetadataFields(request.query.fields, METADATA_FIELDS);
-    return bibs.metadata(wanted, request.query.language ?? 'en');
-  });
-
-  app.get('/bibs/:id/marc', {
-    config: { access: access.need('Bibs_Read') },
-    schema: {
-      summary: 'A bib’s MARC record',
-      description: 'By Accept: application/marc-in-json (default, also application/json), application/marc-xml (also application/xml), application/marc (ISO 2709, UTF-8).',
-      tags: ['bibs'], security: [{ bearer: [] }], params: IdParams,
+    async (request) => {
+      const q = request.query;
+      const fields = parseFields(q.fields, BIB_FIELDS);
+      const filter = parseCommonList(q);
+      const rows = await bibs.list({ ...filter, extras: { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') } });
+      const items = fields.includes('items') ? await bibs.itemsOf(rows.filter((r) => !r.deleted_date).map((r) => r.id)) : undefined;
+      return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
     },
-  }, async (request, reply) => {
-    const record = await bibs.marc(parseRecordId('id', request.params.id));
-    const accept = request.headers.accept ?? '*/*';
-    const wants = (type: string) => accept.split(',').some((part) => part.trim().split(';')[0] === type);
-    if (wants('application/marc')) return reply.type('application/marc').send(Buffer.from(writeIso2709(record)));
-    if (wants('application/marc-xml') || wants('application/xml') || wants('text/xml')) {
-      return reply.type('application/marc-xml; charset=utf-8').send(`<?xml version="1.0" encoding="UTF-8"?>\n${toMarcXml(record)}\n`);
-    }
-    if (wants('application/marc-in-json') || wants('application/json') || wants('*/*') || wants('application/*')) {
-      return reply.type(wants('application/marc-in-json') ? 'application/marc-in-json' : 'application/json; charset=utf-8').send(JSON.stringify(toMarcInJson(record)));
-    }
-    throw new ApiError(108, 406, 'Invalid parameter', 'Accept must be application/marc-in-json, application/marc-xml or application/marc');
-  });
+  );
 
-  app.post('/bibs', {
-    config: { access: access.need('Bibs_Write') },
-    schema: { summary: 'Create a bib from MARC', tags: ['bibs'], security: [{ bearer: [] }], body: MarcBody, response: { 200: LinkAnswer, ...protectedErrors } },
-  }, async (request) => {
-    const id = await bibs.create(await parseBibBody(request.body));
-    return { link: recordLink(request, publicBaseUrl, 'bibs', id) };
-  });
+  app.get(
+    '/bibs/:id',
+    {
+      config: { access: access.need('Bibs_Read') },
+      schema: {
+        summary: 'Get a bib',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        querystring: FieldsQuery,
+        response: { 200: Type.Ref('Bib'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const fields = parseFields(request.query.fields, BIB_FIELDS);
+      const row = await bibs.get(parseRecordId('id', request.params.id));
+      return presentBib(row, fields, fields.includes('items') && !row.deleted_date ? await bibs.itemsOf([row.id]) : undefined);
+    },
+  );
 
-  app.put('/bibs/:id', {
-    config: { access: access.need('Bibs_Write') },
-    schema: { summary: 'Replace a bib’s MARC', tags: ['bibs'], security: [{ bearer: [] }], params: IdParams, body: MarcBody, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    const id = parseRecordId('id', request.params.id);
-    await bibs.replace(id, await parseBibBody(request.body));
-    return reply.code(204).send(null);
-  });
+  app.get(
+    '/bibs/metadata',
+    {
+      config: { access: access.need('Bibs_Read') },
+      schema: {
+        summary: 'Codes of the coded bib fields, with descriptions',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        querystring: metadataQuery(METADATA_FIELDS, 'Language of the descriptions (BCP 47, e.g. en, fr); default en.'),
+        response: { 200: MetadataAnswer, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const wanted = parseMetadataFields(request.query.fields, METADATA_FIELDS);
+      return bibs.metadata(wanted, request.query.language ?? 'en');
+    },
+  );
 
-  app.delete('/bibs/:id', {
-    config: { access: access.need('Bibs_Write') },
-    schema: { summary: 'Delete a bib (leaves a tombstone)', tags: ['bibs'], security: [{ bearer: [] }], params: IdParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await bibs.delete(parseRecordId('id', request.params.id));
-    return reply.code(204).send(null);
-  });
+  app.get(
+    '/bibs/:id/marc',
+    {
+      config: { access: access.need('Bibs_Read') },
+      schema: {
+        summary: 'A bib’s MARC record',
+        description:
+          'By Accept: application/marc-in-json (default, also application/json), application/marc-xml (also application/xml), application/marc (ISO 2709, UTF-8).',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const record = await bibs.marc(parseRecordId('id', request.params.id));
+      const accept = request.headers.accept ?? '*/*';
+      const wants = (type: string) => accept.split(',').some((part) => part.trim().split(';')[0] === type);
+      if (wants('application/marc')) return reply.type('application/marc').send(Buffer.from(writeIso2709(record)));
+      if (wants('application/marc-xml') || wants('application/xml') || wants('text/xml')) {
+        return reply.type('application/marc-xml; charset=utf-8').send(`<?xml version="1.0" encoding="UTF-8"?>\n${toMarcXml(record)}\n`);
+      }
+      if (wants('application/marc-in-json') || wants('application/json') || wants('*/*') || wants('application/*')) {
+        return reply
+          .type(wants('application/marc-in-json') ? 'application/marc-in-json' : 'application/json; charset=utf-8')
+          .send(JSON.stringify(toMarcInJson(record)));
+      }
+      throw new ApiError(
+        108,
+        406,
+        'Invalid parameter',
+        'Accept must be application/marc-in-json, application/marc-xml or application/marc',
+      );
+    },
+  );
+
+  app.post(
+    '/bibs',
+    {
+      config: { access: access.need('Bibs_Write') },
+      schema: {
+        summary: 'Create a bib from MARC',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        body: MarcBody,
+        response: { 200: LinkAnswer, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const id = await bibs.create(await parseBibBody(request.body));
+      return { link: recordLink(request, publicBaseUrl, 'bibs', id) };
+    },
+  );
+
+  app.put(
+    '/bibs/:id',
+    {
+      config: { access: access.need('Bibs_Write') },
+      schema: {
+        summary: 'Replace a bib’s MARC',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: MarcBody,
+        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      const id = parseRecordId('id', request.params.id);
+      await bibs.replace(id, await parseBibBody(request.body));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/bibs/:id',
+    {
+      config: { access: access.need('Bibs_Write') },
+      schema: {
+        summary: 'Delete a bib (leaves a tombstone)',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await bibs.delete(parseRecordId('id', request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
 }

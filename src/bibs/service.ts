@@ -36,9 +36,11 @@ export async function parseBibBody(body: unknown): Promise<BibInput> {
       if (first.error !== undefined) throw new MarcError(first.error);
       input = { marc: first.record };
     } else {
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new MarcError('the body must be a MARC-in-JSON record or {"marc": …}');
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new MarcError('the body must be a MARC-in-JSON record or {"marc": …}');
       const wrapper = body as { marc?: unknown; suppressed?: unknown };
-      if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean') throw new MarcError('suppressed must be true or false');
+      if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean')
+        throw new MarcError('suppressed must be true or false');
       input = { marc: fromMarcInJson('marc' in wrapper ? wrapper.marc : body), suppressed: wrapper.suppressed };
     }
     if (!input.marc.fields.some((f) => f.tag === '245')) throw new MarcError('a bibliographic record needs a title (245)');
@@ -115,13 +117,17 @@ export class BibService {
   }
 
   /** GET /bibs/metadata: the codes a bib's coded fields take, with their descriptions. */
-  async metadata(fields: readonly MetadataField[], locale: string): Promise<{ field: MetadataField; values: { code: string; desc: string }[] }[]> {
+  async metadata(
+    fields: readonly MetadataField[],
+    locale: string,
+  ): Promise<{ field: MetadataField; values: { code: string; desc: string }[] }[]> {
     const out = [];
     for (const field of fields) {
       let values: { code: string; desc: string }[];
       if (field === 'materialType') values = (await repo.listMaterialTypes(this.db)).map((m) => ({ code: m.code, desc: m.description }));
       else if (field === 'bibLevel') values = Object.entries(BIB_LEVELS).map(([code, desc]) => ({ code, desc }));
-      else if (field === 'language') values = (await repo.codesInUse(this.db, 'lang')).map((code) => ({ code, desc: languageName(code, locale) }));
+      else if (field === 'language')
+        values = (await repo.codesInUse(this.db, 'lang')).map((code) => ({ code, desc: languageName(code, locale) }));
       else values = (await repo.codesInUse(this.db, 'country')).map((code) => ({ code, desc: countryName(code) }));
       out.push({ field, values });
     }

@@ -21,7 +21,10 @@ export async function listBranches(db: Queryable, limit: number, offset: number)
 
 export async function listLocations(db: Queryable, branchIds?: number[]): Promise<LocationRow[]> {
   return branchIds
-    ? db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations where branch_id = any($1::int[]) order by code', [branchIds])
+    ? db.query<LocationRow>(
+        'select code, name, branch_id, pickup, hold_shelf_days from locations where branch_id = any($1::int[]) order by code',
+        [branchIds],
+      )
     : db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations order by code');
 }
 
@@ -35,6 +38,10 @@ export async function insertBranch(tx: Queryable, name: string, address: string 
 
 export async function insertLocation(tx: Queryable, location: Omit<LocationRow, 'branch_id'>, branchId: number): Promise<void> {
   await tx.query('insert into locations (code, name, branch_id, pickup, hold_shelf_days) values ($1, $2, $3, $4, $5)', [
-    location.code, location.name, branchId, location.pickup, location.hold_shelf_days,
+    location.code,
+    location.name,
+    branchId,
+    location.pickup,
+    location.hold_shelf_days,
   ]);
 }

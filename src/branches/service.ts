@@ -19,7 +19,6 @@ export class BranchService {
   location(code: string): Promise<repo.LocationRow | undefined> {
     return repo.getLocation(this.db, code);
   }
-
 }
 
 /** What the demo catalogue's loader reads and writes in its own transaction. */

@@ -27,7 +27,10 @@ export interface Description {
 
 /** Without the trailing ISBD punctuation (" /", " :", " ;", ",", "="), and without a final full stop unless it ends an initial or abbreviation. */
 export function tidy(text: string): string {
-  let out = text.trim().replace(/\s*[/:;,=]$/, '').trim();
+  let out = text
+    .trim()
+    .replace(/\s*[/:;,=]$/, '')
+    .trim();
   // "Smith, J.", "etc." and "591 p." keep their stop; "History." loses it.
   if (/\.$/.test(out) && !/(?:\b\p{Lu}|\b(?:etc|ed|Jr|Sr|p|v|ill|col|ca|no))\.$/u.test(out)) out = out.slice(0, -1);
   return out;
@@ -43,7 +46,10 @@ function dataFields(record: MarcRecord, tags: RegExp): DataField[] {
 }
 
 function subfields(field: DataField, codes: string): string[] {
-  return field.subfields.filter((s) => codes.includes(s.code)).map((s) => s.value.trim()).filter(Boolean);
+  return field.subfields
+    .filter((s) => codes.includes(s.code))
+    .map((s) => s.value.trim())
+    .filter(Boolean);
 }
 
 /** The subfields as one phrase ("Smith, John, 1950-"), or as a list of tidied parts when a separator is given ("480 pages, 20 cm"). */
@@ -82,13 +88,20 @@ export function describe(record: MarcRecord, fallbackTitle: string | null): Desc
     subtitle: f245 ? joined(f245, 'b') : undefined,
     responsibility: f245 ? joined(f245, 'c') : undefined,
     authors: dataFields(record, /^(100|110|111|700|710|711)$/).flatMap((f) => contributor(f) ?? []),
-    edition: dataFields(record, /^250$/).map((f) => joined(f, 'ab')).find(Boolean),
+    edition: dataFields(record, /^250$/)
+      .map((f) => joined(f, 'ab'))
+      .find(Boolean),
     publication: publication ? publicationText(publication) : undefined,
-    physical: dataFields(record, /^300$/).map((f) => joined(f, 'abce', ', ')).find(Boolean),
+    physical: dataFields(record, /^300$/)
+      .map((f) => joined(f, 'abce', ', '))
+      .find(Boolean),
     // A 490 ("Name, 12") and its 830 ("Name") are one series: the numbered form is kept.
-    series: dataFields(record, /^(490|830)$/).flatMap((f) => joined(f, 'av', ', ') ?? [])
+    series: dataFields(record, /^(490|830)$/)
+      .flatMap((f) => joined(f, 'av', ', ') ?? [])
       .filter((s, i, all) => all.indexOf(s) === i && !all.some((other) => other.startsWith(`${s}, `))),
-    subjects: dataFields(record, /^6[0-5]\d$/).map((f) => subfields(f, 'abcdvxyz').map(tidy)).filter((parts) => parts.length > 0),
+    subjects: dataFields(record, /^6[0-5]\d$/)
+      .map((f) => subfields(f, 'abcdvxyz').map(tidy))
+      .filter((parts) => parts.length > 0),
     summary: dataFields(record, /^520$/).flatMap((f) => prose(f, 'ab') ?? []),
     notes: dataFields(record, /^5(?!20)\d\d$/).flatMap((f) => prose(f, 'a') ?? []),
     isbns: dataFields(record, /^020$/).flatMap((f) => subfields(f, 'a').map(tidy)),

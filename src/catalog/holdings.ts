@@ -21,8 +21,18 @@ export interface HoldingsSummary {
 
 // Readers' words for the item statuses (the staff display strings are terse capitals).
 const STATUS_LABELS: Record<string, string> = {
-  '-': 'Available', o: 'Library use only', t: 'In transit', m: 'Missing', '!': 'On hold shelf', p: 'Being processed',
-  d: 'Damaged', l: 'Lost', w: 'Withdrawn', n: 'Unavailable', $: 'Unavailable', z: 'Unavailable',
+  '-': 'Available',
+  o: 'Library use only',
+  t: 'In transit',
+  m: 'Missing',
+  '!': 'On hold shelf',
+  p: 'Being processed',
+  d: 'Damaged',
+  l: 'Lost',
+  w: 'Withdrawn',
+  n: 'Unavailable',
+  $: 'Unavailable',
+  z: 'Unavailable',
 };
 
 const dueFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -34,7 +44,8 @@ export function formatDue(due: Date): string {
 function copyOf(item: ItemRow): Copy {
   const location = item.location_name ?? item.location_code ?? 'Ask at the library';
   const callNumber = item.call_number ?? '';
-  if (item.due_date) return { location, callNumber, status: `Checked out, due ${formatDue(item.due_date)}`, state: 'unavailable', due: item.due_date };
+  if (item.due_date)
+    return { location, callNumber, status: `Checked out, due ${formatDue(item.due_date)}`, state: 'unavailable', due: item.due_date };
   const status = STATUS_LABELS[item.status] ?? item.status_display.charAt(0) + item.status_display.slice(1).toLowerCase();
   const state: CopyState = item.status === '-' ? 'available' : item.status === 'o' ? 'in-library' : 'unavailable';
   return { location, callNumber, status, state };
@@ -43,7 +54,9 @@ function copyOf(item: ItemRow): Copy {
 /** The copies to show, available ones first, then by location. */
 export function copiesOf(items: ItemRow[]): Copy[] {
   const order: Record<CopyState, number> = { available: 0, 'in-library': 1, unavailable: 2 };
-  return items.filter((i) => !i.suppressed).map(copyOf)
+  return items
+    .filter((i) => !i.suppressed)
+    .map(copyOf)
     .sort((a, b) => order[a.state] - order[b.state] || a.location.localeCompare(b.location));
 }
 
@@ -62,7 +75,11 @@ export function summarize(copies: Copy[]): HoldingsSummary {
   if (inLibrary.length) return { state: 'in-library', label: 'Library use only', detail: places(inLibrary) };
   const due = copies.flatMap((c) => c.due ?? []).sort((a, b) => a.getTime() - b.getTime());
   if (due.length === copies.length) {
-    return { state: 'unavailable', label: copies.length > 1 ? 'All copies checked out' : 'Checked out', detail: `Due back ${formatDue(due[0]!)}` };
+    return {
+      state: 'unavailable',
+      label: copies.length > 1 ? 'All copies checked out' : 'Checked out',
+      detail: `Due back ${formatDue(due[0]!)}`,
+    };
   }
   return { state: 'unavailable', label: 'Not available now', detail: copies[0]!.status };
 }

@@ -42,7 +42,8 @@ export function parseCatalogQuery(raw: Raw): CatalogQuery {
   const text = (single(raw, 'text') ?? '').trim();
   if (text.length > MAX_TEXT) throw new BadQuery(`Searches can be at most ${MAX_TEXT} characters long.`);
   const index = single(raw, 'index') || undefined;
-  if (index !== undefined && !Object.hasOwn(SEARCH_INDEXES, index)) throw new BadQuery('That is not one of the fields the catalogue can search.');
+  if (index !== undefined && !Object.hasOwn(SEARCH_INDEXES, index))
+    throw new BadQuery('That is not one of the fields the catalogue can search.');
   const sort = single(raw, 'sort') || 'relevance';
   if (!(SEARCH_SORTS as readonly string[]).includes(sort)) throw new BadQuery('Results can be sorted by relevance, title or year only.');
   const pageText = single(raw, 'page') || '1';
@@ -62,8 +63,16 @@ export function parseCatalogQuery(raw: Raw): CatalogQuery {
 function list(raw: Raw, name: FacetName, pattern: RegExp): string[] {
   const value = single(raw, name);
   if (value === undefined || value === '') return [];
-  const values = [...new Set(value.split(',').map((v) => v.trim()).filter(Boolean))];
-  if (values.length > 20 || values.some((v) => !pattern.test(v))) throw new BadQuery('The address asks for a filter the catalogue does not know.');
+  const values = [
+    ...new Set(
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (values.length > 20 || values.some((v) => !pattern.test(v)))
+    throw new BadQuery('The address asks for a filter the catalogue does not know.');
   return values;
 }
 

@@ -19,7 +19,8 @@ type Query = Record<string, string | string[] | undefined>;
 
 // No script runs on these pages and nothing is framed; forms only ever submit back here.
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
@@ -28,9 +29,14 @@ const route = { config: { access: access.open }, schema: { hide: true } } as con
 
 export function catalogRoutes(app: App, catalog: CatalogService, libraryName: string): void {
   const send = (reply: FastifyReply, status: number, title: string, main: Html, query?: CatalogQuery, hero = false) =>
-    reply.code(status).headers(SECURITY_HEADERS).header('cache-control', 'no-cache').type('text/html; charset=utf-8')
+    reply
+      .code(status)
+      .headers(SECURITY_HEADERS)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
       .send(frame({ libraryName, title, main, query, hero }).text);
-  const notice = (reply: FastifyReply, status: number, title: string, message: string | Html) => send(reply, status, title, noticeMain(title, message));
+  const notice = (reply: FastifyReply, status: number, title: string, message: string | Html) =>
+    send(reply, status, title, noticeMain(title, message));
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof BadQuery) return notice(reply, 400, 'That search could not be read', error.message);
@@ -38,12 +44,24 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
     if (known && known.httpStatus === 503) {
       return notice(reply, 503, 'The catalogue is resting', 'The catalogue is not available just now. Please try again in a few minutes.');
     }
-    if (known && known.httpStatus < 500) return notice(reply, known.httpStatus, 'That page could not be shown', 'The address is not one the catalogue understands.');
+    if (known && known.httpStatus < 500)
+      return notice(reply, known.httpStatus, 'That page could not be shown', 'The address is not one the catalogue understands.');
     request.log.error({ err: loggable(error) }, 'unexpected error');
-    return notice(reply, 500, 'Something went wrong', html`The catalogue could not show this page. Please try again; if it keeps happening, tell the library this reference: ${request.id}.`);
+    return notice(
+      reply,
+      500,
+      'Something went wrong',
+      html`The catalogue could not show this page. Please try again; if it keeps happening, tell the library this reference: ${request.id}.`,
+    );
   });
   app.setNotFoundHandler((_request, reply) =>
-    notice(reply, 404, 'Page not found', html`There is no catalogue page at this address. You can <a href="/catalog">search the catalogue</a> instead.`));
+    notice(
+      reply,
+      404,
+      'Page not found',
+      html`There is no catalogue page at this address. You can <a href="/catalog">search the catalogue</a> instead.`,
+    ),
+  );
 
   app.get('/', route, async (request, reply) => {
     const q = parseCatalogQuery(request.query as Query);
@@ -56,7 +74,13 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
     const { id } = request.params as { id: string };
     const record = /^[1-9]\d{0,17}$/.test(id) ? await catalog.record(id) : undefined;
     if (!record) {
-      return notice(reply, 404, 'Record not found', html`The catalogue has no record ${id}. It may have been withdrawn. <a href="/catalog">Search the catalogue</a> for something like it.`);
+      return notice(
+        reply,
+        404,
+        'Record not found',
+        html`The catalogue has no record ${id}. It may have been withdrawn. <a href="/catalog">Search the catalogue</a> for something like
+          it.`,
+      );
     }
     let back: CatalogQuery | undefined;
     try {
@@ -69,5 +93,10 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
 
   // The stylesheet's address carries its hash: it can be kept for a year.
   app.get(CSS_PATH.slice('/catalog'.length), { ...route, config: { access: access.docs } }, async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').type('text/css; charset=utf-8').send(CSS));
+    reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .type('text/css; charset=utf-8')
+      .send(CSS),
+  );
 }

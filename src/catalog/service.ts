@@ -73,15 +73,17 @@ export class CatalogService {
     const hits = ids.flatMap((id): Hit[] => {
       const row = rows.get(id);
       if (!row) return [];
-      return [{
-        id,
-        title: row.title ? displayTitle(row.title) : 'Untitled',
-        author: row.author ?? undefined,
-        year: row.publish_year ?? undefined,
-        materialType: row.material_type ? { code: row.material_type, name: row.material_type_desc ?? row.material_type } : undefined,
-        language: row.lang ? { code: row.lang, name: languageName(row.lang) } : undefined,
-        holdings: summarize(copiesOf(items.get(id) ?? [])),
-      }];
+      return [
+        {
+          id,
+          title: row.title ? displayTitle(row.title) : 'Untitled',
+          author: row.author ?? undefined,
+          year: row.publish_year ?? undefined,
+          materialType: row.material_type ? { code: row.material_type, name: row.material_type_desc ?? row.material_type } : undefined,
+          language: row.lang ? { code: row.lang, name: languageName(row.lang) } : undefined,
+          holdings: summarize(copiesOf(items.get(id) ?? [])),
+        },
+      ];
     });
     return {
       total: result.total,

@@ -11,16 +11,21 @@ export interface CheckoutRow {
 }
 
 export async function activeCheckout(tx: Queryable, itemId: string): Promise<{ id: string; patron_id: string } | undefined> {
-  return (await tx.query<{ id: string; patron_id: string }>(
-    'select id::text, patron_id::text from checkouts where item_id = $1 and returned_date is null for update', [itemId],
-  ))[0];
+  return (
+    await tx.query<{ id: string; patron_id: string }>(
+      'select id::text, patron_id::text from checkouts where item_id = $1 and returned_date is null for update',
+      [itemId],
+    )
+  )[0];
 }
 
 export async function insertCheckout(tx: Queryable, patronId: string, itemId: string, dueDate: string): Promise<string> {
-  return (await tx.query<{ id: string }>(
-    'insert into checkouts (patron_id, item_id, out_date, due_date) values ($1, $2, clock_timestamp(), $3::date) returning id::text',
-    [patronId, itemId, dueDate],
-  ))[0]!.id;
+  return (
+    await tx.query<{ id: string }>(
+      'insert into checkouts (patron_id, item_id, out_date, due_date) values ($1, $2, clock_timestamp(), $3::date) returning id::text',
+      [patronId, itemId, dueDate],
+    )
+  )[0]!.id;
 }
 
 export async function returnCheckout(tx: Queryable, id: string): Promise<void> {

@@ -24,7 +24,14 @@ export function print(json: boolean, data: unknown, text: string): void {
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** An accounting unit: a whole number from 0 to 999. */
@@ -37,7 +44,6 @@ export function milliseconds(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('give a whole number of milliseconds, at least 1');
   return Number(value);
 }
-
 
 /** A progress bar on stderr when a person is watching (a terminal, no --json); otherwise none. */
 export function progressBar(format: string, json: boolean | undefined): SingleBar | undefined {

@@ -47,7 +47,10 @@ export function makeCli(domains: readonly Domain[]): Cli {
   return {
     write: (fn) => {
       let applied: Migration[] = [];
-      return open((deps) => fn(deps, applied), async ({ db }) => void (applied = await migrate(db)));
+      return open(
+        (deps) => fn(deps, applied),
+        async ({ db }) => void (applied = await migrate(db)),
+      );
     },
     read: (fn) => open(fn, async ({ db }) => void (await checkSchema(db, { older: false }))),
     config: getConfig,

@@ -29,14 +29,22 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /** A database another (newer) Carrel has migrated further than this code knows: refuse to touch it. */
 export class DatabaseTooNewError extends Error {
-  constructor(readonly found: number, readonly known: number) {
-    super(`the database is at migration ${found}, newer than this Carrel knows (${known}): run the Carrel that migrated it, or a newer one`);
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `the database is at migration ${found}, newer than this Carrel knows (${known}): run the Carrel that migrated it, or a newer one`,
+    );
   }
 }
 
 /** A database not yet migrated as far as this code needs. */
 export class DatabaseTooOldError extends Error {
-  constructor(readonly found: number, readonly known: number) {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
     super(`the database is at migration ${found} and this Carrel needs ${known}: run \`carrel migrate\` (or start the server) first`);
   }
 }

@@ -18,7 +18,9 @@ function queryable(pg: PGliteLike): Queryable {
     async copyFrom(table: string, columns: readonly string[], text: string | Uint8Array) {
       // PGlite reads COPY input from the blob it is given, at the path /dev/blob. (COPY data is
       // never in shared memory: the cast only narrows the buffer's type for Blob.)
-      await pg.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([text as string | Uint8Array<ArrayBuffer>]) });
+      await pg.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], {
+        blob: new Blob([text as string | Uint8Array<ArrayBuffer>]),
+      });
     },
   };
 }

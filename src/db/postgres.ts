@@ -65,8 +65,13 @@ interface SocketOptions {
  */
 function connectWithoutDelay(timeoutSec: number) {
   return (o: SocketOptions): net.Socket => {
-    const socket = o.path ? net.connect({ path: o.path }) : net.connect({ host: o.host[0] ?? 'localhost', port: o.port[0] ?? 5432, noDelay: true });
-    const timer = setTimeout(() => socket.destroy(new Error(`connect ETIMEDOUT ${o.path ?? `${o.host[0]}:${o.port[0]}`}`)), timeoutSec * 1000);
+    const socket = o.path
+      ? net.connect({ path: o.path })
+      : net.connect({ host: o.host[0] ?? 'localhost', port: o.port[0] ?? 5432, noDelay: true });
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`connect ETIMEDOUT ${o.path ?? `${o.host[0]}:${o.port[0]}`}`)),
+      timeoutSec * 1000,
+    );
     socket.once('connect', () => clearTimeout(timer));
     socket.once('close', () => clearTimeout(timer));
     return socket;
@@ -115,7 +120,14 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     const connect = host ? { ...withSocket, host } : withSocket;
     sql = postgres(url, connect);
     // (After close, the closed main pool answers, refusing, rather than a new pool nothing closes.)
-    planOnce = () => (closed ? sql : (planOnceSql ??= postgres(url, { ...connect, max: options.planOnceMax ?? options.max, connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' } })));
+    planOnce = () =>
+      closed
+        ? sql
+        : (planOnceSql ??= postgres(url, {
+            ...connect,
+            max: options.planOnceMax ?? options.max,
+            connection: { ...settings.connection, plan_cache_mode: 'force_generic_plan' },
+          }));
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';

@@ -35,21 +35,29 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
     await ensureDemoLocations(tx);
     const records = demoRecords();
     const derived = records.map(deriveBib);
-    await bibLoader.insert(tx, records.map((marc, i) => ({ row: bibLoader.row(marcInJsonText(marc), derived[i]!), derived: derived[i]! })), at);
+    await bibLoader.insert(
+      tx,
+      records.map((marc, i) => ({ row: bibLoader.row(marcInJsonText(marc), derived[i]!), derived: derived[i]! })),
+      at,
+    );
     const ids = await bibLoader.ids(tx);
     let barcode = 31000000000001;
     for (const [i, id] of ids.entries()) {
       const author = derived[i]?.author?.split(',')[0]?.toUpperCase().slice(0, 3) ?? 'XXX';
       const copies = 1 + (i % 3);
       for (let copy = 0; copy < copies; copy++) {
-        await itemLoader.insert(tx, {
-          bibIds: [id],
-          barcode: String(barcode++),
-          callNumber: `${derived[i]?.materialType === 'a' ? 'FIC' : 'AV'} ${author}`,
-          location: LOCATIONS[(i + copy) % LOCATIONS.length]!.code,
-          status: copy === 2 ? 'o' : '-',
-          itemType: derived[i]?.materialType === 'a' ? 'book' : 'media',
-        }, at);
+        await itemLoader.insert(
+          tx,
+          {
+            bibIds: [id],
+            barcode: String(barcode++),
+            callNumber: `${derived[i]?.materialType === 'a' ? 'FIC' : 'AV'} ${author}`,
+            location: LOCATIONS[(i + copy) % LOCATIONS.length]!.code,
+            status: copy === 2 ? 'o' : '-',
+            itemType: derived[i]?.materialType === 'a' ? 'book' : 'media',
+          },
+          at,
+        );
       }
     }
     return records.length;

@@ -15,7 +15,8 @@ export const GENERATED_SOURCE = 'CarrelGen';
 export const controlNumber = (seed: number, n: number) => `g${seed}-${n}`;
 
 /** The barcode of copy c (1-based) of record n of a seed. */
-export const itemBarcode = (seed: number, n: number, copy: number) => `3${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}${copy}`;
+export const itemBarcode = (seed: number, n: number, copy: number) =>
+  `3${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}${copy}`;
 
 interface Material {
   weight: number;
@@ -32,18 +33,102 @@ interface Material {
 
 const MATERIALS: Record<string, Material> = {
   book: { weight: 64, leader: 'am', extent: (r) => `${r.int(32, 900)} pages ;`, rda: ['text', 'unmediated', 'volume'], itemType: 'book' },
-  ebook: { weight: 8, leader: 'am', f007: 'cr |n|||||||||', form: 'o', extent: (r) => `1 online resource (${r.int(32, 700)} pages)`, rda: ['text', 'computer', 'online resource'], itemType: 'ebook', callPrefix: 'EBOOK' },
-  serial: { weight: 4, leader: 'as', extent: () => 'volumes ;', rda: ['text', 'unmediated', 'volume'], itemType: 'serial', callPrefix: 'PER' },
-  audiobook: { weight: 4, leader: 'im', f007: 'sd fsngnnmmned', extent: (r) => `${r.int(1, 14)} audio discs ;`, rda: ['spoken word', 'audio', 'audio disc'], itemType: 'audiobook', callPrefix: 'CD BOOK' },
-  music: { weight: 4, leader: 'jm', f007: 'sd fsngnnmmned', extent: () => '1 audio disc ;', rda: ['performed music', 'audio', 'audio disc'], itemType: 'music', callPrefix: 'CD' },
-  score: { weight: 2, leader: 'cm', extent: (r) => `1 score (${r.int(8, 200)} pages) ;`, rda: ['notated music', 'unmediated', 'volume'], itemType: 'score', callPrefix: 'SCORE' },
-  map: { weight: 2, leader: 'em', f007: 'aj canzn', extent: () => '1 map : color ;', rda: ['cartographic image', 'unmediated', 'sheet'], itemType: 'map', callPrefix: 'MAP' },
-  video: { weight: 7, leader: 'gm', f007: 'vd cvaizq', extent: (r) => `1 videodisc (${r.int(60, 180)} min.) :`, rda: ['two-dimensional moving image', 'video', 'videodisc'], itemType: 'dvd', callPrefix: 'DVD' },
-  computer: { weight: 1, leader: 'mm', f007: 'co |||||||||', extent: () => '1 computer disc ;', rda: ['computer program', 'computer', 'computer disc'], itemType: 'software', callPrefix: 'CDROM' },
-  mixed: { weight: 1, leader: 'pc', extent: (r) => `${r.int(1, 40)} boxes`, rda: ['text', 'unmediated', 'other'], itemType: 'archive', callPrefix: 'ARCH' },
-  picture: { weight: 1, leader: 'km', extent: () => '1 print :', rda: ['still image', 'unmediated', 'sheet'], itemType: 'picture', callPrefix: 'ART' },
+  ebook: {
+    weight: 8,
+    leader: 'am',
+    f007: 'cr |n|||||||||',
+    form: 'o',
+    extent: (r) => `1 online resource (${r.int(32, 700)} pages)`,
+    rda: ['text', 'computer', 'online resource'],
+    itemType: 'ebook',
+    callPrefix: 'EBOOK',
+  },
+  serial: {
+    weight: 4,
+    leader: 'as',
+    extent: () => 'volumes ;',
+    rda: ['text', 'unmediated', 'volume'],
+    itemType: 'serial',
+    callPrefix: 'PER',
+  },
+  audiobook: {
+    weight: 4,
+    leader: 'im',
+    f007: 'sd fsngnnmmned',
+    extent: (r) => `${r.int(1, 14)} audio discs ;`,
+    rda: ['spoken word', 'audio', 'audio disc'],
+    itemType: 'audiobook',
+    callPrefix: 'CD BOOK',
+  },
+  music: {
+    weight: 4,
+    leader: 'jm',
+    f007: 'sd fsngnnmmned',
+    extent: () => '1 audio disc ;',
+    rda: ['performed music', 'audio', 'audio disc'],
+    itemType: 'music',
+    callPrefix: 'CD',
+  },
+  score: {
+    weight: 2,
+    leader: 'cm',
+    extent: (r) => `1 score (${r.int(8, 200)} pages) ;`,
+    rda: ['notated music', 'unmediated', 'volume'],
+    itemType: 'score',
+    callPrefix: 'SCORE',
+  },
+  map: {
+    weight: 2,
+    leader: 'em',
+    f007: 'aj canzn',
+    extent: () => '1 map : color ;',
+    rda: ['cartographic image', 'unmediated', 'sheet'],
+    itemType: 'map',
+    callPrefix: 'MAP',
+  },
+  video: {
+    weight: 7,
+    leader: 'gm',
+    f007: 'vd cvaizq',
+    extent: (r) => `1 videodisc (${r.int(60, 180)} min.) :`,
+    rda: ['two-dimensional moving image', 'video', 'videodisc'],
+    itemType: 'dvd',
+    callPrefix: 'DVD',
+  },
+  computer: {
+    weight: 1,
+    leader: 'mm',
+    f007: 'co |||||||||',
+    extent: () => '1 computer disc ;',
+    rda: ['computer program', 'computer', 'computer disc'],
+    itemType: 'software',
+    callPrefix: 'CDROM',
+  },
+  mixed: {
+    weight: 1,
+    leader: 'pc',
+    extent: (r) => `${r.int(1, 40)} boxes`,
+    rda: ['text', 'unmediated', 'other'],
+    itemType: 'archive',
+    callPrefix: 'ARCH',
+  },
+  picture: {
+    weight: 1,
+    leader: 'km',
+    extent: () => '1 print :',
+    rda: ['still image', 'unmediated', 'sheet'],
+    itemType: 'picture',
+    callPrefix: 'ART',
+  },
   kit: { weight: 1, leader: 'om', extent: () => '1 kit', rda: ['text', 'unmediated', 'other'], itemType: 'kit', callPrefix: 'KIT' },
-  manuscript: { weight: 1, leader: 'tm', extent: (r) => `${r.int(1, 300)} leaves ;`, rda: ['text', 'unmediated', 'volume'], itemType: 'manuscript', callPrefix: 'MS' },
+  manuscript: {
+    weight: 1,
+    leader: 'tm',
+    extent: (r) => `${r.int(1, 300)} leaves ;`,
+    rda: ['text', 'unmediated', 'volume'],
+    itemType: 'manuscript',
+    callPrefix: 'MS',
+  },
 };
 const MATERIAL_WEIGHTS = Object.fromEntries(Object.entries(MATERIALS).map(([k, m]) => [k, m.weight]));
 
@@ -210,14 +295,28 @@ export function generateRecord(seed: number, n: number): MarcRecord {
   fields.push(df('338', ' ', ' ', ['a', material.rda[2]], ['2', 'rdacarrier']));
   const series = r.chance(0.15) ? capitalise(words(language, new Random(seed, 0x5e, seriesRanks.sample(r)), 2)) : undefined;
   if (series) fields.push(df('490', '1', ' ', ['a', `${series} ;`], ['v', String(r.int(1, 40))]));
-  if (r.chance(0.25)) fields.push(df('500', ' ', ' ', ['a', r.pick(['Includes bibliographical references and index.', 'Includes index.', 'Translated from the original.', 'Originally published: 1998.', 'Illustrated by the author.'])]));
+  if (r.chance(0.25))
+    fields.push(
+      df('500', ' ', ' ', [
+        'a',
+        r.pick([
+          'Includes bibliographical references and index.',
+          'Includes index.',
+          'Translated from the original.',
+          'Originally published: 1998.',
+          'Illustrated by the author.',
+        ]),
+      ]),
+    );
   if (r.chance(0.3)) fields.push(df('520', ' ', ' ', ['a', `${capitalise(words(language, r, r.int(10, 30)))}.`]));
   const subjects = r.int(1, 3);
   for (let i = 0; i < subjects; i++) fields.push(subject(language, r, fiction, juvenile, i === 0 ? firstTopic : undefined));
   if (r.chance(0.15)) fields.push(df('651', ' ', '0', ['a', PLACES[placeRanks.sample(r)]!], ['x', 'History.']));
   if (r.chance(0.2)) {
     const other = person(language, seed, authorRanks.sample(r));
-    fields.push(df('700', '1', ' ', ['a', `${other.inverted},`], ['d', other.dates], ['e', r.pick(['editor.', 'illustrator.', 'translator.'])]));
+    fields.push(
+      df('700', '1', ' ', ['a', `${other.inverted},`], ['d', other.dates], ['e', r.pick(['editor.', 'illustrator.', 'translator.'])]),
+    );
   }
   if (series) fields.push(df('830', ' ', '0', ['a', `${series}.`]));
 
@@ -228,10 +327,9 @@ export function generateRecord(seed: number, n: number): MarcRecord {
   for (let copy = 1; copy <= copies; copy++) {
     const location = materialKey === 'ebook' ? 'mn' : r.weighted(LOCATION_WEIGHTS);
     const status = location === 'mnref' ? 'o' : r.weighted({ '-': 94, t: 2, m: 1, p: 2, d: 1 });
-    fields.push(df('949', ' ', '1',
-      ['a', callNumber],
-      ['i', itemBarcode(seed, n, copy)],
-      ['l', location], ['s', status], ['t', material.itemType]));
+    fields.push(
+      df('949', ' ', '1', ['a', callNumber], ['i', itemBarcode(seed, n, copy)], ['l', location], ['s', status], ['t', material.itemType]),
+    );
   }
   return { leader: `00000n${material.leader} a2200000 i 4500`, fields };
 }

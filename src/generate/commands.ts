@@ -23,7 +23,13 @@ function wholeNumber(min: number) {
 
 const FORMATS = ['iso2709', 'marcxml', 'json'] as const;
 
-async function writeGenerated(file: string, format: (typeof FORMATS)[number], seed: number, count: number, tick: (n: number) => void): Promise<void> {
+async function writeGenerated(
+  file: string,
+  format: (typeof FORMATS)[number],
+  seed: number,
+  count: number,
+  tick: (n: number) => void,
+): Promise<void> {
   const out = fs.createWriteStream(file);
   const write = async (data: string | Uint8Array) => {
     if (!out.write(data)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -45,35 +51,67 @@ async function writeGenerated(file: string, format: (typeof FORMATS)[number], se
 export function generateCommands(program: Command, cli: Cli): void {
   program
     .command('generate')
-    .description('make a realistic synthetic catalogue (the same records for the same seed): loads it, or writes it to a file with --output')
+    .description(
+      'make a realistic synthetic catalogue (the same records for the same seed): loads it, or writes it to a file with --output',
+    )
     .requiredOption('--bibs <n>', 'how many bibliographic records', wholeNumber(1))
     .option('--seed <s>', 'which catalogue: the same seed gives the same records', wholeNumber(0), 1)
-    .option('--patrons <n>', `how many patrons to load with them (default: one for every ${Math.round(1 / PATRONS_PER_BIB)} bibs; PIN ${GENERATED_PIN})`, wholeNumber(0))
+    .option(
+      '--patrons <n>',
+      `how many patrons to load with them (default: one for every ${Math.round(1 / PATRONS_PER_BIB)} bibs; PIN ${GENERATED_PIN})`,
+      wholeNumber(0),
+    )
     .option('--holds <n>', `how many holds those patrons place on those bibs (default: ${HOLDS_PER_PATRON} per patron)`, wholeNumber(0))
     .option('--output <file>', 'write the records to this file instead of loading them')
     .option('--format <format>', `file format with --output: ${FORMATS.join(', ')}`, 'iso2709')
     .option('--json', 'print the summary as JSON')
-    .action(async (opts: { bibs: number; seed: number; patrons?: number; holds?: number; output?: string; format: string; json?: boolean }) => {
-      if (!(FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format takes ${FORMATS.join(', ')}`);
-      const bar = progressBar(`${opts.output ? 'writing' : 'loading'} |{bar}| {percentage}% | {value}/{total} records | {rate} rec/s`, opts.json);
-      const started = performance.now();
-      const rate = (n: number) => Math.round(n / ((performance.now() - started) / 1000));
-      bar?.start(opts.bibs, 0, { rate: 0 });
-      if (opts.output) {
-        const file = opts.output;
-        await writeGenerated(file, opts.format as (typeof FORMATS)[number], opts.seed, opts.bibs, (n) => bar?.update(n, { rate: rate(n) })).finally(() => bar?.stop());
-        const seconds = (performance.now() - started) / 1000;
-        print(!!opts.json, { file, records: opts.bibs, seed: opts.seed, format: opts.format, seconds: Math.round(seconds * 10) / 10 },
-          `wrote ${opts.bibs} records (seed ${opts.seed}) to ${file} in ${seconds.toFixed(1)} s; load them with: npx carrel import ${file}`);
-        return;
-      }
-      const patronCount = opts.patrons ?? Math.round(opts.bibs * PATRONS_PER_BIB);
-      const holdCount = opts.holds ?? patronCount * HOLDS_PER_PATRON;
-      const summary = await cli.write(({ db, config }) => loadGenerated(db, {
-        seed: opts.seed, bibs: opts.bibs, patrons: patronCount, holds: holdCount, today: systemClock.today(), rules: config.circulation,
-      }, (records) => bar?.update(records, { rate: rate(records) }))).finally(() => bar?.stop());
-      printImportSummary(summary, (performance.now() - started) / 1000, !!opts.json);
-      if (!opts.json && patronCount > 0) process.stdout.write(`patrons: ${summary.patrons.created} created (barcodes ${patronBarcode(opts.seed, 1)}…, PIN ${GENERATED_PIN})\n`);
-      if (!opts.json && holdCount > 0) process.stdout.write(`holds: ${summary.holds.created} placed\n`);
-    });
+    .action(
+      async (opts: { bibs: number; seed: number; patrons?: number; holds?: number; output?: string; format: string; json?: boolean }) => {
+        if (!(FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format takes ${FORMATS.join(', ')}`);
+        const bar = progressBar(
+          `${opts.output ? 'writing' : 'loading'} |{bar}| {percentage}% | {value}/{total} records | {rate} rec/s`,
+          opts.json,
+        );
+        const started = performance.now();
+        const rate = (n: number) => Math.round(n / ((performance.now() - started) / 1000));
+        bar?.start(opts.bibs, 0, { rate: 0 });
+        if (opts.output) {
+          const file = opts.output;
+          await writeGenerated(file, opts.format as (typeof FORMATS)[number], opts.seed, opts.bibs, (n) =>
+            bar?.update(n, { rate: rate(n) }),
+          ).finally(() => bar?.stop());
+          const seconds = (performance.now() - started) / 1000;
+          print(
+            !!opts.json,
+            { file, records: opts.bibs, seed: opts.seed, format: opts.format, seconds: Math.round(seconds * 10) / 10 },
+            `wrote ${opts.bibs} records (seed ${opts.seed}) to ${file} in ${seconds.toFixed(1)} s; load them with: npx carrel import ${file}`,
+          );
+          return;
+        }
+        const patronCount = opts.patrons ?? Math.round(opts.bibs * PATRONS_PER_BIB);
+        const holdCount = opts.holds ?? patronCount * HOLDS_PER_PATRON;
+        const summary = await cli
+          .write(({ db, config }) =>
+            loadGenerated(
+              db,
+              {
+                seed: opts.seed,
+                bibs: opts.bibs,
+                patrons: patronCount,
+                holds: holdCount,
+                today: systemClock.today(),
+                rules: config.circulation,
+              },
+              (records) => bar?.update(records, { rate: rate(records) }),
+            ),
+          )
+          .finally(() => bar?.stop());
+        printImportSummary(summary, (performance.now() - started) / 1000, !!opts.json);
+        if (!opts.json && patronCount > 0)
+          process.stdout.write(
+            `patrons: ${summary.patrons.created} created (barcodes ${patronBarcode(opts.seed, 1)}…, PIN ${GENERATED_PIN})\n`,
+          );
+        if (!opts.json && holdCount > 0) process.stdout.write(`holds: ${summary.holds.created} placed\n`);
+      },
+    );
 }

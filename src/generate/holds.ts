@@ -114,9 +114,14 @@ export function* generateHolds(plan: HoldsPlan): Generator<GeneratedHold> {
       patron.held.add(record);
       const home = plan.pickupLocations.includes(patron.home) && r.chance(0.85);
       yield {
-        k, patron: n, bib, copy,
+        k,
+        patron: n,
+        bib,
+        copy,
         pickupLocation: home ? patron.home : r.pick(plan.pickupLocations),
-        placed, notNeededAfter: addMonths(placed, plan.holdMonths), frozen: r.chance(FROZEN_SHARE),
+        placed,
+        notNeededAfter: addMonths(placed, plan.holdMonths),
+        frozen: r.chance(FROZEN_SHARE),
       };
       break;
     }

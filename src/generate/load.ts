@@ -77,9 +77,15 @@ async function loadHolds(db: Db, load: GenerateLoad): Promise<number> {
   let batch: BulkHold[] = [];
   for (const h of holds) {
     batch.push({
-      k: h.k, patronBarcode: patronBarcode(load.seed, h.patron), controlNumber: controlNumber(load.seed, h.bib), controlSource: GENERATED_SOURCE,
+      k: h.k,
+      patronBarcode: patronBarcode(load.seed, h.patron),
+      controlNumber: controlNumber(load.seed, h.bib),
+      controlSource: GENERATED_SOURCE,
       itemBarcode: h.copy === null ? null : itemBarcode(load.seed, h.bib, h.copy),
-      pickupLocation: h.pickupLocation, placed: h.placed, notNeededAfter: h.notNeededAfter, frozen: h.frozen,
+      pickupLocation: h.pickupLocation,
+      placed: h.placed,
+      notNeededAfter: h.notNeededAfter,
+      frozen: h.frozen,
     });
     if (batch.length === BATCH) {
       await place(batch);

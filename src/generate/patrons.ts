@@ -17,7 +17,12 @@ export const PATRONS_PER_BIB = 0.1;
 /** The barcode of patron n of a seed. */
 export const patronBarcode = (seed: number, n: number) => `2${String(seed % 1000).padStart(3, '0')}${String(n).padStart(9, '0')}`;
 
-const ascii = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+const ascii = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
 
 export function generatePatron(seed: number, n: number): GeneratedPatron {
   const r = new Random(seed, 0x9a7, n);

@@ -47,7 +47,11 @@ export const LANGUAGES: Record<string, Language> = {
       Parker Collins Edwards Stewart Morris Murphy Cook Rogers Morgan Cooper Peterson Bailey Reed
       Kelly Howard Ward Cox Richardson Wood Watson Brooks Bennett Gray Hughes Price Sanders Fletcher`),
     places: [
-      { place: 'New York', country: 'nyu', publishers: ['Harper & Row', 'Random House', 'Knopf', 'Penguin Books', 'Scribner', 'W.W. Norton'] },
+      {
+        place: 'New York',
+        country: 'nyu',
+        publishers: ['Harper & Row', 'Random House', 'Knopf', 'Penguin Books', 'Scribner', 'W.W. Norton'],
+      },
       { place: 'London', country: 'enk', publishers: ['Macmillan', 'Faber & Faber', 'Chatto & Windus', 'Routledge', 'Hodder & Stoughton'] },
       { place: 'Boston', country: 'mau', publishers: ['Little, Brown', 'Houghton Mifflin', 'Beacon Press'] },
       { place: 'Chicago', country: 'ilu', publishers: ['University of Chicago Press', 'Rand McNally'] },
@@ -68,10 +72,18 @@ export const LANGUAGES: Record<string, Language> = {
       justice droit éducation langue écriture lecture mathématiques étoiles mer ciel terre avenir
       passé présent retour voix chansons théâtre cinéma études mémoires écrits œuvres complètes`),
     syllables: split('bel cour mont val ville roche lac pré fon tai nier lière beau champ çon gné ré é'),
-    forenames: split('Jean Marie Pierre Françoise Michel Monique André Hélène Jacques Élise François Cécile Louis Thérèse René Geneviève Étienne Agnès Noël Chloé'),
-    surnames: split('Martin Bernard Dubois Thomas Robert Richard Petit Durand Leroy Moreau Simon Laurent Lefèvre Michel García Lefebvre Roux Fournier Girard Bonnet Dupont Lambert Fontaine Rousseau Vincent Mercier Chevalier Bérenger Duchêne Ménard'),
+    forenames: split(
+      'Jean Marie Pierre Françoise Michel Monique André Hélène Jacques Élise François Cécile Louis Thérèse René Geneviève Étienne Agnès Noël Chloé',
+    ),
+    surnames: split(
+      'Martin Bernard Dubois Thomas Robert Richard Petit Durand Leroy Moreau Simon Laurent Lefèvre Michel García Lefebvre Roux Fournier Girard Bonnet Dupont Lambert Fontaine Rousseau Vincent Mercier Chevalier Bérenger Duchêne Ménard',
+    ),
     places: [
-      { place: 'Paris', country: 'fr', publishers: ['Gallimard', 'Éditions du Seuil', 'Flammarion', 'Grasset', 'Presses universitaires de France', 'Albin Michel'] },
+      {
+        place: 'Paris',
+        country: 'fr',
+        publishers: ['Gallimard', 'Éditions du Seuil', 'Flammarion', 'Grasset', 'Presses universitaires de France', 'Albin Michel'],
+      },
       { place: 'Lyon', country: 'fr', publishers: ['Éditions Fage', 'Presses universitaires de Lyon'] },
       { place: 'Montréal', country: 'quc', publishers: ['Boréal', 'Éditions Québec Amérique', 'Leméac'] },
       { place: 'Bruxelles', country: 'be', publishers: ['Éditions Complexe', 'De Boeck'] },
@@ -89,8 +101,12 @@ export const LANGUAGES: Record<string, Language> = {
       freiheit gerechtigkeit recht erziehung sprache schrift lesen mathematik sterne meer himmel
       erde zukunft vergangenheit rückkehr stimmen lieder theater schriften werke studien über`),
     syllables: split('berg burg dorf feld hau heim mann stein wald bach ling hof gärt müh schön grün straß bäck'),
-    forenames: split('Hans Anna Peter Ursula Klaus Monika Wolfgang Renate Jürgen Gisela Günter Helga Dieter Brigitte Jörg Käthe Uwe Bärbel Stefan Sabine'),
-    surnames: split('Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch Bauer Richter Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann Lange Schmitt Werner Krause Köhler Günther'),
+    forenames: split(
+      'Hans Anna Peter Ursula Klaus Monika Wolfgang Renate Jürgen Gisela Günter Helga Dieter Brigitte Jörg Käthe Uwe Bärbel Stefan Sabine',
+    ),
+    surnames: split(
+      'Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch Bauer Richter Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann Lange Schmitt Werner Krause Köhler Günther',
+    ),
     places: [
       { place: 'Berlin', country: 'gw', publishers: ['Suhrkamp', 'Aufbau-Verlag', 'Rowohlt', 'Duncker & Humblot'] },
       { place: 'München', country: 'gw', publishers: ['C.H. Beck', 'Hanser', 'Piper', 'dtv'] },
@@ -110,8 +126,12 @@ export const LANGUAGES: Record<string, Language> = {
       derecho educación lengua escritura lectura matemáticas estrellas mar cielo tierra futuro
       pasado regreso voces canciones teatro cine estudios obras completas`),
     syllables: split('al bar cas ción dor gal lla mar ñor ón par qui rre ta tor val ver zá'),
-    forenames: split('José María Juan Carmen Antonio Ana Manuel Isabel Francisco Dolores Luis Pilar Javier Teresa Miguel Lucía Ángel Rosa Ramón Inés'),
-    surnames: split('García Rodríguez González Fernández López Martínez Sánchez Pérez Gómez Martín Jiménez Ruiz Hernández Díaz Moreno Muñoz Álvarez Romero Alonso Gutiérrez Navarro Torres Domínguez Vázquez Ramos Gil Ramírez Serrano Blanco Suárez'),
+    forenames: split(
+      'José María Juan Carmen Antonio Ana Manuel Isabel Francisco Dolores Luis Pilar Javier Teresa Miguel Lucía Ángel Rosa Ramón Inés',
+    ),
+    surnames: split(
+      'García Rodríguez González Fernández López Martínez Sánchez Pérez Gómez Martín Jiménez Ruiz Hernández Díaz Moreno Muñoz Álvarez Romero Alonso Gutiérrez Navarro Torres Domínguez Vázquez Ramos Gil Ramírez Serrano Blanco Suárez',
+    ),
     places: [
       { place: 'Madrid', country: 'sp', publishers: ['Alianza Editorial', 'Cátedra', 'Espasa-Calpe', 'Siruela'] },
       { place: 'Barcelona', country: 'sp', publishers: ['Anagrama', 'Tusquets', 'Seix Barral', 'Planeta'] },
@@ -131,8 +151,12 @@ export const LANGUAGES: Record<string, Language> = {
       giustizia diritto educazione lingua scrittura lettura stelle mare cielo terra futuro passato
       ritorno voci canzoni teatro cinema studi opere`),
     syllables: split('bel car del fio gio lan mon nel pa ri san tel val ver zò ù'),
-    forenames: split('Giuseppe Maria Giovanni Anna Antonio Rosa Mario Giuseppina Luigi Angela Francesco Lucia Carlo Teresa Niccolò Caterina'),
-    surnames: split('Rossi Russo Ferrari Esposito Bianchi Romano Colombo Ricci Marino Greco Bruno Gallo Conti De Luca Mancini Costa Giordano Rizzo Lombardi Moretti Fabbri Caruso'),
+    forenames: split(
+      'Giuseppe Maria Giovanni Anna Antonio Rosa Mario Giuseppina Luigi Angela Francesco Lucia Carlo Teresa Niccolò Caterina',
+    ),
+    surnames: split(
+      'Rossi Russo Ferrari Esposito Bianchi Romano Colombo Ricci Marino Greco Bruno Gallo Conti De Luca Mancini Costa Giordano Rizzo Lombardi Moretti Fabbri Caruso',
+    ),
     places: [
       { place: 'Milano', country: 'it', publishers: ['Mondadori', 'Feltrinelli', 'Adelphi', 'Rizzoli'] },
       { place: 'Torino', country: 'it', publishers: ['Einaudi', 'Bollati Boringhieri'] },
@@ -150,7 +174,9 @@ export const LANGUAGES: Record<string, Language> = {
       himmel jord framtid återkomst röster sånger teater`),
     syllables: split('berg by dal fors holm lund sjö ström vik åker äng ö'),
     forenames: split('Lars Anna Karl Maria Erik Kristina Anders Margareta Per Elisabeth Björn Åsa Göran Märta'),
-    surnames: split('Andersson Johansson Karlsson Nilsson Eriksson Larsson Olsson Persson Svensson Gustafsson Pettersson Jönsson Lindström Åberg Öberg Lindqvist Bergström Söderberg'),
+    surnames: split(
+      'Andersson Johansson Karlsson Nilsson Eriksson Larsson Olsson Persson Svensson Gustafsson Pettersson Jönsson Lindström Åberg Öberg Lindqvist Bergström Söderberg',
+    ),
     places: [
       { place: 'Stockholm', country: 'sw', publishers: ['Bonnier', 'Norstedt', 'Wahlström & Widstrand'] },
       { place: 'Göteborg', country: 'sw', publishers: ['Daidalos', 'Korpen'] },
@@ -167,7 +193,9 @@ export const LANGUAGES: Record<string, Language> = {
       dziennik wolność prawo język pismo gwiazdy morze niebo ziemia przyszłość przeszłość powrót`),
     syllables: split('bor ców gło kra łęk mie now pol rze sła szy wie zdrój ża'),
     forenames: split('Jan Anna Piotr Maria Krzysztof Katarzyna Andrzej Małgorzata Tomasz Agnieszka Paweł Barbara Michał Ewa Łukasz Zofia'),
-    surnames: split('Nowak Kowalski Wiśniewski Wójcik Kowalczyk Kamiński Lewandowski Zieliński Szymański Woźniak Dąbrowski Kozłowski Jankowski Mazur Wojciechowski Kwiatkowski Krawczyk Piotrowski Grabowski Nowakowski Pawłowski Michalski'),
+    surnames: split(
+      'Nowak Kowalski Wiśniewski Wójcik Kowalczyk Kamiński Lewandowski Zieliński Szymański Woźniak Dąbrowski Kozłowski Jankowski Mazur Wojciechowski Kwiatkowski Krawczyk Piotrowski Grabowski Nowakowski Pawłowski Michalski',
+    ),
     places: [
       { place: 'Warszawa', country: 'pl', publishers: ['Państwowy Instytut Wydawniczy', 'Czytelnik', 'Wydawnictwo Naukowe PWN'] },
       { place: 'Kraków', country: 'pl', publishers: ['Wydawnictwo Literackie', 'Znak', 'Universitas'] },
@@ -185,7 +213,9 @@ export const LANGUAGES: Record<string, Language> = {
       возвращение голоса песни театр сочинения избранное`),
     syllables: split('бор вин гор дар жен зов кин лев мир нов пет рад сла тур хол чер шин ёл'),
     forenames: split('Александр Анна Сергей Мария Владимир Елена Николай Ольга Михаил Татьяна Иван Наталья Дмитрий Ирина Алексей Светлана'),
-    surnames: split('Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Федоров Морозов Волков Алексеев Лебедев Семенов Егоров Павлов Козлов Степанов Николаев'),
+    surnames: split(
+      'Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Федоров Морозов Волков Алексеев Лебедев Семенов Егоров Павлов Козлов Степанов Николаев',
+    ),
     places: [
       { place: 'Москва', country: 'ru', publishers: ['Наука', 'Художественная литература', 'Эксмо', 'АСТ'] },
       { place: 'Санкт-Петербург', country: 'ru', publishers: ['Азбука', 'Лениздат'] },
@@ -208,7 +238,15 @@ export const LANGUAGES: Record<string, Language> = {
 
 /** How often each language appears in the catalogue (a North American public library's mix). */
 export const LANGUAGE_WEIGHTS: Record<string, number> = {
-  eng: 70, spa: 8, fre: 6, ger: 5, ita: 3, rus: 3, pol: 2, swe: 2, gre: 1,
+  eng: 70,
+  spa: 8,
+  fre: 6,
+  ger: 5,
+  ita: 3,
+  rus: 3,
+  pol: 2,
+  swe: 2,
+  gre: 1,
 };
 
 /** Topical subject headings (LCSH style), most common first. */
@@ -220,14 +258,42 @@ export const TOPICS = `Families|Love|Friendship|World War, 1939-1945|Women|Child
   Immigrants|Slavery|Civil rights|Indigenous peoples|Cities and towns|Islands|Mountains|Oceans|Rivers|Forests|
   Farm life|Schools|Universities and colleges|Libraries|Books and reading|Language and languages|
   Translating and interpreting|Folklore|Mythology, Greek|Kings and rulers|Revolutions|Motion pictures|Television|
-  Theater|Dance|Fashion|Food|Wine|Coffee`.split('|').map((t) => t.trim());
+  Theater|Dance|Fashion|Food|Wine|Coffee`
+  .split('|')
+  .map((t) => t.trim());
 
 /** Places for geographic headings and subdivisions, with diacritics as LCSH writes them. */
 export const PLACES = [
-  'United States', 'England', 'France', 'Germany', 'Spain', 'Italy', 'Canada', 'Mexico', 'Russia (Federation)',
-  'Poland', 'Sweden', 'Greece', 'Japan', 'China', 'India', 'Brazil', 'New York (N.Y.)', 'London (England)',
-  'Paris (France)', 'Québec (Province)', 'München (Germany)', 'Kraków (Poland)', 'São Paulo (Brazil)',
-  'Zürich (Switzerland)', 'Córdoba (Spain)', 'Malmö (Sweden)', 'Ireland', 'Scotland', 'Norway', 'Egypt',
+  'United States',
+  'England',
+  'France',
+  'Germany',
+  'Spain',
+  'Italy',
+  'Canada',
+  'Mexico',
+  'Russia (Federation)',
+  'Poland',
+  'Sweden',
+  'Greece',
+  'Japan',
+  'China',
+  'India',
+  'Brazil',
+  'New York (N.Y.)',
+  'London (England)',
+  'Paris (France)',
+  'Québec (Province)',
+  'München (Germany)',
+  'Kraków (Poland)',
+  'São Paulo (Brazil)',
+  'Zürich (Switzerland)',
+  'Córdoba (Spain)',
+  'Malmö (Sweden)',
+  'Ireland',
+  'Scotland',
+  'Norway',
+  'Egypt',
 ];
 
 /** Subdivisions that follow a non-fiction heading ($x topical, $v form), by how often they do. */

@@ -87,7 +87,14 @@ export class HealthService {
     api.duration = formatTimeSpan(process.hrtime.bigint() - apiStart);
 
     const database: HealthEntry = check.failure
-      ? { data: {}, duration: formatTimeSpan(check.durationNs), status: 'Unhealthy', tags: [], description: check.failure, exception: check.failure }
+      ? {
+          data: {},
+          duration: formatTimeSpan(check.durationNs),
+          status: 'Unhealthy',
+          tags: [],
+          description: check.failure,
+          exception: check.failure,
+        }
       : { data: { Database: { version: check.version } }, duration: formatTimeSpan(check.durationNs), status: 'Healthy', tags: [] };
 
     // A shared check may have started before this request: the total covers it from its start.

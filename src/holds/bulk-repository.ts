@@ -41,8 +41,15 @@ export async function lockQueuesOfBulkHolds(tx: Queryable, rows: BulkHold[]): Pr
 
 function toJson(rows: BulkHold[]) {
   return rows.map((h) => ({
-    k: h.k, patron_barcode: h.patronBarcode, control_number: h.controlNumber, control_source: h.controlSource,
-    item_barcode: h.itemBarcode, pickup_location: h.pickupLocation, placed: h.placed, not_needed_after: h.notNeededAfter, frozen: h.frozen,
+    k: h.k,
+    patron_barcode: h.patronBarcode,
+    control_number: h.controlNumber,
+    control_source: h.controlSource,
+    item_barcode: h.itemBarcode,
+    pickup_location: h.pickupLocation,
+    placed: h.placed,
+    not_needed_after: h.notNeededAfter,
+    frozen: h.frozen,
   }));
 }
 

@@ -26,7 +26,9 @@ export function holdCommands(program: Command, cli: Cli): void {
   const holds = program.command('holds').description('patron holds (GET /v6/patrons/holds)');
   holds
     .command('expire')
-    .description('expire holds past their not-needed-after date and ready holds not collected by their pickup-by date (the server also does this every CARREL_HOLD_EXPIRY_MS)')
+    .description(
+      'expire holds past their not-needed-after date and ready holds not collected by their pickup-by date (the server also does this every CARREL_HOLD_EXPIRY_MS)',
+    )
     .option('--today <date>', 'take this day as today (YYYY-MM-DD), to catch up or to test')
     .option('--json', 'print JSON')
     .action(async (opts: { today?: string; json?: boolean }) => {
@@ -46,7 +48,10 @@ export function holdCommands(program: Command, cli: Cli): void {
       const rows = [['CLOSED'], ...days.weekdays.map((w) => [`every ${DAYS[w]}`]), ...days.dates.map((d) => [d])];
       print(!!opts.json, { weekdays: days.weekdays, dates: days.dates }, rows.length > 1 ? table(rows) : `${code} is open every day`);
     });
-  for (const [name, adding] of [['add', true], ['remove', false]] as const) {
+  for (const [name, adding] of [
+    ['add', true],
+    ['remove', false],
+  ] as const) {
     closed
       .command(name)
       .description(`${adding ? 'close' : 'reopen'} a location on a weekday (sun … sat) or a date (YYYY-MM-DD)`)
@@ -56,7 +61,11 @@ export function holdCommands(program: Command, cli: Cli): void {
       .action(async (code: string, days: string[], opts: { json?: boolean }) => {
         const parsed = days.map(parseClosed);
         await cli.write(({ services }) => services.holds.setClosed(code, parsed, adding));
-        print(!!opts.json, { location: code, [adding ? 'closed' : 'reopened']: days }, `${code}: ${adding ? 'closed' : 'reopened'} on ${days.join(', ')}`);
+        print(
+          !!opts.json,
+          { location: code, [adding ? 'closed' : 'reopened']: days },
+          `${code}: ${adding ? 'closed' : 'reopened'} on ${days.join(', ')}`,
+        );
       });
   }
 }

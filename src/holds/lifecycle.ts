@@ -17,7 +17,14 @@ export type Outcome = { kind: 'ready' | 'transit'; holdId: string } | { kind: 's
  * The item is here, at `location`, and free: it fills the first hold waiting for it (ready when
  * `location` is that hold's pickup location, else in transit there), or goes back on the shelf.
  */
-export async function passItemOn(tx: Queryable, itemId: string, bibIds: string[], location: string | null, today: string, stamp: Date): Promise<Outcome> {
+export async function passItemOn(
+  tx: Queryable,
+  itemId: string,
+  bibIds: string[],
+  location: string | null,
+  today: string,
+  stamp: Date,
+): Promise<Outcome> {
   const hold = await repo.nextHoldFor(tx, itemId, bibIds, today);
   if (!hold) {
     await repo.setItemStatus(tx, itemId, '-', null, stamp);
@@ -37,7 +44,14 @@ export async function passItemOn(tx: Queryable, itemId: string, bibIds: string[]
  * The item arrives at `location` (checked in there). Trapped for a hold in transit to here: the hold
  * is ready. Trapped for a hold elsewhere: it stays in transit. Otherwise it passes on.
  */
-export async function arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, today: string, stamp: Date): Promise<Outcome> {
+export async function arrive(
+  tx: Queryable,
+  itemId: string,
+  bibIds: string[],
+  location: string | null,
+  today: string,
+  stamp: Date,
+): Promise<Outcome> {
   const trapped = await repo.holdTrapping(tx, itemId);
   if (trapped?.state === 'r') return { kind: 'ready', holdId: trapped.id };
   if (trapped?.state === 't') {

@@ -4,22 +4,62 @@ import { presenter } from '../http/present.ts';
 import type { HoldRow } from './repository.ts';
 
 export const HOLD_FIELDS = {
-  all: ['id', 'record', 'patron', 'frozen', 'placed', 'notNeededAfterDate', 'notWantedBeforeDate', 'pickupByDate', 'location',
-    'pickupLocation', 'status', 'recordType', 'priority', 'priorityQueueLength', 'canFreeze', 'note'] as const,
-  defaults: ['id', 'record', 'patron', 'frozen', 'placed', 'notNeededAfterDate', 'notWantedBeforeDate', 'pickupByDate', 'location',
-    'pickupLocation', 'status', 'recordType', 'priority', 'priorityQueueLength', 'canFreeze', 'note'] as const,
+  all: [
+    'id',
+    'record',
+    'patron',
+    'frozen',
+    'placed',
+    'notNeededAfterDate',
+    'notWantedBeforeDate',
+    'pickupByDate',
+    'location',
+    'pickupLocation',
+    'status',
+    'recordType',
+    'priority',
+    'priorityQueueLength',
+    'canFreeze',
+    'note',
+  ] as const,
+  defaults: [
+    'id',
+    'record',
+    'patron',
+    'frozen',
+    'placed',
+    'notNeededAfterDate',
+    'notWantedBeforeDate',
+    'pickupByDate',
+    'location',
+    'pickupLocation',
+    'status',
+    'recordType',
+    'priority',
+    'priorityQueueLength',
+    'canFreeze',
+    'note',
+  ] as const,
 } satisfies FieldSet<string>;
 export type HoldField = (typeof HOLD_FIELDS.all)[number];
 
 /** The status a hold shows: DESIGN.md's codes, plus Carrel's x, c and f for holds that are over. */
 export function holdStatus(row: Pick<HoldRow, 'state' | 'record_type'>): { code: string; name: string } {
   switch (row.state) {
-    case '0': return { code: '0', name: 'On hold.' };
-    case 't': return { code: 't', name: 'In transit.' };
-    case 'r': return row.record_type === 'i' ? { code: 'i', name: 'Item hold ready for pickup.' } : { code: 'b', name: 'Bib hold ready for pickup.' };
-    case 'x': return { code: 'x', name: 'Hold expired.' };
-    case 'c': return { code: 'c', name: 'Hold cancelled.' };
-    case 'f': return { code: 'f', name: 'Hold filled.' };
+    case '0':
+      return { code: '0', name: 'On hold.' };
+    case 't':
+      return { code: 't', name: 'In transit.' };
+    case 'r':
+      return row.record_type === 'i'
+        ? { code: 'i', name: 'Item hold ready for pickup.' }
+        : { code: 'b', name: 'Bib hold ready for pickup.' };
+    case 'x':
+      return { code: 'x', name: 'Hold expired.' };
+    case 'c':
+      return { code: 'c', name: 'Hold cancelled.' };
+    case 'f':
+      return { code: 'f', name: 'Hold filled.' };
   }
 }
 
@@ -50,6 +90,11 @@ const present = presenter<HoldRow, HoldField, HoldContext>({
 });
 
 /** `base`: the API's absolute base with its version, e.g. https://host/iii/sierra-api/v6. */
-export function presentHold(row: HoldRow, fields: readonly HoldField[], base: string, record?: Record<string, unknown>): Record<string, unknown> {
+export function presentHold(
+  row: HoldRow,
+  fields: readonly HoldField[],
+  base: string,
+  record?: Record<string, unknown>,
+): Record<string, unknown> {
   return present(row, fields, { base, record });
 }

@@ -91,11 +91,18 @@ export async function listPatronHolds(db: Queryable, patronId: string, f: HoldLi
 
 /** Locks live bibs (ascending ids); answers those that exist. */
 export async function lockBibs(tx: Queryable, ids: string[]): Promise<string[]> {
-  return (await tx.query<{ id: string }>('select id::text from bibs where id = any($1::bigint[]) and deleted_date is null order by id for update', [ids])).map((r) => r.id);
+  return (
+    await tx.query<{ id: string }>(
+      'select id::text from bibs where id = any($1::bigint[]) and deleted_date is null order by id for update',
+      [ids],
+    )
+  ).map((r) => r.id);
 }
 
 export async function bibsOfItem(tx: Queryable, itemId: string): Promise<string[]> {
-  return (await tx.query<{ bib_id: string }>('select bib_id::text from item_bibs where item_id = $1 order by bib_id', [itemId])).map((r) => r.bib_id);
+  return (await tx.query<{ bib_id: string }>('select bib_id::text from item_bibs where item_id = $1 order by bib_id', [itemId])).map(
+    (r) => r.bib_id,
+  );
 }
 
 export interface PatronState {
@@ -105,10 +112,13 @@ export interface PatronState {
 }
 
 export async function lockPatron(tx: Queryable, id: string): Promise<PatronState | undefined> {
-  return (await tx.query<PatronState>(
-    `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code from patrons
-     where id = $1 and deleted_date is null for update`, [id],
-  ))[0];
+  return (
+    await tx.query<PatronState>(
+      `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code from patrons
+     where id = $1 and deleted_date is null for update`,
+      [id],
+    )
+  )[0];
 }
 
 export async function patronExists(db: Queryable, id: string): Promise<boolean> {
@@ -123,7 +133,12 @@ export interface ItemState {
 }
 
 export async function lockItem(tx: Queryable, id: string): Promise<ItemState | undefined> {
-  return (await tx.query<ItemState>('select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null for update', [id]))[0];
+  return (
+    await tx.query<ItemState>(
+      'select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null for update',
+      [id],
+    )
+  )[0];
 }
 
 export async function itemIdOfBarcode(db: Queryable, barcode: string): Promise<string | undefined> {
@@ -136,7 +151,8 @@ export const HOLDABLE_STATUSES = ['-', 't', '!', 'o', 'p'];
 export async function holdableItemsOfBib(tx: Queryable, bibId: string): Promise<number> {
   const rows = await tx.query<{ n: number }>(
     `select count(*)::int as n from items i join item_bibs ib on ib.item_id = i.id
-     where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and i.status = any($2::text[])`, [bibId, HOLDABLE_STATUSES],
+     where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and i.status = any($2::text[])`,
+    [bibId, HOLDABLE_STATUSES],
   );
   return rows[0]!.n;
 }
@@ -156,21 +172,34 @@ export async function getLocation(db: Queryable, code: string): Promise<PickupLo
 }
 
 export async function closedDays(db: Queryable, code: string, from: string): Promise<ClosedDays> {
-  const weekdays = (await db.query<{ weekday: number }>('select weekday from location_closed_days where location_code = $1 order by weekday', [code])).map((r) => r.weekday);
-  const dates = (await db.query<{ day: string }>(
-    `select to_char(closed_date, 'YYYY-MM-DD') as day from location_closed_dates where location_code = $1 and closed_date >= $2::date order by closed_date`,
-    [code, from],
-  )).map((r) => r.day);
+  const weekdays = (
+    await db.query<{ weekday: number }>('select weekday from location_closed_days where location_code = $1 order by weekday', [code])
+  ).map((r) => r.weekday);
+  const dates = (
+    await db.query<{ day: string }>(
+      `select to_char(closed_date, 'YYYY-MM-DD') as day from location_closed_dates where location_code = $1 and closed_date >= $2::date order by closed_date`,
+      [code, from],
+    )
+  ).map((r) => r.day);
   return { weekdays, dates };
 }
 
 export async function countActiveHolds(tx: Queryable, patronId: string): Promise<number> {
-  return (await tx.query<{ n: number }>(`select count(*)::int as n from holds where patron_id = $1 and state in ${ACTIVE}`, [patronId]))[0]!.n;
+  return (await tx.query<{ n: number }>(`select count(*)::int as n from holds where patron_id = $1 and state in ${ACTIVE}`, [patronId]))[0]!
+    .n;
 }
 
 export async function hasActiveHold(tx: Queryable, patronId: string, recordType: 'b' | 'i', recordId: string): Promise<boolean> {
   const column = recordType === 'b' ? 'bib_id' : 'item_id';
-  return (await tx.query(`select 1 from holds where patron_id = $1 and record_type = $2 and ${column} = $3 and state in ${ACTIVE}`, [patronId, recordType, recordId])).length > 0;
+  return (
+    (
+      await tx.query(`select 1 from holds where patron_id = $1 and record_type = $2 and ${column} = $3 and state in ${ACTIVE}`, [
+        patronId,
+        recordType,
+        recordId,
+      ])
+    ).length > 0
+  );
 }
 
 export interface NewHold {
@@ -185,11 +214,13 @@ export interface NewHold {
 }
 
 export async function insertHold(tx: Queryable, h: NewHold): Promise<string> {
-  return (await tx.query<{ id: string }>(
-    `insert into holds (patron_id, record_type, bib_id, item_id, pickup_location, placed, not_wanted_before, not_needed_after, note)
+  return (
+    await tx.query<{ id: string }>(
+      `insert into holds (patron_id, record_type, bib_id, item_id, pickup_location, placed, not_wanted_before, not_needed_after, note)
      values ($1, $2, $3, $4, $5, $6, $6, $7, $8) returning id::text`,
-    [h.patronId, h.recordType, h.bibId, h.itemId, h.pickupLocation, h.placed, h.notNeededAfter, h.note],
-  ))[0]!.id;
+      [h.patronId, h.recordType, h.bibId, h.itemId, h.pickupLocation, h.placed, h.notNeededAfter, h.note],
+    )
+  )[0]!.id;
 }
 
 export interface LockedHold {
@@ -208,7 +239,9 @@ const LOCKED = `id::text, patron_id::text, bib_id::text, item_id::text, state, p
 
 /** The bib whose lock guards a hold's queue (it never changes). */
 export async function queueBibOfHold(db: Queryable, id: string): Promise<{ bib_id: string; item_id: string | null } | undefined> {
-  return (await db.query<{ bib_id: string; item_id: string | null }>('select bib_id::text, item_id::text from holds where id = $1', [id]))[0];
+  return (
+    await db.query<{ bib_id: string; item_id: string | null }>('select bib_id::text, item_id::text from holds where id = $1', [id])
+  )[0];
 }
 
 export async function lockHold(tx: Queryable, id: string): Promise<LockedHold | undefined> {
@@ -217,46 +250,66 @@ export async function lockHold(tx: Queryable, id: string): Promise<LockedHold | 
 
 /** Every bib whose queue an active hold of the patron is in (its bib, and its item's bibs), for locking first. */
 export async function queueBibsOfPatron(db: Queryable, patronId: string): Promise<string[]> {
-  return (await db.query<{ id: string }>(
-    `select bib_id::text as id from holds where patron_id = $1 and state in ${ACTIVE}
+  return (
+    await db.query<{ id: string }>(
+      `select bib_id::text as id from holds where patron_id = $1 and state in ${ACTIVE}
      union select ib.bib_id::text from holds h join item_bibs ib on ib.item_id = h.item_id where h.patron_id = $1 and h.state in ${ACTIVE}`,
-    [patronId],
-  )).map((r) => r.id);
+      [patronId],
+    )
+  ).map((r) => r.id);
 }
 
 /** Active holds of a patron, ids ascending (for cancelling them all). */
 export async function activeHoldIds(db: Queryable, patronId: string): Promise<string[]> {
-  return (await db.query<{ id: string }>(`select id::text from holds where patron_id = $1 and state in ${ACTIVE} order by id`, [patronId])).map((r) => r.id);
+  return (
+    await db.query<{ id: string }>(`select id::text from holds where patron_id = $1 and state in ${ACTIVE} order by id`, [patronId])
+  ).map((r) => r.id);
 }
 
 /** The active hold an item is trapped for (in transit or on the shelf). */
 export async function holdTrapping(tx: Queryable, itemId: string): Promise<LockedHold | undefined> {
-  return (await tx.query<LockedHold>(`select ${LOCKED} from holds where trapped_item_id = $1 and state in ('t', 'r') for update`, [itemId]))[0];
+  return (
+    await tx.query<LockedHold>(`select ${LOCKED} from holds where trapped_item_id = $1 and state in ('t', 'r') for update`, [itemId])
+  )[0];
 }
 
 /** The first hold, in placement order, this item can fill today: not frozen, wanted already. */
 export async function nextHoldFor(tx: Queryable, itemId: string, bibIds: string[], today: string): Promise<LockedHold | undefined> {
-  return (await tx.query<LockedHold>(
-    `select ${LOCKED} from holds where state = '0' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
+  return (
+    await tx.query<LockedHold>(
+      `select ${LOCKED} from holds where state = '0' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
        and ((record_type = 'i' and item_id = $1) or (record_type = 'b' and bib_id = any($2::bigint[])))
        and exists (select 1 from patrons p where p.id = holds.patron_id and p.deleted_date is null)
      order by id limit 1 for update`,
-    [itemId, bibIds, today],
-  ))[0];
+      [itemId, bibIds, today],
+    )
+  )[0];
 }
 
 /** The patron's waiting hold this item can fill (on its bib or on the item itself). */
-export async function waitingHoldOfPatron(tx: Queryable, patronId: string, itemId: string, bibIds: string[]): Promise<LockedHold | undefined> {
-  return (await tx.query<LockedHold>(
-    `select ${LOCKED} from holds where patron_id = $1 and state = '0'
+export async function waitingHoldOfPatron(
+  tx: Queryable,
+  patronId: string,
+  itemId: string,
+  bibIds: string[],
+): Promise<LockedHold | undefined> {
+  return (
+    await tx.query<LockedHold>(
+      `select ${LOCKED} from holds where patron_id = $1 and state = '0'
        and ((record_type = 'i' and item_id = $2) or (record_type = 'b' and bib_id = any($3::bigint[])))
      order by id limit 1 for update`,
-    [patronId, itemId, bibIds],
-  ))[0];
+      [patronId, itemId, bibIds],
+    )
+  )[0];
 }
 
 export async function trapHold(tx: Queryable, id: string, itemId: string, pickupBy: string | null): Promise<void> {
-  await tx.query(`update holds set state = $3, trapped_item_id = $2, pickup_by = $4::date where id = $1`, [id, itemId, pickupBy ? 'r' : 't', pickupBy]);
+  await tx.query(`update holds set state = $3, trapped_item_id = $2, pickup_by = $4::date where id = $1`, [
+    id,
+    itemId,
+    pickupBy ? 'r' : 't',
+    pickupBy,
+  ]);
 }
 
 export async function finishHold(tx: Queryable, id: string, state: 'x' | 'c' | 'f', reason: string): Promise<void> {
@@ -267,12 +320,20 @@ export async function finishHold(tx: Queryable, id: string, state: 'x' | 'c' | '
 }
 
 export async function updateHold(tx: Queryable, id: string, changes: { frozen?: boolean; pickupLocation?: string }): Promise<void> {
-  await tx.query('update holds set frozen = coalesce($2, frozen), pickup_location = coalesce($3, pickup_location) where id = $1',
-    [id, changes.frozen ?? null, changes.pickupLocation ?? null]);
+  await tx.query('update holds set frozen = coalesce($2, frozen), pickup_location = coalesce($3, pickup_location) where id = $1', [
+    id,
+    changes.frozen ?? null,
+    changes.pickupLocation ?? null,
+  ]);
 }
 
 export async function setItemStatus(tx: Queryable, itemId: string, status: string, dueDate: string | null, stamp: Date): Promise<void> {
-  await tx.query('update items set status = $2, due_date = $3::date::timestamptz, updated_date = $4 where id = $1', [itemId, status, dueDate, stamp]);
+  await tx.query('update items set status = $2, due_date = $3::date::timestamptz, updated_date = $4 where id = $1', [
+    itemId,
+    status,
+    dueDate,
+    stamp,
+  ]);
 }
 
 /** Waiting holds past their not-needed-after date, and ready holds past their pickup-by date. */
@@ -291,13 +352,21 @@ export async function addClosedWeekday(tx: Queryable, code: string, weekday: num
   await tx.query('insert into location_closed_days (location_code, weekday) values ($1, $2) on conflict do nothing', [code, weekday]);
 }
 export async function addClosedDate(tx: Queryable, code: string, day: string): Promise<void> {
-  await tx.query('insert into location_closed_dates (location_code, closed_date) values ($1, $2::date) on conflict do nothing', [code, day]);
+  await tx.query('insert into location_closed_dates (location_code, closed_date) values ($1, $2::date) on conflict do nothing', [
+    code,
+    day,
+  ]);
 }
 export async function removeClosedWeekday(tx: Queryable, code: string, weekday: number): Promise<boolean> {
-  return (await tx.query('delete from location_closed_days where location_code = $1 and weekday = $2 returning 1', [code, weekday])).length > 0;
+  return (
+    (await tx.query('delete from location_closed_days where location_code = $1 and weekday = $2 returning 1', [code, weekday])).length > 0
+  );
 }
 export async function removeClosedDate(tx: Queryable, code: string, day: string): Promise<boolean> {
-  return (await tx.query('delete from location_closed_dates where location_code = $1 and closed_date = $2::date returning 1', [code, day])).length > 0;
+  return (
+    (await tx.query('delete from location_closed_dates where location_code = $1 and closed_date = $2::date returning 1', [code, day]))
+      .length > 0
+  );
 }
 
 /** Whether a waiting hold is still past its not-needed-after date (re-checked under its lock). */
@@ -307,5 +376,7 @@ export async function stillDue(tx: Queryable, id: string, today: string): Promis
 
 /** An item's state, read (not locked) when its bibs are locked: placement needs no item lock. */
 export async function lockItemForRead(tx: Queryable, id: string): Promise<ItemState | undefined> {
-  return (await tx.query<ItemState>('select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null', [id]))[0];
+  return (
+    await tx.query<ItemState>('select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null', [id])
+  )[0];
 }

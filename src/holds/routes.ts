@@ -19,7 +19,11 @@ const Named = Type.Object({ code: Type.String(), name: Type.String() });
 export const HoldSchema = Type.Object(
   {
     id: Type.String({ description: 'Absolute URL of the hold.' }),
-    record: Type.Optional(Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], { description: 'URL of the bib or item; with expand=record, the record.' })),
+    record: Type.Optional(
+      Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], {
+        description: 'URL of the bib or item; with expand=record, the record.',
+      }),
+    ),
     patron: Type.Optional(Type.String()),
     frozen: Type.Optional(Type.Boolean()),
     placed: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
@@ -28,7 +32,12 @@ export const HoldSchema = Type.Object(
     pickupByDate: Type.Optional(Type.String({ description: 'Present exactly when the hold is ready for pickup (status b or i).' })),
     location: Type.Optional(Named),
     pickupLocation: Type.Optional(Named),
-    status: Type.Optional(Type.Object({ code: Type.String(), name: Type.String() }, { description: '0 on hold, t in transit, b/i ready for pickup; x expired, c cancelled, f filled.' })),
+    status: Type.Optional(
+      Type.Object(
+        { code: Type.String(), name: Type.String() },
+        { description: '0 on hold, t in transit, b/i ready for pickup; x expired, c cancelled, f filled.' },
+      ),
+    ),
     recordType: Type.Optional(Type.String()),
     priority: Type.Optional(Type.Integer({ description: 'Place in the queue (1 first); active holds only.' })),
     priorityQueueLength: Type.Optional(Type.Integer()),
@@ -41,31 +50,50 @@ const HoldList = Type.Object({ total: Type.Integer(), start: Type.Integer(), ent
 
 const PatronParams = Type.Object({ id: Type.String() });
 const HoldParams = Type.Object({ holdId: Type.String() });
-const ReadQuery = Type.Object({
-  fields: Type.Optional(Type.String({ description: `Fields: ${HOLD_FIELDS.all.join(', ')}, or default.` })),
-  expand: Type.Optional(Type.String({ description: 'record: nest the bib or item instead of its URL.' })),
-}, { additionalProperties: false });
-const ListQuery = Type.Object({
-  ...pagingQuery,
-  fields: ReadQuery.properties.fields,
-  expand: ReadQuery.properties.expand,
-  inactive: Type.Optional(Type.Boolean({ description: 'true: also expired, cancelled and filled holds (default false).' })),
-}, { additionalProperties: false });
-const PlaceBody = Type.Object({
-  recordType: Type.String({ description: 'b (bib) or i (item).' }),
-  recordNumber: Type.Union([Type.Integer(), Type.String()]),
-  pickupLocation: Type.String({ description: 'A pickup location code (GET /branches/pickupLocations).' }),
-  neededBy: Type.Optional(Type.String({ description: 'YYYY-MM-DD: the hold expires unfilled after this day (default: in CARREL_HOLD_MONTHS months).' })),
-  note: Type.Optional(Type.String({ maxLength: 500 })),
-}, { additionalProperties: false });
-const ChangeBody = Type.Object({
-  freeze: Type.Optional(Type.Boolean()),
-  pickupLocation: Type.Optional(Type.String()),
-}, { additionalProperties: false });
+const ReadQuery = Type.Object(
+  {
+    fields: Type.Optional(Type.String({ description: `Fields: ${HOLD_FIELDS.all.join(', ')}, or default.` })),
+    expand: Type.Optional(Type.String({ description: 'record: nest the bib or item instead of its URL.' })),
+  },
+  { additionalProperties: false },
+);
+const ListQuery = Type.Object(
+  {
+    ...pagingQuery,
+    fields: ReadQuery.properties.fields,
+    expand: ReadQuery.properties.expand,
+    inactive: Type.Optional(Type.Boolean({ description: 'true: also expired, cancelled and filled holds (default false).' })),
+  },
+  { additionalProperties: false },
+);
+const PlaceBody = Type.Object(
+  {
+    recordType: Type.String({ description: 'b (bib) or i (item).' }),
+    recordNumber: Type.Union([Type.Integer(), Type.String()]),
+    pickupLocation: Type.String({ description: 'A pickup location code (GET /branches/pickupLocations).' }),
+    neededBy: Type.Optional(
+      Type.String({ description: 'YYYY-MM-DD: the hold expires unfilled after this day (default: in CARREL_HOLD_MONTHS months).' }),
+    ),
+    note: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+const ChangeBody = Type.Object(
+  {
+    freeze: Type.Optional(Type.Boolean()),
+    pickupLocation: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
 
 const sec = { tags: ['holds'], security: [{ bearer: [] }] };
 
-export function holdRoutes(app: App, holds: HoldService, catalogue: { bibs: BibService; items: ItemService }, publicBaseUrl: string | undefined): void {
+export function holdRoutes(
+  app: App,
+  holds: HoldService,
+  catalogue: { bibs: BibService; items: ItemService },
+  publicBaseUrl: string | undefined,
+): void {
   function parseExpand(raw: string | undefined): boolean {
     if (raw === undefined || raw === '') return false;
     if (raw !== 'record') throw fail.invalidParameter('expand: only record is supported');
@@ -86,63 +114,126 @@ export function holdRoutes(app: App, holds: HoldService, catalogue: { bibs: BibS
   }
   const holdId = (raw: string) => parseRecordId('holdId', raw);
 
-  app.get('/patrons/holds', {
-    config: { access: access.need('Patrons_Holds_Read') },
-    schema: { summary: 'List all holds', ...sec, querystring: ListQuery, response: { 200: HoldList, ...protectedErrors } },
-  }, async (request) => {
-    const q = request.query;
-    const offset = q.offset ?? 0;
-    const rows = await holds.list({ inactive: q.inactive ?? false, limit: q.limit ?? 50, offset });
-    return { total: rows.length, start: offset, entries: await present(rows, q, apiBase(request, publicBaseUrl)) };
-  });
+  app.get(
+    '/patrons/holds',
+    {
+      config: { access: access.need('Patrons_Holds_Read') },
+      schema: { summary: 'List all holds', ...sec, querystring: ListQuery, response: { 200: HoldList, ...protectedErrors } },
+    },
+    async (request) => {
+      const q = request.query;
+      const offset = q.offset ?? 0;
+      const rows = await holds.list({ inactive: q.inactive ?? false, limit: q.limit ?? 50, offset });
+      return { total: rows.length, start: offset, entries: await present(rows, q, apiBase(request, publicBaseUrl)) };
+    },
+  );
 
-  app.get('/patrons/holds/:holdId', {
-    config: { access: access.need('Patrons_Holds_Read') },
-    schema: { summary: 'Get a hold, in any state', ...sec, params: HoldParams, querystring: ReadQuery, response: { 200: Type.Ref('Hold'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const row = await holds.get(holdId(request.params.holdId));
-    return (await present([row], request.query, apiBase(request, publicBaseUrl)))[0];
-  });
+  app.get(
+    '/patrons/holds/:holdId',
+    {
+      config: { access: access.need('Patrons_Holds_Read') },
+      schema: {
+        summary: 'Get a hold, in any state',
+        ...sec,
+        params: HoldParams,
+        querystring: ReadQuery,
+        response: { 200: Type.Ref('Hold'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const row = await holds.get(holdId(request.params.holdId));
+      return (await present([row], request.query, apiBase(request, publicBaseUrl)))[0];
+    },
+  );
 
-  app.put('/patrons/holds/:holdId', {
-    config: { access: access.need('Patrons_Holds_Write') },
-    schema: { summary: 'Freeze, unfreeze or move a hold', description: 'A hold ready for pickup (or in transit) cannot be frozen: 409 code 132 specificCode 8.', ...sec, params: HoldParams, body: ChangeBody, response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await holds.update(holdId(request.params.holdId), request.body);
-    return reply.code(204).send(null);
-  });
+  app.put(
+    '/patrons/holds/:holdId',
+    {
+      config: { access: access.need('Patrons_Holds_Write') },
+      schema: {
+        summary: 'Freeze, unfreeze or move a hold',
+        description: 'A hold ready for pickup (or in transit) cannot be frozen: 409 code 132 specificCode 8.',
+        ...sec,
+        params: HoldParams,
+        body: ChangeBody,
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await holds.update(holdId(request.params.holdId), request.body);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.delete('/patrons/holds/:holdId', {
-    config: { access: access.need('Patrons_Holds_Write') },
-    schema: { summary: 'Cancel a hold', ...sec, params: HoldParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await holds.cancel(holdId(request.params.holdId));
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/patrons/holds/:holdId',
+    {
+      config: { access: access.need('Patrons_Holds_Write') },
+      schema: { summary: 'Cancel a hold', ...sec, params: HoldParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
+    },
+    async (request, reply) => {
+      await holds.cancel(holdId(request.params.holdId));
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/patrons/:id/holds', {
-    config: { access: access.need('Patrons_Holds_Read') },
-    schema: { summary: 'List a patron\'s holds', ...sec, params: PatronParams, querystring: ListQuery, response: { 200: HoldList, 404: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const q = request.query;
-    const offset = q.offset ?? 0;
-    const rows = await holds.listOfPatron(parseRecordId('id', request.params.id), { inactive: q.inactive ?? false, limit: q.limit ?? 50, offset });
-    return { total: rows.length, start: offset, entries: await present(rows, q, apiBase(request, publicBaseUrl)) };
-  });
+  app.get(
+    '/patrons/:id/holds',
+    {
+      config: { access: access.need('Patrons_Holds_Read') },
+      schema: {
+        summary: "List a patron's holds",
+        ...sec,
+        params: PatronParams,
+        querystring: ListQuery,
+        response: { 200: HoldList, 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const offset = q.offset ?? 0;
+      const rows = await holds.listOfPatron(parseRecordId('id', request.params.id), {
+        inactive: q.inactive ?? false,
+        limit: q.limit ?? 50,
+        offset,
+      });
+      return { total: rows.length, start: offset, entries: await present(rows, q, apiBase(request, publicBaseUrl)) };
+    },
+  );
 
-  app.post('/patrons/:id/holds/requests', {
-    config: { access: access.need('Patrons_Holds_Write') },
-    schema: { summary: 'Place a hold', description: 'Refusals: 400/409 code 132 with a specificCode (README, "Holds and circulation").', ...sec, params: PatronParams, body: PlaceBody, response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await holds.place(parseRecordId('id', request.params.id), request.body);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/patrons/:id/holds/requests',
+    {
+      config: { access: access.need('Patrons_Holds_Write') },
+      schema: {
+        summary: 'Place a hold',
+        description: 'Refusals: 400/409 code 132 with a specificCode (README, "Holds and circulation").',
+        ...sec,
+        params: PatronParams,
+        body: PlaceBody,
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await holds.place(parseRecordId('id', request.params.id), request.body);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.delete('/patrons/:id/holds', {
-    config: { access: access.need('Patrons_Holds_Write') },
-    schema: { summary: 'Cancel all of a patron\'s holds', ...sec, params: PatronParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await holds.cancelAll(parseRecordId('id', request.params.id));
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/patrons/:id/holds',
+    {
+      config: { access: access.need('Patrons_Holds_Write') },
+      schema: {
+        summary: "Cancel all of a patron's holds",
+        ...sec,
+        params: PatronParams,
+        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await holds.cancelAll(parseRecordId('id', request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
 }

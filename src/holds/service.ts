@@ -28,7 +28,11 @@ export interface ExpiryResult {
 }
 
 export class HoldService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly rules: CirculationConfig) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly rules: CirculationConfig,
+  ) {}
 
   today(): string {
     return this.clock.today();
@@ -67,8 +71,14 @@ export class HoldService {
       }
       if ((await repo.countActiveHolds(tx, patronId)) >= this.rules.holdLimit) throw refuseHold.holdLimit(this.rules.holdLimit);
       return repo.insertHold(tx, {
-        patronId, recordType: req.recordType as 'b' | 'i', bibId: bibIds[0]!, itemId, pickupLocation: req.pickupLocation,
-        placed: today, notNeededAfter: neededBy, note,
+        patronId,
+        recordType: req.recordType as 'b' | 'i',
+        bibId: bibIds[0]!,
+        itemId,
+        pickupLocation: req.pickupLocation,
+        placed: today,
+        notNeededAfter: neededBy,
+        note,
       });
     });
   }
@@ -95,7 +105,10 @@ export class HoldService {
     if (!queue) throw fail.notFound(`no hold ${id}`);
     return this.db.transaction(async (tx) => {
       await stamp(tx); // a cancellation may pass an item on (items carry updatedDate)
-      const bibIds = await repo.lockBibs(tx, queue.item_id ? [queue.bib_id, ...(await repo.bibsOfItem(tx, queue.item_id))] : [queue.bib_id]);
+      const bibIds = await repo.lockBibs(
+        tx,
+        queue.item_id ? [queue.bib_id, ...(await repo.bibsOfItem(tx, queue.item_id))] : [queue.bib_id],
+      );
       const hold = await repo.lockHold(tx, id);
       if (!hold) throw fail.notFound(`no hold ${id}`);
       return fn(tx, hold, bibIds);
@@ -208,7 +221,8 @@ export class HoldService {
     if (!(await repo.getLocation(this.db, location))) throw fail.notFound(`no location ${location}`);
     await this.db.transaction(async (tx) => {
       for (const d of days) {
-        if ('weekday' in d) await (adding ? repo.addClosedWeekday(tx, location, d.weekday) : repo.removeClosedWeekday(tx, location, d.weekday));
+        if ('weekday' in d)
+          await (adding ? repo.addClosedWeekday(tx, location, d.weekday) : repo.removeClosedWeekday(tx, location, d.weekday));
         else await (adding ? repo.addClosedDate(tx, location, d.date) : repo.removeClosedDate(tx, location, d.date));
       }
     });
@@ -220,7 +234,11 @@ export class HoldService {
    * take turns; then the patron (refused unless in good standing), then the item. Call it first in
    * the transaction, after the change clock's stamp.
    */
-  async lockForCirculation(tx: Queryable, itemId: string, patronId?: string): Promise<{ bibIds: string[]; item: repo.ItemState | undefined }> {
+  async lockForCirculation(
+    tx: Queryable,
+    itemId: string,
+    patronId?: string,
+  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined }> {
     const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId));
     if (patronId !== undefined) await lockPatronInGoodStanding(tx, patronId, this.today());
     return { bibIds, item: await repo.lockItem(tx, itemId) };

@@ -17,8 +17,10 @@ function fromValidation(context: string | undefined, list: FastifySchemaValidati
   const params = first.params;
   if (context === 'body') {
     const path = first.instancePath.slice(1).replaceAll('/', '.');
-    if (first.keyword === 'required') return errors.validationFailed(`${path ? `${path} ` : ''}is missing ${String(params.missingProperty)}`);
-    if (first.keyword === 'additionalProperties') return errors.validationFailed(`${String(params.additionalProperty)} is not a field of this request body`);
+    if (first.keyword === 'required')
+      return errors.validationFailed(`${path ? `${path} ` : ''}is missing ${String(params.missingProperty)}`);
+    if (first.keyword === 'additionalProperties')
+      return errors.validationFailed(`${String(params.additionalProperty)} is not a field of this request body`);
     return errors.validationFailed(`${path || 'body'} ${first.message ?? 'is not valid'}`);
   }
   if (first.keyword === 'required') return errors.missingParameter(`${String(params.missingProperty)} is required`);

@@ -9,7 +9,9 @@ import { errors } from './errors.ts';
 export const DEFAULT_LIMIT = 50;
 
 export const pagingQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Entries per page (1 to ${MAX_LIMIT}).` })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Entries per page (1 to ${MAX_LIMIT}).` }),
+  ),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Zero-based position of the first entry.' })),
 };
 
@@ -22,7 +24,10 @@ export interface FieldSet<F extends string> {
 export function parseFields<F extends string>(raw: string | undefined, set: FieldSet<F>): F[] {
   if (raw === undefined || raw.trim() === '') return [...set.defaults];
   const chosen = new Set<F>();
-  for (const name of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const name of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     if (name === 'default') set.defaults.forEach((field) => chosen.add(field));
     else if ((set.all as readonly string[]).includes(name)) chosen.add(name as F);
     else throw errors.invalidParameter(`fields: "${name}" is not a field of this record; fields are ${set.all.join(', ')}`);
@@ -45,7 +50,8 @@ export interface CommonListQuery {
 
 /** The shared list parameters parsed: paging with its defaults, id and date filters, flags. */
 export function parseCommonList(q: CommonListQuery) {
-  const date = (name: 'createdDate' | 'updatedDate' | 'deletedDate') => (q[name] === undefined ? undefined : parseDateFilter(name, q[name]));
+  const date = (name: 'createdDate' | 'updatedDate' | 'deletedDate') =>
+    q[name] === undefined ? undefined : parseDateFilter(name, q[name]);
   return {
     id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
     createdDate: date('createdDate'),

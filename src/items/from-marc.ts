@@ -78,18 +78,21 @@ export function itemsFromRecord(record: MarcRecord, map: ItemMap): ItemFromMarc[
 /** A mapping read from a file; throws Error with a message that says what is wrong. */
 export function parseItemMap(json: unknown): ItemMap {
   const fields = (json as { fields?: unknown } | null)?.fields;
-  if (!Array.isArray(fields) || fields.length === 0) throw new Error('an item map is {"fields": [{"tag": "949", "barcode": "i", …}, …]} with at least one field');
+  if (!Array.isArray(fields) || fields.length === 0)
+    throw new Error('an item map is {"fields": [{"tag": "949", "barcode": "i", …}, …]} with at least one field');
   return {
     fields: fields.map((entry: unknown, i) => {
       if (typeof entry !== 'object' || entry === null) throw new Error(`fields[${i}] is not an object`);
       const e = entry as Record<string, unknown>;
-      if (typeof e.tag !== 'string' || !/^\d{3}$/.test(e.tag) || e.tag < '010') throw new Error(`fields[${i}].tag must be a data field tag such as "949"`);
+      if (typeof e.tag !== 'string' || !/^\d{3}$/.test(e.tag) || e.tag < '010')
+        throw new Error(`fields[${i}].tag must be a data field tag such as "949"`);
       const mapping: ItemFieldMapping = { tag: e.tag };
       for (const key of Object.keys(e)) {
         if (key === 'tag') continue;
         if (!(ROLES as readonly string[]).includes(key)) throw new Error(`fields[${i}].${key} is not one of ${ROLES.join(', ')}`);
         const codes = e[key];
-        if (typeof codes !== 'string' || !/^[a-z0-9]+$/.test(codes)) throw new Error(`fields[${i}].${key} must be subfield codes such as "i"`);
+        if (typeof codes !== 'string' || !/^[a-z0-9]+$/.test(codes))
+          throw new Error(`fields[${i}].${key} must be subfield codes such as "i"`);
         mapping[key as (typeof ROLES)[number]] = codes;
       }
       return mapping;

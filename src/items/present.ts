@@ -5,17 +5,41 @@ import type { FieldSet } from '../http/params.ts';
 import type { ItemRow } from './repository.ts';
 
 export const ITEM_FIELDS = {
-  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
-  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'] as const,
+  all: [
+    'id',
+    'updatedDate',
+    'createdDate',
+    'deletedDate',
+    'deleted',
+    'suppressed',
+    'bibIds',
+    'location',
+    'status',
+    'barcode',
+    'callNumber',
+    'itemType',
+  ] as const,
+  defaults: [
+    'id',
+    'updatedDate',
+    'createdDate',
+    'deleted',
+    'suppressed',
+    'bibIds',
+    'location',
+    'status',
+    'barcode',
+    'callNumber',
+    'itemType',
+  ] as const,
 } satisfies FieldSet<string>;
 export type ItemField = (typeof ITEM_FIELDS.all)[number];
 
 export const presentItem: Presenter<ItemRow, ItemField> = recordPresenter<ItemRow, ItemField>({
   bibIds: (row) => row.bib_ids,
-  location: (row) => row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined,
+  location: (row) => (row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined),
   status: (row) => ({ code: row.status, display: row.status_display, ...(row.due_date ? { duedate: instant(row.due_date) } : {}) }),
   barcode: (row) => row.barcode ?? undefined,
   callNumber: (row) => row.call_number ?? undefined,
   itemType: (row) => row.item_type ?? undefined,
 });
-

@@ -78,7 +78,9 @@ export async function planImportedItems(db: Queryable, items: ImportedItem[]): P
   if (rows.length === 0) return { rows, ids: [], taken: new Set() };
   const [ids, taken] = await Promise.all([
     db.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, $1)", [rows.length]),
-    db.query<{ barcode: string }>('select barcode from items where deleted_date is null and barcode = any($1::text[])', [[...byBarcode.keys()]]),
+    db.query<{ barcode: string }>('select barcode from items where deleted_date is null and barcode = any($1::text[])', [
+      [...byBarcode.keys()],
+    ]),
   ]);
   return { rows, ids: ids.map((r) => r.id), taken: new Set(taken.map((r) => r.barcode)) };
 }
@@ -87,21 +89,40 @@ export async function planImportedItems(db: Queryable, items: ImportedItem[]): P
  * Adds planned items, or updates the live item with the same barcode (call number, location,
  * type; never its status, which circulation owns) where they differ. Each is linked to its bib.
  */
-export async function writeImportedItems(tx: Queryable, { rows, ids, taken }: ItemPlan, stamp: Date): Promise<{ created: number; updated: number }> {
+export async function writeImportedItems(
+  tx: Queryable,
+  { rows, ids, taken }: ItemPlan,
+  stamp: Date,
+): Promise<{ created: number; updated: number }> {
   // Items whose barcode no live item had are new: with COPY they go in at several times the speed
   // of an upsert. (A barcode another writer adds meanwhile makes the batch fail whole.)
   const fresh: number[] = [];
   const known: number[] = [];
   rows.forEach((item, i) => (tx.copyFrom && (item.barcode === null || !taken.has(item.barcode)) ? fresh : known).push(i));
   if (fresh.length) {
-    await tx.copyFrom!('items', ['id', 'barcode', 'call_number', 'location_code', 'status', 'item_type', 'created_date', 'updated_date'],
-      copyText(fresh.map((i) => { const r = rows[i]!; return [ids[i], r.barcode, r.callNumber, r.location, r.status, r.itemType, stamp, stamp]; })));
+    await tx.copyFrom!(
+      'items',
+      ['id', 'barcode', 'call_number', 'location_code', 'status', 'item_type', 'created_date', 'updated_date'],
+      copyText(
+        fresh.map((i) => {
+          const r = rows[i]!;
+          return [ids[i], r.barcode, r.callNumber, r.location, r.status, r.itemType, stamp, stamp];
+        }),
+      ),
+    );
     await tx.copyFrom!('item_bibs', ['item_id', 'bib_id'], copyText(fresh.map((i) => [ids[i], rows[i]!.bibId])));
   }
   if (known.length === 0) return { created: fresh.length, updated: 0 };
   const doc = known.map((i) => {
     const item = rows[i]!;
-    return { id: ids[i], barcode: item.barcode, call_number: item.callNumber, location_code: item.location, status: item.status, item_type: item.itemType };
+    return {
+      id: ids[i],
+      barcode: item.barcode,
+      call_number: item.callNumber,
+      location_code: item.location,
+      status: item.status,
+      item_type: item.itemType,
+    };
   });
   // xmax = 0 on the returned row: inserted; otherwise the conflict updated an existing item (whose
   // id it returns). An item the record describes as it already is stays as it is (its updatedDate
@@ -119,15 +140,22 @@ export async function writeImportedItems(tx: Queryable, { rows, ids, taken }: It
   );
   const returned = new Set(written.map((w) => w.barcode));
   const unchanged = known.flatMap((i) => (rows[i]!.barcode !== null && !returned.has(rows[i]!.barcode) ? [rows[i]!.barcode] : []));
-  const matched = unchanged.length === 0 ? written : [...written, ...(await tx.query<{ id: string; barcode: string; inserted: boolean }>(
-    'select id::text, barcode, false as inserted from items where deleted_date is null and barcode = any($1::text[])', [unchanged],
-  ))];
+  const matched =
+    unchanged.length === 0
+      ? written
+      : [
+          ...written,
+          ...(await tx.query<{ id: string; barcode: string; inserted: boolean }>(
+            'select id::text, barcode, false as inserted from items where deleted_date is null and barcode = any($1::text[])',
+            [unchanged],
+          )),
+        ];
   const key = (barcode: string | null, id: string) => (barcode === null ? `id ${id}` : `barcode ${barcode}`);
   const bibOf = new Map(known.map((i) => [key(rows[i]!.barcode, ids[i]!), rows[i]!.bibId]));
-  await tx.query(
-    `insert into item_bibs (item_id, bib_id) select * from unnest($1::bigint[], $2::bigint[]) on conflict do nothing`,
-    [matched.map((w) => w.id), matched.map((w) => bibOf.get(key(w.barcode, w.id)))],
-  );
+  await tx.query(`insert into item_bibs (item_id, bib_id) select * from unnest($1::bigint[], $2::bigint[]) on conflict do nothing`, [
+    matched.map((w) => w.id),
+    matched.map((w) => bibOf.get(key(w.barcode, w.id))),
+  ]);
   const created = written.filter((w) => w.inserted).length;
   return { created: fresh.length + created, updated: matched.length - created };
 }
@@ -171,7 +199,8 @@ export interface ItemListFilter extends CommonListFilter {
 export async function listItems(db: Queryable, filter: ItemListFilter): Promise<ItemRow[]> {
   const { params, add } = parameters();
   const where = commonConditions('i', filter, add);
-  if (filter.bibIds) where.push(`exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any(${add(filter.bibIds)}::bigint[]))`);
+  if (filter.bibIds)
+    where.push(`exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any(${add(filter.bibIds)}::bigint[]))`);
   if (filter.status) where.push(`i.status = any(${add(filter.status)}::text[])`);
   if (filter.location) {
     const exact = filter.location.filter((l) => !l.endsWith('*'));

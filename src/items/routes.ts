@@ -23,41 +23,79 @@ export const ItemSchema = Type.Object(
   { $id: 'Item', additionalProperties: false },
 );
 
-const list = (raw: string | undefined) => raw?.split(',').map((v) => v.trim()).filter(Boolean);
+const list = (raw: string | undefined) =>
+  raw
+    ?.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 const dateRange = Type.Optional(Type.String({ description: 'One ISO 8601 instant, or [from,to] with either end open.' }));
 
 export function itemRoutes(app: App, items: ItemService): void {
-  app.get('/items', {
-    config: { access: access.need('Items_Read') },
-    schema: {
-      summary: 'List items', tags: ['items'], security: [{ bearer: [] }],
-      querystring: Type.Object({
-        ...pagingQuery,
-        id: Type.Optional(Type.String()),
-        bibIds: Type.Optional(Type.String({ description: 'Items of these bibs: 1000001,1000002.' })),
-        status: Type.Optional(Type.String({ description: 'Status codes, comma-separated (- is available).' })),
-        location: Type.Optional(Type.String({ description: 'Location codes, comma-separated; mn* matches every code starting with mn.' })),
-        createdDate: dateRange, updatedDate: dateRange, deletedDate: dateRange,
-        deleted: Type.Optional(Type.Boolean()), suppressed: Type.Optional(Type.Boolean()),
-        fields: Type.Optional(Type.String()),
-      }, { additionalProperties: false }),
-      response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Item')) }), ...protectedErrors },
+  app.get(
+    '/items',
+    {
+      config: { access: access.need('Items_Read') },
+      schema: {
+        summary: 'List items',
+        tags: ['items'],
+        security: [{ bearer: [] }],
+        querystring: Type.Object(
+          {
+            ...pagingQuery,
+            id: Type.Optional(Type.String()),
+            bibIds: Type.Optional(Type.String({ description: 'Items of these bibs: 1000001,1000002.' })),
+            status: Type.Optional(Type.String({ description: 'Status codes, comma-separated (- is available).' })),
+            location: Type.Optional(
+              Type.String({ description: 'Location codes, comma-separated; mn* matches every code starting with mn.' }),
+            ),
+            createdDate: dateRange,
+            updatedDate: dateRange,
+            deletedDate: dateRange,
+            deleted: Type.Optional(Type.Boolean()),
+            suppressed: Type.Optional(Type.Boolean()),
+            fields: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Item')) }),
+          ...protectedErrors,
+        },
+      },
     },
-  }, async (request) => {
-    const q = request.query;
-    const fields = parseFields(q.fields, ITEM_FIELDS);
-    const location = list(q.location);
-    if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l))) throw fail.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
-    const filter = parseCommonList(q);
-    const rows = await items.list({ ...filter, bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)), status: list(q.status), location });
-    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentItem(row, fields)) };
-  });
+    async (request) => {
+      const q = request.query;
+      const fields = parseFields(q.fields, ITEM_FIELDS);
+      const location = list(q.location);
+      if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l)))
+        throw fail.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
+      const filter = parseCommonList(q);
+      const rows = await items.list({
+        ...filter,
+        bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
+        status: list(q.status),
+        location,
+      });
+      return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentItem(row, fields)) };
+    },
+  );
 
-  app.get('/items/:id', {
-    config: { access: access.need('Items_Read') },
-    schema: { summary: 'Get an item', tags: ['items'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }), querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }), response: { 200: Type.Ref('Item'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const fields = parseFields(request.query.fields, ITEM_FIELDS);
-    return presentItem(await items.get(parseRecordId('id', request.params.id)), fields);
-  });
+  app.get(
+    '/items/:id',
+    {
+      config: { access: access.need('Items_Read') },
+      schema: {
+        summary: 'Get an item',
+        tags: ['items'],
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: { 200: Type.Ref('Item'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const fields = parseFields(request.query.fields, ITEM_FIELDS);
+      return presentItem(await items.get(parseRecordId('id', request.params.id)), fields);
+    },
+  );
 }

@@ -109,7 +109,9 @@ export function writeIso2709(record: MarcRecord): Uint8Array {
  * Splits a byte stream into records on the record terminator, without holding more than one
  * record (plus one read chunk) in memory. Yields each record's bytes and its position.
  */
-export async function* splitIso2709(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
+export async function* splitIso2709(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
   let pending: Uint8Array[] = [];
   let pendingLength = 0;
   let offset = 0;

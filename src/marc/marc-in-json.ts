@@ -22,7 +22,8 @@ export function fromMarcInJson(json: unknown): MarcRecord {
   const out: Field[] = fields.map((entry: unknown, i) => {
     if (!entry || typeof entry !== 'object') throw new MarcError(`fields[${i}] must be an object`);
     const keys = Object.keys(entry);
-    if (keys.length !== 1 || !/^[0-9A-Za-z]{3}$/.test(keys[0]!)) throw new MarcError(`fields[${i}] must have exactly one key, a three-character tag`);
+    if (keys.length !== 1 || !/^[0-9A-Za-z]{3}$/.test(keys[0]!))
+      throw new MarcError(`fields[${i}] must have exactly one key, a three-character tag`);
     const tag = keys[0]!;
     const body = (entry as Record<string, unknown>)[tag];
     if (typeof body === 'string') {

@@ -97,7 +97,9 @@ function eacc(): Map<number, string> {
 const hex = (n: number, width = 2) => `0x${n.toString(16).padStart(width, '0')}`;
 
 function describe(bytes: Uint8Array, from: number, to: number): string {
-  const shown = Array.from(bytes.subarray(from, Math.min(to, bytes.length)), (b) => (b === 0x1b ? 'ESC' : b > 0x20 && b < 0x7f ? String.fromCharCode(b) : hex(b)));
+  const shown = Array.from(bytes.subarray(from, Math.min(to, bytes.length)), (b) =>
+    b === 0x1b ? 'ESC' : b > 0x20 && b < 0x7f ? String.fromCharCode(b) : hex(b),
+  );
   return `${shown.join(' ')} (${Array.from(bytes.subarray(from, Math.min(to, bytes.length)), (b) => hex(b)).join(' ')})`;
 }
 
@@ -117,7 +119,8 @@ function escape(bytes: Uint8Array, at: number): Designation {
   if (multibyte) i++;
   let g: 0 | 1 = 0;
   const intermediate = bytes[i];
-  if (intermediate === 0x28 || intermediate === 0x2c) i++; // ( ,
+  if (intermediate === 0x28 || intermediate === 0x2c)
+    i++; // ( ,
   else if (intermediate === 0x29 || intermediate === 0x2d) {
     g = 1; // ) -
     i++;
@@ -144,7 +147,7 @@ export function decodeMarc8(bytes: Uint8Array): string {
   let out = '';
   let marks = '';
   const end = bytes.length;
-  for (let i = 0; i < end; ) {
+  for (let i = 0; i < end;) {
     const b = bytes[i]!;
     // The common case first: ASCII in G0 (with the controls, space and DEL).
     if (b < 0x80 && b !== 0x1b && g0 === ASCII) {
@@ -188,7 +191,8 @@ export function decodeMarc8(bytes: Uint8Array): string {
       } else {
         const code = b & 0x7f;
         const kind = set.kinds[code]!;
-        if (kind === NONE) throw new MarcError(`byte ${hex(b)} is not a character of the MARC-8 ${set.name} set (${b < 0x80 ? 'G0' : 'G1'})`);
+        if (kind === NONE)
+          throw new MarcError(`byte ${hex(b)} is not a character of the MARC-8 ${set.name} set (${b < 0x80 ? 'G0' : 'G1'})`);
         char = set.chars[code]!;
         i++;
         if (kind === SKIP) continue;

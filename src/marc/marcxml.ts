@@ -21,7 +21,7 @@ export async function* readMarcXml(chunks: AsyncIterable<Uint8Array | string> | 
   parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const name = local(tag.name);
-    const attr = (key: string) => (tag.attributes[key]) ?? '';
+    const attr = (key: string) => tag.attributes[key] ?? '';
     text = '';
     if (name === 'record') {
       index++;
@@ -46,8 +46,9 @@ export async function* readMarcXml(chunks: AsyncIterable<Uint8Array | string> | 
       current.fields.push(field);
       field = undefined;
     } else if (name === 'subfield' && field && !isControlField(field)) {
-      if (!subfieldCode || !/^[0-9a-zA-Z]$/.test(subfieldCode)) fail(`field ${field.tag}: invalid subfield code ${JSON.stringify(subfieldCode)}`);
-      (field).subfields.push({ code: subfieldCode ?? '', value: text });
+      if (!subfieldCode || !/^[0-9a-zA-Z]$/.test(subfieldCode))
+        fail(`field ${field.tag}: invalid subfield code ${JSON.stringify(subfieldCode)}`);
+      field.subfields.push({ code: subfieldCode ?? '', value: text });
     } else if (name === 'datafield' && field) {
       current.fields.push(field);
       field = undefined;
@@ -81,7 +82,10 @@ function escapeXml(s: string): string {
 
 /** One record as a MARCXML <record> element (wrap several in <collection>). */
 export function toMarcXml(record: MarcRecord, withNamespace = true): string {
-  const lines = [`<record${withNamespace ? ' xmlns="http://www.loc.gov/MARC21/slim"' : ''}>`, `  <leader>${escapeXml(record.leader)}</leader>`];
+  const lines = [
+    `<record${withNamespace ? ' xmlns="http://www.loc.gov/MARC21/slim"' : ''}>`,
+    `  <leader>${escapeXml(record.leader)}</leader>`,
+  ];
   for (const f of record.fields) {
     if (isControlField(f)) lines.push(`  <controlfield tag="${escapeXml(f.tag)}">${escapeXml(f.value)}</controlfield>`);
     else {
@@ -93,4 +97,3 @@ export function toMarcXml(record: MarcRecord, withNamespace = true): string {
   lines.push('</record>');
   return lines.join('\n');
 }
-

@@ -97,7 +97,9 @@ export async function* readMarcRaw(chunks: Chunks): AsyncGenerator<RawReadResult
 async function* readJson(stream: AsyncIterable<Uint8Array>): AsyncGenerator<ReadResult> {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(Buffer.from(chunk));
-  const text = Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.concat(parts)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   let docs: { value: unknown; position: string }[];
   try {
     const parsed: unknown = JSON.parse(text);

@@ -36,10 +36,12 @@ export function operationCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (wanted: string, opts: { json?: boolean }) => {
       if (!['on', 'off', 'status'].includes(wanted)) throw new CliError('maintenance takes on, off or status');
-      const on = await (wanted === 'status' ? cli.read(({ db }) => readMaintenance(db)) : cli.write(async ({ db }) => {
-        await writeMaintenance(db, wanted === 'on');
-        return readMaintenance(db);
-      }));
+      const on = await (wanted === 'status'
+        ? cli.read(({ db }) => readMaintenance(db))
+        : cli.write(async ({ db }) => {
+            await writeMaintenance(db, wanted === 'on');
+            return readMaintenance(db);
+          }));
       const poll = cli.config().statePollMs;
       const text = on
         ? `maintenance is on: the service answers 404 on GET /api (servers notice within ${poll} ms)`

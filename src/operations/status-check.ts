@@ -19,7 +19,8 @@ export async function checkStatus(baseUrl: string, timeoutMs: number): Promise<S
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const detail = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? String(error));
+    const detail =
+      (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? String(error));
     return { ok: false, reason: `unreachable: ${url.href}: ${detail}` };
   }
   if (response.status === 404) {

@@ -15,7 +15,9 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 interface CreateOptions {
@@ -50,13 +52,22 @@ export function patronCommands(program: Command, cli: Cli): void {
       const row = await cli.write(async ({ services }) => {
         const service = services.patrons;
         const id = await service.create({
-          names: opts.name, barcodes: opts.barcode, pin, emails: opts.email, patronType: opts.patronType,
-          homeLibraryCode: opts.homeLibrary, expirationDate: opts.expires,
+          names: opts.name,
+          barcodes: opts.barcode,
+          pin,
+          emails: opts.email,
+          patronType: opts.patronType,
+          homeLibraryCode: opts.homeLibrary,
+          expirationDate: opts.expires,
         });
         return service.get(id);
       });
       const patron = presentPatron(row, PATRON_FIELDS.defaults);
-      print(!!opts.json, patron, `created patron ${row.id}: ${row.names.join('; ')}${row.barcodes.length ? ` (${row.barcodes.join(', ')})` : ''}`);
+      print(
+        !!opts.json,
+        patron,
+        `created patron ${row.id}: ${row.names.join('; ')}${row.barcodes.length ? ` (${row.barcodes.join(', ')})` : ''}`,
+      );
     });
   patrons
     .command('list')
@@ -67,9 +78,22 @@ export function patronCommands(program: Command, cli: Cli): void {
     .action(async (opts: { limit: number; offset: number; json?: boolean }) => {
       const rows = await cli.read(({ services }) => services.patrons.list({ deleted: false, limit: opts.limit, offset: opts.offset }));
       const entries = rows.map((row) => presentPatron(row, PATRON_FIELDS.defaults));
-      const lines = [['ID', 'NAME', 'BARCODES', 'TYPE', 'EXPIRES', 'BLOCK', 'OWED'], ...rows.map((r) => [
-        r.id, r.names[0] ?? '', r.barcodes.join(','), String(r.patron_type), r.expiration_date ?? '', r.block_code, r.money_owed,
-      ])];
-      print(!!opts.json, { total: entries.length, start: opts.offset, entries }, rows.length ? table(lines) : 'no patrons yet: carrel patrons create --name NAME --barcode B --pin-stdin');
+      const lines = [
+        ['ID', 'NAME', 'BARCODES', 'TYPE', 'EXPIRES', 'BLOCK', 'OWED'],
+        ...rows.map((r) => [
+          r.id,
+          r.names[0] ?? '',
+          r.barcodes.join(','),
+          String(r.patron_type),
+          r.expiration_date ?? '',
+          r.block_code,
+          r.money_owed,
+        ]),
+      ];
+      print(
+        !!opts.json,
+        { total: entries.length, start: opts.offset, entries },
+        rows.length ? table(lines) : 'no patrons yet: carrel patrons create --name NAME --barcode B --pin-stdin',
+      );
     });
 }

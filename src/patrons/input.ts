@@ -6,7 +6,11 @@ import { formatMoney, parseMoney } from '../shared/money.ts';
 import type { Address, PatronFields, Phone } from './repository.ts';
 
 export const BLOCK_CODES: Record<string, string> = {
-  '-': 'No block', m: 'Manual block', c: 'Sent to collection agency', l: 'Card reported lost', x: 'Excessive fines',
+  '-': 'No block',
+  m: 'Manual block',
+  c: 'Sent to collection agency',
+  l: 'Card reported lost',
+  x: 'Excessive fines',
 };
 export const PHONE_TYPES: Record<string, string> = { t: 'Telephone', p: 'Second telephone' };
 export const ADDRESS_TYPES: Record<string, string> = { a: 'Address', h: 'Second address' };
@@ -58,7 +62,6 @@ function code(field: string, raw: string | undefined, codes: Record<string, stri
   return raw;
 }
 
-
 function barcodes(raw: string[]): string[] {
   const values = list('barcodes', raw, 10, (name, b) => text(name, b, 64));
   if (values.some((b) => /\s/.test(b))) throw bad('barcodes', 'must not hold spaces');
@@ -85,12 +88,18 @@ export function parsePatronInput(input: PatronInput, creating: boolean): ParsedP
     });
   }
   if (input.phones !== undefined) {
-    f.phones = list('phones', input.phones, 10, (n, p): Phone => ({ number: text(`${n}.number`, p.number, 100), type: code(`${n}.type`, p.type, PHONE_TYPES, 't') }));
+    f.phones = list('phones', input.phones, 10, (n, p): Phone => ({
+      number: text(`${n}.number`, p.number, 100),
+      type: code(`${n}.type`, p.type, PHONE_TYPES, 't'),
+    }));
   }
   if (input.addresses !== undefined) {
     f.addresses = list('addresses', input.addresses, 5, (n, a): Address => {
       if (a.lines.length === 0) throw bad(`${n}.lines`, 'must hold at least one line');
-      return { lines: list(`${n}.lines`, a.lines, 6, (ln, line) => text(ln, line, 200)), type: code(`${n}.type`, a.type, ADDRESS_TYPES, 'a') };
+      return {
+        lines: list(`${n}.lines`, a.lines, 6, (ln, line) => text(ln, line, 200)),
+        type: code(`${n}.type`, a.type, ADDRESS_TYPES, 'a'),
+      };
     });
   }
   if (input.patronType !== undefined) f.patronType = input.patronType;
@@ -102,7 +111,8 @@ export function parsePatronInput(input: PatronInput, creating: boolean): ParsedP
     // A JSON number is read by its shortest text, as invoice amounts are (README, "Money").
     f.moneyOwed = formatMoney(parseMoney('moneyOwed', typeof input.moneyOwed === 'number' ? String(input.moneyOwed) : input.moneyOwed));
   }
-  if (input.message !== undefined) f.message = input.message === null || input.message.trim() === '' ? null : text('message', input.message, 500);
+  if (input.message !== undefined)
+    f.message = input.message === null || input.message.trim() === '' ? null : text('message', input.message, 500);
   if (input.suppressed !== undefined) f.suppressed = input.suppressed;
   const out: ParsedPatron = { fields: f };
   if (input.barcodes !== undefined) out.barcodes = barcodes(input.barcodes);

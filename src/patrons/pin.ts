@@ -36,7 +36,10 @@ function dummyHash(): Promise<string> {
 }
 dummyHash().catch(() => undefined); // eager; a failure here is retried on first use
 
-interface Decoded { salt: Buffer; hash: Buffer }
+interface Decoded {
+  salt: Buffer;
+  hash: Buffer;
+}
 
 /** The salt and hash of a PIN hash made with PIN_PARAMS; undefined for anything else. */
 function decode(encoded: string): Decoded | undefined {

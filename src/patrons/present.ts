@@ -5,10 +5,44 @@ import type { FieldSet } from '../http/params.ts';
 import type { PatronRow } from './repository.ts';
 
 export const PATRON_FIELDS = {
-  all: ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed', 'names', 'barcodes', 'expirationDate', 'birthDate',
-    'emails', 'phones', 'addresses', 'patronType', 'homeLibraryCode', 'homeLibrary', 'message', 'blockInfo', 'moneyOwed', 'varFields'] as const,
-  defaults: ['id', 'updatedDate', 'createdDate', 'deleted', 'suppressed', 'names', 'barcodes', 'expirationDate', 'emails', 'patronType',
-    'homeLibraryCode', 'message', 'blockInfo', 'moneyOwed'] as const,
+  all: [
+    'id',
+    'updatedDate',
+    'createdDate',
+    'deletedDate',
+    'deleted',
+    'suppressed',
+    'names',
+    'barcodes',
+    'expirationDate',
+    'birthDate',
+    'emails',
+    'phones',
+    'addresses',
+    'patronType',
+    'homeLibraryCode',
+    'homeLibrary',
+    'message',
+    'blockInfo',
+    'moneyOwed',
+    'varFields',
+  ] as const,
+  defaults: [
+    'id',
+    'updatedDate',
+    'createdDate',
+    'deleted',
+    'suppressed',
+    'names',
+    'barcodes',
+    'expirationDate',
+    'emails',
+    'patronType',
+    'homeLibraryCode',
+    'message',
+    'blockInfo',
+    'moneyOwed',
+  ] as const,
 } satisfies FieldSet<string>;
 
 export type PatronField = (typeof PATRON_FIELDS.all)[number];
@@ -34,7 +68,8 @@ export const presentPatron: Presenter<PatronRow, PatronField> = recordPresenter<
   addresses: (row) => row.addresses,
   patronType: (row) => row.patron_type,
   homeLibraryCode: (row) => row.home_library_code || undefined,
-  homeLibrary: (row) => (row.home_library_code ? { code: row.home_library_code, name: row.home_library_name ?? row.home_library_code } : undefined),
+  homeLibrary: (row) =>
+    row.home_library_code ? { code: row.home_library_code, name: row.home_library_name ?? row.home_library_code } : undefined,
   message: (row) => (row.message ? { code: '-', accountMessages: [row.message] } : undefined),
   blockInfo: (row) => ({ code: row.block_code }),
   moneyOwed: (row) => row.money_owed,

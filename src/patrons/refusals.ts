@@ -6,8 +6,7 @@ export const PATRON_SPECIFIC_CODES = { barcodeTaken: 1, unknownLocation: 2, unkn
 const c = PATRON_SPECIFIC_CODES;
 
 export const refusePatron = {
-  barcodeTaken: (barcodes: readonly string[]) =>
-    fail.conflict(c.barcodeTaken, `barcode ${barcodes.join(', ')} belongs to another patron`),
+  barcodeTaken: (barcodes: readonly string[]) => fail.conflict(c.barcodeTaken, `barcode ${barcodes.join(', ')} belongs to another patron`),
   unknownLocation: (code: string) => fail.refused(c.unknownLocation, `homeLibraryCode: no location ${code}`),
   unknownPatronType: (code: number) => fail.refused(c.unknownPatronType, `patronType: no patron type ${code}`),
 };

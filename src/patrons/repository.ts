@@ -59,10 +59,19 @@ const FROM = 'patrons p join patron_types t on t.code = p.patron_type left join 
 
 // Column and the SQL type its parameter is cast to, per writable field.
 const SET: Record<keyof PatronFields, [string, string]> = {
-  names: ['names', 'text[]'], emails: ['emails', 'text[]'], phones: ['phones', 'text::jsonb'], addresses: ['addresses', 'text::jsonb'],
-  patronType: ['patron_type', 'integer'], homeLibraryCode: ['home_library_code', 'text'], expirationDate: ['expiration_date', 'date'],
-  birthDate: ['birth_date', 'date'], blockCode: ['block_code', 'text'], moneyOwed: ['money_owed', 'numeric'], message: ['message', 'text'],
-  suppressed: ['suppressed', 'boolean'], pinHash: ['pin_hash', 'text'],
+  names: ['names', 'text[]'],
+  emails: ['emails', 'text[]'],
+  phones: ['phones', 'text::jsonb'],
+  addresses: ['addresses', 'text::jsonb'],
+  patronType: ['patron_type', 'integer'],
+  homeLibraryCode: ['home_library_code', 'text'],
+  expirationDate: ['expiration_date', 'date'],
+  birthDate: ['birth_date', 'date'],
+  blockCode: ['block_code', 'text'],
+  moneyOwed: ['money_owed', 'numeric'],
+  message: ['message', 'text'],
+  suppressed: ['suppressed', 'boolean'],
+  pinHash: ['pin_hash', 'text'],
 };
 
 function value(field: keyof PatronFields, v: unknown): unknown {
@@ -74,7 +83,10 @@ export async function insertPatron(tx: Queryable, fields: PatronFields, stamp: D
   const given = (Object.keys(SET) as (keyof PatronFields)[]).filter((f) => fields[f] !== undefined);
   const columns = [...given.map((f) => SET[f][0]), 'created_date', 'updated_date'];
   const values = [...given.map((f) => `${add(value(f, fields[f]))}::${SET[f][1]}`), add(stamp), add(stamp)];
-  const rows = await tx.query<{ id: string }>(`insert into patrons (${columns.join(', ')}) values (${values.join(', ')}) returning id::text`, params);
+  const rows = await tx.query<{ id: string }>(
+    `insert into patrons (${columns.join(', ')}) values (${values.join(', ')}) returning id::text`,
+    params,
+  );
   return rows[0]!.id;
 }
 
@@ -90,15 +102,24 @@ export interface BulkPatron {
 
 /** Adds many patrons, skipping any whose barcode a live patron has; answers how many were added. */
 export async function insertBulkPatrons(tx: Queryable, rows: BulkPatron[], pinHash: string, stamp: Date): Promise<number> {
-  const taken = new Set((await tx.query<{ barcode: string }>(
-    'select barcode from patron_barcodes where barcode = any($1::text[])', [rows.map((p) => p.barcode)],
-  )).map((r) => r.barcode));
+  const taken = new Set(
+    (
+      await tx.query<{ barcode: string }>('select barcode from patron_barcodes where barcode = any($1::text[])', [
+        rows.map((p) => p.barcode),
+      ])
+    ).map((r) => r.barcode),
+  );
   const fresh = rows.filter((p) => !taken.has(p.barcode));
   if (fresh.length === 0) return 0;
   const ids = await tx.query<{ id: string }>("select nextval('patron_ids')::text as id from generate_series(1, $1)", [fresh.length]);
   const doc = fresh.map((p, i) => ({
-    id: ids[i]!.id, barcode: p.barcode, names: p.names, emails: p.emails, patron_type: p.patronType,
-    home_library_code: p.homeLibraryCode, expiration_date: p.expirationDate,
+    id: ids[i]!.id,
+    barcode: p.barcode,
+    names: p.names,
+    emails: p.emails,
+    patron_type: p.patronType,
+    home_library_code: p.homeLibraryCode,
+    expiration_date: p.expirationDate,
   }));
   await tx.query(
     `with r as (select * from jsonb_to_recordset($1::jsonb) as r(id bigint, barcode text, names text[], emails text[], patron_type integer,
@@ -242,7 +263,12 @@ export async function beginAttempt(
   keyLimit: number,
 ): Promise<AttemptCounts> {
   const keyExpired = 'f.window_start <= now() - make_interval(secs => $4::integer)';
-  const rows = await db.query<{ key_counted: boolean; key_retry: number | null; barcode_attempts: number | null; barcode_retry: number | null }>(
+  const rows = await db.query<{
+    key_counted: boolean;
+    key_retry: number | null;
+    barcode_attempts: number | null;
+    barcode_retry: number | null;
+  }>(
     `with k as (
        insert into patron_validation_failures as f (subject, window_start, failures) values ($3, now(), 1)
        on conflict (subject) do update set

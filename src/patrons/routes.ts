@@ -12,8 +12,14 @@ import type { App } from '../http/types.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
 import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
 
-const Phone = Type.Object({ number: Type.String(), type: Type.Optional(Type.String({ description: 't telephone (default), p second telephone.' })) }, { additionalProperties: false });
-const Address = Type.Object({ lines: Type.Array(Type.String()), type: Type.Optional(Type.String({ description: 'a address (default), h second address.' })) }, { additionalProperties: false });
+const Phone = Type.Object(
+  { number: Type.String(), type: Type.Optional(Type.String({ description: 't telephone (default), p second telephone.' })) },
+  { additionalProperties: false },
+);
+const Address = Type.Object(
+  { lines: Type.Array(Type.String()), type: Type.Optional(Type.String({ description: 'a address (default), h second address.' })) },
+  { additionalProperties: false },
+);
 
 export const PatronSchema = Type.Object(
   {
@@ -39,52 +45,71 @@ export const PatronSchema = Type.Object(
 const PatronList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Patron')) });
 
 const text = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
-const PatronWrite = (creating: boolean) => Type.Object(
-  {
-    names: creating ? Type.Array(Type.String(), { description: 'At least one; "Last, First".' }) : Type.Optional(Type.Array(Type.String())),
-    barcodes: Type.Optional(Type.Array(Type.String(), { description: 'Each belongs to one live patron; given on PUT, they replace all.' })),
-    pin: Type.Optional(Type.String({ maxLength: 128, description: '4 to 64 characters; stored only as a slow hash, never returned.' })),
-    emails: Type.Optional(Type.Array(Type.String())),
-    phones: Type.Optional(Type.Array(Phone)),
-    addresses: Type.Optional(Type.Array(Address)),
-    patronType: Type.Optional(Type.Integer({ minimum: 0, maximum: 255, description: 'A code from GET /patrons/metadata (default 0).' })),
-    homeLibraryCode: text('A location code; empty clears.'),
-    expirationDate: text('YYYY-MM-DD; empty clears.'),
-    birthDate: text('YYYY-MM-DD; empty clears.'),
-    blockInfo: Type.Optional(Type.Object({ code: Type.String() }, { additionalProperties: false })),
-    moneyOwed: text('Decimal string with at most two decimals (a JSON number is accepted).'),
-    message: text('A message for the patron; empty clears.'),
-    suppressed: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-const dateRange = (what: string) => Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open).` }));
+const PatronWrite = (creating: boolean) =>
+  Type.Object(
+    {
+      names: creating
+        ? Type.Array(Type.String(), { description: 'At least one; "Last, First".' })
+        : Type.Optional(Type.Array(Type.String())),
+      barcodes: Type.Optional(
+        Type.Array(Type.String(), { description: 'Each belongs to one live patron; given on PUT, they replace all.' }),
+      ),
+      pin: Type.Optional(Type.String({ maxLength: 128, description: '4 to 64 characters; stored only as a slow hash, never returned.' })),
+      emails: Type.Optional(Type.Array(Type.String())),
+      phones: Type.Optional(Type.Array(Phone)),
+      addresses: Type.Optional(Type.Array(Address)),
+      patronType: Type.Optional(Type.Integer({ minimum: 0, maximum: 255, description: 'A code from GET /patrons/metadata (default 0).' })),
+      homeLibraryCode: text('A location code; empty clears.'),
+      expirationDate: text('YYYY-MM-DD; empty clears.'),
+      birthDate: text('YYYY-MM-DD; empty clears.'),
+      blockInfo: Type.Optional(Type.Object({ code: Type.String() }, { additionalProperties: false })),
+      moneyOwed: text('Decimal string with at most two decimals (a JSON number is accepted).'),
+      message: text('A message for the patron; empty clears.'),
+      suppressed: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  );
+const dateRange = (what: string) =>
+  Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open).` }));
 const fieldsParam = Type.Optional(Type.String({ description: `Fields to return: ${PATRON_FIELDS.all.join(', ')}, or default.` }));
 const ListQuery = Type.Object(
   {
     ...pagingQuery,
     id: Type.Optional(Type.String({ description: 'Ids: 1000001,1000007 or a range [1000001,1000050].' })),
-    createdDate: dateRange('Created'), updatedDate: dateRange('Updated (also matches deletions)'), deletedDate: dateRange('Deleted'),
-    deleted: Type.Optional(Type.Boolean()), suppressed: Type.Optional(Type.Boolean()), fields: fieldsParam,
+    createdDate: dateRange('Created'),
+    updatedDate: dateRange('Updated (also matches deletions)'),
+    deletedDate: dateRange('Deleted'),
+    deleted: Type.Optional(Type.Boolean()),
+    suppressed: Type.Optional(Type.Boolean()),
+    fields: fieldsParam,
   },
   { additionalProperties: false },
 );
 const FindQuery = Type.Object(
   {
     barcode: Type.Optional(Type.String()),
-    varFieldTag: Type.Optional(Type.String({ description: `${Object.entries(FIND_TAGS).map(([t, k]) => `${t} ${k}`).join(', ')}` })),
+    varFieldTag: Type.Optional(
+      Type.String({
+        description: `${Object.entries(FIND_TAGS)
+          .map(([t, k]) => `${t} ${k}`)
+          .join(', ')}`,
+      }),
+    ),
     varFieldContent: Type.Optional(Type.String({ description: 'The exact content to match.' })),
     fields: fieldsParam,
   },
   { additionalProperties: false },
 );
 const IdParams = Type.Object({ id: Type.String() });
-const Credentials = Type.Object({ barcode: Type.String({ maxLength: 200 }), pin: Type.String({ maxLength: 128 }) }, { additionalProperties: false });
+const Credentials = Type.Object(
+  { barcode: Type.String({ maxLength: 200 }), pin: Type.String({ maxLength: 128 }) },
+  { additionalProperties: false },
+);
 const AuthBody = Type.Object(
   {
     authMethod: Type.Optional(Type.String({ description: 'native (the only method).' })),
-    patronId: Type.String({ maxLength: 200, description: 'The patron\'s barcode.' }),
-    patronSecret: Type.String({ maxLength: 128, description: 'The patron\'s PIN.' }),
+    patronId: Type.String({ maxLength: 200, description: "The patron's barcode." }),
+    patronSecret: Type.String({ maxLength: 128, description: "The patron's PIN." }),
   },
   { additionalProperties: false },
 );
@@ -92,98 +117,168 @@ const sec = { tags: ['patrons'], security: [{ bearer: [] }] };
 const validateErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 429: errorRef, 503: errorRef };
 
 export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: string | undefined): void {
-  app.get('/patrons', {
-    config: { access: access.need('Patrons_Read') },
-    schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList, ...protectedErrors } },
-  }, async (request) => {
-    const fields = parseFields(request.query.fields, PATRON_FIELDS);
-    const filter = parseCommonList(request.query);
-    const rows = await patrons.list(filter);
-    return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentPatron(row, fields)) };
-  });
-
-  app.get('/patrons/find', {
-    config: { access: access.need('Patrons_Read') },
-    schema: { summary: 'Find the one patron with a barcode, or with a varField\'s content', ...sec, querystring: FindQuery, response: { 200: Type.Ref('Patron'), 404: errorRef, 409: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const q = request.query;
-    const fields = parseFields(q.fields, PATRON_FIELDS);
-    if (q.barcode !== undefined && (q.varFieldTag !== undefined || q.varFieldContent !== undefined)) {
-      throw fail.invalidParameter('give barcode, or varFieldTag with varFieldContent, not both');
-    }
-    if (q.barcode !== undefined) return presentPatron(await patrons.find({ kind: 'barcode', value: q.barcode.trim() }), fields);
-    if (q.varFieldTag === undefined || q.varFieldContent === undefined) throw fail.missingParameter('barcode, or varFieldTag and varFieldContent, is required');
-    const kind = FIND_TAGS[q.varFieldTag];
-    if (!kind || !Object.hasOwn(FIND_TAGS, q.varFieldTag)) {
-      throw fail.invalidParameter(`varFieldTag: "${q.varFieldTag}" cannot be searched; tags are ${Object.keys(FIND_TAGS).join(', ')}`);
-    }
-    return presentPatron(await patrons.find({ kind, value: q.varFieldContent.trim() }), fields);
-  });
-
-  app.get('/patrons/metadata', {
-    config: { access: access.need('Patrons_Read') },
-    schema: {
-      summary: 'Codes of the coded patron fields, with descriptions', ...sec,
-      querystring: metadataQuery(METADATA_FIELDS, 'Accepted; descriptions are in English.'),
-      response: { 200: MetadataAnswer, ...protectedErrors },
+  app.get(
+    '/patrons',
+    {
+      config: { access: access.need('Patrons_Read') },
+      schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList, ...protectedErrors } },
     },
-  }, async (request) => {
-    return patrons.metadata(parseMetadataFields(request.query.fields, METADATA_FIELDS));
-  });
-
-  app.get('/patrons/:id', {
-    config: { access: access.need('Patrons_Read') },
-    schema: { summary: 'Get a patron', ...sec, params: IdParams, querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }), response: { 200: Type.Ref('Patron'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => presentPatron(await patrons.get(parseRecordId('id', request.params.id)), parseFields(request.query.fields, PATRON_FIELDS)));
-
-  app.post('/patrons', {
-    config: { access: access.need('Patrons_Write') },
-    schema: { summary: 'Create a patron', ...sec, body: PatronWrite(true), response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const id = await patrons.create(request.body);
-    return { link: recordLink(request, publicBaseUrl, 'patrons', id) };
-  });
-
-  app.put('/patrons/:id', {
-    config: { access: access.need('Patrons_Write') },
-    schema: { summary: 'Change a patron (the fields given)', ...sec, params: IdParams, body: PatronWrite(false), response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await patrons.update(parseRecordId('id', request.params.id), request.body);
-    return reply.code(204).send(null);
-  });
-
-  app.delete('/patrons/:id', {
-    config: { access: access.need('Patrons_Write') },
-    schema: { summary: 'Delete a patron (leaves a tombstone; cancels the patron\'s holds)', ...sec, params: IdParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    const id = parseRecordId('id', request.params.id);
-    await patrons.delete(id); // cancels the patron's holds in the same transaction
-    return reply.code(204).send(null);
-  });
-
-  app.post('/patrons/validate', {
-    config: { access: access.need('Patrons_Validate') },
-    schema: {
-      summary: 'Check a patron\'s barcode and PIN',
-      description: '204 when they match; 400 "Invalid barcode or PIN" when not; 429 (code 134) after too many failures for the barcode or the API key.',
-      ...sec, body: Credentials, response: { 204: Type.Null(), ...validateErrors },
+    async (request) => {
+      const fields = parseFields(request.query.fields, PATRON_FIELDS);
+      const filter = parseCommonList(request.query);
+      const rows = await patrons.list(filter);
+      return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentPatron(row, fields)) };
     },
-  }, async (request, reply) => {
-    await patrons.validate(request.body.barcode, request.body.pin, request.principal!.keyId);
-    return reply.code(204).send(null);
-  });
+  );
 
-  app.post('/patrons/auth', {
-    config: { access: access.need('Patrons_Validate') },
-    schema: {
-      summary: 'Authenticate a patron by barcode and PIN; answers the patron\'s id',
-      ...sec, body: AuthBody, response: { 200: Type.String({ description: 'The patron id, as text (e.g. 1000042).' }), ...validateErrors },
+  app.get(
+    '/patrons/find',
+    {
+      config: { access: access.need('Patrons_Read') },
+      schema: {
+        summary: "Find the one patron with a barcode, or with a varField's content",
+        ...sec,
+        querystring: FindQuery,
+        response: { 200: Type.Ref('Patron'), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
     },
-  }, async (request, reply) => {
-    const { authMethod, patronId, patronSecret } = request.body;
-    if (authMethod !== undefined && authMethod !== 'native') throw fail.invalidParameter('authMethod: only native is supported');
-    const id = await patrons.validate(patronId, patronSecret, request.principal!.keyId);
-    return reply.type('text/plain; charset=utf-8').send(id);
-  });
+    async (request) => {
+      const q = request.query;
+      const fields = parseFields(q.fields, PATRON_FIELDS);
+      if (q.barcode !== undefined && (q.varFieldTag !== undefined || q.varFieldContent !== undefined)) {
+        throw fail.invalidParameter('give barcode, or varFieldTag with varFieldContent, not both');
+      }
+      if (q.barcode !== undefined) return presentPatron(await patrons.find({ kind: 'barcode', value: q.barcode.trim() }), fields);
+      if (q.varFieldTag === undefined || q.varFieldContent === undefined)
+        throw fail.missingParameter('barcode, or varFieldTag and varFieldContent, is required');
+      const kind = FIND_TAGS[q.varFieldTag];
+      if (!kind || !Object.hasOwn(FIND_TAGS, q.varFieldTag)) {
+        throw fail.invalidParameter(`varFieldTag: "${q.varFieldTag}" cannot be searched; tags are ${Object.keys(FIND_TAGS).join(', ')}`);
+      }
+      return presentPatron(await patrons.find({ kind, value: q.varFieldContent.trim() }), fields);
+    },
+  );
 
+  app.get(
+    '/patrons/metadata',
+    {
+      config: { access: access.need('Patrons_Read') },
+      schema: {
+        summary: 'Codes of the coded patron fields, with descriptions',
+        ...sec,
+        querystring: metadataQuery(METADATA_FIELDS, 'Accepted; descriptions are in English.'),
+        response: { 200: MetadataAnswer, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      return patrons.metadata(parseMetadataFields(request.query.fields, METADATA_FIELDS));
+    },
+  );
+
+  app.get(
+    '/patrons/:id',
+    {
+      config: { access: access.need('Patrons_Read') },
+      schema: {
+        summary: 'Get a patron',
+        ...sec,
+        params: IdParams,
+        querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }),
+        response: { 200: Type.Ref('Patron'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) =>
+      presentPatron(await patrons.get(parseRecordId('id', request.params.id)), parseFields(request.query.fields, PATRON_FIELDS)),
+  );
+
+  app.post(
+    '/patrons',
+    {
+      config: { access: access.need('Patrons_Write') },
+      schema: {
+        summary: 'Create a patron',
+        ...sec,
+        body: PatronWrite(true),
+        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const id = await patrons.create(request.body);
+      return { link: recordLink(request, publicBaseUrl, 'patrons', id) };
+    },
+  );
+
+  app.put(
+    '/patrons/:id',
+    {
+      config: { access: access.need('Patrons_Write') },
+      schema: {
+        summary: 'Change a patron (the fields given)',
+        ...sec,
+        params: IdParams,
+        body: PatronWrite(false),
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await patrons.update(parseRecordId('id', request.params.id), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/patrons/:id',
+    {
+      config: { access: access.need('Patrons_Write') },
+      schema: {
+        summary: "Delete a patron (leaves a tombstone; cancels the patron's holds)",
+        ...sec,
+        params: IdParams,
+        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      const id = parseRecordId('id', request.params.id);
+      await patrons.delete(id); // cancels the patron's holds in the same transaction
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/patrons/validate',
+    {
+      config: { access: access.need('Patrons_Validate') },
+      schema: {
+        summary: "Check a patron's barcode and PIN",
+        description:
+          '204 when they match; 400 "Invalid barcode or PIN" when not; 429 (code 134) after too many failures for the barcode or the API key.',
+        ...sec,
+        body: Credentials,
+        response: { 204: Type.Null(), ...validateErrors },
+      },
+    },
+    async (request, reply) => {
+      await patrons.validate(request.body.barcode, request.body.pin, request.principal!.keyId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/patrons/auth',
+    {
+      config: { access: access.need('Patrons_Validate') },
+      schema: {
+        summary: "Authenticate a patron by barcode and PIN; answers the patron's id",
+        ...sec,
+        body: AuthBody,
+        response: { 200: Type.String({ description: 'The patron id, as text (e.g. 1000042).' }), ...validateErrors },
+      },
+    },
+    async (request, reply) => {
+      const { authMethod, patronId, patronSecret } = request.body;
+      if (authMethod !== undefined && authMethod !== 'native') throw fail.invalidParameter('authMethod: only native is supported');
+      const id = await patrons.validate(patronId, patronSecret, request.principal!.keyId);
+      return reply.type('text/plain; charset=utf-8').send(id);
+    },
+  );
 }

@@ -28,7 +28,11 @@ export interface PatronDeletion {
 }
 
 export class PatronService {
-  constructor(private readonly db: Db, private readonly limits: PinLimits, private readonly deletion?: PatronDeletion) {}
+  constructor(
+    private readonly db: Db,
+    private readonly limits: PinLimits,
+    private readonly deletion?: PatronDeletion,
+  ) {}
 
   async create(input: PatronInput): Promise<string> {
     const parsed = parsePatronInput(input, true);
@@ -58,8 +62,10 @@ export class PatronService {
   }
 
   private async checkCodes(tx: Queryable, fields: repo.PatronFields): Promise<void> {
-    if (fields.patronType !== undefined && !(await repo.patronTypeExists(tx, fields.patronType))) throw refusePatron.unknownPatronType(fields.patronType);
-    if (fields.homeLibraryCode && !(await repo.locationExists(tx, fields.homeLibraryCode))) throw refusePatron.unknownLocation(fields.homeLibraryCode);
+    if (fields.patronType !== undefined && !(await repo.patronTypeExists(tx, fields.patronType)))
+      throw refusePatron.unknownPatronType(fields.patronType);
+    if (fields.homeLibraryCode && !(await repo.locationExists(tx, fields.homeLibraryCode)))
+      throw refusePatron.unknownLocation(fields.homeLibraryCode);
   }
 
   async delete(id: string): Promise<void> {
@@ -129,7 +135,8 @@ export class PatronService {
     const out = [];
     for (const field of fields) {
       let values: { code: string; desc: string }[];
-      if (field === 'patronType') values = (await repo.listPatronTypes(this.db)).map((t) => ({ code: String(t.code), desc: t.description }));
+      if (field === 'patronType')
+        values = (await repo.listPatronTypes(this.db)).map((t) => ({ code: String(t.code), desc: t.description }));
       else if (field === 'homeLibraryCode') values = (await repo.listLocations(this.db)).map((l) => ({ code: l.code, desc: l.name }));
       else values = Object.entries(BLOCK_CODES).map(([code, desc]) => ({ code, desc }));
       out.push({ field, values });

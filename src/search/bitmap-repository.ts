@@ -9,14 +9,22 @@ export interface BitmapTables {
   docs: string;
   bitmaps: string;
 }
-export const INDEX_TABLES: BitmapTables = { terms: 'search_terms', postings: 'search_postings', docs: 'search_docs', bitmaps: 'search_bitmaps' };
+export const INDEX_TABLES: BitmapTables = {
+  terms: 'search_terms',
+  postings: 'search_postings',
+  docs: 'search_docs',
+  bitmaps: 'search_bitmaps',
+};
 
 /** PostgreSQL answers bytea as a Buffer, the embedded engine as a Uint8Array. */
-const buffer = (bytes: Uint8Array): Buffer => Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const buffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** How many bib ids the indexed bibs span (last - first + 1; 0 when none). */
 export async function idSpan(db: Queryable, tables = INDEX_TABLES): Promise<number> {
-  const [row] = await db.query<{ first: string | null; last: string | null }>(`select min(bib_id)::text as first, max(bib_id)::text as last from ${tables.docs}`);
+  const [row] = await db.query<{ first: string | null; last: string | null }>(
+    `select min(bib_id)::text as first, max(bib_id)::text as last from ${tables.docs}`,
+  );
   return row?.first == null || row.last == null ? 0 : Number(row.last) - Number(row.first) + 1;
 }
 
@@ -28,7 +36,8 @@ export async function packedBibIds(db: Queryable, termIds: number[], tables = IN
   const rows = await db.query<{ term_id: number; ids: Uint8Array }>(
     `select term_id, string_agg(int8send(bib_id), ''::bytea order by bib_id) as ids from ${tables.postings}
      where term_id = any($1::int[]) group by term_id`,
-    [termIds], { prepared: false },
+    [termIds],
+    { prepared: false },
   );
   return new Map(rows.map((r) => [r.term_id, buffer(r.ids)]));
 }
@@ -66,8 +75,10 @@ export async function writeChunks(db: Queryable, chunks: Chunk[], tables = INDEX
     );
   }
   if (empty.length) {
-    await db.query(`delete from ${tables.bitmaps} b using unnest($1::int[], $2::int[]) as e(term_id, chunk) where b.term_id = e.term_id and b.chunk = e.chunk`,
-      [empty.map((c) => c.termId), empty.map((c) => c.chunk)]);
+    await db.query(
+      `delete from ${tables.bitmaps} b using unnest($1::int[], $2::int[]) as e(term_id, chunk) where b.term_id = e.term_id and b.chunk = e.chunk`,
+      [empty.map((c) => c.termId), empty.map((c) => c.chunk)],
+    );
   }
 }
 

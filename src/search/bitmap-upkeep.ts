@@ -45,12 +45,15 @@ export async function updateBitmaps(tx: Queryable, lists: ChangedList[], changes
   }
   if (touched.size === 0) return;
   const kept = await repo.readChunks(tx, [...touched.values()]);
-  await repo.writeChunks(tx, [...touched].map(([key, t]) => {
-    const bits = kept.get(key) ?? Buffer.alloc(CHUNK_BYTES);
-    setBits(bits, t.chunk, t.off, false);
-    setBits(bits, t.chunk, t.on, true);
-    return { termId: t.termId, chunk: t.chunk, bits };
-  }));
+  await repo.writeChunks(
+    tx,
+    [...touched].map(([key, t]) => {
+      const bits = kept.get(key) ?? Buffer.alloc(CHUNK_BYTES);
+      setBits(bits, t.chunk, t.off, false);
+      setBits(bits, t.chunk, t.on, true);
+      return { termId: t.termId, chunk: t.chunk, bits };
+    }),
+  );
 }
 
 /** Postings read back per statement when bitmaps are made whole (about 16 MB of packed ids). */
@@ -68,13 +71,22 @@ export async function makeBitmaps(db: Queryable, lists: { id: number; df: number
   while (start < lists.length) {
     // At least one list a statement, however long.
     let end = start + 1;
-    for (let postings = lists[start]!.df; end < lists.length && postings + lists[end]!.df <= READ_POSTINGS; end++) postings += lists[end]!.df;
+    for (let postings = lists[start]!.df; end < lists.length && postings + lists[end]!.df <= READ_POSTINGS; end++)
+      postings += lists[end]!.df;
     const chunks: repo.Chunk[] = [];
-    for (const [termId, packed] of await repo.packedBibIds(db, lists.slice(start, end).map((l) => l.id), tables)) {
+    for (const [termId, packed] of await repo.packedBibIds(
+      db,
+      lists.slice(start, end).map((l) => l.id),
+      tables,
+    )) {
       for (const [chunk, bits] of chunksOf(bibIdsOf(packed))) chunks.push({ termId, chunk, bits });
     }
     for (let i = 0; i < chunks.length; i += WRITE_CHUNKS) await repo.writeChunks(db, chunks.slice(i, i + WRITE_CHUNKS), tables);
-    await repo.markBitmaps(db, lists.slice(start, end).map((l) => l.id), tables);
+    await repo.markBitmaps(
+      db,
+      lists.slice(start, end).map((l) => l.id),
+      tables,
+    );
     start = end;
   }
 }

@@ -4,7 +4,16 @@ import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { isbn13, stem, STOP_WORDS, words } from './text.ts';
 
 /** The fields a search can be narrowed to (`index=`), as key prefixes. */
-export const FIELD_KEYS = { title: 't', author: 'a', subject: 's', series: 'e', note: 'n', other: 'o', number: 'i', callNumber: 'c' } as const;
+export const FIELD_KEYS = {
+  title: 't',
+  author: 'a',
+  subject: 's',
+  series: 'e',
+  note: 'n',
+  other: 'o',
+  number: 'i',
+  callNumber: 'c',
+} as const;
 type FieldKey = (typeof FIELD_KEYS)[keyof typeof FIELD_KEYS];
 
 /**
@@ -123,7 +132,10 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
     if (typeof value === 'string') continue;
     const place = TAGS.find((t) => t.tags.test(tag));
     if (!place) continue;
-    const text = value.subfields.filter((sf) => place.codes.test(Object.keys(sf)[0]!)).map((sf) => Object.values(sf)[0]!).join(' ');
+    const text = value.subfields
+      .filter((sf) => place.codes.test(Object.keys(sf)[0]!))
+      .map((sf) => Object.values(sf)[0]!)
+      .join(' ');
     const found = words(text);
     if (tag === '245' && title.length === 0) title = found;
     all.push(...found);
@@ -150,11 +162,19 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
       addWord(keys, ANY_FIELD, word, 1);
     }
   }
-  const sortTitle = (input.title ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/^(the|a|an|le|la|les|der|die|das|el) /, '');
+  const sortTitle = (input.title ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/^(the|a|an|le|la|les|der|die|das|el) /, '');
   return {
-    bibId: input.id, keys,
+    bibId: input.id,
+    keys,
     title: ` ${title.join(' ')} `,
     words: ` ${all.join(' ')} `,
-    sortTitle, year: input.publishYear, materialType: input.materialType, lang: input.lang,
+    sortTitle,
+    year: input.publishYear,
+    materialType: input.materialType,
+    lang: input.lang,
   };
 }

@@ -66,7 +66,8 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed.map(([id]) => id)]);
   const lists = await tx.query<ChangedList>(
     'update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap',
-    [changed.map(([id]) => id), changed.map(([, n]) => n)]);
+    [changed.map(([id]) => id), changed.map(([, n]) => n)],
+  );
   await updateBitmaps(tx, lists, { removed: new Map(gone.map((r) => [r.term_id, r.bibs])), added: addedTo(lists, postings) });
 }
 
@@ -83,13 +84,32 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number
   // Sorted, so that indexers adding the same new keys at once take their locks in one order.
   const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
   await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
-  const ids = new Map((await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [r.key, r.id]));
-  const rows = indexRows(docs, (key) => ids.get(key)!, (id) => counts.set(id, (counts.get(id) ?? 0) + 1));
+  const ids = new Map(
+    (await tx.query<{ id: number; key: string }>('select id, key from search_terms where key = any($1::text[])', [keys])).map((r) => [
+      r.key,
+      r.id,
+    ]),
+  );
+  const rows = indexRows(
+    docs,
+    (key) => ids.get(key)!,
+    (id) => counts.set(id, (counts.get(id) ?? 0) + 1),
+  );
   await writeIndexRows(tx, rows);
   return rows.postings;
 }
 
-type DocRow = [bibId: string, title: string, words: string, sortTitle: string, year: number | null, materialType: string | null, lang: string | null, terms: string, weights: string];
+type DocRow = [
+  bibId: string,
+  title: string,
+  words: string,
+  sortTitle: string,
+  year: number | null,
+  materialType: string | null,
+  lang: string | null,
+  terms: string,
+  weights: string,
+];
 const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms', 'weights'];
 
 /**
@@ -125,7 +145,17 @@ export function indexRows(docs: SearchDocument[], termId: (key: string) => numbe
     }
     // The document keeps its postings' keys and weights, in the same order.
     const [terms, keyWeights] = [termIds.slice(first), weights.slice(first)];
-    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, `{${keyWeights.join(',')}}`]);
+    rows.docs.push([
+      doc.bibId,
+      doc.title,
+      doc.words,
+      doc.sortTitle,
+      doc.year,
+      doc.materialType,
+      doc.lang,
+      `{${terms.join(',')}}`,
+      `{${keyWeights.join(',')}}`,
+    ]);
   }
   return rows;
 }
@@ -138,15 +168,22 @@ function postingsText({ termIds, bibIds, weights }: Postings): string {
 }
 
 /** Writes index rows into the index tables (or, for a rebuild, the tables it builds). */
-export async function writeIndexRows(tx: Queryable, { postings, docs }: IndexRows, tables = { postings: 'search_postings', docs: 'search_docs' }): Promise<void> {
+export async function writeIndexRows(
+  tx: Queryable,
+  { postings, docs }: IndexRows,
+  tables = { postings: 'search_postings', docs: 'search_docs' },
+): Promise<void> {
   if (tx.copyFrom) {
     // COPY: a batch's tens of thousands of postings without building and parsing arrays.
     await tx.copyFrom(tables.postings, ['term_id', 'bib_id', 'weight'], postingsText(postings));
     await tx.copyFrom(tables.docs, DOC_COLUMNS, copyText(docs));
     return;
   }
-  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])`,
-    [postings.termIds, postings.bibIds, postings.weights]);
+  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])`, [
+    postings.termIds,
+    postings.bibIds,
+    postings.weights,
+  ]);
   await tx.query(
     `insert into ${tables.docs} (${DOC_COLUMNS.join(', ')})
      select b, t, w, s, y, m, l, k::int[], kw::real[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[]) as u(b, t, w, s, y, m, l, k, kw)`,

@@ -6,10 +6,18 @@ import type { Db } from '../db/types.ts';
 import { searchDocument, type SearchDocument } from './document.ts';
 import * as repo from './index-repository.ts';
 
-export const documentOf = (b: repo.IndexableBib): SearchDocument => searchDocument({
-  id: b.id, marc: b.marc!, isbns: b.isbns, issns: b.issns, callNumbers: b.call_numbers, title: b.title,
-  publishYear: b.publish_year, materialType: b.material_type, lang: b.lang,
-});
+export const documentOf = (b: repo.IndexableBib): SearchDocument =>
+  searchDocument({
+    id: b.id,
+    marc: b.marc!,
+    isbns: b.isbns,
+    issns: b.issns,
+    callNumbers: b.call_numbers,
+    title: b.title,
+    publishYear: b.publish_year,
+    materialType: b.material_type,
+    lang: b.lang,
+  });
 
 const BATCH = 500;
 
@@ -31,7 +39,12 @@ export async function indexBatch(db: Db, limit = BATCH): Promise<number> {
  * many bibs it indexed. With two workers one batch's documents are built while another's are
  * written.
  */
-export async function drainQueue(db: Db, onProgress: (done: number) => void = () => {}, workers = 1, keepGoing: () => boolean = () => true): Promise<number> {
+export async function drainQueue(
+  db: Db,
+  onProgress: (done: number) => void = () => {},
+  workers = 1,
+  keepGoing: () => boolean = () => true,
+): Promise<number> {
   let done = 0;
   const work = async () => {
     while (keepGoing()) {

@@ -108,8 +108,14 @@ function numberKey(text: string): string | undefined {
 function wordKeys(field: string, word: string): [string, number][] {
   const stemmed = stem(word);
   return stemmed === word
-    ? [[`${field}~${stemmed}`, 1], [`${field}^${stemmed}`, -EXACT_FACTOR]]
-    : [[`${field}~${stemmed}`, STEM_FACTOR], [`${field}:${word}`, EXACT_FACTOR]];
+    ? [
+        [`${field}~${stemmed}`, 1],
+        [`${field}^${stemmed}`, -EXACT_FACTOR],
+      ]
+    : [
+        [`${field}~${stemmed}`, STEM_FACTOR],
+        [`${field}:${word}`, EXACT_FACTOR],
+      ];
 }
 
 /** The search a request asks for; undefined when nothing can match (no words; no number in a number index). */
@@ -120,15 +126,22 @@ export function readSearch(request: SearchOptions): Search | undefined {
   if (field === FIELD_KEYS.number) return undefined;
   const query = parseQuery(request.text);
   if (query.clauses.length === 0) return undefined;
-  const titleWords = query.clauses.flatMap((c) => c.alternatives.length === 1 ? c.alternatives[0]! : []);
+  const titleWords = query.clauses.flatMap((c) => (c.alternatives.length === 1 ? c.alternatives[0]! : []));
   // Searching every field for one word, the title's first word ("*!") says whether the title is
   // or starts with it; longer searches compare the whole title when ranking.
   const leading = !request.index && titleWords.length === 1 && query.clauses.length === 1 ? `${ANY_FIELD}!${titleWords[0]}` : undefined;
   const comparesTitle = request.index ? field === FIELD_KEYS.title && titleWords.length > 0 : titleWords.length > 1;
-  const keys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) => wordKeys(field, w).map(([k]) => k));
+  const keys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) =>
+    wordKeys(field, w).map(([k]) => k),
+  );
   if (leading) keys.push(leading);
   // The pairs of the required phrases, searching every field (document.ts, pairKey).
-  const requiredPhrases = field === ANY_FIELD ? query.clauses.filter((c) => !c.optional && c.alternatives.length === 1 && c.alternatives[0]!.length > 1).map((c) => c.alternatives[0]!) : [];
+  const requiredPhrases =
+    field === ANY_FIELD
+      ? query.clauses
+          .filter((c) => !c.optional && c.alternatives.length === 1 && c.alternatives[0]!.length > 1)
+          .map((c) => c.alternatives[0]!)
+      : [];
   const pairs = requiredPhrases.flatMap((words) => pairKeys(words));
   keys.push(...pairs);
   // The words every match has, and the phrases it has in its text; the count of their matches is
@@ -138,8 +151,19 @@ export function readSearch(request: SearchOptions): Search | undefined {
   const phrases = single.filter((words) => words.length > 1).map((words) => ` ${words.join(' ')} `);
   const countedKeys = [...new Set([...requiredWords.map((word) => `${field}~${stem(word)}`), ...pairs])].sort();
   return {
-    kind: 'words', query, field, keys: [...new Set(keys)], counted: JSON.stringify({ keys: countedKeys, phrases }), countedKeys,
-    titleWords, leading, title: comparesTitle ? ` ${titleWords.join(' ')} ` : null, requiredWords, requiredPhrases, phrases, pairs,
+    kind: 'words',
+    query,
+    field,
+    keys: [...new Set(keys)],
+    counted: JSON.stringify({ keys: countedKeys, phrases }),
+    countedKeys,
+    titleWords,
+    leading,
+    title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
+    requiredWords,
+    requiredPhrases,
+    phrases,
+    pairs,
   };
 }
 
@@ -173,12 +197,16 @@ export interface KeyedPlan {
 export function planKeyed(search: Search, request: SearchOptions, { poolSize }: PlanLimits): KeyedPlan | undefined {
   const { limit, offset } = request;
   if (!ranksByPool(request) || request.facets || offset + limit > poolSize) return undefined;
-  const keyed = (keys: [string, number][], title: string | null, counted: boolean): KeyedPlan =>
-    ({ kind: 'keyed', query: { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: poolSize, title, limit, offset }, counted });
+  const keyed = (keys: [string, number][], title: string | null, counted: boolean): KeyedPlan => ({
+    kind: 'keyed',
+    query: { keys: keys.map(([key]) => key), boosts: keys.map(([, boost]) => boost), size: poolSize, title, limit, offset },
+    counted,
+  });
   if (search.kind === 'number') return keyed([[search.keys[0], 1]], null, false);
   const { query, field, titleWords, leading } = search;
   const [only] = query.clauses;
-  const oneWord = query.clauses.length === 1 && query.excluded.length === 0 && only!.alternatives.length === 1 && only!.alternatives[0]!.length === 1;
+  const oneWord =
+    query.clauses.length === 1 && query.excluded.length === 0 && only!.alternatives.length === 1 && only!.alternatives[0]!.length === 1;
   if (!oneWord) return undefined;
   return keyed([...wordKeys(field, titleWords[0]!), ...(leading ? [[leading, 1] as [string, number]] : [])], search.title, true);
 }
@@ -228,7 +256,19 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
   const ids = stats.terms;
   if (search.kind === 'number') {
     if (!ids.size) return { kind: 'nothing' };
-    return { kind: 'exhaustive', sql: { required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, ...page(request) } };
+    return {
+      kind: 'exhaustive',
+      sql: {
+        required: [{ termIds: [...ids.values()].map((t) => t.id), boosts: [1] }],
+        optional: [],
+        excluded: [],
+        excludedStems: [],
+        phrases: [],
+        excludedPhrases: [],
+        title: null,
+        ...page(request),
+      },
+    };
   }
   const { query, field, phrases } = search;
   const clauseOf = (alternatives: string[][]): SqlClause => {
@@ -247,10 +287,14 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
   };
   // A phrase requires each of its words, and its words in order (checked on the folded text);
   // a clause with alternatives requires any one of them (words only: a phrase inside OR is read as words).
-  const required = query.clauses.filter((c) => !c.optional)
+  const required = query.clauses
+    .filter((c) => !c.optional)
     .flatMap((c) => (c.alternatives.length === 1 ? c.alternatives[0]!.map((word) => clauseOf([[word]])) : [clauseOf(c.alternatives)]));
   if (required.length === 0 || required.some((c) => c.termIds.length === 0)) return { kind: 'nothing' };
-  const optional = query.clauses.filter((c) => c.optional).map((c) => clauseOf(c.alternatives)).filter((c) => c.termIds.length);
+  const optional = query.clauses
+    .filter((c) => c.optional)
+    .map((c) => clauseOf(c.alternatives))
+    .filter((c) => c.termIds.length);
   // An excluded word excludes its exact form only: "-war" should not also drop "wars".
   const excluded: number[] = [];
   const excludedStems: SearchSql['excludedStems'] = [];
@@ -271,8 +315,12 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
     required[0]!.boosts.push(1);
   }
   const sql: SearchSql = { required, optional, excluded, excludedStems, phrases, excludedPhrases, title: search.title, ...page(request) };
-  const simple = ranksByPool(request) && excluded.length === 0 && excludedStems.length === 0
-    && excludedPhrases.length === 0 && query.clauses.every((c) => c.optional || c.alternatives.length === 1);
+  const simple =
+    ranksByPool(request) &&
+    excluded.length === 0 &&
+    excludedStems.length === 0 &&
+    excludedPhrases.length === 0 &&
+    query.clauses.every((c) => c.optional || c.alternatives.length === 1);
   if (!simple) return { kind: 'exhaustive', sql };
   return poolPlan(search, stats, sql, limits);
 }
@@ -292,18 +340,29 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
   // Every pool bib is in the rarest list: it is looked up in the others. Not in the stem lists of
   // a phrase's words when the phrase has pair lists: those lists, then the phrase found in the
   // bib's text, already say it has the words (a probe of each stem list was a fifth of a phrase's time).
-  const checkedByPairs = new Set(requiredPhrases.filter((words) => pairKeys(words).some((key) => ids.has(key)))
-    .flat().map((word) => ids.get(`${field}~${stem(word)}`)?.id));
+  const checkedByPairs = new Set(
+    requiredPhrases
+      .filter((words) => pairKeys(words).some((key) => ids.has(key)))
+      .flat()
+      .map((word) => ids.get(`${field}~${stem(word)}`)?.id),
+  );
   const checked = [...new Map(lists.map((t) => [t.id, t])).values()].filter((t) => t.id !== rarest.id && !checkedByPairs.has(t.id));
   // Lists with bitmaps are checked first, by a bit each; the rest by a probe each, shortest first.
   const bitmaps = checked.filter((t) => t.bitmap).map((t) => t.id);
   const probes = checked.filter((t) => !t.bitmap).map((t) => t.id);
   // The count of several lists' matches is kept until one of them changes (its version moves).
   const versions = search.countedKeys.map((key) => ids.get(key)?.version ?? -1);
-  const total = lists.length === 1 ? rarest.df
-    : keptCount(kept, versions) ?? { termIds: lists.map((t) => t.id), phrases, search: search.counted, versions };
+  const total =
+    lists.length === 1
+      ? rarest.df
+      : (keptCount(kept, versions) ?? { termIds: lists.map((t) => t.id), phrases, search: search.counted, versions });
   return {
-    kind: 'pool', sql, total, rarest, next: checked[0], termIds,
+    kind: 'pool',
+    sql,
+    total,
+    rarest,
+    next: checked[0],
+    termIds,
     page: { words: sql.required, optional: sql.optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset },
     // (A pool drawn from a phrase's pair list takes one word's size: nearly all its bibs have the phrase.)
     base: requiredWords.length > 1 && source >= 0 ? 2 * poolSize : poolSize,
@@ -333,7 +392,13 @@ export function firstPool(plan: PoolPlan, total: number, limits: PlanLimits): Po
  * never the page, so the order is the same whichever pool a page was read from, and pages never
  * overlap or skip.
  */
-export function nextPool(plan: PoolPlan, last: PoolQuery, ranked: { hits: readonly unknown[]; pooled: number }, total: number, limits: PlanLimits): PoolQuery | undefined {
+export function nextPool(
+  plan: PoolPlan,
+  last: PoolQuery,
+  ranked: { hits: readonly unknown[]; pooled: number },
+  total: number,
+  limits: PlanLimits,
+): PoolQuery | undefined {
   if (ranked.hits.length >= last.limit || ranked.pooled >= total || last.pool.size >= plan.rarest.df) return undefined;
   return poolOf(plan, last.pool.size * POOL_GROWTH, [...last.pool.tiers, last.pool.size], limits);
 }
@@ -347,7 +412,8 @@ export function nextPool(plan: PoolPlan, last: PoolQuery, ranked: { hits: readon
  */
 function poolOf(plan: PoolPlan, wanted: number, tiers: number[], limits: PlanLimits): PoolQuery {
   const { rarest, next, termIds } = plan;
-  const whole = next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(wanted, rarest.df) ? { list: rarest.id, joined: next.id } : undefined;
+  const whole =
+    next && rarest.df + next.df <= ENTRIES_PER_PROBE * Math.min(wanted, rarest.df) ? { list: rarest.id, joined: next.id } : undefined;
   const size = whole ? Math.max(wanted, rarest.df) : wanted;
   return { ...plan.page, whole, pool: { termIds, size, tiers }, assembleBitmaps: size * termIds.length > limits.assembleBitmapsFrom };
 }

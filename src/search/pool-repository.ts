@@ -54,7 +54,9 @@ function hitsOf(rows: PageRow[], bibs: BibExtras | undefined): SearchHit[] {
 /** The best bibs of some keys' impact lists, each with its best place in them. */
 function poolSql(pool: PoolLists, p: SqlParams): string {
   // (A list holds a bib once: only bibs from several lists need grouping.)
-  return pool.termIds.length === 1 ? poolEntriesSql(pool, p) : `select bib_id, min(place) as place from (${poolEntriesSql(pool, p)}) as l group by bib_id`;
+  return pool.termIds.length === 1
+    ? poolEntriesSql(pool, p)
+    : `select bib_id, min(place) as place from (${poolEntriesSql(pool, p)}) as l group by bib_id`;
 }
 
 /**
@@ -65,9 +67,13 @@ function poolSql(pool: PoolLists, p: SqlParams): string {
 function poolEntriesSql(pool: PoolLists, p: SqlParams): string {
   const size = p.add(pool.size);
   const place = pool.tiers.length ? 'row_number() over (order by x.weight desc, x.bib_id)' : '0::bigint';
-  return pool.termIds.map((id) =>
-    `(select x.bib_id, x.term_id, x.weight, ${place} as place
-      from search_postings x where x.term_id = ${p.add(id)} order by x.weight desc, x.bib_id limit ${size})`).join(' union all ');
+  return pool.termIds
+    .map(
+      (id) =>
+        `(select x.bib_id, x.term_id, x.weight, ${place} as place
+      from search_postings x where x.term_id = ${p.add(id)} order by x.weight desc, x.bib_id limit ${size})`,
+    )
+    .join(' union all ');
 }
 
 /** A list's bitmap in a statement: its key id, the placeholder holding it, the name it is read as. */
@@ -96,14 +102,22 @@ function bitmapRead(b: Bitmap, assembled: boolean, bib: string): { from: string;
  * (In the last two the probes come after the join: PostgreSQL checks a condition as soon as it
  * can, and one on the whole list's bibs would be checked on every one of them.)
  */
-function poolBibs(q: PoolQuery, p: SqlParams, scored: number[], bitmapOf: (id: number) => Bitmap | undefined): { ctes: string; known: boolean } {
+function poolBibs(
+  q: PoolQuery,
+  p: SqlParams,
+  scored: number[],
+  bitmapOf: (id: number) => Bitmap | undefined,
+): { ctes: string; known: boolean } {
   if (!q.whole) {
     // Kept only when every pool bib is checked in no other list (one word): a pool of thousands
     // drawn for words seldom found together costs more to keep than the few matches' probes it saves.
     const checksNone = q.probes.length === 0 && q.bitmaps.length === 0;
     if (!checksNone || !q.pool.termIds.some((id) => scored.includes(id))) return { ctes: `c as (${poolSql(q.pool, p)})`, known: false };
-    return { ctes: `entries as materialized (${poolEntriesSql(q.pool, p)}),
-      c as (select bib_id, min(place) as place from entries group by bib_id)`, known: true };
+    return {
+      ctes: `entries as materialized (${poolEntriesSql(q.pool, p)}),
+      c as (select bib_id, min(place) as place from entries group by bib_id)`,
+      known: true,
+    };
   }
   const joinedBits = bitmapOf(q.whole.joined);
   const read = joinedBits && bitmapRead(joinedBits, q.assembleBitmaps, 'a.bib_id');
@@ -113,7 +127,10 @@ function poolBibs(q: PoolQuery, p: SqlParams, scored: number[], bitmapOf: (id: n
     : `in_both as materialized (select a.bib_id from search_postings a
       join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
   if (q.pool.tiers.length === 0) return { ctes: `${both}, c as (select bib_id, 0::bigint as place from in_both)`, known: false };
-  return { ctes: `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`, known: false };
+  return {
+    ctes: `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`,
+    known: false,
+  };
 }
 
 /**
@@ -144,7 +161,9 @@ export async function rankPool(db: Queryable, q: PoolQuery, bibs?: BibExtras): P
   const probes = q.whole ? q.probes.filter((id) => id !== q.whole!.joined) : q.probes;
   const checks = [
     ...reads.flatMap((r) => (r.check ? [`when not ${r.check} then false`] : [])),
-    ...probes.map((id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`),
+    ...probes.map(
+      (id) => `when not exists (select from search_postings y where y.term_id = ${p.add(id)} and y.bib_id = c.bib_id offset 0) then false`,
+    ),
   ];
   const inEvery = checks.length === 0 ? 'true' : `case ${checks.join(' ')} else true end`;
   const poolFrom = ['c', ...reads.map((r) => r.from)].join(' ');
@@ -185,7 +204,11 @@ export async function rankPool(db: Queryable, q: PoolQuery, bibs?: BibExtras): P
  * list's length if it is a stem key; null when it is not in the index). With `bibs`, each hit
  * comes with its bib's row, with these extras, in the same round trip.
  */
-export async function rankKeyedPool(db: Queryable, q: KeyedPoolQuery, bibs?: BibExtras): Promise<{ hits: SearchHit[]; pooled: number; listed: number | null }> {
+export async function rankKeyedPool(
+  db: Queryable,
+  q: KeyedPoolQuery,
+  bibs?: BibExtras,
+): Promise<{ hits: SearchHit[]; pooled: number; listed: number | null }> {
   const p = new SqlParams();
   // As rankPool with a pool of one word (and its entries known), the lists found by key: each
   // pooled list's best entries by a lateral read of its impact order.

@@ -13,7 +13,10 @@ export async function terms(db: Queryable, keys: string[], counted: string | nul
   // looks cheaper than the generic plan's guess), for the same plan.
   const rows = await db.query<Term & { key: string; total: number | null; versions: number[] | null }>(
     `select t.id, t.key, t.df, t.version, t.bitmap, c.total, c.versions
-     from search_terms t left join search_counts c on c.search = $2 where t.key = any($1::text[])`, [keys, counted], { planOnce: true });
+     from search_terms t left join search_counts c on c.search = $2 where t.key = any($1::text[])`,
+    [keys, counted],
+    { planOnce: true },
+  );
   const [first] = rows;
   return {
     terms: new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version, bitmap: r.bitmap }])),
@@ -58,9 +61,13 @@ class MatchSql {
       `m.bits = ${p.add(String((1n << BigInt(required)) - 1n))}::bigint`,
       ...phraseConditions(q.phrases, p),
       ...phraseConditions(q.excludedPhrases, p, true),
-      ...(q.excluded.length ? [`not exists (select 1 from search_postings x where x.bib_id = m.bib_id and x.term_id = any(${p.add(q.excluded)}::int[]))`] : []),
-      ...q.excludedStems.map((e) => `not exists (select 1 from search_postings x where x.term_id = ${p.add(e.stem)} and x.bib_id = m.bib_id
-        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${p.add(e.others ?? 0)} and y.bib_id = m.bib_id), 0))`),
+      ...(q.excluded.length
+        ? [`not exists (select 1 from search_postings x where x.bib_id = m.bib_id and x.term_id = any(${p.add(q.excluded)}::int[]))`]
+        : []),
+      ...q.excludedStems.map(
+        (e) => `not exists (select 1 from search_postings x where x.term_id = ${p.add(e.stem)} and x.bib_id = m.bib_id
+        and x.weight > coalesce((select y.weight from search_postings y where y.term_id = ${p.add(e.others ?? 0)} and y.bib_id = m.bib_id), 0))`,
+      ),
       ...(f.materialType?.length ? [`d.material_type = any(${p.add(f.materialType)}::text[])`] : []),
       ...(f.language?.length ? [`d.lang = any(${p.add(f.language)}::text[])`] : []),
       ...(f.decade?.length ? [`(d.year / 10) * 10 = any(${p.add(f.decade)}::int[])`] : []),
@@ -75,7 +82,8 @@ class MatchSql {
 
 export async function search(db: Queryable, q: SearchSql): Promise<SearchHit[]> {
   const m = new MatchSql(q);
-  const order = q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id' : 'score desc, d.bib_id';
+  const order =
+    q.sort === 'title' ? 'd.sort_title, d.bib_id' : q.sort === 'year' ? 'd.year desc nulls last, d.bib_id' : 'score desc, d.bib_id';
   const sql = `with ${m.cte}
     select d.bib_id::text as id, (${m.score()})::float8 as score, count(*) over ()::int as total
     from ${m.from} ${m.where}
@@ -126,7 +134,9 @@ export async function facetCounts(db: Queryable, q: SearchSql, perFacet: number,
 export async function countCommon(db: Queryable, termIds: number[], phrases: string[] = []): Promise<number> {
   const p = new SqlParams();
   const first = p.add(termIds[0]);
-  const joins = termIds.slice(1).map((id, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = ${p.add(id)} and p${i + 1}.bib_id = p0.bib_id`);
+  const joins = termIds
+    .slice(1)
+    .map((id, i) => `join search_postings p${i + 1} on p${i + 1}.term_id = ${p.add(id)} and p${i + 1}.bib_id = p0.bib_id`);
   const rows = await db.query<{ n: number }>(
     `select count(*)::int as n from search_postings p0 ${joins.join(' ')}
      ${phrases.length ? 'join search_docs d on d.bib_id = p0.bib_id' : ''}

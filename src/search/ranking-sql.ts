@@ -26,10 +26,12 @@ export function phraseConditions(phrases: string[], p: SqlParams, not = false): 
 /** The clauses' terms and boosts as parallel arrays, with each term's clause (by index). */
 export function termArrays(clauses: SqlClause[]): { terms: number[]; boosts: number[]; clauses: number[] } {
   const out = { terms: [] as number[], boosts: [] as number[], clauses: [] as number[] };
-  clauses.forEach((c, i) => c.termIds.forEach((id, j) => {
-    out.terms.push(id);
-    out.boosts.push(c.boosts[j]!);
-    out.clauses.push(i);
-  }));
+  clauses.forEach((c, i) =>
+    c.termIds.forEach((id, j) => {
+      out.terms.push(id);
+      out.boosts.push(c.boosts[j]!);
+      out.clauses.push(i);
+    }),
+  );
   return out;
 }

@@ -46,7 +46,12 @@ export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, d
   let part: [number, string, number][] = [];
   const flush = async () => {
     if (db.copyFrom) await db.copyFrom(BUILD.terms, ['id', 'key', 'df'], copyText(part));
-    else await db.query(`insert into ${BUILD.terms} (id, key, df) select * from unnest($1::int[], $2::text[], $3::int[])`, [part.map((t) => t[0]), part.map((t) => t[1]), part.map((t) => t[2])]);
+    else
+      await db.query(`insert into ${BUILD.terms} (id, key, df) select * from unnest($1::int[], $2::text[], $3::int[])`, [
+        part.map((t) => t[0]),
+        part.map((t) => t[1]),
+        part.map((t) => t[2]),
+      ]);
     part = [];
   };
   for (const [key, id] of ids) {
@@ -62,12 +67,18 @@ export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, d
  */
 export async function indexBuildTables(db: Db, onStep: (step: string) => void): Promise<void> {
   const steps: [string, string][] = [
-    ['postings by key and bib', `alter table ${BUILD.postings} add constraint ${BUILD.postings}_pkey primary key (term_id, bib_id) include (weight)`],
+    [
+      'postings by key and bib',
+      `alter table ${BUILD.postings} add constraint ${BUILD.postings}_pkey primary key (term_id, bib_id) include (weight)`,
+    ],
     ['postings in impact order', `create index ${BUILD.postings}_impact on ${BUILD.postings} (term_id, weight desc, bib_id)`],
     ['documents', `alter table ${BUILD.docs} add constraint ${BUILD.docs}_pkey primary key (bib_id)`],
     ['documents for facets', `create index ${BUILD.docs}_facets on ${BUILD.docs} (bib_id) include (material_type, lang, year)`],
-    ['keys', `alter table ${BUILD.terms} add constraint ${BUILD.terms}_pkey primary key (id), add constraint ${BUILD.terms}_key_key unique (key),
-       alter column id add generated always as identity`],
+    [
+      'keys',
+      `alter table ${BUILD.terms} add constraint ${BUILD.terms}_pkey primary key (id), add constraint ${BUILD.terms}_key_key unique (key),
+       alter column id add generated always as identity`,
+    ],
   ];
   // A bigger sort memory than PostgreSQL's default 64 MB: tens of millions of postings sort in far
   // fewer runs. (The embedded engine keeps its default: its memory is the process's.)

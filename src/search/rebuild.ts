@@ -68,14 +68,18 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
       if (bibs.length === 0) break;
       reading = tables.readSearchablePage(db, bibs[bibs.length - 1]!.id, PAGE);
       reading.catch(() => {}); // handled where it is awaited
-      const rows = indexRows(bibs.filter((b) => b.marc).map(documentOf), (key) => {
-        let id = termIds.get(key);
-        if (id === undefined) {
-          termIds.set(key, (id = termIds.size + 1));
-          if (id >= df.length) df = grown(df);
-        }
-        return id;
-      }, (id) => df[id]!++);
+      const rows = indexRows(
+        bibs.filter((b) => b.marc).map(documentOf),
+        (key) => {
+          let id = termIds.get(key);
+          if (id === undefined) {
+            termIds.set(key, (id = termIds.size + 1));
+            if (id >= df.length) df = grown(df);
+          }
+          return id;
+        },
+        (id) => df[id]!++,
+      );
       await writing;
       writing = writeIndexRows(db, rows, tables.BUILD);
       writing.catch(() => {}); // handled where it is awaited

@@ -10,17 +10,32 @@ import { protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { SEARCH_INDEXES, SEARCH_SORTS, type SearchService } from './service.ts';
 
-const SearchQuery = Type.Object({
-  text: Type.String({ minLength: 1, maxLength: 1000, description: 'Words; "a phrase" in quotes; -word to exclude; word OR word.' }),
-  index: Type.Optional(Type.Union(Object.keys(SEARCH_INDEXES).map((k) => Type.Literal(k)), { description: 'Search one field only (default: every indexed field).' })),
-  sort: Type.Optional(Type.Union(SEARCH_SORTS.map((s) => Type.Literal(s)), { description: 'relevance (default), title, or year (newest first).' })),
-  materialType: Type.Optional(Type.String({ maxLength: 500, description: 'Only these material types (codes, comma-separated).' })),
-  language: Type.Optional(Type.String({ maxLength: 500, description: 'Only these languages (MARC codes, comma-separated).' })),
-  decade: Type.Optional(Type.String({ maxLength: 500, description: 'Only records published in these decades (first years, comma-separated: 1990,2000).' })),
-  facets: Type.Optional(Type.Boolean({ description: 'Also count the matches by material type, language and decade.' })),
-  ...pagingQuery,
-  fields: Type.Optional(Type.String({ description: `Bib fields to return: ${BIB_FIELDS.all.join(', ')}, or default.` })),
-}, { additionalProperties: false });
+const SearchQuery = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: 1000, description: 'Words; "a phrase" in quotes; -word to exclude; word OR word.' }),
+    index: Type.Optional(
+      Type.Union(
+        Object.keys(SEARCH_INDEXES).map((k) => Type.Literal(k)),
+        { description: 'Search one field only (default: every indexed field).' },
+      ),
+    ),
+    sort: Type.Optional(
+      Type.Union(
+        SEARCH_SORTS.map((s) => Type.Literal(s)),
+        { description: 'relevance (default), title, or year (newest first).' },
+      ),
+    ),
+    materialType: Type.Optional(Type.String({ maxLength: 500, description: 'Only these material types (codes, comma-separated).' })),
+    language: Type.Optional(Type.String({ maxLength: 500, description: 'Only these languages (MARC codes, comma-separated).' })),
+    decade: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Only records published in these decades (first years, comma-separated: 1990,2000).' }),
+    ),
+    facets: Type.Optional(Type.Boolean({ description: 'Also count the matches by material type, language and decade.' })),
+    ...pagingQuery,
+    fields: Type.Optional(Type.String({ description: `Bib fields to return: ${BIB_FIELDS.all.join(', ')}, or default.` })),
+  },
+  { additionalProperties: false },
+);
 
 function FacetValue<T extends TSchema>(value: T) {
   return Type.Object({ value, count: Type.Integer() });
@@ -31,40 +46,70 @@ const SearchAnswer = Type.Object({
   total: Type.Integer({ description: 'All matches.' }),
   start: Type.Integer(),
   entries: Type.Array(Type.Object({ relevance: Type.Number(), bib: Type.Ref('Bib') })),
-  facets: Type.Optional(Type.Object({
-    materialType: Type.Array(FacetValue(Type.String())),
-    language: Type.Array(FacetValue(Type.String())),
-    decade: Type.Array(FacetValue(Type.Integer())),
-  }, { description: 'With facets=true: how many matches have each value (the 20 most common; filters applied).' })),
+  facets: Type.Optional(
+    Type.Object(
+      {
+        materialType: Type.Array(FacetValue(Type.String())),
+        language: Type.Array(FacetValue(Type.String())),
+        decade: Type.Array(FacetValue(Type.Integer())),
+      },
+      { description: 'With facets=true: how many matches have each value (the 20 most common; filters applied).' },
+    ),
+  ),
 });
 
 /** A comma-separated list parameter: its values, or a 400 naming the parameter. */
 function listParam(name: string, raw: string | undefined, pattern: RegExp): string[] | undefined {
   if (raw === undefined) return undefined;
-  const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const values = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   const bad = values.find((v) => !pattern.test(v));
-  if (bad !== undefined || values.length === 0) throw fail.invalidParameter(`${name} ${bad === undefined ? 'is empty' : `has an invalid value: ${JSON.stringify(bad)}`}`);
+  if (bad !== undefined || values.length === 0)
+    throw fail.invalidParameter(`${name} ${bad === undefined ? 'is empty' : `has an invalid value: ${JSON.stringify(bad)}`}`);
   return values;
 }
 
 export function searchRoutes(app: App, search: SearchService, bibs: BibService): void {
-  app.get('/bibs/search', {
-    config: { access: access.need('Bibs_Read') },
-    schema: { summary: 'Search bibs as the public catalogue does', tags: ['bibs'], security: [{ bearer: [] }], querystring: SearchQuery, response: { 200: SearchAnswer, ...protectedErrors } },
-  }, async (request) => {
-    const q = request.query;
-    const fields = parseFields(q.fields, BIB_FIELDS);
-    const offset = q.offset ?? 0;
-    const filters = {
-      materialType: listParam('materialType', q.materialType, /^[\w-]{1,10}$/),
-      language: listParam('language', q.language, /^[a-z]{3}$/),
-      decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
-    };
-    // The page's bibs come with it (in the ranking's round trip where the search allows).
-    const extras = { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') };
-    const result = await search.search({ text: q.text, index: q.index, sort: q.sort, filters, facets: q.facets, limit: q.limit ?? 50, offset, bibs: extras });
-    const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
-    const entries = result.hits.flatMap((hit) => (hit.bib ? [{ relevance: hit.relevance, bib: presentBib(hit.bib, fields, items) }] : []));
-    return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
-  });
+  app.get(
+    '/bibs/search',
+    {
+      config: { access: access.need('Bibs_Read') },
+      schema: {
+        summary: 'Search bibs as the public catalogue does',
+        tags: ['bibs'],
+        security: [{ bearer: [] }],
+        querystring: SearchQuery,
+        response: { 200: SearchAnswer, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const fields = parseFields(q.fields, BIB_FIELDS);
+      const offset = q.offset ?? 0;
+      const filters = {
+        materialType: listParam('materialType', q.materialType, /^[\w-]{1,10}$/),
+        language: listParam('language', q.language, /^[a-z]{3}$/),
+        decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
+      };
+      // The page's bibs come with it (in the ranking's round trip where the search allows).
+      const extras = { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') };
+      const result = await search.search({
+        text: q.text,
+        index: q.index,
+        sort: q.sort,
+        filters,
+        facets: q.facets,
+        limit: q.limit ?? 50,
+        offset,
+        bibs: extras,
+      });
+      const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
+      const entries = result.hits.flatMap((hit) =>
+        hit.bib ? [{ relevance: hit.relevance, bib: presentBib(hit.bib, fields, items) }] : [],
+      );
+      return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
+    },
+  );
 }

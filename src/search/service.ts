@@ -4,7 +4,19 @@
 // executes that.
 import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Db } from '../db/types.ts';
-import { ASSEMBLE_BITMAPS_FROM, firstPool, nextPool, planKeyed, planSearch, POOL_SIZE, readSearch, type CountPlan, type KeyedPlan, type PlanLimits, type PoolPlan } from './plan.ts';
+import {
+  ASSEMBLE_BITMAPS_FROM,
+  firstPool,
+  nextPool,
+  planKeyed,
+  planSearch,
+  POOL_SIZE,
+  readSearch,
+  type CountPlan,
+  type KeyedPlan,
+  type PlanLimits,
+  type PoolPlan,
+} from './plan.ts';
 import { rankKeyedPool, rankPool } from './pool-repository.ts';
 import * as repo from './ranking-repository.ts';
 import type { SearchOptions } from './request.ts';
@@ -40,7 +52,11 @@ export interface SearchResult {
 const FACET_VALUES = 20;
 
 /** A ranked bib as the service answers it: relevance to two decimals. */
-const toHit = (h: repo.SearchHit): SearchResult['hits'][number] => ({ id: h.id, relevance: Math.round(h.score * 100) / 100, ...(h.bib && { bib: h.bib }) });
+const toHit = (h: repo.SearchHit): SearchResult['hits'][number] => ({
+  id: h.id,
+  relevance: Math.round(h.score * 100) / 100,
+  ...(h.bib && { bib: h.bib }),
+});
 
 /**
  * A search's ranked page, and the query it ran (absent when nothing can match), with the one list
@@ -61,7 +77,11 @@ export class SearchService {
    * @param poolSize see POOL_SIZE (tests make it small, to page past the pool in a small catalogue)
    * @param assembleBitmapsFrom see ASSEMBLE_BITMAPS_FROM (tests read the bitmaps both ways)
    */
-  constructor(private readonly db: Db, poolSize = POOL_SIZE, assembleBitmapsFrom = ASSEMBLE_BITMAPS_FROM) {
+  constructor(
+    private readonly db: Db,
+    poolSize = POOL_SIZE,
+    assembleBitmapsFrom = ASSEMBLE_BITMAPS_FROM,
+  ) {
     this.limits = { poolSize, assembleBitmapsFrom };
   }
 
@@ -76,8 +96,18 @@ export class SearchService {
 
   /** The hits with their bibs read (those whose bib is not found left out). */
   private async withBibs(result: SearchResult, extras: BibExtras): Promise<SearchResult> {
-    const rows = await bibRows.byIds(this.db, result.hits.map((h) => h.id), extras);
-    return { ...result, hits: result.hits.flatMap((h) => { const bib = rows.get(h.id); return bib ? [{ ...h, bib }] : []; }) };
+    const rows = await bibRows.byIds(
+      this.db,
+      result.hits.map((h) => h.id),
+      extras,
+    );
+    return {
+      ...result,
+      hits: result.hits.flatMap((h) => {
+        const bib = rows.get(h.id);
+        return bib ? [{ ...h, bib }] : [];
+      }),
+    };
   }
 
   /**
@@ -89,13 +119,16 @@ export class SearchService {
     const search = readSearch(request);
     if (!search) return nothing();
     const keyed = planKeyed(search, request, this.limits);
-    const answer = keyed && await this.rankKeyed(keyed, request.bibs);
+    const answer = keyed && (await this.rankKeyed(keyed, request.bibs));
     if (answer) return { result: answer };
     const plan = planSearch(search, request, await repo.terms(this.db, search.keys, search.counted), this.limits);
     switch (plan.kind) {
-      case 'nothing': return nothing();
-      case 'exhaustive': return { result: await this.run(plan.sql), sql: plan.sql };
-      case 'pool': return this.rankPools(plan, request.bibs);
+      case 'nothing':
+        return nothing();
+      case 'exhaustive':
+        return { result: await this.run(plan.sql), sql: plan.sql };
+      case 'pool':
+        return this.rankPools(plan, request.bibs);
     }
   }
 
@@ -152,4 +185,3 @@ export class SearchService {
     return facets;
   }
 }
-

@@ -5,20 +5,50 @@
 // Letters that Unicode decomposition does not reduce to a base letter and mark (lower case: they are
 // replaced after lower-casing, which is also what turns a word-final Σ into ς).
 const SPECIAL: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd',
-  ł: 'l', Ł: 'l', þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ŋ: 'ng', ſ: 's', ς: 'σ', ʹ: '', ʻ: '', ʼ: '',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  ł: 'l',
+  Ł: 'l',
+  þ: 'th',
+  Þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ŋ: 'ng',
+  ſ: 's',
+  ς: 'σ',
+  ʹ: '',
+  ʻ: '',
+  ʼ: '',
 };
 const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL).join('')}]`, 'gu');
 
 /** Lower case, without diacritics, with the letters above spelt out. */
 export function fold(text: string): string {
   // Й is a letter of its own in Russian and Ukrainian, not И with a mark: it is put back before marks go.
-  return text.normalize('NFKD').replace(/([иИ])\u0306/g, (_, i: string) => (i === 'и' ? 'й' : 'Й')).replace(/\p{M}/gu, '').toLowerCase().replace(SPECIAL_RE, (c) => SPECIAL[c]!);
+  return text
+    .normalize('NFKD')
+    .replace(/([иИ])\u0306/g, (_, i: string) => (i === 'и' ? 'й' : 'Й'))
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(SPECIAL_RE, (c) => SPECIAL[c]!);
 }
 
 /** The words of a text, folded. Letters and digits make words; everything else separates them. */
 export function words(text: string): string[] {
-  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /**
@@ -37,9 +67,51 @@ export function stem(word: string): string {
 
 /** Words too common to narrow a search on their own: a query's other words decide. */
 export const STOP_WORDS = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'not', 'of', 'on', 'or',
-  'that', 'the', 'their', 'this', 'to', 'was', 'with',
-  'le', 'la', 'les', 'de', 'des', 'du', 'et', 'un', 'une', 'der', 'die', 'das', 'und', 'el', 'los', 'las', 'y', 'il', 'di',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'from',
+  'in',
+  'into',
+  'is',
+  'it',
+  'not',
+  'of',
+  'on',
+  'or',
+  'that',
+  'the',
+  'their',
+  'this',
+  'to',
+  'was',
+  'with',
+  'le',
+  'la',
+  'les',
+  'de',
+  'des',
+  'du',
+  'et',
+  'un',
+  'une',
+  'der',
+  'die',
+  'das',
+  'und',
+  'el',
+  'los',
+  'las',
+  'y',
+  'il',
+  'di',
 ]);
 
 /** Digits of an ISBN in its 13-digit form (ISBN-10 converted), or undefined when it is not one. */

@@ -53,7 +53,13 @@ function parseInstant(name: string, raw: string): Date {
   const date = match ? new Date(match[4] ? raw : `${raw}T00:00:00Z`) : undefined;
   // new Date() rolls 2026-02-31 over to March: reject dates whose parts do not survive the round trip.
   // PostgreSQL has no year 0000.
-  if (!match || !date || Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || (!match[4] && date.toISOString().slice(0, 10) !== raw)) {
+  if (
+    !match ||
+    !date ||
+    Number.isNaN(date.getTime()) ||
+    date.getUTCFullYear() < 1 ||
+    (!match[4] && date.toISOString().slice(0, 10) !== raw)
+  ) {
     throw fail.invalidParameter(`${name}: "${raw}" is not an ISO 8601 instant such as 2026-11-02T10:00:00Z`);
   }
   return date;
@@ -70,4 +76,3 @@ export function parseDateFilter(name: string, raw: string): DateFilter {
   if (filter.from && filter.to && filter.from > filter.to) throw fail.invalidParameter(`${name} range starts after it ends`);
   return filter;
 }
-

@@ -7,5 +7,10 @@
 export function loggable(error: unknown): { type: string; code?: unknown; message: string; stack?: string } {
   if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
   const code = (error as { code?: unknown }).code;
-  return { type: error.constructor?.name ?? 'Error', ...(code === undefined ? {} : { code }), message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return {
+    type: error.constructor?.name ?? 'Error',
+    ...(code === undefined ? {} : { code }),
+    message: error.message,
+    ...(error.stack ? { stack: error.stack } : {}),
+  };
 }

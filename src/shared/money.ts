@@ -26,8 +26,10 @@ const RATE = /^\d{1,3}(\.\d{1,6})?$/;
 export function parseMoney(field: string, raw: string, max = MAX_AMOUNT): Decimal {
   const text = raw.trim();
   if (!MONEY.test(text)) {
-    const why = /^-/.test(text) ? 'must not be negative'
-      : /^\d+\.\d{3,}$/.test(text) ? 'has more than two decimal places'
+    const why = /^-/.test(text)
+      ? 'must not be negative'
+      : /^\d+\.\d{3,}$/.test(text)
+        ? 'has more than two decimal places'
         : 'is not an amount such as "12.30"';
     throw fail.invalidInput(`${field}: "${raw}" ${why}`);
   }

@@ -16,7 +16,10 @@ describe(`remembered tokens on ${ENGINE}`, () => {
   let long: TestApp;
   let short: TestApp;
   before(async () => {
-    [long, short] = await Promise.all([createTestApp({ CARREL_TOKEN_CACHE_MS: '60000' }), createTestApp({ CARREL_TOKEN_CACHE_MS: '1500' })]);
+    [long, short] = await Promise.all([
+      createTestApp({ CARREL_TOKEN_CACHE_MS: '60000' }),
+      createTestApp({ CARREL_TOKEN_CACHE_MS: '1500' }),
+    ]);
   });
   after(() => Promise.all([long?.close(), short?.close()]));
 
@@ -24,7 +27,8 @@ describe(`remembered tokens on ${ENGINE}`, () => {
     const res = await t.app.inject({ method: 'POST', url: '/v6/token', headers: { authorization: basic(key) } });
     return res.json().access_token as string;
   }
-  const info = (t: TestApp, token: string) => t.app.inject({ method: 'GET', url: '/v6/info/token', headers: { authorization: `Bearer ${token}` } });
+  const info = (t: TestApp, token: string) =>
+    t.app.inject({ method: 'GET', url: '/v6/info/token', headers: { authorization: `Bearer ${token}` } });
   /** Uses the token, gives the server time to start hearing revocations, and uses it again (now remembered). */
   async function remembered(t: TestApp, token: string): Promise<void> {
     assert.equal((await info(t, token)).statusCode, 200);

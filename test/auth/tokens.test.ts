@@ -21,7 +21,12 @@ describe(`keys and tokens on ${ENGINE}`, () => {
   after(() => t.close());
 
   const token = async (key: NewKey, extra: { payload?: string | object; headers?: Record<string, string> } = {}) => {
-    const res = await t.app.inject({ method: 'POST', url: '/v6/token', headers: { authorization: basic(key.key, key.secret), ...extra.headers }, payload: extra.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v6/token',
+      headers: { authorization: basic(key.key, key.secret), ...extra.headers },
+      payload: extra.payload,
+    });
     assert.equal(res.statusCode, 200, res.body);
     return res.json().access_token as string;
   };
@@ -55,7 +60,12 @@ describe(`keys and tokens on ${ENGINE}`, () => {
     const scheme = await t.app.inject({ method: 'POST', url: '/v6/token', headers: { authorization: 'Bearer abc' } });
     assert.equal(scheme.statusCode, 400);
     assert.equal(scheme.json().code, 121);
-    const grant = await t.app.inject({ method: 'POST', url: '/v6/token', headers: { authorization: basic(all.key, all.secret) }, payload: { grant_type: 'password' } });
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/v6/token',
+      headers: { authorization: basic(all.key, all.secret) },
+      payload: { grant_type: 'password' },
+    });
     assert.equal(grant.statusCode, 400);
     assert.equal(grant.json().code, 108);
   });
@@ -69,7 +79,9 @@ describe(`keys and tokens on ${ENGINE}`, () => {
     assert.equal(info.keyId, patronsOnly.key);
     assert.equal(info.grantType, 'client_credentials');
     assert.ok(info.expiresIn > 3500 && info.expiresIn <= 3600);
-    assert.deepEqual(info.roles, [{ name: 'Patrons_Read', tokenLifetime: 3600, permissions: ['Patrons_Read', 'Patrons_Holds_Read', 'Patrons_Checkouts_Read'] }]);
+    assert.deepEqual(info.roles, [
+      { name: 'Patrons_Read', tokenLifetime: 3600, permissions: ['Patrons_Read', 'Patrons_Holds_Read', 'Patrons_Checkouts_Read'] },
+    ]);
   });
 
   it('protects routes: 113 without a token, 121 for another scheme, 120 for a bad token, 116 without the permission', async () => {
@@ -115,7 +127,9 @@ describe(`keys and tokens on ${ENGINE}`, () => {
   it('keeps no secret or token in clear: not in the database, not in the log', async () => {
     const bearer = await token(all);
     await t.app.inject({ method: 'GET', url: '/v6/info/token', headers: { authorization: `Bearer ${bearer}` } });
-    const stored = JSON.stringify(await t.testDb.db.query('select * from api_keys')) + JSON.stringify(await t.testDb.db.query("select encode(token_hash, 'hex') from access_tokens"));
+    const stored =
+      JSON.stringify(await t.testDb.db.query('select * from api_keys')) +
+      JSON.stringify(await t.testDb.db.query("select encode(token_hash, 'hex') from access_tokens"));
     for (const secret of [all.secret, patronsOnly.secret, bearer]) {
       assert.ok(!stored.includes(secret), 'stored in clear');
       assert.ok(!t.logText().includes(secret), 'logged in clear');

@@ -30,7 +30,8 @@ describe(`bibs on ${ENGINE}`, () => {
     writer = await bearer(t, ['Bibs_Write']);
     const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     ids = [];
-    for (const record of (await sharedRecords('pride-and-prejudice-fixed.mrc')).slice(0, 120)) ids.push(await service.create({ marc: record }));
+    for (const record of (await sharedRecords('pride-and-prejudice-fixed.mrc')).slice(0, 120))
+      ids.push(await service.create({ marc: record }));
   });
   after(() => t.close());
 
@@ -38,7 +39,12 @@ describe(`bibs on ${ENGINE}`, () => {
 
   it('creates from MARC-in-JSON, answers the link, and reads it back with derived fields', async () => {
     const json: unknown = JSON.parse(fs.readFileSync(marcFile('pymarc-one.json'), 'utf8'));
-    const res = await t.app.inject({ method: 'POST', url: '/iii/sierra-api/v6/bibs', headers: { authorization: writer }, payload: json as object });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/iii/sierra-api/v6/bibs',
+      headers: { authorization: writer },
+      payload: json as object,
+    });
     assert.equal(res.statusCode, 200, res.body);
     const link = res.json().link as string;
     assert.match(link, /^http:\/\/localhost(:\d+)?\/iii\/sierra-api\/v6\/bibs\/\d{7,}$/);
@@ -67,19 +73,34 @@ describe(`bibs on ${ENGINE}`, () => {
     const first = (await get('/v6/bibs?limit=50')).json();
     assert.equal(first.total, 50);
     assert.equal(first.start, 0);
-    assert.deepEqual(first.entries.map((e: any) => e.id), ids.slice(0, 50));
+    assert.deepEqual(
+      first.entries.map((e: any) => e.id),
+      ids.slice(0, 50),
+    );
     const third = (await get(`/v6/bibs?limit=50&offset=100&id=[${ids[0]},${ids[119]}]`)).json();
     assert.equal(third.total, 20);
-    assert.deepEqual(third.entries.map((e: any) => e.id), ids.slice(100, 120));
+    assert.deepEqual(
+      third.entries.map((e: any) => e.id),
+      ids.slice(100, 120),
+    );
   });
 
   it('filters by id list and by id range, open or closed', async () => {
     const list = (await get(`/v6/bibs?id=${ids[3]},${ids[1]}`)).json();
-    assert.deepEqual(list.entries.map((e: any) => e.id), [ids[1], ids[3]]);
+    assert.deepEqual(
+      list.entries.map((e: any) => e.id),
+      [ids[1], ids[3]],
+    );
     const range = (await get(`/v6/bibs?id=[${ids[10]},${ids[14]}]`)).json();
-    assert.deepEqual(range.entries.map((e: any) => e.id), ids.slice(10, 15));
+    assert.deepEqual(
+      range.entries.map((e: any) => e.id),
+      ids.slice(10, 15),
+    );
     const open = (await get(`/v6/bibs?id=[${ids[115]},]&limit=2000&deleted=false`)).json();
-    assert.deepEqual(open.entries.map((e: any) => e.id), ids.slice(115));
+    assert.deepEqual(
+      open.entries.map((e: any) => e.id),
+      ids.slice(115),
+    );
     assert.equal((await get('/v6/bibs?id=[5,2]')).json().code, 108);
     assert.equal((await get('/v6/bibs?id=abc')).json().code, 101);
   });
@@ -98,13 +119,21 @@ describe(`bibs on ${ENGINE}`, () => {
     const before = (await get(`/v6/bibs/${id}`)).json();
     const record = (await sharedRecords('pride-and-prejudice-fixed.mrc'))[5]!;
     await new Promise((resolve) => setTimeout(resolve, 1100)); // updatedDate has whole seconds
-    const put = await t.app.inject({ method: 'PUT', url: `/v6/bibs/${id}`, headers: { authorization: writer }, payload: { marc: toMarcInJson(record), suppressed: true } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/v6/bibs/${id}`,
+      headers: { authorization: writer },
+      payload: { marc: toMarcInJson(record), suppressed: true },
+    });
     assert.equal(put.statusCode, 204);
     const after = (await get(`/v6/bibs/${id}`)).json();
     assert.equal(after.suppressed, true);
     assert.ok(after.updatedDate > before.updatedDate);
     assert.equal(after.createdDate, before.createdDate);
-    assert.deepEqual((await get('/v6/bibs?suppressed=true')).json().entries.map((e: any) => e.id), [id]);
+    assert.deepEqual(
+      (await get('/v6/bibs?suppressed=true')).json().entries.map((e: any) => e.id),
+      [id],
+    );
 
     const del = await t.app.inject({ method: 'DELETE', url: `/v6/bibs/${id}`, headers: { authorization: writer } });
     assert.equal(del.statusCode, 204);
@@ -115,7 +144,11 @@ describe(`bibs on ${ENGINE}`, () => {
     assert.ok((await get('/v6/bibs?deleted=true')).json().entries.some((e: any) => e.id === id));
     assert.ok(!(await get('/v6/bibs?deleted=false&limit=2000')).json().entries.some((e: any) => e.id === id));
     assert.equal((await t.app.inject({ method: 'DELETE', url: `/v6/bibs/${id}`, headers: { authorization: writer } })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'PUT', url: `/v6/bibs/${id}`, headers: { authorization: writer }, payload: toMarcInJson(record) })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ method: 'PUT', url: `/v6/bibs/${id}`, headers: { authorization: writer }, payload: toMarcInJson(record) }))
+        .statusCode,
+      404,
+    );
   });
 
   it('filters by updatedDate and createdDate windows', async () => {
@@ -132,7 +165,11 @@ describe(`bibs on ${ENGINE}`, () => {
   it('refuses bad bodies with 126 and writes nothing', async () => {
     const count = async () => (await t.testDb.db.query<{ n: number }>('select count(*)::int as n from bibs'))[0]!.n;
     const before = await count();
-    for (const payload of [{ leader: 'x', fields: [] }, { marc: { leader: '00000nam a2200000 a 4500', fields: [{ '001': 'x' }] } }, [1, 2]]) {
+    for (const payload of [
+      { leader: 'x', fields: [] },
+      { marc: { leader: '00000nam a2200000 a 4500', fields: [{ '001': 'x' }] } },
+      [1, 2],
+    ]) {
       const res = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer }, payload: payload as object });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().code, 126);
@@ -144,25 +181,56 @@ describe(`bibs on ${ENGINE}`, () => {
     const pieces: Uint8Array[] = [];
     for await (const piece of splitIso2709(chunks('brkrtest_UTF8.mrc'))) pieces.push(piece.bytes);
     for (const original of pieces.slice(0, 3)) {
-      const posted = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer, 'content-type': 'application/marc' }, payload: Buffer.from(original) });
+      const posted = await t.app.inject({
+        method: 'POST',
+        url: '/v6/bibs',
+        headers: { authorization: writer, 'content-type': 'application/marc' },
+        payload: Buffer.from(original),
+      });
       assert.equal(posted.statusCode, 200, posted.body);
       const id = posted.json().link.split('/').pop();
-      const binary = await t.app.inject({ method: 'GET', url: `/v6/bibs/${id}/marc`, headers: { authorization: reader, accept: 'application/marc' } });
+      const binary = await t.app.inject({
+        method: 'GET',
+        url: `/v6/bibs/${id}/marc`,
+        headers: { authorization: reader, accept: 'application/marc' },
+      });
       assert.equal(binary.headers['content-type'], 'application/marc');
       assert.deepEqual(binary.rawPayload, Buffer.from(original), 'byte-equal round trip');
 
-      const xml = await t.app.inject({ method: 'GET', url: `/v6/bibs/${id}/marc`, headers: { authorization: reader, accept: 'application/marc-xml' } });
+      const xml = await t.app.inject({
+        method: 'GET',
+        url: `/v6/bibs/${id}/marc`,
+        headers: { authorization: reader, accept: 'application/marc-xml' },
+      });
       assert.match(xml.headers['content-type'] as string, /^application\/marc-xml/);
-      const viaXml = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer, 'content-type': 'application/marc-xml' }, payload: xml.body });
+      const viaXml = await t.app.inject({
+        method: 'POST',
+        url: '/v6/bibs',
+        headers: { authorization: writer, 'content-type': 'application/marc-xml' },
+        payload: xml.body,
+      });
       assert.equal(viaXml.statusCode, 200, viaXml.body);
       const json = await t.app.inject({ method: 'GET', url: `/v6/bibs/${id}/marc`, headers: { authorization: reader } });
-      const again = await t.app.inject({ method: 'GET', url: `${new URL(viaXml.json().link).pathname}/marc`, headers: { authorization: reader, accept: 'application/marc-in-json' } });
+      const again = await t.app.inject({
+        method: 'GET',
+        url: `${new URL(viaXml.json().link).pathname}/marc`,
+        headers: { authorization: reader, accept: 'application/marc-in-json' },
+      });
       assert.deepEqual(again.json().fields, json.json().fields, 'MARCXML carries the same record');
     }
-    const unacceptable = await t.app.inject({ method: 'GET', url: `/v6/bibs/${ids[0]}/marc`, headers: { authorization: reader, accept: 'image/png' } });
+    const unacceptable = await t.app.inject({
+      method: 'GET',
+      url: `/v6/bibs/${ids[0]}/marc`,
+      headers: { authorization: reader, accept: 'image/png' },
+    });
     assert.equal(unacceptable.statusCode, 406);
     assert.equal(unacceptable.json().code, 108);
-    const garbage = await t.app.inject({ method: 'POST', url: '/v6/bibs', headers: { authorization: writer, 'content-type': 'application/marc' }, payload: Buffer.from('hello') });
+    const garbage = await t.app.inject({
+      method: 'POST',
+      url: '/v6/bibs',
+      headers: { authorization: writer, 'content-type': 'application/marc' },
+      payload: Buffer.from('hello'),
+    });
     assert.equal(garbage.statusCode, 400);
     assert.equal(garbage.json().code, 126);
   });
@@ -173,10 +241,17 @@ describe(`bibs on ${ENGINE}`, () => {
     const byField = Object.fromEntries(res.json().map((m: any) => [m.field, m.values]));
     assert.deepEqual(Object.keys(byField), ['materialType', 'bibLevel', 'language', 'country']);
     assert.ok(byField.materialType.some((v: any) => v.code === 'a' && v.desc === 'Books'));
-    for (const code of ['a', 'e', 's', 'i', 'j', 'c', 'm', 'g', 'f', 'p']) assert.ok(byField.materialType.some((v: any) => v.code === code), code);
+    for (const code of ['a', 'e', 's', 'i', 'j', 'c', 'm', 'g', 'f', 'p'])
+      assert.ok(
+        byField.materialType.some((v: any) => v.code === code),
+        code,
+      );
     assert.ok(byField.language.some((v: any) => v.code === 'eng' && v.desc === 'English'));
     const one = (await get('/v6/bibs/metadata?fields=bibLevel')).json();
-    assert.deepEqual(one.map((m: any) => m.field), ['bibLevel']);
+    assert.deepEqual(
+      one.map((m: any) => m.field),
+      ['bibLevel'],
+    );
     const french = (await get('/v6/bibs/metadata?fields=language&language=fr')).json();
     assert.ok(french[0].values.some((v: any) => v.code === 'eng' && v.desc === 'anglais'));
     assert.equal((await get('/v6/bibs/metadata?fields=colour')).json().code, 108);

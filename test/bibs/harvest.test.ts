@@ -23,7 +23,11 @@ const record = (n: number): MarcRecord => ({
 });
 const controlled = (n: number, title: string): MarcRecord => ({
   leader: '00000nam a2200000 a 4500',
-  fields: [{ tag: '001', value: `h${n}` }, { tag: '003', value: 'TEST' }, { tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: title }] }],
+  fields: [
+    { tag: '001', value: `h${n}` },
+    { tag: '003', value: 'TEST' },
+    { tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: title }] },
+  ],
 });
 const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 

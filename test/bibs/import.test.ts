@@ -8,7 +8,8 @@ import { carrel } from '../helpers/process.ts';
 import fs from 'node:fs';
 import { chunks, MARC_DIR, marcFile } from '../helpers/shared-data.ts';
 
-const count = async (t: TestDb) => (await t.db.query<{ n: number }>('select count(*)::int as n from bibs where deleted_date is null'))[0]!.n;
+const count = async (t: TestDb) =>
+  (await t.db.query<{ n: number }>('select count(*)::int as n from bibs where deleted_date is null'))[0]!.n;
 const file = (name: string) => ({ name, open: () => chunks(name, 64 * 1024) });
 
 describe(`import on ${ENGINE}`, () => {
@@ -19,7 +20,13 @@ describe(`import on ${ENGINE}`, () => {
   after(() => t.drop());
 
   it('loads UTF-8 ISO 2709, MARCXML and MARC-in-JSON files', async () => {
-    const summary = await importFiles(t.db, [file('brkrtest_UTF8.mrc'), file('OCLC_814388508.xml'), file('chabon-record-type.xml'), file('pymarc-batch.json'), file('065001035.mrc')]);
+    const summary = await importFiles(t.db, [
+      file('brkrtest_UTF8.mrc'),
+      file('OCLC_814388508.xml'),
+      file('chabon-record-type.xml'),
+      file('pymarc-batch.json'),
+      file('065001035.mrc'),
+    ]);
     assert.deepEqual(summary.failed, []);
     assert.equal(summary.read, 8 + 1 + 2 + 2 + 40);
     assert.equal(summary.created + summary.updated, summary.read);
@@ -40,20 +47,34 @@ describe(`import on ${ENGINE}`, () => {
     const first = await importFiles(t.db, [file('pride-and-prejudice-fixed.mrc')]);
     const after1 = await count(t);
     const second = await importFiles(t.db, [file('pride-and-prejudice-fixed.mrc')]);
-    const withoutIdentity = (await t.db.query<{ n: number }>(
-      "select count(*)::int as n from bibs where control_number is null and cardinality(system_numbers) = 0 and deleted_date is null",
-    ))[0]!.n;
+    const withoutIdentity = (
+      await t.db.query<{ n: number }>(
+        'select count(*)::int as n from bibs where control_number is null and cardinality(system_numbers) = 0 and deleted_date is null',
+      )
+    )[0]!.n;
     assert.equal(second.read, first.read);
     // Only records with no 001 and no 035 have nothing to match on; everything else is updated in place.
     assert.equal(await count(t), after1 + withoutIdentity / 2);
     assert.ok(second.updated >= first.created - withoutIdentity / 2);
-    assert.ok(first.failed.every((f) => /UNIMARC/.test(f.reason)), 'the UNIMARC records in the file are named as such');
+    assert.ok(
+      first.failed.every((f) => /UNIMARC/.test(f.reason)),
+      'the UNIMARC records in the file are named as such',
+    );
   });
 
   it('loads and replaces the same through a connection that cannot COPY (a client of the embedded server)', async () => {
     const noCopy = (q: Queryable): Queryable => ({ query: (text, params) => q.query(text, params), exec: (text) => q.exec(text) });
-    const db: Db = { ...noCopy(t.db), engine: t.db.engine, tryLock: (key) => t.db.tryLock(key), transaction: (fn) => t.db.transaction((tx) => fn(noCopy(tx))), close: async () => {} };
-    const marc = async () => t.db.query<{ marc: unknown; title: string }>("select marc, title from bibs where control_number = 'ocn814388508' and deleted_date is null");
+    const db: Db = {
+      ...noCopy(t.db),
+      engine: t.db.engine,
+      tryLock: (key) => t.db.tryLock(key),
+      transaction: (fn) => t.db.transaction((tx) => fn(noCopy(tx))),
+      close: async () => {},
+    };
+    const marc = async () =>
+      t.db.query<{ marc: unknown; title: string }>(
+        "select marc, title from bibs where control_number = 'ocn814388508' and deleted_date is null",
+      );
     await importFiles(t.db, [file('OCLC_814388508.xml')]);
     const copied = await marc();
     const again = await importFiles(db, [file('OCLC_814388508.xml'), file('selectedRecs.mrc')]);
@@ -72,7 +93,10 @@ describe(`import of every shared MARC file on ${ENGINE}`, () => {
   after(() => t.drop());
 
   it('imports brkrtest.mrc (MARC-8) and brkrtest_UTF8.mrc to identical text', async () => {
-    const marc = async () => t.db.query<{ n: string; fields: unknown }>("select control_number as n, marc->'fields' as fields from bibs where deleted_date is null order by 1");
+    const marc = async () =>
+      t.db.query<{ n: string; fields: unknown }>(
+        "select control_number as n, marc->'fields' as fields from bibs where deleted_date is null order by 1",
+      );
     assert.deepEqual((await importFiles(t.db, [file('brkrtest.mrc')])).failed, []);
     const fromMarc8 = await marc();
     const again = await importFiles(t.db, [file('brkrtest_UTF8.mrc')]);
@@ -81,7 +105,10 @@ describe(`import of every shared MARC file on ${ENGINE}`, () => {
   });
 
   it('imports every file, reporting only the records that are not MARC 21 bibliographic records', async () => {
-    const names = fs.readdirSync(MARC_DIR).filter((name) => /\.(mrc|dat|marc|xml|json)$/.test(name)).sort();
+    const names = fs
+      .readdirSync(MARC_DIR)
+      .filter((name) => /\.(mrc|dat|marc|xml|json)$/.test(name))
+      .sort();
     assert.ok(names.length >= 20);
     const summary = await importFiles(t.db, names.map(file));
     const failedFiles = [...new Set(summary.failed.map((f) => f.file))].sort();
@@ -89,7 +116,11 @@ describe(`import of every shared MARC file on ${ENGINE}`, () => {
     assert.ok(summary.failed.filter((f) => f.file === 'pride-and-prejudice-fixed.mrc').every((f) => /UNIMARC/.test(f.reason)));
     const others = summary.failed.filter((f) => f.file !== 'pride-and-prejudice-fixed.mrc');
     assert.equal(others.filter((f) => /holdings record/.test(f.reason)).length, 4, 'sample1.mrc carries four holdings records');
-    assert.equal(others.filter((f) => !/holdings record/.test(f.reason)).length, 2, 'the malformed XML record and the one sample1 record that is neither UTF-8 nor MARC-8');
+    assert.equal(
+      others.filter((f) => !/holdings record/.test(f.reason)).length,
+      2,
+      'the malformed XML record and the one sample1 record that is neither UTF-8 nor MARC-8',
+    );
     assert.ok(summary.created + summary.updated > 500);
   });
 });

@@ -11,9 +11,11 @@ import { chunks, MARC_DIR } from '../helpers/shared-data.ts';
 
 /** The reference: the record read and checked, then each field as a varField (but its field group). */
 function throughRecord(json: unknown) {
-  return fromMarcInJson(json).fields.map((f) => isControlField(f)
-    ? { marcTag: f.tag, content: f.value }
-    : { marcTag: f.tag, ind1: f.ind1, ind2: f.ind2, subfields: f.subfields.map((sf) => ({ tag: sf.code, content: sf.value })) });
+  return fromMarcInJson(json).fields.map((f) =>
+    isControlField(f)
+      ? { marcTag: f.tag, content: f.value }
+      : { marcTag: f.tag, ind1: f.ind1, ind2: f.ind2, subfields: f.subfields.map((sf) => ({ tag: sf.code, content: sf.value })) },
+  );
 }
 
 describe('varFields from stored MARC-in-JSON', () => {
@@ -25,7 +27,11 @@ describe('varFields from stored MARC-in-JSON', () => {
         // Stored as the database holds it: JSON text, parsed back.
         const stored = JSON.parse(JSON.stringify(toMarcInJson(result.record)));
         const fields = varFields(stored);
-        assert.deepEqual(fields.map(({ fieldTag: _, ...rest }) => rest), throughRecord(stored), `${name} ${result.position}`);
+        assert.deepEqual(
+          fields.map(({ fieldTag: _, ...rest }) => rest),
+          throughRecord(stored),
+          `${name} ${result.position}`,
+        );
         assert.ok(fields.every((f) => /^[atdnieprsy]$/.test(String(f.fieldTag)) && (f.content === undefined || f.fieldTag === 'y')));
         records++;
       }
@@ -34,17 +40,38 @@ describe('varFields from stored MARC-in-JSON', () => {
   });
 
   it('gives blank indicators as spaces, and names each field group', () => {
-    const fields = varFields({ leader: '00000nam a2200000 a 4500', fields: [
-      { '001': 'ocm1' },
-      { '100': { ind1: '1', ind2: '', subfields: [{ a: 'Austen, Jane.' }] } },
-      { '245': { ind1: '1', ind2: '0', subfields: [{ a: 'Pride and prejudice /' }, { c: 'Jane Austen.' }] } },
-      { '650': { ind1: ' ', ind2: '0', subfields: [{ a: 'Courtship' }, { v: 'Fiction.' }] } },
-    ] });
+    const fields = varFields({
+      leader: '00000nam a2200000 a 4500',
+      fields: [
+        { '001': 'ocm1' },
+        { '100': { ind1: '1', ind2: '', subfields: [{ a: 'Austen, Jane.' }] } },
+        { '245': { ind1: '1', ind2: '0', subfields: [{ a: 'Pride and prejudice /' }, { c: 'Jane Austen.' }] } },
+        { '650': { ind1: ' ', ind2: '0', subfields: [{ a: 'Courtship' }, { v: 'Fiction.' }] } },
+      ],
+    });
     assert.deepEqual(fields, [
       { fieldTag: 'y', marcTag: '001', content: 'ocm1' },
       { fieldTag: 'a', marcTag: '100', ind1: '1', ind2: ' ', subfields: [{ tag: 'a', content: 'Austen, Jane.' }] },
-      { fieldTag: 't', marcTag: '245', ind1: '1', ind2: '0', subfields: [{ tag: 'a', content: 'Pride and prejudice /' }, { tag: 'c', content: 'Jane Austen.' }] },
-      { fieldTag: 'd', marcTag: '650', ind1: ' ', ind2: '0', subfields: [{ tag: 'a', content: 'Courtship' }, { tag: 'v', content: 'Fiction.' }] },
+      {
+        fieldTag: 't',
+        marcTag: '245',
+        ind1: '1',
+        ind2: '0',
+        subfields: [
+          { tag: 'a', content: 'Pride and prejudice /' },
+          { tag: 'c', content: 'Jane Austen.' },
+        ],
+      },
+      {
+        fieldTag: 'd',
+        marcTag: '650',
+        ind1: ' ',
+        ind2: '0',
+        subfields: [
+          { tag: 'a', content: 'Courtship' },
+          { tag: 'v', content: 'Fiction.' },
+        ],
+      },
     ]);
   });
 });

@@ -21,9 +21,11 @@ function accessibilityProblems(): string[] {
   if (!document.title.trim()) problems.push('no title');
   for (const control of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
     const c = control as HTMLInputElement;
-    if (!(c.labels?.length || c.getAttribute('aria-label') || c.getAttribute('aria-labelledby'))) problems.push(`unlabelled ${c.outerHTML.slice(0, 80)}`);
+    if (!(c.labels?.length || c.getAttribute('aria-label') || c.getAttribute('aria-labelledby')))
+      problems.push(`unlabelled ${c.outerHTML.slice(0, 80)}`);
   }
-  for (const b of document.querySelectorAll('button, a[href]')) if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) problems.push(`nameless ${b.outerHTML.slice(0, 80)}`);
+  for (const b of document.querySelectorAll('button, a[href]'))
+    if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) problems.push(`nameless ${b.outerHTML.slice(0, 80)}`);
   if (document.querySelectorAll('h1').length !== 1) problems.push(`${document.querySelectorAll('h1').length} h1 elements`);
   if (document.querySelectorAll('main').length !== 1) problems.push('not one main');
   if (!document.querySelector('header') || !document.querySelector('footer')) problems.push('no header or footer landmark');
@@ -50,9 +52,15 @@ function accessibilityProblems(): string[] {
     let background: number[] | undefined;
     for (let a: Element | null = e; a; a = a.parentElement) {
       const s = getComputedStyle(a);
-      if (s.backgroundImage !== 'none') { background = undefined; break; } // the masthead's gradient: checked by its own colours below
+      if (s.backgroundImage !== 'none') {
+        background = undefined;
+        break;
+      } // the masthead's gradient: checked by its own colours below
       const bg = rgb(s.backgroundColor);
-      if (bg.length === 3 || bg[3] === 1) { background = bg.slice(0, 3); break; }
+      if (bg.length === 3 || bg[3] === 1) {
+        background = bg.slice(0, 3);
+        break;
+      }
     }
     if (!background) continue;
     const [l1, l2] = [luminance(rgb(style.color)), luminance(background)].sort((a, b) => b - a);
@@ -107,7 +115,11 @@ describe(`the catalogue in Chromium on ${ENGINE}`, { skip: needsChromium }, () =
     await page.waitForURL(/page=2/);
     const second = await ids(page);
     assert.equal(second.length, 20);
-    assert.deepEqual(second.filter((id) => first.includes(id)), [], 'page 2 repeats nothing of page 1');
+    assert.deepEqual(
+      second.filter((id) => first.includes(id)),
+      [],
+      'page 2 repeats nothing of page 1',
+    );
     assert.equal(await page.locator('[aria-current="page"]').textContent(), 'Page 2');
 
     const facet = page.locator('a[data-facet="materialType"]').first();
@@ -135,7 +147,7 @@ describe(`the catalogue in Chromium on ${ENGINE}`, { skip: needsChromium }, () =
     await page.waitForURL(new RegExp(`/catalog/record/${id}`));
     assert.equal((await page.locator('h1').textContent())!.trim().startsWith(title.split(':')[0]!), true);
     assert.deepEqual(await page.locator('table.copies th').allTextContents(), ['Location', 'Call number', 'Status']);
-    assert.ok(await page.locator('table.copies tbody tr').count() >= 1);
+    assert.ok((await page.locator('table.copies tbody tr').count()) >= 1);
     assert.match((await page.locator('.record .avail').textContent())!, /Available|Library use only|Not available|Checked out/);
     await check(page);
     await page.getByRole('link', { name: 'Back to results' }).click();

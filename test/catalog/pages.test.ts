@@ -14,27 +14,49 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { HAND_MADE, loadCatalogue } from './fixture.ts';
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({ tag, ind1: ' ', ind2: ' ', subfields: subfields.map(([code, value]) => ({ code, value })) });
+const df = (tag: string, ...subfields: [string, string][]): DataField => ({
+  tag,
+  ind1: ' ',
+  ind2: ' ',
+  subfields: subfields.map(([code, value]) => ({ code, value })),
+});
 
 describe('catalogue templates', () => {
   it('escapes every interpolated value, and only those', () => {
     const title = '<script>alert("x")</script> & \'friends\'';
-    assert.equal(html`<h1 title="${title}">${title}</h1>`.text,
-      '<h1 title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;</h1>');
-    assert.equal(html`<ul>${['a<', html`<li>b</li>`, null, undefined, false, 3]}</ul>`.text, '<ul>a&lt;<li>b</li>3</ul>');
+    assert.equal(
+      html`<h1 title="${title}">${title}</h1>`.text,
+      '<h1 title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;</h1>',
+    );
+    assert.equal(
+      html`<ul>
+        ${['a<', html`<li>b</li>`, null, undefined, false, 3]}
+      </ul>`.text,
+      '<ul>a&lt;<li>b</li>3</ul>',
+    );
     assert.equal(html`${raw('<br>')}`.text, '<br>');
   });
 
-  it('takes the cataloguer\'s punctuation off, keeping initials', () => {
+  it("takes the cataloguer's punctuation off, keeping initials", () => {
     assert.equal(tidy('Penguin,'), 'Penguin');
     assert.equal(tidy('History.'), 'History');
     assert.equal(tidy('Smith, J.'), 'Smith, J.');
     assert.equal(displayTitle('History : a story /'), 'History: a story');
-    const d = describeRecord({ leader: '', fields: [
-      df('245', ['a', 'Germinal /'], ['c', 'Émile Zola.']), df('260', ['a', 'Paris :'], ['b', 'Charpentier,'], ['c', '1885.']),
-      df('300', ['a', '591 p. ;'], ['c', '19 cm.']), df('490', ['a', 'Les Rougon-Macquart ;'], ['v', '13']), df('830', ['a', 'Les Rougon-Macquart.']),
-      df('650', ['a', 'Coal mines and mining'], ['z', 'France'], ['v', 'Fiction.']), df('500', ['a', 'First published in Gil Blas.']),
-    ] }, null);
+    const d = describeRecord(
+      {
+        leader: '',
+        fields: [
+          df('245', ['a', 'Germinal /'], ['c', 'Émile Zola.']),
+          df('260', ['a', 'Paris :'], ['b', 'Charpentier,'], ['c', '1885.']),
+          df('300', ['a', '591 p. ;'], ['c', '19 cm.']),
+          df('490', ['a', 'Les Rougon-Macquart ;'], ['v', '13']),
+          df('830', ['a', 'Les Rougon-Macquart.']),
+          df('650', ['a', 'Coal mines and mining'], ['z', 'France'], ['v', 'Fiction.']),
+          df('500', ['a', 'First published in Gil Blas.']),
+        ],
+      },
+      null,
+    );
     assert.equal(d.title, 'Germinal');
     assert.equal(d.responsibility, 'Émile Zola');
     assert.equal(d.publication, 'Paris: Charpentier, 1885');
@@ -106,7 +128,10 @@ describe(`catalogue pages on ${ENGINE}`, () => {
     assert.match(body, /9780141439518 \(paperback\)/);
     assert.match(body, /Courtship — Fiction/);
     assert.match(body, /A novel of manners: Elizabeth Bennet and Mr Darcy\./);
-    assert.match(body, /<td data-label="Location">Main Library<\/td>\s*<td data-label="Call number">FIC AUS<\/td>\s*<td data-label="Status" class="status-available">Available<\/td>/);
+    assert.match(
+      body,
+      /<td data-label="Location">Main Library<\/td>\s*<td data-label="Call number">FIC AUS<\/td>\s*<td data-label="Status" class="status-available">Available<\/td>/,
+    );
     assert.match(body, /<td data-label="Status" class="status-unavailable">Missing<\/td>/);
     assert.match(body, /href="\/catalog\?text=pride">.*Back to results/);
     assert.match(body, /href="\/catalog\?text=Austen%2C\+Jane&amp;index=author"/);
@@ -126,12 +151,19 @@ describe(`catalogue pages on ${ENGINE}`, () => {
     assert.match(filtered, /data-facet="decade" data-value="1880" data-count="1"/);
   });
 
-  it('answers an unknown, malformed, deleted or suppressed record with a 404 page in the catalogue\'s look', async () => {
+  it("answers an unknown, malformed, deleted or suppressed record with a 404 page in the catalogue's look", async () => {
     const bibs = new BibService(t.testDb.db, new ItemService(t.testDb.db));
     await bibs.replace(ids.hamlet!, { marc: HAND_MADE.hamlet!, suppressed: true });
     await bibs.delete(ids.theWho!);
     await drainQueue(t.testDb.db);
-    for (const url of ['/catalog/record/9999999', '/catalog/record/abc', '/catalog/record/0', `/catalog/record/${ids.hamlet}`, `/catalog/record/${ids.theWho}`, '/catalog/nowhere']) {
+    for (const url of [
+      '/catalog/record/9999999',
+      '/catalog/record/abc',
+      '/catalog/record/0',
+      `/catalog/record/${ids.hamlet}`,
+      `/catalog/record/${ids.theWho}`,
+      '/catalog/nowhere',
+    ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^text\/html/, url);
@@ -142,9 +174,17 @@ describe(`catalogue pages on ${ENGINE}`, () => {
   });
 
   it('answers bad input with a friendly page, never a JSON error', async () => {
-    for (const url of ['/catalog?text=war&page=x', '/catalog?text=war&page=0', '/catalog?text=war&page=999999', '/catalog?text=war&index=nope',
-      '/catalog?text=war&sort=price', '/catalog?text=war&page=1&page=2', '/catalog?text=war&materialType=%3Cb%3E', '/catalog?text=war&decade=1995',
-      `/catalog?text=${'a'.repeat(1001)}`]) {
+    for (const url of [
+      '/catalog?text=war&page=x',
+      '/catalog?text=war&page=0',
+      '/catalog?text=war&page=999999',
+      '/catalog?text=war&index=nope',
+      '/catalog?text=war&sort=price',
+      '/catalog?text=war&page=1&page=2',
+      '/catalog?text=war&materialType=%3Cb%3E',
+      '/catalog?text=war&decade=1995',
+      `/catalog?text=${'a'.repeat(1001)}`,
+    ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 400, url);
       assert.match(String(res.headers['content-type']), /^text\/html/, url);
@@ -155,7 +195,9 @@ describe(`catalogue pages on ${ENGINE}`, () => {
 
   it('escapes what records and readers bring', async () => {
     const bibs = new BibService(t.testDb.db, new ItemService(t.testDb.db));
-    const id = await bibs.create({ marc: { leader: '00000nam a2200000 i 4500', fields: [df('245', ['a', '<script>alert(1)</script> "quoted"'])] } });
+    const id = await bibs.create({
+      marc: { leader: '00000nam a2200000 i 4500', fields: [df('245', ['a', '<script>alert(1)</script> "quoted"'])] },
+    });
     await drainQueue(t.testDb.db);
     const results = (await get('/catalog?text=alert')).body;
     assert.match(results, new RegExp(`data-bib-id="${id}"`));
@@ -179,7 +221,10 @@ describe(`catalogue pages on ${ENGINE}`, () => {
 
   it('is not part of the API: absent from the OpenAPI document', async () => {
     const doc = (await get('/v6/openapi.json')).json();
-    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.includes('catalog')), []);
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => p.includes('catalog')),
+      [],
+    );
   });
 
   it('answers with a 503 page while the service is in maintenance', async () => {

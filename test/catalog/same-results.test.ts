@@ -29,47 +29,97 @@ function generatedCases(): Case[] {
   const records = Array.from({ length: GENERATED }, (_, i) => generateRecord(SEED, i + 1));
   const derived = records.map(deriveBib);
   const counts = new Map<string, number>();
-  for (const d of derived) for (const w of new Set(words(d.title ?? ''))) if (!STOP_WORDS.has(w) && w.length > 2) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const d of derived)
+    for (const w of new Set(words(d.title ?? ''))) if (!STOP_WORDS.has(w) && w.length > 2) counts.set(w, (counts.get(w) ?? 0) + 1);
   const byCount = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const common = byCount.slice(0, 6).map(([w]) => w);
-  const rare = byCount.filter(([, n]) => n === 1).filter((_, i) => i % 97 === 0).slice(0, 6).map(([w]) => w);
+  const rare = byCount
+    .filter(([, n]) => n === 1)
+    .filter((_, i) => i % 97 === 0)
+    .slice(0, 6)
+    .map(([w]) => w);
   const surnames = [...new Set(derived.flatMap((d) => (d.author ? [d.author.split(',')[0]!] : [])))].slice(0, 4);
-  const subjects = records.slice(0, 40).flatMap((r) => r.fields.filter((f) => f.tag === '650' && !isControlField(f)))
-    .map((f) => ('subfields' in f ? f.subfields[0]!.value.replace(/[.,]$/, '') : '')).slice(0, 3);
-  const phrases = derived.map((d) => words(d.title ?? '')).filter((w) => w.length >= 3).slice(0, 4).map((w) => `"${w[0]} ${w[1]}"`);
+  const subjects = records
+    .slice(0, 40)
+    .flatMap((r) => r.fields.filter((f) => f.tag === '650' && !isControlField(f)))
+    .map((f) => ('subfields' in f ? f.subfields[0]!.value.replace(/[.,]$/, '') : ''))
+    .slice(0, 3);
+  const phrases = derived
+    .map((d) => words(d.title ?? ''))
+    .filter((w) => w.length >= 3)
+    .slice(0, 4)
+    .map((w) => `"${w[0]} ${w[1]}"`);
   const isbns = derived.flatMap((d) => d.isbns).slice(0, 3);
   const cases: Case[] = [
     ...common.map((text) => ({ text })),
-    { text: common[0]!, page: 2 }, { text: common[0]!, page: 3 }, { text: common[1]!, page: 2 }, { text: common[0]!, page: 40 },
+    { text: common[0]!, page: 2 },
+    { text: common[0]!, page: 3 },
+    { text: common[1]!, page: 2 },
+    { text: common[0]!, page: 40 },
     // Past the first 100 (one word) or 200 (several) matches: where SearchService stops ranking from its pool.
-    { text: common[0]!, page: 5 }, { text: common[0]!, page: 6 }, { text: common[0]!, page: 8 }, { text: `${common[0]} ${common[1]}`, page: 2 },
-    { text: common[0]!, sort: 'title' }, { text: common[0]!, sort: 'title', page: 2 }, { text: common[1]!, sort: 'year' }, { text: common[1]!, sort: 'year', page: 2 },
+    { text: common[0]!, page: 5 },
+    { text: common[0]!, page: 6 },
+    { text: common[0]!, page: 8 },
+    { text: `${common[0]} ${common[1]}`, page: 2 },
+    { text: common[0]!, sort: 'title' },
+    { text: common[0]!, sort: 'title', page: 2 },
+    { text: common[1]!, sort: 'year' },
+    { text: common[1]!, sort: 'year', page: 2 },
     ...rare.map((text) => ({ text })),
     ...rare.slice(0, 2).map((text) => ({ text, index: 'title' })),
     ...surnames.map((text) => ({ text, index: 'author' })),
     { text: surnames[0]!, page: 2 },
     ...subjects.map((text) => ({ text, index: 'subject' })),
     ...phrases.map((text) => ({ text })),
-    { text: `${common[0]} -${common[1]}` }, { text: `${common[0]} -${common[1]}`, page: 2 }, { text: `${common[2]} -"${common[0]} ${common[1]}"` },
+    { text: `${common[0]} -${common[1]}` },
+    { text: `${common[0]} -${common[1]}`, page: 2 },
+    { text: `${common[2]} -"${common[0]} ${common[1]}"` },
     { text: `${rare[0]} OR ${rare[1]} OR ${common[3]}` },
     { text: `${common[0]} ${common[2]}` },
     ...isbns.map((text) => ({ text })),
     { text: isbns[0]!, index: 'isbn' },
-    { text: 'fiction', index: 'subject' }, { text: 'fiction', index: 'subject', page: 2 },
-    { text: 'index', index: 'note' }, { text: 'FIC', index: 'callNumber' }, { text: common[0]!, index: 'series' },
-    { text: common[0]!, materialType: 'a' }, { text: common[0]!, materialType: 'a', page: 2 }, { text: common[0]!, materialType: 'a,g' },
-    { text: common[0]!, language: 'eng', sort: 'year' }, { text: common[1]!, decade: '2010' }, { text: common[1]!, decade: '1990,2000', language: 'eng' },
+    { text: 'fiction', index: 'subject' },
+    { text: 'fiction', index: 'subject', page: 2 },
+    { text: 'index', index: 'note' },
+    { text: 'FIC', index: 'callNumber' },
+    { text: common[0]!, index: 'series' },
+    { text: common[0]!, materialType: 'a' },
+    { text: common[0]!, materialType: 'a', page: 2 },
+    { text: common[0]!, materialType: 'a,g' },
+    { text: common[0]!, language: 'eng', sort: 'year' },
+    { text: common[1]!, decade: '2010' },
+    { text: common[1]!, decade: '1990,2000', language: 'eng' },
     { text: 'history', index: 'subject', materialType: 'a', language: 'eng', page: 2 },
   ];
   return cases;
 }
 
 const HAND_MADE_CASES: Case[] = [
-  { text: 'emile zola' }, { text: 'Émile' }, { text: 'ZOLA', index: 'author' }, { text: 'STRASSE' }, { text: 'Straße' }, { text: 'olsardinen' },
-  { text: 'Ölsardinen', index: 'title' }, { text: 'muller', index: 'author' }, { text: 'война' }, { text: 'ТОЛСТОЙ' }, { text: 'naive cafe' },
-  { text: 'Naïve Café' }, { text: 'cafes', index: 'subject' }, { text: '978-0-14-143951-8' }, { text: '0141439513' }, { text: '0-14-143951-3', index: 'isbn' },
-  { text: '9780141439518', index: 'standardNumber' }, { text: '"pride and prejudice"' }, { text: 'pride prejudice' }, { text: '"prejudice pride"' },
-  { text: 'pride -"old towns"' }, { text: 'the who' }, { text: 'to be or not to be' }, { text: 'hamlet', index: 'note' }, { text: 'zzqqxx nothing' },
+  { text: 'emile zola' },
+  { text: 'Émile' },
+  { text: 'ZOLA', index: 'author' },
+  { text: 'STRASSE' },
+  { text: 'Straße' },
+  { text: 'olsardinen' },
+  { text: 'Ölsardinen', index: 'title' },
+  { text: 'muller', index: 'author' },
+  { text: 'война' },
+  { text: 'ТОЛСТОЙ' },
+  { text: 'naive cafe' },
+  { text: 'Naïve Café' },
+  { text: 'cafes', index: 'subject' },
+  { text: '978-0-14-143951-8' },
+  { text: '0141439513' },
+  { text: '0-14-143951-3', index: 'isbn' },
+  { text: '9780141439518', index: 'standardNumber' },
+  { text: '"pride and prejudice"' },
+  { text: 'pride prejudice' },
+  { text: '"prejudice pride"' },
+  { text: 'pride -"old towns"' },
+  { text: 'the who' },
+  { text: 'to be or not to be' },
+  { text: 'hamlet', index: 'note' },
+  { text: 'zzqqxx nothing' },
 ];
 
 const query = (c: Case) => {
@@ -113,7 +163,11 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
       assert.equal(html.statusCode, 200, `${JSON.stringify(c)}: ${html.body.slice(0, 500)}`);
       const pageIds = [...html.body.matchAll(/<li class="hit" data-bib-id="(\d+)"/g)].map((m) => m[1]);
       const label = JSON.stringify(c);
-      assert.deepEqual(pageIds, answer.entries.map((e) => e.bib.id), label);
+      assert.deepEqual(
+        pageIds,
+        answer.entries.map((e) => e.bib.id),
+        label,
+      );
       assert.equal(Number(/data-total="(\d+)"/.exec(html.body)?.[1]), answer.total, label);
       // Each facet link shows the API's count for its value (asked with facets=true).
       for (const m of html.body.matchAll(/data-facet="(\w+)" data-value="([^"]+)" data-count="(\d+)"/g)) {

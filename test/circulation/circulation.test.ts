@@ -30,7 +30,13 @@ describe(`circulation on ${ENGINE}`, () => {
     assert.equal((await desk.send('POST', `/v5/patrons/${patron}/checkouts`, { itemId: b })).statusCode, 200);
     const list = (await desk.get(`/v6/patrons/${patron}/checkouts`)).json();
     assert.equal(list.total, 2);
-    assert.deepEqual(list.entries.map((c: any) => [c.item.split('/').pop(), c.barcode, c.dueDate]), [[a, 'C-1', '2026-11-23'], [b, 'C-2', '2026-11-23']]);
+    assert.deepEqual(
+      list.entries.map((c: any) => [c.item.split('/').pop(), c.barcode, c.dueDate]),
+      [
+        [a, 'C-1', '2026-11-23'],
+        [b, 'C-2', '2026-11-23'],
+      ],
+    );
     assert.match(list.entries[0].outDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.equal(list.entries[0].patron.split('/').pop(), patron);
     const item = (await desk.get(`/v6/items/${a}`)).json();
@@ -42,11 +48,14 @@ describe(`circulation on ${ENGINE}`, () => {
     assert.equal(back.json().status, '-');
     assert.ok(!('hold' in back.json()));
     assert.ok(!('duedate' in (await desk.get(`/v6/items/${a}`)).json().status));
-    assert.deepEqual((await desk.get(`/v6/patrons/${patron}/checkouts`)).json().entries.map((c: any) => c.barcode), ['C-2']);
+    assert.deepEqual(
+      (await desk.get(`/v6/patrons/${patron}/checkouts`)).json().entries.map((c: any) => c.barcode),
+      ['C-2'],
+    );
     assert.equal((await desk.get(`/v6/patrons/${patron}/checkouts?limit=1&offset=1`)).json().total, 0);
   });
 
-  it('a checkout from the shelf fills the patron\'s own waiting hold on the bib', async () => {
+  it("a checkout from the shelf fills the patron's own waiting hold on the bib", async () => {
     const db = t.testDb.db;
     const bib = await addBib(db, 'Persuasion');
     await addItem(db, bib, 'mn', '-', 'S-1');
@@ -54,7 +63,10 @@ describe(`circulation on ${ENGINE}`, () => {
     await t.services.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
     assert.equal((await desk.send('POST', `/v6/patrons/${patron}/checkouts`, { itemBarcode: 'S-1' })).statusCode, 200);
     const holds = (await desk.get(`/v6/patrons/${patron}/holds?inactive=true`)).json().entries;
-    assert.deepEqual(holds.map((h: any) => h.status.code), ['f']);
+    assert.deepEqual(
+      holds.map((h: any) => h.status.code),
+      ['f'],
+    );
   });
 
   it('answers input errors and unknown records', async () => {

@@ -21,17 +21,30 @@ describe(`COPY rows on ${ENGINE}`, () => {
       await tx.exec('create temporary table copied (n serial, a text, b text[], c integer, d jsonb) on commit drop');
       assert.equal(typeof tx.copyFrom, 'function', 'both engines COPY in process');
       await tx.copyFrom!('copied', ['a', 'b', 'c', 'd'], copyText(rows));
-      const back = await tx.query<{ a: string | null; b: string[]; c: number | null; d: unknown }>('select a, b, c, d from copied order by n');
-      assert.deepEqual(back.map((r) => [r.a, r.b, r.c, r.d === null ? null : JSON.stringify(r.d)]), rows.map((r) => [r[0], r[1], r[2], r[3] === null ? null : JSON.stringify(JSON.parse(r[3] as string))]));
+      const back = await tx.query<{ a: string | null; b: string[]; c: number | null; d: unknown }>(
+        'select a, b, c, d from copied order by n',
+      );
+      assert.deepEqual(
+        back.map((r) => [r.a, r.b, r.c, r.d === null ? null : JSON.stringify(r.d)]),
+        rows.map((r) => [r[0], r[1], r[2], r[3] === null ? null : JSON.stringify(JSON.parse(r[3] as string))]),
+      );
     });
   });
 
   it('rejects with the server error when a COPY is refused, and leaves the connection usable', async () => {
     await t.db.exec('create table copy_unique (n integer primary key)');
-    for (const rows of [[[1], [1]], [[2], ['not a number']]]) {
-      const error = await t.db.transaction(async (tx) => {
-        await tx.copyFrom!('copy_unique', ['n'], copyText(rows));
-      }).then(() => undefined, (e: { code?: string }) => e);
+    for (const rows of [
+      [[1], [1]],
+      [[2], ['not a number']],
+    ]) {
+      const error = await t.db
+        .transaction(async (tx) => {
+          await tx.copyFrom!('copy_unique', ['n'], copyText(rows));
+        })
+        .then(
+          () => undefined,
+          (e: { code?: string }) => e,
+        );
       assert.ok(error, 'refused');
       assert.match(String(error.code), /^(23505|22P02)$/);
     }

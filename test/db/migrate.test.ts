@@ -16,7 +16,10 @@ describe('migrations', () => {
     const versions = listMigrations().map((m) => m.version);
     assert.ok(versions.length > 0);
     assert.equal(versions[0], 1);
-    assert.deepEqual(versions, [...new Set(versions)].sort((a, b) => a - b));
+    assert.deepEqual(
+      versions,
+      [...new Set(versions)].sort((a, b) => a - b),
+    );
   });
 
   it('take the change clock with the keys src/db/lock-keys.ts lists, and no two uses share a key', () => {
@@ -35,9 +38,16 @@ describe('migrations', () => {
     try {
       await assert.rejects(migrate(db, listMigrations(dir)), /no_such_function/);
       const tables = await db.query<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public' order by 1");
-      assert.deepEqual(tables.map((t) => t.name), ['carrel_migrations', 'one'], 'migration 2 rolled back whole');
+      assert.deepEqual(
+        tables.map((t) => t.name),
+        ['carrel_migrations', 'one'],
+        'migration 2 rolled back whole',
+      );
       const applied = await db.query<{ version: number }>('select version from carrel_migrations');
-      assert.deepEqual(applied.map((r) => r.version), [1]);
+      assert.deepEqual(
+        applied.map((r) => r.version),
+        [1],
+      );
     } finally {
       await db.close();
       await empty?.drop();
@@ -61,7 +71,11 @@ describe('migrations', () => {
     try {
       const results = await Promise.all(pools.map((db) => migrate(db)));
       const appliedCounts = results.map((r) => r.length).sort();
-      assert.equal(appliedCounts.reduce((a, b) => a + b, 0), listMigrations().length, 'each migration applied exactly once');
+      assert.equal(
+        appliedCounts.reduce((a, b) => a + b, 0),
+        listMigrations().length,
+        'each migration applied exactly once',
+      );
       const rows = await pools[0]!.query<{ n: number }>('select count(*)::int as n from carrel_migrations');
       assert.equal(rows[0]!.n, listMigrations().length);
     } finally {

@@ -26,8 +26,16 @@ describe(`catalogue references on ${ENGINE}`, () => {
     await t.db.exec(`insert into branches (name) values ('Main');
       insert into locations (code, name, branch_id) select 'main', 'Main stacks', min(id) from branches;
       insert into locations (code, name, branch_id) select 'spare', 'Spare room', min(id) from branches;`);
-    bib = (await t.db.query<{ id: string }>("insert into bibs (material_type, created_date, updated_date) values ('a', now(), now()) returning id::text"))[0]!.id;
-    item = (await t.db.query<{ id: string }>("insert into items (location_code, status, created_date, updated_date) values ('main', '-', now(), now()) returning id::text"))[0]!.id;
+    bib = (
+      await t.db.query<{ id: string }>(
+        "insert into bibs (material_type, created_date, updated_date) values ('a', now(), now()) returning id::text",
+      )
+    )[0]!.id;
+    item = (
+      await t.db.query<{ id: string }>(
+        "insert into items (location_code, status, created_date, updated_date) values ('main', '-', now(), now()) returning id::text",
+      )
+    )[0]!.id;
     await t.db.query('insert into item_bibs (item_id, bib_id) values ($1, $2)', [item, bib]);
   });
   after(() => t.drop());
@@ -52,17 +60,33 @@ describe(`catalogue references on ${ENGINE}`, () => {
 
   it('refuses the whole COPY when one row of many names a missing bib', async () => {
     const before = (await t.db.query<{ n: number }>('select count(*)::int as n from item_bibs'))[0]!.n;
-    const error = await refused(() => t.db.transaction(async (tx) => {
-      const ids = (await tx.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, 3)")).map((r) => r.id);
-      await tx.copyFrom!('items', ['id', 'status', 'created_date', 'updated_date'], copyText(ids.map((id) => [id, '-', new Date(), new Date()])));
-      await tx.copyFrom!('item_bibs', ['item_id', 'bib_id'], copyText([[ids[0], bib], [ids[1], bib], [ids[2], '987654321']]));
-    }));
+    const error = await refused(() =>
+      t.db.transaction(async (tx) => {
+        const ids = (await tx.query<{ id: string }>("select nextval('item_ids')::text as id from generate_series(1, 3)")).map((r) => r.id);
+        await tx.copyFrom!(
+          'items',
+          ['id', 'status', 'created_date', 'updated_date'],
+          copyText(ids.map((id) => [id, '-', new Date(), new Date()])),
+        );
+        await tx.copyFrom!(
+          'item_bibs',
+          ['item_id', 'bib_id'],
+          copyText([
+            [ids[0], bib],
+            [ids[1], bib],
+            [ids[2], '987654321'],
+          ]),
+        );
+      }),
+    );
     assert.equal(error.code, '23503');
     assert.equal((await t.db.query<{ n: number }>('select count(*)::int as n from item_bibs'))[0]!.n, before);
   });
 
   it('accepts what exists, nulls where a column may be empty, and a statement of several rows', async () => {
-    await t.db.query("insert into items (location_code, status, created_date, updated_date) values (null, 'm', now(), now()), ('spare', '-', now(), now())");
+    await t.db.query(
+      "insert into items (location_code, status, created_date, updated_date) values (null, 'm', now(), now()), ('spare', '-', now(), now())",
+    );
     await t.db.query("insert into bibs (material_type, created_date, updated_date) values (null, now(), now()), ('g', now(), now())");
   });
 
@@ -81,7 +105,9 @@ describe(`catalogue references on ${ENGINE}`, () => {
     await t.db.query("update locations set code = 'tmp2' where code = 'tmp'");
     await t.db.query("delete from locations where code = 'tmp2'");
     await t.db.query("delete from item_statuses where code = 'd'");
-    const lone = (await t.db.query<{ id: string }>("insert into bibs (created_date, updated_date) values (now(), now()) returning id::text"))[0]!.id;
+    const lone = (
+      await t.db.query<{ id: string }>('insert into bibs (created_date, updated_date) values (now(), now()) returning id::text')
+    )[0]!.id;
     await t.db.query('delete from bibs where id = $1', [lone]);
   });
 
@@ -89,7 +115,8 @@ describe(`catalogue references on ${ENGINE}`, () => {
     const a = postgres(t.url!, { max: 1, onnotice: () => {} });
     const b = postgres(t.url!, { max: 1, onnotice: () => {} });
     try {
-      const doomed = (await a<{ id: string }[]>`insert into bibs (created_date, updated_date) values (now(), now()) returning id::text`)[0]!.id;
+      const doomed = (await a<{ id: string }[]>`insert into bibs (created_date, updated_date) values (now(), now()) returning id::text`)[0]!
+        .id;
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let deleted!: () => void;
@@ -101,7 +128,12 @@ describe(`catalogue references on ${ENGINE}`, () => {
       });
       await deleting;
       // The link's COPY waits for the deleter's lock on item_bibs, then sees the bib gone.
-      const linking = b.begin((tx) => tx`insert into item_bibs (item_id, bib_id) values (${item}, ${doomed})`).then(() => null, (error: { code: string }) => error.code);
+      const linking = b
+        .begin((tx) => tx`insert into item_bibs (item_id, bib_id) values (${item}, ${doomed})`)
+        .then(
+          () => null,
+          (error: { code: string }) => error.code,
+        );
       await new Promise((resolve) => setTimeout(resolve, 200));
       release();
       await deleter;

@@ -67,7 +67,12 @@ describe(`the schema's version on ${ENGINE}`, () => {
       cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
       env = { CARREL_DATA_DIR: dir };
     }
-    for (const args of [['keys', 'list'], ['patrons', 'list'], ['maintenance', 'status'], ['funds', 'list']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['patrons', 'list'],
+      ['maintenance', 'status'],
+      ['funds', 'list'],
+    ]) {
       const run = await carrel(args, env);
       assert.equal(run.code, 1, args.join(' '));
       assert.match(run.stderr, /the database is at migration 0 and this Carrel needs \d+: run `carrel migrate`/, args.join(' '));

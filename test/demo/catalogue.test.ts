@@ -25,8 +25,14 @@ describe('demo catalogue', () => {
     for (const type of ['a', 'i', 'j', 'c', 'g', 'm']) assert.ok(types.has(type), `material type ${type}`);
     const langs = new Set(derived.map((d) => d.lang));
     for (const lang of ['eng', 'fre', 'ger', 'spa', 'rus', 'grc']) assert.ok(langs.has(lang), lang);
-    assert.ok(derived.some((d) => /[\u0400-\u04ff]/.test(d.title!)), 'Cyrillic');
-    assert.ok(derived.some((d) => /[\u0370-\u03ff\u1f00-\u1fff]/.test(d.title!)), 'Greek');
+    assert.ok(
+      derived.some((d) => /[\u0400-\u04ff]/.test(d.title!)),
+      'Cyrillic',
+    );
+    assert.ok(
+      derived.some((d) => /[\u0370-\u03ff\u1f00-\u1fff]/.test(d.title!)),
+      'Greek',
+    );
   });
 });
 

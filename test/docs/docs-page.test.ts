@@ -29,7 +29,11 @@ describe('/docs in Chromium', { skip: needsChromium }, () => {
     await page.goto(`${base}/docs`);
     await page.getByText('Carrel API', { exact: false }).first().waitFor();
     const paths = await page.locator('.opblock-summary-path').allInnerTexts();
-    for (const p of ['/api', '/v6/token', '/v6/info/token']) assert.ok(paths.some((text) => text.replace(/\u200b/g, '') === p), `${p} listed in ${paths.join(', ')}`);
+    for (const p of ['/api', '/v6/token', '/v6/info/token'])
+      assert.ok(
+        paths.some((text) => text.replace(/\u200b/g, '') === p),
+        `${p} listed in ${paths.join(', ')}`,
+      );
     assert.ok(!paths.some((text) => text.startsWith('/v5')), 'one copy of each route');
 
     const operation = page.locator('.opblock').filter({ has: page.locator('.opblock-summary-path', { hasText: /^\/api$/ }) });

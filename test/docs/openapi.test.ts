@@ -20,14 +20,33 @@ describe('API documentation', () => {
     for (const p of ['/api', '/v6/token', '/v6/info/token']) assert.ok(paths.includes(p), `${p} documented`);
     assert.ok(!paths.some((p) => p.startsWith('/v5/') || p.startsWith('/iii/')), 'one copy of each route');
     assert.ok(doc.components.schemas.ErrorBody, 'the error shape is a named schema');
-    for (const p of ['/v6/invoices', '/v6/invoices/{id}', '/v6/invoices/{id}/lineItems', '/v6/invoices/lineItems/{id}', '/v6/invoices/{id}/pay',
-      '/v6/invoices/metadata', '/v6/invoices/useTax/{code}', '/v6/funds', '/v6/funds/{code}', '/v6/vendors', '/v6/vendors/{id}']) {
+    for (const p of [
+      '/v6/invoices',
+      '/v6/invoices/{id}',
+      '/v6/invoices/{id}/lineItems',
+      '/v6/invoices/lineItems/{id}',
+      '/v6/invoices/{id}/pay',
+      '/v6/invoices/metadata',
+      '/v6/invoices/useTax/{code}',
+      '/v6/funds',
+      '/v6/funds/{code}',
+      '/v6/vendors',
+      '/v6/vendors/{id}',
+    ]) {
       assert.ok(paths.includes(p), `${p} documented`);
     }
-    for (const p of ['/v6/patrons', '/v6/patrons/{id}', '/v6/patrons/find', '/v6/patrons/metadata', '/v6/patrons/validate', '/v6/patrons/auth']) {
+    for (const p of [
+      '/v6/patrons',
+      '/v6/patrons/{id}',
+      '/v6/patrons/find',
+      '/v6/patrons/metadata',
+      '/v6/patrons/validate',
+      '/v6/patrons/auth',
+    ]) {
       assert.ok(paths.includes(p), `${p} documented`);
     }
-    for (const name of ['Invoice', 'InvoiceLineItem', 'Fund', 'Vendor', 'Patron']) assert.ok(doc.components.schemas[name], `${name} is a named schema`);
+    for (const name of ['Invoice', 'InvoiceLineItem', 'Fund', 'Vendor', 'Patron'])
+      assert.ok(doc.components.schemas[name], `${name} is a named schema`);
     // The health report's documented schema is the one the route serialises with.
     const report = doc.paths['/api'].get.responses['200'].content['application/json'].schema;
     assert.deepEqual(Object.keys(report.properties).sort(), ['entries', 'status', 'totalDuration']);

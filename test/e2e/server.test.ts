@@ -53,7 +53,10 @@ describe(`server process and CLI on ${ENGINE}`, () => {
 
     const tokenRes = await fetch(`${server.url}/iii/sierra-api/v6/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     });
     assert.equal(tokenRes.status, 200);
@@ -78,7 +81,10 @@ describe(`server process and CLI on ${ENGINE}`, () => {
     assert.ok(!logs.includes(key.secret) && !logs.includes(access_token), 'no secret or token in the log');
     const requestLines = logs.split('\n').filter((line) => line.startsWith('{') && line.includes('"msg":"request"'));
     assert.ok(requestLines.length > 0);
-    assert.ok(requestLines.every((line) => typeof (JSON.parse(line) as { requestId?: string }).requestId === 'string'), 'every request line has its request id');
+    assert.ok(
+      requestLines.every((line) => typeof (JSON.parse(line) as { requestId?: string }).requestId === 'string'),
+      'every request line has its request id',
+    );
   });
 
   it('refuses bad CLI input with a message and exit code 1', async () => {

@@ -12,7 +12,9 @@ const SAMPLE = 3000;
 const records = Array.from({ length: SAMPLE }, (_, i) => generateRecord(7, i + 1));
 const derived = records.map(deriveBib);
 const subfieldValues = (record: MarcRecord, tag: string) =>
-  record.fields.filter((f) => f.tag === tag && !isControlField(f)).flatMap((f) => ('subfields' in f ? f.subfields.map((s) => s.value) : []));
+  record.fields
+    .filter((f) => f.tag === tag && !isControlField(f))
+    .flatMap((f) => ('subfields' in f ? f.subfields.map((s) => s.value) : []));
 
 function isbnValid(isbn: string): boolean {
   if (isbn.length === 13) return [...isbn].reduce((s, d, i) => s + Number(d) * (i % 2 ? 3 : 1), 0) % 10 === 0;
@@ -35,22 +37,45 @@ describe('generated catalogue', () => {
     for (const lang of ['eng', 'fre', 'ger', 'spa', 'rus']) assert.ok(languages.has(lang), lang);
     const years = derived.map((d) => d.publishYear!);
     assert.ok(Math.min(...years) < 1900 && Math.max(...years) >= 2020);
-    assert.ok(derived.some((d) => /[éèüöäßñłż]/.test(d.title ?? '')), 'Latin diacritics');
-    assert.ok(derived.some((d) => /[а-я]/.test(d.title ?? '')), 'Cyrillic');
+    assert.ok(
+      derived.some((d) => /[éèüöäßñłż]/.test(d.title ?? '')),
+      'Latin diacritics',
+    );
+    assert.ok(
+      derived.some((d) => /[а-я]/.test(d.title ?? '')),
+      'Cyrillic',
+    );
   });
 
   it('has real-looking headings with the common subdivisions', () => {
-    const headings = records.flatMap((r) => r.fields.filter((f) => f.tag === '650')).map((f) => ('subfields' in f ? f.subfields.map((s) => s.value).join(' -- ') : ''));
-    for (const sub of ['History.', 'Fiction.', 'Juvenile literature.']) assert.ok(headings.some((h) => h.endsWith(sub)), sub);
+    const headings = records
+      .flatMap((r) => r.fields.filter((f) => f.tag === '650'))
+      .map((f) => ('subfields' in f ? f.subfields.map((s) => s.value).join(' -- ') : ''));
+    for (const sub of ['History.', 'Fiction.', 'Juvenile literature.'])
+      assert.ok(
+        headings.some((h) => h.endsWith(sub)),
+        sub,
+      );
     const authors = derived.map((d) => d.author).filter(Boolean);
     const shape = /^[^,]+, [^,]+, \d{4}-(\d{4})?$/u;
-    assert.deepEqual(authors.filter((a) => !shape.test(a!)), [], 'Surname, Forename, dates');
+    assert.deepEqual(
+      authors.filter((a) => !shape.test(a!)),
+      [],
+      'Surname, Forename, dates',
+    );
     assert.ok(new Set(authors).size < authors.length, 'some authors wrote several books');
   });
 
   it('draws title words from a Zipf distribution: a few everywhere, a long tail of rare ones', () => {
     const counts = new Map<string, number>();
-    for (const d of derived) for (const w of new Set((d.title ?? '').toLowerCase().split(/[\s:]+/).filter(Boolean))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const d of derived)
+      for (const w of new Set(
+        (d.title ?? '')
+          .toLowerCase()
+          .split(/[\s:]+/)
+          .filter(Boolean),
+      ))
+        counts.set(w, (counts.get(w) ?? 0) + 1);
     const sorted = [...counts.values()].sort((a, b) => b - a);
     assert.ok(sorted[0]! >= SAMPLE * 0.1, `the commonest word is in ${sorted[0]} of ${SAMPLE} titles`);
     assert.ok(sorted.filter((n) => n === 1).length > counts.size / 2, 'most distinct words occur once');

@@ -33,7 +33,9 @@ describe(`carrel generate on ${ENGINE}`, () => {
     assert.deepEqual([again.created, again.updated, again.items.created, again.items.updated], [0, 400, 0, summary.items.created]);
     assert.equal(again.patrons.created, 0, 'the same patrons are not added twice');
     assert.equal(again.holds.created, 0, 'nor their holds');
-    const listed = JSON.parse((await carrel(['patrons', 'list', '--limit', '100', '--json'], database.env)).stdout) as { entries: unknown[] };
+    const listed = JSON.parse((await carrel(['patrons', 'list', '--limit', '100', '--json'], database.env)).stdout) as {
+      entries: unknown[];
+    };
     assert.equal(listed.entries.length, 40);
   });
 

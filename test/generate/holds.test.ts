@@ -13,7 +13,16 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
 
-const PLAN: HoldsPlan = { seed: 5, bibs: 3000, patrons: 300, holds: 900, today: '2026-11-22', pickupLocations: ['ea', 'mn'], holdLimit: 50, holdMonths: 3 };
+const PLAN: HoldsPlan = {
+  seed: 5,
+  bibs: 3000,
+  patrons: 300,
+  holds: 900,
+  today: '2026-11-22',
+  pickupLocations: ['ea', 'mn'],
+  holdLimit: 50,
+  holdMonths: 3,
+};
 
 function groupBy<T, K>(list: T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -22,8 +31,8 @@ function groupBy<T, K>(list: T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 function holdableCopies(seed: number, bib: number): number[] {
-  return generateRecord(seed, bib).fields
-    .filter((f) => f.tag === '949')
+  return generateRecord(seed, bib)
+    .fields.filter((f) => f.tag === '949')
     .flatMap((f, i) => ('subfields' in f && HOLDABLE_STATUSES.includes(f.subfields.find((s) => s.code === 's')!.value) ? [i + 1] : []));
 }
 
@@ -56,11 +65,14 @@ describe('generated holds', () => {
     assert.ok(holds[0]!.placed < PLAN.today, 'placed over the past weeks');
     const limited = [...generateHolds({ ...PLAN, patrons: 40, holdLimit: 2 })];
     const perPatron = groupBy(limited, (h) => h.patron);
-    assert.ok([...perPatron.values()].every((list) => list.length <= 2), 'never past the hold limit');
+    assert.ok(
+      [...perPatron.values()].every((list) => list.length <= 2),
+      'never past the hold limit',
+    );
     assert.ok(limited.length < PLAN.holds && limited.length >= 40, 'as many as the limit lets the patrons place');
   });
 
-  it('look like a library\'s: mostly bib holds, long queues on a few popular bibs, some frozen', () => {
+  it("look like a library's: mostly bib holds, long queues on a few popular bibs, some frozen", () => {
     const items = holds.filter((h) => h.copy !== null).length;
     assert.ok(items > holds.length * 0.03 && items < holds.length * 0.15, `${items} item holds`);
     const frozen = holds.filter((h) => h.frozen).length;
@@ -92,24 +104,44 @@ describe(`generated holds loaded on ${ENGINE}`, () => {
     assert.equal(first.holds.created, expected.length);
     const again = await loadGenerated(t.testDb.db, load);
     assert.deepEqual([again.patrons.created, again.holds.created], [0, 0]);
-    const stored = await t.testDb.db.query<{ barcode: string; control: string; item: string | null; pickup: string; frozen: boolean; placed: string }>(
+    const stored = await t.testDb.db.query<{
+      barcode: string;
+      control: string;
+      item: string | null;
+      pickup: string;
+      frozen: boolean;
+      placed: string;
+    }>(
       `select pb.barcode, b.control_number as control, i.barcode as item, h.pickup_location as pickup, h.frozen, to_char(h.placed, 'YYYY-MM-DD') as placed
        from holds h join patron_barcodes pb on pb.patron_id = h.patron_id join bibs b on b.id = h.bib_id left join items i on i.id = h.item_id
        order by h.id`,
     );
-    assert.deepEqual([...stored], expected.map((h) => ({
-      barcode: patronBarcode(load.seed, h.patron), control: controlNumber(load.seed, h.bib),
-      item: h.copy === null ? null : itemBarcode(load.seed, h.bib, h.copy), pickup: h.pickupLocation, frozen: h.frozen, placed: h.placed,
-    })));
+    assert.deepEqual(
+      [...stored],
+      expected.map((h) => ({
+        barcode: patronBarcode(load.seed, h.patron),
+        control: controlNumber(load.seed, h.bib),
+        item: h.copy === null ? null : itemBarcode(load.seed, h.bib, h.copy),
+        pickup: h.pickupLocation,
+        frozen: h.frozen,
+        placed: h.placed,
+      })),
+    );
   });
 
   it('reads back through GET /v6/patrons/{id}/holds, each queue numbered 1..n in placement order', async () => {
-    const patronIds = await t.testDb.db.query<{ id: string; barcode: string }>('select patron_id::text as id, barcode from patron_barcodes');
+    const patronIds = await t.testDb.db.query<{ id: string; barcode: string }>(
+      'select patron_id::text as id, barcode from patron_barcodes',
+    );
     const idOf = new Map(patronIds.map((p) => [p.barcode, p.id]));
     const queues = new Map<string, { priority: number; length: number; placed: string }[]>();
     let read = 0;
     for (const n of new Set(expected.map((h) => h.patron))) {
-      const res = await t.app.inject({ method: 'GET', url: `/v6/patrons/${idOf.get(patronBarcode(load.seed, n))}/holds?limit=100`, headers: { authorization: token } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v6/patrons/${idOf.get(patronBarcode(load.seed, n))}/holds?limit=100`,
+        headers: { authorization: token },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const mine = expected.filter((h) => h.patron === n);
       const entries = res.json().entries as Record<string, any>[];
@@ -117,7 +149,10 @@ describe(`generated holds loaded on ${ENGINE}`, () => {
       for (const [i, e] of entries.entries()) {
         const h = mine[i]!;
         assert.equal(e.recordType, h.copy === null ? 'b' : 'i');
-        assert.deepEqual([e.pickupLocation.code, e.frozen, e.placed, e.notNeededAfterDate, e.status.code, e.canFreeze], [h.pickupLocation, h.frozen, h.placed, h.notNeededAfter, '0', true]);
+        assert.deepEqual(
+          [e.pickupLocation.code, e.frozen, e.placed, e.notNeededAfterDate, e.status.code, e.canFreeze],
+          [h.pickupLocation, h.frozen, h.placed, h.notNeededAfter, '0', true],
+        );
         const queue = queues.get(e.record) ?? [];
         queues.set(e.record, [...queue, { priority: e.priority, length: e.priorityQueueLength, placed: e.placed }]);
         read++;
@@ -125,10 +160,20 @@ describe(`generated holds loaded on ${ENGINE}`, () => {
     }
     assert.equal(read, expected.length);
     for (const [record, queue] of queues) {
-      assert.deepEqual(queue.map((q) => q.priority).sort((a, b) => a - b), queue.map((_, i) => i + 1), `${record}: places 1..n`);
-      assert.ok(queue.every((q) => q.length === queue.length), `${record}: its length`);
+      assert.deepEqual(
+        queue.map((q) => q.priority).sort((a, b) => a - b),
+        queue.map((_, i) => i + 1),
+        `${record}: places 1..n`,
+      );
+      assert.ok(
+        queue.every((q) => q.length === queue.length),
+        `${record}: its length`,
+      );
       const byPlace = [...queue].sort((a, b) => a.priority - b.priority);
-      assert.ok(byPlace.every((q, i) => i === 0 || q.placed >= byPlace[i - 1]!.placed), `${record}: earlier placed, earlier served`);
+      assert.ok(
+        byPlace.every((q, i) => i === 0 || q.placed >= byPlace[i - 1]!.placed),
+        `${record}: earlier placed, earlier served`,
+      );
     }
     assert.ok(Math.max(...[...queues.values()].map((q) => q.length)) >= 3, 'some bib has a queue');
   });

@@ -140,7 +140,7 @@ describe('a server process started while PostgreSQL is unreachable', { skip: nee
     const target = new URL(PG_URL!);
     let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
     try {
-      const down = (await (await fetch(`${server.url}/api`)).json());
+      const down = await (await fetch(`${server.url}/api`)).json();
       assertDatabaseUnhealthy(down, /ECONNREFUSED/);
       proxy = await startProxy(dbPort, { host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
       const deadline = Date.now() + 15_000;
@@ -151,7 +151,7 @@ describe('a server process started while PostgreSQL is unreachable', { skip: nee
       // (The log line is written asynchronously: it may follow the first Healthy answer.)
       while (Date.now() < deadline && !(status === 'Healthy' && call === 401 && /database schema is up to date/.test(server.output()))) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        status = ((await (await fetch(`${server.url}/api`)).json())).status;
+        status = (await (await fetch(`${server.url}/api`)).json()).status;
         call = (await fetch(`${server.url}/v6/info/token`)).status;
       }
       assert.equal(status, 'Healthy', server.output());

@@ -15,7 +15,13 @@ const HealthyReport = strict({
   entries: strict({
     API: strict({
       data: strict({
-        'Carrel.Api': strict({ version: Type.String(), major: Type.Integer(), minor: Type.Integer(), build: Type.Integer(), revision: Type.Integer() }),
+        'Carrel.Api': strict({
+          version: Type.String(),
+          major: Type.Integer(),
+          minor: Type.Integer(),
+          build: Type.Integer(),
+          revision: Type.Integer(),
+        }),
       }),
       duration: Duration,
       status: Type.Literal('Healthy'),

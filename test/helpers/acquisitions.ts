@@ -12,7 +12,8 @@ export interface Caller {
 export function caller(t: TestApp, token: string): Caller {
   return {
     get: (url) => t.app.inject({ method: 'GET', url, headers: { authorization: token } }),
-    send: (method, url, payload) => t.app.inject({ method, url, headers: { authorization: token }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+    send: (method, url, payload) =>
+      t.app.inject({ method, url, headers: { authorization: token }, ...(payload === undefined ? {} : { payload: payload as object }) }),
   };
 }
 
@@ -25,7 +26,11 @@ export async function create(api: Caller, url: string, payload: unknown): Promis
 
 /** Funds books and serials (USD), euro (EUR); vendor ebsco; use tax a 7.75, c 8.125, z 0. */
 export async function setUpAcquisitions(api: Caller): Promise<{ vendorId: string }> {
-  for (const [code, rate] of [['a', '7.75'], ['c', '8.125'], ['z', '0']]) {
+  for (const [code, rate] of [
+    ['a', '7.75'],
+    ['c', '8.125'],
+    ['z', '0'],
+  ]) {
     const res = await api.send('PUT', `/v6/invoices/useTax/${code}`, { rate });
     assert.equal(res.statusCode, 204, res.body);
   }
@@ -46,7 +51,12 @@ export async function snapshot(db: Queryable): Promise<unknown> {
   };
 }
 
-export function assertRefused(res: { statusCode: number; json(): any; body: string }, httpStatus: number, code: number, specificCode?: number): void {
+export function assertRefused(
+  res: { statusCode: number; json(): any; body: string },
+  httpStatus: number,
+  code: number,
+  specificCode?: number,
+): void {
   assert.equal(res.statusCode, httpStatus, res.body);
   const body = res.json();
   assert.deepEqual(Object.keys(body).sort(), ['code', 'description', 'httpStatus', 'name', 'specificCode']);

@@ -15,7 +15,12 @@ export async function setUpLibrary(db: Queryable): Promise<void> {
 }
 
 export async function addBib(db: Queryable, title = 'A book', suppressed = false): Promise<string> {
-  return (await db.query<{ id: string }>('insert into bibs (title, suppressed, created_date, updated_date) values ($1, $2, $3, $3) returning id::text', [title, suppressed, NOW]))[0]!.id;
+  return (
+    await db.query<{ id: string }>(
+      'insert into bibs (title, suppressed, created_date, updated_date) values ($1, $2, $3, $3) returning id::text',
+      [title, suppressed, NOW],
+    )
+  )[0]!.id;
 }
 
 export async function addItem(db: Queryable, bibId: string, location = 'mn', status = '-', barcode?: string): Promise<string> {
@@ -23,16 +28,20 @@ export async function addItem(db: Queryable, bibId: string, location = 'mn', sta
 }
 
 export async function addPatron(db: Queryable, fields: { expires?: string; block?: string } = {}): Promise<string> {
-  return (await db.query<{ id: string }>(
-    `insert into patrons (names, expiration_date, block_code, created_date, updated_date) values ('{"Reader, A"}', $1::date, $2, $3, $3) returning id::text`,
-    [fields.expires ?? null, fields.block ?? '-', NOW],
-  ))[0]!.id;
+  return (
+    await db.query<{ id: string }>(
+      `insert into patrons (names, expiration_date, block_code, created_date, updated_date) values ('{"Reader, A"}', $1::date, $2, $3, $3) returning id::text`,
+      [fields.expires ?? null, fields.block ?? '-', NOW],
+    )
+  )[0]!.id;
 }
 
 /** Many patrons at once (for the concurrency tests). */
 export async function addPatrons(db: Queryable, n: number): Promise<string[]> {
-  return (await db.query<{ id: string }>(
-    `insert into patrons (names, created_date, updated_date) select array['Reader ' || g], $2, $2 from generate_series(1, $1) g returning id::text`,
-    [n, NOW],
-  )).map((r) => r.id);
+  return (
+    await db.query<{ id: string }>(
+      `insert into patrons (names, created_date, updated_date) select array['Reader ' || g], $2, $2 from generate_series(1, $1) g returning id::text`,
+      [n, NOW],
+    )
+  ).map((r) => r.id);
 }

@@ -17,7 +17,11 @@ export const ENGINE: 'postgres' | 'pglite' = PG_URL ? 'postgres' : 'pglite';
 
 const schemaHash = crypto
   .createHash('sha256')
-  .update(listMigrations().map((m) => `${m.version}:${m.sql}`).join('\n'))
+  .update(
+    listMigrations()
+      .map((m) => `${m.version}:${m.sql}`)
+      .join('\n'),
+  )
   .digest('hex')
   .slice(0, 12);
 

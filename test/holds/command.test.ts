@@ -13,7 +13,9 @@ describe(`carrel holds and locations on ${ENGINE}`, () => {
     database = await childDatabase();
     const db = await openClientDb(loadConfig(database.env));
     try {
-      await db.transaction(async (tx) => insertLocation(tx, { code: 'mn', name: 'Main', pickup: true, hold_shelf_days: 7 }, await insertBranch(tx, 'Main', null)));
+      await db.transaction(async (tx) =>
+        insertLocation(tx, { code: 'mn', name: 'Main', pickup: true, hold_shelf_days: 7 }, await insertBranch(tx, 'Main', null)),
+      );
     } finally {
       await db.close();
     }

@@ -25,15 +25,28 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
   /** The active holds of a bib's queue as GET /patrons/holds/{id} shows them, in id order. */
   async function queue(bib: string) {
     const rows = await t.testDb.db.query<{ id: string; patron_id: string }>(
-      "select id::text, patron_id::text from holds where bib_id = $1 and state in ('0', 't', 'r') order by id", [bib]);
+      "select id::text, patron_id::text from holds where bib_id = $1 and state in ('0', 't', 'r') order by id",
+      [bib],
+    );
     const holds = await Promise.all(rows.map((r) => t.services.holds.get(r.id)));
-    return holds.map((h) => ({ id: Number(h.id), patron: h.patron_id, priority: h.priority!, length: h.queue_length!, state: h.state, item: h.trapped_item_id }));
+    return holds.map((h) => ({
+      id: Number(h.id),
+      patron: h.patron_id,
+      priority: h.priority!,
+      length: h.queue_length!,
+      state: h.state,
+      item: h.trapped_item_id,
+    }));
   }
 
   function assertWhole(q: Awaited<ReturnType<typeof queue>>, n: number) {
     assert.equal(q.length, n, 'no lost hold');
     assert.equal(new Set(q.map((h) => h.patron)).size, n, 'no duplicate patron');
-    assert.deepEqual(q.map((h) => h.priority), Array.from({ length: n }, (_, i) => i + 1), 'priorities 1..N, no gap, no duplicate, in placement order');
+    assert.deepEqual(
+      q.map((h) => h.priority),
+      Array.from({ length: n }, (_, i) => i + 1),
+      'priorities 1..N, no gap, no duplicate, in placement order',
+    );
     assert.ok(q.every((h) => h.length === n));
   }
 
@@ -41,8 +54,13 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const bib = await addBib(t.testDb.db, 'Popular');
     await addItem(t.testDb.db, bib);
     const patrons = await addPatrons(t.testDb.db, 500);
-    const results = await Promise.allSettled(patrons.map((p, i) => t.services.holds.place(p, { recordType: 'b', recordNumber: bib, pickupLocation: i % 2 ? 'mn' : 'br' })));
-    assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
+    const results = await Promise.allSettled(
+      patrons.map((p, i) => t.services.holds.place(p, { recordType: 'b', recordNumber: bib, pickupLocation: i % 2 ? 'mn' : 'br' })),
+    );
+    assert.deepEqual(
+      results.filter((r) => r.status === 'rejected'),
+      [],
+    );
     assertWhole(await queue(bib), 500);
   });
 
@@ -50,7 +68,9 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const bib = await addBib(t.testDb.db, 'Same');
     await addItem(t.testDb.db, bib);
     const patron = await addPatron(t.testDb.db);
-    const same = await Promise.allSettled(Array.from({ length: 10 }, () => t.services.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' })));
+    const same = await Promise.allSettled(
+      Array.from({ length: 10 }, () => t.services.holds.place(patron, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' })),
+    );
     assert.equal(same.filter((r) => r.status === 'fulfilled').length, 1);
     for (const r of same) if (r.status === 'rejected') assert.equal((r.reason as { specificCode: number }).specificCode, 3);
 
@@ -61,7 +81,9 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
       await addItem(t.testDb.db, b);
       bibs.push(b);
     }
-    const many = await Promise.allSettled(bibs.map((b) => t.services.holds.place(other, { recordType: 'b', recordNumber: b, pickupLocation: 'mn' })));
+    const many = await Promise.allSettled(
+      bibs.map((b) => t.services.holds.place(other, { recordType: 'b', recordNumber: b, pickupLocation: 'mn' })),
+    );
     assert.equal(many.filter((r) => r.status === 'fulfilled').length, 5);
     for (const r of many) if (r.status === 'rejected') assert.equal((r.reason as { specificCode: number }).specificCode, 7);
   });
@@ -78,7 +100,10 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
       assert.deepEqual(results.map((r) => r.status).sort(), ['!', 't']);
       const q = await queue(bib);
       assertWhole(q, 2);
-      assert.deepEqual(q.map((h) => h.state), ['r', 't']);
+      assert.deepEqual(
+        q.map((h) => h.state),
+        ['r', 't'],
+      );
       assert.deepEqual(new Set(q.map((h) => h.item)), new Set(items), 'each copy fills one hold');
     }
   });
@@ -90,11 +115,21 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     const [a, b] = [await addPatron(db), await addPatron(db)];
     await t.services.holds.place(a, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
     await t.services.holds.place(b, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' });
-    const results = await Promise.all([t.services.circulation.checkin(item, 'mn'), t.services.circulation.checkin(item, 'mn'), t.services.circulation.checkin(item, 'mn')]);
+    const results = await Promise.all([
+      t.services.circulation.checkin(item, 'mn'),
+      t.services.circulation.checkin(item, 'mn'),
+      t.services.circulation.checkin(item, 'mn'),
+    ]);
     assert.equal(new Set(results.map((r) => r.holdId)).size, 1);
     const q = await queue(bib);
     assertWhole(q, 2);
-    assert.deepEqual(q.map((h) => [h.state, h.item]), [['r', item], ['0', null]]);
+    assert.deepEqual(
+      q.map((h) => [h.state, h.item]),
+      [
+        ['r', item],
+        ['0', null],
+      ],
+    );
   });
 
   it('two processes expiring at once expire each hold once and pass each copy on once', async () => {
@@ -118,8 +153,15 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     try {
       const other = new HoldService(second ?? db, clock, loadConfig({}).circulation);
       const runs = await Promise.all([t.services.holds.expire(), other.expire(), t.services.holds.expire(), other.expire()]);
-      assert.equal(runs.reduce((n, r) => n + r.uncollected, 0), due, 'each ready hold expired once');
-      assert.equal(runs.reduce((n, r) => n + r.unfilled, 0), 0);
+      assert.equal(
+        runs.reduce((n, r) => n + r.uncollected, 0),
+        due,
+        'each ready hold expired once',
+      );
+      assert.equal(
+        runs.reduce((n, r) => n + r.unfilled, 0),
+        0,
+      );
       assert.equal(await count("state = 'x'"), expiredBefore + due);
       for (const bib of bibs) {
         const q = await queue(bib);

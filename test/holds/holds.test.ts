@@ -70,10 +70,20 @@ describe(`holds on ${ENGINE}`, () => {
     assert.match(h1.id, HOLD_URL);
     base = h1.id.replace(/\/patrons\/holds\/\d+$/, '');
     assert.deepEqual(h1, {
-      id: h1.id, record: `${base}/bibs/${bib}`, patron: `${base}/patrons/${p1}`, frozen: false,
-      placed: '2026-11-02', notNeededAfterDate: '2027-02-02', notWantedBeforeDate: '2026-11-02',
-      pickupLocation: { code: 'mn', name: 'Main' }, status: { code: '0', name: 'On hold.' }, recordType: 'b',
-      priority: 1, priorityQueueLength: 1, canFreeze: true, note: 'for book club',
+      id: h1.id,
+      record: `${base}/bibs/${bib}`,
+      patron: `${base}/patrons/${p1}`,
+      frozen: false,
+      placed: '2026-11-02',
+      notNeededAfterDate: '2027-02-02',
+      notWantedBeforeDate: '2026-11-02',
+      pickupLocation: { code: 'mn', name: 'Main' },
+      status: { code: '0', name: 'On hold.' },
+      recordType: 'b',
+      priority: 1,
+      priorityQueueLength: 1,
+      canFreeze: true,
+      note: 'for book club',
     });
     assert.deepEqual(await hold(idOf(h1)), h1, 'the two announced GETs agree');
 
@@ -114,7 +124,7 @@ describe(`holds on ${ENGINE}`, () => {
     const filled = await hold(idOf(h1));
     assert.deepEqual(filled.status, { code: 'f', name: 'Hold filled.' });
     assert.ok(!('pickupByDate' in filled) && !('priority' in filled));
-    assert.deepEqual(await holdsOf(p1), [], 'a patron\'s list shows active holds');
+    assert.deepEqual(await holdsOf(p1), [], "a patron's list shows active holds");
     assert.deepEqual(await holdsOf(p1, '?inactive=true'), [filled]);
     assert.equal((await hold(idOf(h2))).priority, 1, 'priorities close up, counting active holds only');
 
@@ -194,7 +204,10 @@ describe(`holds on ${ENGINE}`, () => {
     assert.equal((await holdsOf(p3)).length, 2);
     assert.equal((await writer.send('DELETE', `/v6/patrons/${p3}/holds`)).statusCode, 204);
     assert.deepEqual(await holdsOf(p3), []);
-    assert.deepEqual((await holdsOf(p3, '?inactive=true')).map((h) => h.status.code), ['c', 'c']);
+    assert.deepEqual(
+      (await holdsOf(p3, '?inactive=true')).map((h) => h.status.code),
+      ['c', 'c'],
+    );
   });
 
   it('cancelling a ready hold passes its item to the next hold', async () => {
@@ -307,7 +320,11 @@ describe(`holds on ${ENGINE}`, () => {
     assertRefused(await catalogue.get(`/v6/patrons/${p}/holds`), 403, 116);
     assertRefused(await catalogue.get('/v6/patrons/holds'), 403, 116);
     assertRefused(await catalogue.get(`/v6/patrons/holds/${idOf((await holdsOf(p))[0])}`), 403, 116);
-    assertRefused(await reader.send('POST', `/v6/patrons/${p}/holds/requests`, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' }), 403, 116);
+    assertRefused(
+      await reader.send('POST', `/v6/patrons/${p}/holds/requests`, { recordType: 'b', recordNumber: bib, pickupLocation: 'mn' }),
+      403,
+      116,
+    );
     assertRefused(await reader.send('DELETE', `/v6/patrons/${p}/holds`), 403, 116);
     assertRefused(await writer.send('POST', '/v6/items/1000001/checkin', {}), 403, 116);
     assertRefused(await writer.get(`/v6/patrons/${p}/checkouts`), 403, 116);
@@ -319,10 +336,17 @@ describe(`holds on ${ENGINE}`, () => {
     const all = (await reader.get('/v6/patrons/holds?limit=2000')).json();
     assert.ok(all.entries.length >= 5);
     const ids = all.entries.map((h: any) => Number(idOf(h)));
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ascending ids');
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'ascending ids',
+    );
     assert.ok(all.entries.every((h: any) => ['0', 't', 'b', 'i'].includes(h.status.code)));
     const page = (await reader.get('/v6/patrons/holds?limit=2&offset=1')).json();
-    assert.deepEqual(page.entries.map((h: any) => h.id), all.entries.slice(1, 3).map((h: any) => h.id));
+    assert.deepEqual(
+      page.entries.map((h: any) => h.id),
+      all.entries.slice(1, 3).map((h: any) => h.id),
+    );
     assert.equal(page.total, 2);
     assert.equal(page.start, 1);
     const first = idOf(all.entries[0]);
@@ -334,7 +358,7 @@ describe(`holds on ${ENGINE}`, () => {
     assert.ok(withInactive.entries.length > all.entries.length);
   });
 
-  it('expires holds on the server\'s schedule', async () => {
+  it("expires holds on the server's schedule", async () => {
     clock.set('2026-11-02');
     const bib = await addBib(db, 'Scheduled');
     const item = await addItem(db, bib, 'br');
@@ -354,7 +378,7 @@ describe(`holds on ${ENGINE}`, () => {
     await expiry.stop();
   });
 
-  it('cancels a deleted patron\'s holds, passing a ready copy to the next patron', async () => {
+  it("cancels a deleted patron's holds, passing a ready copy to the next patron", async () => {
     clock.set('2026-11-02');
     const bib = await addBib(db, 'Deleted reader');
     const item = await addItem(db, bib, 'br');

@@ -9,7 +9,12 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 
 function assertErrorShape(body: Record<string, unknown>, code: number, httpStatus: number) {
-  assert.deepEqual(Object.keys(body).filter((k) => k !== 'description').sort(), ['code', 'httpStatus', 'name', 'specificCode']);
+  assert.deepEqual(
+    Object.keys(body)
+      .filter((k) => k !== 'description')
+      .sort(),
+    ['code', 'httpStatus', 'name', 'specificCode'],
+  );
   assert.equal(body.code, code);
   assert.equal(body.httpStatus, httpStatus);
   assert.equal(body.specificCode, 0);
@@ -21,14 +26,27 @@ describe(`error shape on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestApp();
     // Routes that exist only in this test, to drive the shared pieces every real route uses.
-    t.app.get('/v6/test/list', {
-      config: { access: access.docs },
-      schema: { querystring: Type.Object({ ...pagingQuery, name: Type.Optional(Type.String({ maxLength: 3 })), must: Type.String() }, { additionalProperties: false }) },
-    }, async (request) => request.query);
-    t.app.post('/v6/test/body', {
-      config: { access: access.docs },
-      schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) },
-    }, async (request) => request.body);
+    t.app.get(
+      '/v6/test/list',
+      {
+        config: { access: access.docs },
+        schema: {
+          querystring: Type.Object(
+            { ...pagingQuery, name: Type.Optional(Type.String({ maxLength: 3 })), must: Type.String() },
+            { additionalProperties: false },
+          ),
+        },
+      },
+      async (request) => request.query,
+    );
+    t.app.post(
+      '/v6/test/body',
+      {
+        config: { access: access.docs },
+        schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) },
+      },
+      async (request) => request.body,
+    );
     t.app.get('/v6/test/crash', { config: { access: access.docs } }, async () => {
       throw new Error('internal detail: relation secret_table at 10.0.0.1');
     });
@@ -82,7 +100,12 @@ describe(`error shape on ${ENGINE}`, () => {
   });
 
   it('malformed JSON: 400 code 130; a body that fails its schema: 126', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/v6/test/body', headers: { 'content-type': 'application/json' }, payload: '{"n": 1,' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v6/test/body',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"n": 1,',
+    });
     assert.equal(bad.statusCode, 400);
     assertErrorShape(bad.json(), 130, 400);
     const invalid = await t.app.inject({ method: 'POST', url: '/v6/test/body', payload: { n: 'x' } });
@@ -96,7 +119,13 @@ describe(`error shape on ${ENGINE}`, () => {
   it('a rule refusal keeps its specificCode', async () => {
     const res = await get('/v6/test/denied');
     assert.equal(res.statusCode, 409);
-    assert.deepEqual(res.json(), { code: 132, specificCode: 4, httpStatus: 409, name: 'Request denied', description: 'hold limit reached' });
+    assert.deepEqual(res.json(), {
+      code: 132,
+      specificCode: 4,
+      httpStatus: 409,
+      name: 'Request denied',
+      description: 'hold limit reached',
+    });
   });
 
   it('an unexpected error: 500 with no internals in the body, the details in the log with the request id', async () => {

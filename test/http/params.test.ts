@@ -27,12 +27,30 @@ describe('parseIdFilter', () => {
     assert.deepEqual(parseIdFilter('id', '007'), { kind: 'list', ids: ['7'] });
   });
   it('refuses what is not an id with the contract codes', () => {
-    assert.equal(code(() => parseIdFilter('id', 'abc')), 101);
-    assert.equal(code(() => parseIdFilter('id', '1000001,b12')), 101);
-    assert.equal(code(() => parseIdFilter('id', '1,,2')), 108);
-    assert.equal(code(() => parseIdFilter('id', '[1,2')), 108);
-    assert.equal(code(() => parseIdFilter('id', '[9,2]')), 108);
-    assert.equal(code(() => parseIdFilter('id', '[1,2,3]')), 108);
+    assert.equal(
+      code(() => parseIdFilter('id', 'abc')),
+      101,
+    );
+    assert.equal(
+      code(() => parseIdFilter('id', '1000001,b12')),
+      101,
+    );
+    assert.equal(
+      code(() => parseIdFilter('id', '1,,2')),
+      108,
+    );
+    assert.equal(
+      code(() => parseIdFilter('id', '[1,2')),
+      108,
+    );
+    assert.equal(
+      code(() => parseIdFilter('id', '[9,2]')),
+      108,
+    );
+    assert.equal(
+      code(() => parseIdFilter('id', '[1,2,3]')),
+      108,
+    );
   });
 });
 
@@ -42,13 +60,19 @@ describe('parseDateFilter', () => {
     assert.deepEqual(parseDateFilter('updatedDate', '2026-11-02'), { kind: 'at', at: new Date('2026-11-02T00:00:00Z') });
     assert.deepEqual(parseDateFilter('updatedDate', '2026-11-02T12:00:00+02:00'), { kind: 'at', at: new Date('2026-11-02T10:00:00Z') });
     assert.deepEqual(parseDateFilter('updatedDate', '[2026-11-01T00:00:00Z,2026-11-02T00:00:00Z]'), {
-      kind: 'range', from: new Date('2026-11-01T00:00:00Z'), to: new Date('2026-11-02T00:00:00Z'),
+      kind: 'range',
+      from: new Date('2026-11-01T00:00:00Z'),
+      to: new Date('2026-11-02T00:00:00Z'),
     });
     assert.deepEqual(parseDateFilter('updatedDate', '[2026-11-01T00:00:00Z,]'), { kind: 'range', from: new Date('2026-11-01T00:00:00Z') });
   });
   it('refuses impossible or malformed dates', () => {
     for (const raw of ['yesterday', '2026-02-31', '2026-13-01', '2026-11-02T25:00:00Z', '[2026-11-03,2026-11-01]', '2026-11-02T10:00:00']) {
-      assert.equal(code(() => parseDateFilter('updatedDate', raw)), 108, raw);
+      assert.equal(
+        code(() => parseDateFilter('updatedDate', raw)),
+        108,
+        raw,
+      );
     }
   });
 });

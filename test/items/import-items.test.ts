@@ -7,7 +7,12 @@ import { DEFAULT_ITEM_MAP, itemsFromRecord, parseItemMap } from '../../src/items
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({ tag, ind1: ' ', ind2: ' ', subfields: subfields.map(([code, value]) => ({ code, value })) });
+const df = (tag: string, ...subfields: [string, string][]): DataField => ({
+  tag,
+  ind1: ' ',
+  ind2: ' ',
+  subfields: subfields.map(([code, value]) => ({ code, value })),
+});
 
 function bib(control: string, ...fields: DataField[]): MarcRecord {
   return {
@@ -28,15 +33,24 @@ interface Row {
   control_number: string;
 }
 
-const items = (t: TestDb, control: string) => t.db.query<Row>(
-  `select i.barcode, i.call_number, i.location_code, i.status, i.item_type, b.control_number
+const items = (t: TestDb, control: string) =>
+  t.db.query<Row>(
+    `select i.barcode, i.call_number, i.location_code, i.status, i.item_type, b.control_number
    from items i join item_bibs ib on ib.item_id = i.id join bibs b on b.id = ib.bib_id
-   where b.control_number = $1 and i.deleted_date is null order by i.barcode nulls last, i.id`, [control]);
+   where b.control_number = $1 and i.deleted_date is null order by i.barcode nulls last, i.id`,
+    [control],
+  );
 
 describe('item fields in records', () => {
   it('reads the first mapped field a record has, trimming values and lower-casing locations', () => {
-    const record = bib('x', df('852', ['b', 'EA'], ['h', 'QA76.73'], ['i', '.J38'], ['p', '999']), df('949', ['a', ' FIC SMI '], ['i', '111'], ['l', 'MN'], ['t', 'book']));
-    assert.deepEqual(itemsFromRecord(record, DEFAULT_ITEM_MAP), [{ callNumber: 'FIC SMI', barcode: '111', location: 'mn', itemType: 'book' }]);
+    const record = bib(
+      'x',
+      df('852', ['b', 'EA'], ['h', 'QA76.73'], ['i', '.J38'], ['p', '999']),
+      df('949', ['a', ' FIC SMI '], ['i', '111'], ['l', 'MN'], ['t', 'book']),
+    );
+    assert.deepEqual(itemsFromRecord(record, DEFAULT_ITEM_MAP), [
+      { callNumber: 'FIC SMI', barcode: '111', location: 'mn', itemType: 'book' },
+    ]);
     const only852 = parseItemMap({ fields: [{ tag: '852', barcode: 'p', location: 'b', callNumber: 'hi' }] });
     assert.deepEqual(itemsFromRecord(record, only852), [{ barcode: '999', location: 'ea', callNumber: 'QA76.73 .J38' }]);
     assert.deepEqual(itemsFromRecord(bib('y'), DEFAULT_ITEM_MAP), []);
@@ -60,29 +74,48 @@ describe(`items on import on ${ENGINE}`, () => {
 
   it('creates the items of each record, linked to its bib', async () => {
     const summary = await load(t, [
-      bib('a1', df('949', ['a', 'FIC AUS'], ['i', '31001'], ['l', 'mn'], ['s', '-'], ['t', 'book']), df('949', ['a', 'FIC AUS'], ['i', '31002'], ['l', 'ea'], ['s', 'o'], ['t', 'book'])),
+      bib(
+        'a1',
+        df('949', ['a', 'FIC AUS'], ['i', '31001'], ['l', 'mn'], ['s', '-'], ['t', 'book']),
+        df('949', ['a', 'FIC AUS'], ['i', '31002'], ['l', 'ea'], ['s', 'o'], ['t', 'book']),
+      ),
       bib('a2', df('852', ['b', 'mnref'], ['h', '914.2'], ['i', 'B67'], ['p', '31003'])),
       bib('a3'),
     ]);
     assert.equal(summary.created, 3);
     assert.deepEqual(summary.items, { created: 3, updated: 0 });
     assert.deepEqual(summary.warnings, []);
-    assert.deepEqual((await items(t, 'a1')).map((i) => [i.barcode, i.call_number, i.location_code, i.status, i.item_type]), [
-      ['31001', 'FIC AUS', 'mn', '-', 'book'],
-      ['31002', 'FIC AUS', 'ea', 'o', 'book'],
-    ]);
-    assert.deepEqual((await items(t, 'a2')).map((i) => [i.barcode, i.call_number, i.location_code, i.status]), [['31003', '914.2 B67', 'mnref', '-']]);
+    assert.deepEqual(
+      (await items(t, 'a1')).map((i) => [i.barcode, i.call_number, i.location_code, i.status, i.item_type]),
+      [
+        ['31001', 'FIC AUS', 'mn', '-', 'book'],
+        ['31002', 'FIC AUS', 'ea', 'o', 'book'],
+      ],
+    );
+    assert.deepEqual(
+      (await items(t, 'a2')).map((i) => [i.barcode, i.call_number, i.location_code, i.status]),
+      [['31003', '914.2 B67', 'mnref', '-']],
+    );
   });
 
   it('updates items by barcode on re-import, leaving their circulation status alone', async () => {
     await t.db.query("update items set status = 't' where barcode = '31001'");
-    const summary = await load(t, [bib('a1', df('949', ['a', 'FIC AUSTEN'], ['i', '31001'], ['l', 'ea'], ['s', '-'], ['t', 'book']), df('949', ['a', 'FIC AUSTEN'], ['i', '31002'], ['l', 'ea'], ['s', 'o'], ['t', 'book']))]);
+    const summary = await load(t, [
+      bib(
+        'a1',
+        df('949', ['a', 'FIC AUSTEN'], ['i', '31001'], ['l', 'ea'], ['s', '-'], ['t', 'book']),
+        df('949', ['a', 'FIC AUSTEN'], ['i', '31002'], ['l', 'ea'], ['s', 'o'], ['t', 'book']),
+      ),
+    ]);
     assert.equal(summary.updated, 1);
     assert.deepEqual(summary.items, { created: 0, updated: 2 });
-    assert.deepEqual((await items(t, 'a1')).map((i) => [i.barcode, i.call_number, i.location_code, i.status]), [
-      ['31001', 'FIC AUSTEN', 'ea', 't'],
-      ['31002', 'FIC AUSTEN', 'ea', 'o'],
-    ]);
+    assert.deepEqual(
+      (await items(t, 'a1')).map((i) => [i.barcode, i.call_number, i.location_code, i.status]),
+      [
+        ['31001', 'FIC AUSTEN', 'ea', 't'],
+        ['31002', 'FIC AUSTEN', 'ea', 'o'],
+      ],
+    );
   });
 
   it('loads an item with an unknown location or status without them, and says so', async () => {
@@ -92,7 +125,10 @@ describe(`items on import on ${ENGINE}`, () => {
     assert.match(summary.warnings[0]!.reason, /location "zz" is not a location/);
     assert.match(summary.warnings[1]!.reason, /status "\?" is not an item status/);
     assert.equal(summary.warnings[0]!.position, 'record 1');
-    assert.deepEqual((await items(t, 'a4')).map((i) => [i.barcode, i.location_code, i.status]), [['31004', null, '-']]);
+    assert.deepEqual(
+      (await items(t, 'a4')).map((i) => [i.barcode, i.location_code, i.status]),
+      [['31004', null, '-']],
+    );
   });
 
   it('adds items without a barcode with a new bib only (they cannot be recognised again)', async () => {
@@ -116,7 +152,14 @@ describe(`items on import on ${ENGINE}`, () => {
       bib('b1', df('949', ['i', '32001'], ['l', 'mn'])),
       ...filler,
       bib('b2', df('949', ['i', '32002'], ['l', 'mn'])),
-      { ...bib('b1', df('949', ['i', '32001'], ['l', 'ea'])), fields: [...bib('b1').fields.filter((f) => f.tag !== '245'), df('245', ['a', 'Title b1, revised']), df('949', ['i', '32001'], ['l', 'ea'])] },
+      {
+        ...bib('b1', df('949', ['i', '32001'], ['l', 'ea'])),
+        fields: [
+          ...bib('b1').fields.filter((f) => f.tag !== '245'),
+          df('245', ['a', 'Title b1, revised']),
+          df('949', ['i', '32001'], ['l', 'ea']),
+        ],
+      },
       bib('b3', df('949', ['i', '32002'], ['l', 'ea'], ['a', 'MOVED'])),
     ];
     const summary = await load(t, records);
@@ -124,14 +167,28 @@ describe(`items on import on ${ENGINE}`, () => {
     assert.equal(summary.updated, 1);
     assert.deepEqual(summary.items, { created: 2, updated: 2 });
     const titles = await t.db.query<{ title: string }>("select title from bibs where control_number = 'b1' and deleted_date is null");
-    assert.deepEqual(titles.map((r) => r.title), ['Title b1, revised']);
-    assert.deepEqual((await items(t, 'b1')).map((i) => [i.barcode, i.location_code]), [['32001', 'ea']]);
+    assert.deepEqual(
+      titles.map((r) => r.title),
+      ['Title b1, revised'],
+    );
+    assert.deepEqual(
+      (await items(t, 'b1')).map((i) => [i.barcode, i.location_code]),
+      [['32001', 'ea']],
+    );
     const moved = await t.db.query<{ n: number }>("select count(*)::int as n from items where barcode = '32002' and deleted_date is null");
     assert.equal(moved[0]!.n, 1);
-    assert.deepEqual((await items(t, 'b3')).map((i) => [i.barcode, i.location_code, i.call_number]), [['32002', 'ea', 'MOVED']]);
+    assert.deepEqual(
+      (await items(t, 'b3')).map((i) => [i.barcode, i.location_code, i.call_number]),
+      [['32002', 'ea', 'MOVED']],
+    );
     const order = await t.db.query<{ control_number: string }>(
-      "select control_number from bibs where control_number in ('b1', 'f0', 'f497', 'b2', 'b3') order by id");
-    assert.deepEqual(order.map((r) => r.control_number), ['b1', 'f0', 'f497', 'b2', 'b3'], 'numbered in the order of the file');
+      "select control_number from bibs where control_number in ('b1', 'f0', 'f497', 'b2', 'b3') order by id",
+    );
+    assert.deepEqual(
+      order.map((r) => r.control_number),
+      ['b1', 'f0', 'f497', 'b2', 'b3'],
+      'numbered in the order of the file',
+    );
   });
 
   it('sees what a batch two back wrote, though it may be written side by side with the one between', async () => {
@@ -143,7 +200,14 @@ describe(`items on import on ${ENGINE}`, () => {
       bib('d1', df('949', ['i', '33001'], ['l', 'mn'])),
       ...filler(0).slice(1),
       ...filler(1000),
-      { ...bib('d1'), fields: [...bib('d1').fields.filter((f) => f.tag !== '245'), df('245', ['a', 'Title d1, revised']), df('949', ['i', '33001'], ['l', 'ea'])] },
+      {
+        ...bib('d1'),
+        fields: [
+          ...bib('d1').fields.filter((f) => f.tag !== '245'),
+          df('245', ['a', 'Title d1, revised']),
+          df('949', ['i', '33001'], ['l', 'ea']),
+        ],
+      },
       bib('d2', df('949', ['i', '33001'], ['l', 'ea'], ['a', 'MOVED AGAIN'])),
     ];
     const summary = await load(t, records);
@@ -151,13 +215,24 @@ describe(`items on import on ${ENGINE}`, () => {
     assert.equal(summary.updated, 1);
     assert.deepEqual(summary.items, { created: 1, updated: 1 }); // one barcode twice in a batch: the later wins
     const titles = await t.db.query<{ title: string }>("select title from bibs where control_number = 'd1' and deleted_date is null");
-    assert.deepEqual(titles.map((r) => r.title), ['Title d1, revised']);
-    assert.deepEqual((await items(t, 'd2')).map((i) => [i.barcode, i.location_code, i.call_number]), [['33001', 'ea', 'MOVED AGAIN']]);
+    assert.deepEqual(
+      titles.map((r) => r.title),
+      ['Title d1, revised'],
+    );
+    assert.deepEqual(
+      (await items(t, 'd2')).map((i) => [i.barcode, i.location_code, i.call_number]),
+      [['33001', 'ea', 'MOVED AGAIN']],
+    );
     const live = await t.db.query<{ n: number }>("select count(*)::int as n from items where barcode = '33001' and deleted_date is null");
     assert.equal(live[0]!.n, 1);
     const order = await t.db.query<{ control_number: string }>(
-      "select control_number from bibs where control_number in ('d1', 'g1', 'g499', 'g1000', 'g1499', 'd2') order by id");
-    assert.deepEqual(order.map((r) => r.control_number), ['d1', 'g1', 'g499', 'g1000', 'g1499', 'd2'], 'numbered in the order of the file');
+      "select control_number from bibs where control_number in ('d1', 'g1', 'g499', 'g1000', 'g1499', 'd2') order by id",
+    );
+    assert.deepEqual(
+      order.map((r) => r.control_number),
+      ['d1', 'g1', 'g499', 'g1000', 'g1499', 'd2'],
+      'numbered in the order of the file',
+    );
   });
 
   it('starts no batch once one has failed, and fails the import', async () => {
@@ -170,7 +245,8 @@ describe(`items on import on ${ENGINE}`, () => {
       const records = Array.from({ length: 2500 }, (_, i) => bib(`p${i}`));
       await assert.rejects(load(t, records, { itemMap: null }), /poisoned record/);
       const written = await t.db.query<{ n: number; last: number }>(
-        "select count(*)::int as n, count(*) filter (where control_number in ('p2000', 'p2499'))::int as last from bibs where control_number like 'p%'");
+        "select count(*)::int as n, count(*) filter (where control_number in ('p2000', 'p2499'))::int as last from bibs where control_number like 'p%'",
+      );
       assert.equal(written[0]!.last, 0, 'the last batch is not written');
       assert.ok(written[0]!.n <= 1000, `at most the first and third batches are written (${written[0]!.n})`);
       const poisoned = await t.db.query<{ n: number }>("select count(*)::int as n from bibs where control_number in ('p500', 'p999')");
@@ -190,14 +266,19 @@ describe(`items on import on ${ENGINE}`, () => {
     const counts = await t.db.query<{ bibs: number; controls: number; items: number }>(
       `select count(*)::int as bibs, count(distinct control_number)::int as controls,
          (select count(*)::int from items where barcode like '34%' and deleted_date is null) as items
-       from bibs where control_number like 'q%' and deleted_date is null`);
+       from bibs where control_number like 'q%' and deleted_date is null`,
+    );
     assert.deepEqual(counts[0], { bibs: 1200, controls: 1200, items: 1200 });
   });
 
   it('leaves a bib or item loaded again unchanged as it was, updatedDate too, and updates what changed', async () => {
-    const dates = async () => (await t.db.query<{ bib: Date; item: Date; location: string }>(
-      `select b.updated_date as bib, i.updated_date as item, i.location_code as location from bibs b
-       join item_bibs ib on ib.bib_id = b.id join items i on i.id = ib.item_id where b.control_number = 'c1' and b.deleted_date is null`))[0]!;
+    const dates = async () =>
+      (
+        await t.db.query<{ bib: Date; item: Date; location: string }>(
+          `select b.updated_date as bib, i.updated_date as item, i.location_code as location from bibs b
+       join item_bibs ib on ib.bib_id = b.id join items i on i.id = ib.item_id where b.control_number = 'c1' and b.deleted_date is null`,
+        )
+      )[0]!;
     const record = bib('c1', df('949', ['i', '33001'], ['l', 'mn']));
     await load(t, [record]);
     const first = await dates();

@@ -21,7 +21,10 @@ describe(`items and branches on ${ENGINE}`, () => {
   it('lists branches with their locations, and the pickup locations with their hold-shelf days', async () => {
     const branches = (await get('/v6/branches')).json();
     assert.equal(branches.total, 2);
-    assert.deepEqual(branches.entries[0].locations.map((l: any) => l.code), ['mn', 'mnref']);
+    assert.deepEqual(
+      branches.entries[0].locations.map((l: any) => l.code),
+      ['mn', 'mnref'],
+    );
     const pickup = (await get('/v6/branches/pickupLocations')).json();
     assert.deepEqual(pickup, [
       { code: 'ea', name: 'East Branch', holdShelfDays: 10 },
@@ -40,7 +43,10 @@ describe(`items and branches on ${ENGINE}`, () => {
       assert.ok(item.status.code && item.status.display);
     }
     const bib = (await get(`/v6/bibs/${bibs[2]}`)).json();
-    assert.equal(bib.available, items.entries.some((e: any) => e.status.code === '-'));
+    assert.equal(
+      bib.available,
+      items.entries.some((e: any) => e.status.code === '-'),
+    );
     const one = (await get(`/v6/items/${items.entries[0].id}`)).json();
     assert.deepEqual(one, items.entries[0]);
     assert.equal((await get('/v6/items/9999999')).statusCode, 404);
@@ -49,7 +55,10 @@ describe(`items and branches on ${ENGINE}`, () => {
   it('filters by status, by location (exact or prefix) and by id, in ascending id', async () => {
     const all = (await get('/v6/items?limit=2000')).json().entries;
     assert.ok(all.length > 32);
-    assert.deepEqual(all.map((e: any) => Number(e.id)), all.map((e: any) => Number(e.id)).sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      all.map((e: any) => Number(e.id)),
+      all.map((e: any) => Number(e.id)).sort((a: number, b: number) => a - b),
+    );
     const useOnly = (await get('/v6/items?limit=2000&status=o')).json().entries;
     assert.ok(useOnly.length > 0 && useOnly.every((e: any) => e.status.code === 'o' && e.status.display === 'LIB USE ONLY'));
     const main = (await get('/v6/items?limit=2000&location=mn*')).json().entries;

@@ -20,14 +20,23 @@ async function messages(file: string, source: string): Promise<string[]> {
 describe('layer boundaries', () => {
   it('refuses another domain’s repository, from a service, a route or an index', async () => {
     for (const file of ['src/holds/service.ts', 'src/holds/routes.ts', 'src/holds/index.ts', 'src/acquisitions/invoices/pricing.ts']) {
-      const found = await messages(file, "import { getBibs } from '../bibs/repository.ts';\nimport { x } from '../search/rebuild-repository.ts';\n");
+      const found = await messages(
+        file,
+        "import { getBibs } from '../bibs/repository.ts';\nimport { x } from '../search/rebuild-repository.ts';\n",
+      );
       assert.equal(found.length, 2, file);
       assert.match(found[0]!, /another domain’s repository/);
     }
   });
 
   it('lets a domain use its own repository and another domain’s service', async () => {
-    assert.deepEqual(await messages('src/holds/service.ts', "import * as repo from './repository.ts';\nimport type { BibService } from '../bibs/service.ts';\n"), []);
+    assert.deepEqual(
+      await messages(
+        'src/holds/service.ts',
+        "import * as repo from './repository.ts';\nimport type { BibService } from '../bibs/service.ts';\n",
+      ),
+      [],
+    );
   });
 
   it('refuses src/http/ and src/cli/ in rules, and allows them in a domain’s doors', async () => {
@@ -47,6 +56,12 @@ describe('layer boundaries', () => {
     assert.equal((await messages('src/db/open.ts', "import { x } from '../bibs/service.ts';\n")).length, 1);
     assert.equal((await messages('src/shared/money.ts', "import { fail } from '../db/errors.ts';\n")).length, 1);
     assert.equal((await messages('src/marc/read.ts', "import { x } from '../items/from-marc.ts';\n")).length, 1);
-    assert.deepEqual(await messages('src/db/list-filters.ts', "import type { IdFilter } from '../shared/filters.ts';\nimport type { Config } from '../config.ts';\n"), []);
+    assert.deepEqual(
+      await messages(
+        'src/db/list-filters.ts',
+        "import type { IdFilter } from '../shared/filters.ts';\nimport type { Config } from '../config.ts';\n",
+      ),
+      [],
+    );
   });
 });

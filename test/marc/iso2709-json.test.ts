@@ -24,7 +24,10 @@ function general(bytes: Uint8Array): { cell: string; kept: MarcRecord } | { erro
     const record = readBinaryRecord(bytes);
     const w = new CopyWriter(16);
     w.cell(marcInJsonText(record));
-    return { cell: w.written().toString('utf8'), kept: { leader: record.leader, fields: record.fields.filter((f) => KEEP.includes(f.tag)) } };
+    return {
+      cell: w.written().toString('utf8'),
+      kept: { leader: record.leader, fields: record.fields.filter((f) => KEEP.includes(f.tag)) },
+    };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -43,7 +46,13 @@ function fast(bytes: Uint8Array): { cell: string; kept: MarcRecord } | undefined
 
 /** A UTF-8 record with one 245 $a of these raw bytes. */
 function withTitle(bytes: number[], leader09 = 'a'): Uint8Array {
-  const record: MarcRecord = { leader: '00000nam a2200000 a 4500', fields: [{ tag: '001', value: 'x1' }, { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: 'PLACEHOLDER' }] }] };
+  const record: MarcRecord = {
+    leader: '00000nam a2200000 a 4500',
+    fields: [
+      { tag: '001', value: 'x1' },
+      { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: 'PLACEHOLDER' }] },
+    ],
+  };
   const written = Buffer.from(writeIso2709(record));
   const at = written.indexOf('PLACEHOLDER');
   const out = Buffer.concat([written.subarray(0, at), Buffer.from(bytes), written.subarray(at + 'PLACEHOLDER'.length)]);
@@ -65,7 +74,10 @@ describe('ISO 2709 straight to MARC-in-JSON (the import fast path)', () => {
           continue;
         }
         taken++;
-        assert.ok(!('error' in expected), `${name}: the fast path read a record the general path refuses (${'error' in expected ? expected.error : ''})`);
+        assert.ok(
+          !('error' in expected),
+          `${name}: the fast path read a record the general path refuses (${'error' in expected ? expected.error : ''})`,
+        );
         assert.equal(got.cell, expected.cell, name);
         assert.deepEqual(got.kept, expected.kept, name);
         // What the import derives from the kept fields is what it would derive from the whole record.

@@ -28,18 +28,75 @@ function m8(...parts: (number | string)[]): Uint8Array {
 
 /** The ANSEL tables as they were typed and checked by hand (before the generated tables). */
 const HAND_SPACING: Record<number, number> = {
-  0x88: 0x0098, 0x89: 0x009c, 0x8d: 0x200d, 0x8e: 0x200c,
-  0xa1: 0x0141, 0xa2: 0x00d8, 0xa3: 0x0110, 0xa4: 0x00de, 0xa5: 0x00c6, 0xa6: 0x0152, 0xa7: 0x02b9, 0xa8: 0x00b7,
-  0xa9: 0x266d, 0xaa: 0x00ae, 0xab: 0x00b1, 0xac: 0x01a0, 0xad: 0x01af, 0xae: 0x02bc, 0xb0: 0x02bb, 0xb1: 0x0142,
-  0xb2: 0x00f8, 0xb3: 0x0111, 0xb4: 0x00fe, 0xb5: 0x00e6, 0xb6: 0x0153, 0xb7: 0x02ba, 0xb8: 0x0131, 0xb9: 0x00a3,
-  0xba: 0x00f0, 0xbc: 0x01a1, 0xbd: 0x01b0, 0xc0: 0x00b0, 0xc1: 0x2113, 0xc2: 0x2117, 0xc3: 0x00a9, 0xc4: 0x266f,
-  0xc5: 0x00bf, 0xc6: 0x00a1, 0xc7: 0x00df, 0xc8: 0x20ac,
+  0x88: 0x0098,
+  0x89: 0x009c,
+  0x8d: 0x200d,
+  0x8e: 0x200c,
+  0xa1: 0x0141,
+  0xa2: 0x00d8,
+  0xa3: 0x0110,
+  0xa4: 0x00de,
+  0xa5: 0x00c6,
+  0xa6: 0x0152,
+  0xa7: 0x02b9,
+  0xa8: 0x00b7,
+  0xa9: 0x266d,
+  0xaa: 0x00ae,
+  0xab: 0x00b1,
+  0xac: 0x01a0,
+  0xad: 0x01af,
+  0xae: 0x02bc,
+  0xb0: 0x02bb,
+  0xb1: 0x0142,
+  0xb2: 0x00f8,
+  0xb3: 0x0111,
+  0xb4: 0x00fe,
+  0xb5: 0x00e6,
+  0xb6: 0x0153,
+  0xb7: 0x02ba,
+  0xb8: 0x0131,
+  0xb9: 0x00a3,
+  0xba: 0x00f0,
+  0xbc: 0x01a1,
+  0xbd: 0x01b0,
+  0xc0: 0x00b0,
+  0xc1: 0x2113,
+  0xc2: 0x2117,
+  0xc3: 0x00a9,
+  0xc4: 0x266f,
+  0xc5: 0x00bf,
+  0xc6: 0x00a1,
+  0xc7: 0x00df,
+  0xc8: 0x20ac,
 };
 const HAND_COMBINING: Record<number, number> = {
-  0xe0: 0x0309, 0xe1: 0x0300, 0xe2: 0x0301, 0xe3: 0x0302, 0xe4: 0x0303, 0xe5: 0x0304, 0xe6: 0x0306, 0xe7: 0x0307,
-  0xe8: 0x0308, 0xe9: 0x030c, 0xea: 0x030a, 0xeb: 0x0361, 0xed: 0x0315, 0xee: 0x030b, 0xef: 0x0310,
-  0xf0: 0x0327, 0xf1: 0x0328, 0xf2: 0x0323, 0xf3: 0x0324, 0xf4: 0x0325, 0xf5: 0x0333, 0xf6: 0x0332, 0xf7: 0x0326,
-  0xf8: 0x031c, 0xf9: 0x032e, 0xfa: 0x0360, 0xfe: 0x0313,
+  0xe0: 0x0309,
+  0xe1: 0x0300,
+  0xe2: 0x0301,
+  0xe3: 0x0302,
+  0xe4: 0x0303,
+  0xe5: 0x0304,
+  0xe6: 0x0306,
+  0xe7: 0x0307,
+  0xe8: 0x0308,
+  0xe9: 0x030c,
+  0xea: 0x030a,
+  0xeb: 0x0361,
+  0xed: 0x0315,
+  0xee: 0x030b,
+  0xef: 0x0310,
+  0xf0: 0x0327,
+  0xf1: 0x0328,
+  0xf2: 0x0323,
+  0xf3: 0x0324,
+  0xf4: 0x0325,
+  0xf5: 0x0333,
+  0xf6: 0x0332,
+  0xf7: 0x0326,
+  0xf8: 0x031c,
+  0xf9: 0x032e,
+  0xfa: 0x0360,
+  0xfe: 0x0313,
 };
 
 /** One MARC-8 ISO 2709 record (leader/09 blank) with the given data fields, each ind1 ind2 $a... */
@@ -81,7 +138,10 @@ describe('MARC-8', () => {
 
   it('reads Cyrillic, basic and extended, in G0 and in G1, and returns to ASCII', () => {
     // ESC ( N: basic Cyrillic as G0; ESC ( B: back to ASCII.
-    assert.equal(decodeMarc8(m8(ESC, '(N', 0x77, 0x4f, 0x4a, 0x4e, 0x41, ' ', 0x49, ' ', 0x4d, 0x49, 0x52, ESC, '(B', ' (1869)')), 'Война и мир (1869)');
+    assert.equal(
+      decodeMarc8(m8(ESC, '(N', 0x77, 0x4f, 0x4a, 0x4e, 0x41, ' ', 0x49, ' ', 0x4d, 0x49, 0x52, ESC, '(B', ' (1869)')),
+      'Война и мир (1869)',
+    );
     // Basic Cyrillic in G0 and extended Cyrillic in G1 (ESC ) Q) at once: Київ.
     assert.equal(decodeMarc8(m8(ESC, '(N', ESC, ')Q', 0x6b, 0x49, 0xc7, 0x57)), 'Київ');
     // The other intermediates: ESC , N (G0) and ESC - N (G1, high bytes).
@@ -109,9 +169,15 @@ describe('MARC-8', () => {
 
   it('reads EACC (Chinese, Japanese, Korean: three bytes a character)', () => {
     assert.equal(decodeMarc8(m8(ESC, '$1', 0x21, 0x30, 0x21, ESC, '(B')), '一');
-    assert.equal(decodeMarc8(m8(ESC, '$1', 0x21, 0x30, 0x34, 0x21, 0x42, 0x58, ' ', 0x21, 0x42, 0x73, 0x21, 0x43, 0x69, 0x21, 0x58, 0x6c)), '中文 日本語');
+    assert.equal(
+      decodeMarc8(m8(ESC, '$1', 0x21, 0x30, 0x34, 0x21, 0x42, 0x58, ' ', 0x21, 0x42, 0x73, 0x21, 0x43, 0x69, 0x21, 0x58, 0x6c)),
+      '中文 日本語',
+    );
     assert.equal(decodeMarc8(m8(ESC, '$1', 0x6f, 0x5c, 0x65, 0x6f, 0x49, 0x6f, 0x6f, 0x55, 0x44)), '한국어');
-    assert.equal(decodeMarc8(m8(ESC, '$1', 0x69, 0x24, 0x52, 0x69, 0x24, 0x69, 0x69, 0x24, 0x2c, 0x69, 0x24, 0x4a, ESC, '(B', '.')), 'ひらがな.');
+    assert.equal(
+      decodeMarc8(m8(ESC, '$1', 0x69, 0x24, 0x52, 0x69, 0x24, 0x69, 0x69, 0x24, 0x2c, 0x69, 0x24, 0x4a, ESC, '(B', '.')),
+      'ひらがな.',
+    );
     // ESC $ , 1 (G0) and ESC $ ) 1 (G1, high bytes), with ASCII in G0 around it.
     assert.equal(decodeMarc8(m8(ESC, '$,1', 0x21, 0x30, 0x21)), '一');
     assert.equal(decodeMarc8(m8('Zhongwen ', ESC, '$)1', 0xa1, 0xb0, 0xb4, 0xa1, 0xc2, 0xd8, ' (1)')), 'Zhongwen 中文 (1)');
@@ -131,7 +197,11 @@ describe('MARC-8', () => {
   });
 
   it('refuses what it cannot read, naming it, instead of guessing', () => {
-    const refuses = (bytes: Uint8Array, message: RegExp) => assert.throws(() => decodeMarc8(bytes), (error: Error) => error.name === 'MarcError' && message.test(error.message));
+    const refuses = (bytes: Uint8Array, message: RegExp) =>
+      assert.throws(
+        () => decodeMarc8(bytes),
+        (error: Error) => error.name === 'MarcError' && message.test(error.message),
+      );
     refuses(m8(ESC, '(Z', 'A'), /unknown MARC-8 escape sequence ESC \( Z \(0x1b 0x28 0x5a\)/);
     refuses(m8(ESC, '$N', 'A'), /unknown MARC-8 escape sequence ESC \$ N/);
     refuses(m8(ESC, '(g', 'a'), /unknown MARC-8 escape sequence ESC \( g/);
@@ -159,10 +229,19 @@ describe('MARC-8', () => {
   });
 
   it('reads the Latin MARC-8 files, and records whose leader/09 names the wrong character set', async () => {
-    for (const [file, count] of [['selectedRecs.mrc', 11], ['pymarc-marc8.dat', 1], ['pymarc-test.dat', 10], ['pymarc-marc.dat', 20]] as const) {
+    for (const [file, count] of [
+      ['selectedRecs.mrc', 11],
+      ['pymarc-marc8.dat', 1],
+      ['pymarc-test.dat', 10],
+      ['pymarc-marc.dat', 20],
+    ] as const) {
       const results = await read(file);
       assert.equal(results.length, count, file);
-      assert.deepEqual(results.filter((r) => r.error).map((r) => r.error), [], file);
+      assert.deepEqual(
+        results.filter((r) => r.error).map((r) => r.error),
+        [],
+        file,
+      );
     }
     // Leader says UTF-8, bytes are MARC-8 (ruby-marc's test), and the other way round (pymarc's).
     const [accented] = await read('ruby-marc-marc8_accented_chars.marc');
@@ -174,13 +253,59 @@ describe('MARC-8', () => {
   });
 
   it('reads a MARC-8 record that switches sets, and reports one with an unknown set by its field', async () => {
-    const title = m8('10', 0x1f, 'a', ESC, '(N', 0x77, 0x4f, 0x4a, 0x4e, 0x41, ' ', 0x49, ' ', 0x4d, 0x49, 0x52, ESC, '(B', ' /', 0x1f, 'c', 'L. N. Tolsto', 0xe2, 'i.');
+    const title = m8(
+      '10',
+      0x1f,
+      'a',
+      ESC,
+      '(N',
+      0x77,
+      0x4f,
+      0x4a,
+      0x4e,
+      0x41,
+      ' ',
+      0x49,
+      ' ',
+      0x4d,
+      0x49,
+      0x52,
+      ESC,
+      '(B',
+      ' /',
+      0x1f,
+      'c',
+      'L. N. Tolsto',
+      0xe2,
+      'i.',
+    );
     const original = m8('00', 0x1f, '6', '245-01/$1', 0x1f, 'a', ESC, '$1', 0x21, 0x30, 0x34, 0x21, 0x42, 0x58, ESC, '(B');
-    const [good] = await readAll(marc8Record([['245', title], ['880', original]]));
+    const [good] = await readAll(
+      marc8Record([
+        ['245', title],
+        ['880', original],
+      ]),
+    );
     assert.equal(good?.error, undefined);
     assert.deepEqual(good?.record?.fields, [
-      { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: 'Война и мир /' }, { code: 'c', value: 'L. N. Tolstoi\u0301.' }] },
-      { tag: '880', ind1: '0', ind2: '0', subfields: [{ code: '6', value: '245-01/$1' }, { code: 'a', value: '中文' }] },
+      {
+        tag: '245',
+        ind1: '1',
+        ind2: '0',
+        subfields: [
+          { code: 'a', value: 'Война и мир /' },
+          { code: 'c', value: 'L. N. Tolstoi\u0301.' },
+        ],
+      },
+      {
+        tag: '880',
+        ind1: '0',
+        ind2: '0',
+        subfields: [
+          { code: '6', value: '245-01/$1' },
+          { code: 'a', value: '中文' },
+        ],
+      },
     ]);
     const [bad] = await readAll(marc8Record([['245', m8('10', 0x1f, 'a', ESC, '(Z', 'x')]]));
     // All its bytes are ASCII, so it would read as UTF-8, escape sequence and all: its escape marks it as MARC-8.

@@ -33,7 +33,11 @@ describe('ISO 2709, UTF-8', () => {
   for (const [file, count] of Object.entries(UTF8_FILES)) {
     it(`reads every record of ${file}, and writes each back byte for byte`, async () => {
       const results = await all(readMarc(chunks(file, 1000)));
-      assert.deepEqual(results.filter((r) => r.error), [], 'no record fails');
+      assert.deepEqual(
+        results.filter((r) => r.error),
+        [],
+        'no record fails',
+      );
       assert.equal(results.length, count);
       const pieces = await all(splitIso2709(chunks(file, 777)));
       assert.equal(pieces.length, count);
@@ -55,7 +59,11 @@ describe('ISO 2709, UTF-8', () => {
       assert.ok(written.length === bytes.length || written.length === bytes.length - 1);
       const again = readIso2709(written);
       assert.deepEqual(again.fields, record.fields);
-      assert.equal(again.leader.slice(5, 12) + again.leader.slice(17), record.leader.slice(5, 12) + record.leader.slice(17), 'leader apart from the lengths');
+      assert.equal(
+        again.leader.slice(5, 12) + again.leader.slice(17),
+        record.leader.slice(5, 12) + record.leader.slice(17),
+        'leader apart from the lengths',
+      );
     }
   });
 
@@ -63,14 +71,20 @@ describe('ISO 2709, UTF-8', () => {
     const [result] = await all(readMarc(chunks('pymarc-utf8_with_leader_flag.dat')));
     assert.ok(result?.record);
     const text = JSON.stringify(result.record);
-    assert.ok([...text].some((c) => c.charCodeAt(0) > 0x7f), 'has non-ASCII text');
+    assert.ok(
+      [...text].some((c) => c.charCodeAt(0) > 0x7f),
+      'has non-ASCII text',
+    );
     assert.doesNotMatch(text, /\uFFFD/, 'no replacement characters');
   });
 
   it('reads records over 99,999 bytes whose length fields overflow', async () => {
     const results = await all(readMarc(chunks('bad_hathi_records.mrc', 65536)));
     assert.equal(results.length, 5);
-    assert.deepEqual(results.filter((r) => r.error), []);
+    assert.deepEqual(
+      results.filter((r) => r.error),
+      [],
+    );
     for (const record of records(results)) assert.ok(title(record), 'each has its title');
   });
 
@@ -132,7 +146,10 @@ describe('MARC-in-JSON', () => {
   it('refuses malformed records with the reason', () => {
     assert.throws(() => fromMarcInJson({ leader: 'short', fields: [] }), /leader/);
     assert.throws(() => fromMarcInJson({ leader: '00000nam a2200000 a 4500', fields: [{ 245: 'plain' }] }), /data field/);
-    assert.throws(() => fromMarcInJson({ leader: '00000nam a2200000 a 4500', fields: [{ 245: { ind1: '1', ind2: '0', subfields: [{ ab: 'x' }] } }] }), /one-character code/);
+    assert.throws(
+      () => fromMarcInJson({ leader: '00000nam a2200000 a 4500', fields: [{ 245: { ind1: '1', ind2: '0', subfields: [{ ab: 'x' }] } }] }),
+      /one-character code/,
+    );
   });
 });
 

@@ -19,7 +19,12 @@ describe(`database errors in patron writes on ${ENGINE}`, () => {
   after(() => t.close());
 
   it('logs the error without parameters, query or failing row', async () => {
-    const res = await writer.send('POST', '/v6/patrons', { names: ['Quimby, Quentin'], barcodes: ['29990001'], pin: 'Secret-pin-8841', emails: ['quentin@example.org'] });
+    const res = await writer.send('POST', '/v6/patrons', {
+      names: ['Quimby, Quentin'],
+      barcodes: ['29990001'],
+      pin: 'Secret-pin-8841',
+      emails: ['quentin@example.org'],
+    });
     assert.equal(res.statusCode, 500, res.body);
     const line = t.logs.find((l) => l.msg === 'unexpected error');
     assert.ok(line, 'the error is logged');
@@ -28,6 +33,7 @@ describe(`database errors in patron writes on ${ENGINE}`, () => {
     assert.ok(err.stack, 'the stack is logged');
     assert.equal(err.code, '23514');
     const log = t.logText();
-    for (const secret of ['Quimby', 'Secret-pin-8841', 'scrypt$', 'quentin@example.org', '29990001']) assert.ok(!log.includes(secret), `${secret} logged`);
+    for (const secret of ['Quimby', 'Secret-pin-8841', 'scrypt$', 'quentin@example.org', '29990001'])
+      assert.ok(!log.includes(secret), `${secret} logged`);
   });
 });

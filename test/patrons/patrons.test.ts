@@ -32,9 +32,18 @@ describe(`patrons on ${ENGINE}`, () => {
 
   it('creates a patron and reads it back with the default fields, never the PIN', async () => {
     const res = await writer.send('POST', '/v6/patrons', {
-      names: ['Lovelace, Ada'], barcodes: ['21000001'], pin: PIN, emails: ['ada@example.org'], phones: [{ number: '555-0100' }],
-      addresses: [{ lines: ['12 St James Sq', 'London'] }], patronType: 3, homeLibraryCode: 'mn', expirationDate: '2027-06-30',
-      birthDate: '1815-12-10', moneyOwed: '1.5', message: 'Card renewed',
+      names: ['Lovelace, Ada'],
+      barcodes: ['21000001'],
+      pin: PIN,
+      emails: ['ada@example.org'],
+      phones: [{ number: '555-0100' }],
+      addresses: [{ lines: ['12 St James Sq', 'London'] }],
+      patronType: 3,
+      homeLibraryCode: 'mn',
+      expirationDate: '2027-06-30',
+      birthDate: '1815-12-10',
+      moneyOwed: '1.5',
+      message: 'Card renewed',
     });
     assert.equal(res.statusCode, 200, res.body);
     assert.match(res.json().link, /^http:\/\/localhost(:\d+)?\/v6\/patrons\/\d{7}$/);
@@ -42,9 +51,20 @@ describe(`patrons on ${ENGINE}`, () => {
     const got = await reader.get(`/v6/patrons/${ada}`);
     const body = got.json();
     assert.deepEqual(body, {
-      id: ada, updatedDate: body.updatedDate, createdDate: body.createdDate, deleted: false, suppressed: false, names: ['Lovelace, Ada'],
-      barcodes: ['21000001'], expirationDate: '2027-06-30', emails: ['ada@example.org'], patronType: 3, homeLibraryCode: 'mn',
-      message: { code: '-', accountMessages: ['Card renewed'] }, blockInfo: { code: '-' }, moneyOwed: '1.50',
+      id: ada,
+      updatedDate: body.updatedDate,
+      createdDate: body.createdDate,
+      deleted: false,
+      suppressed: false,
+      names: ['Lovelace, Ada'],
+      barcodes: ['21000001'],
+      expirationDate: '2027-06-30',
+      emails: ['ada@example.org'],
+      patronType: 3,
+      homeLibraryCode: 'mn',
+      message: { code: '-', accountMessages: ['Card renewed'] },
+      blockInfo: { code: '-' },
+      moneyOwed: '1.50',
     });
     assert.match(body.updatedDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.ok(!got.body.includes(PIN) && !got.body.includes('scrypt'));
@@ -52,10 +72,18 @@ describe(`patrons on ${ENGINE}`, () => {
     assert.ok(!all.includes(PIN) && !all.includes('scrypt'));
     const some = (await reader.get(`/v6/patrons/${ada}?fields=phones,addresses,birthDate,homeLibrary,varFields`)).json();
     assert.deepEqual(some, {
-      id: ada, birthDate: '1815-12-10', phones: [{ number: '555-0100', type: 't' }], addresses: [{ lines: ['12 St James Sq', 'London'], type: 'a' }],
+      id: ada,
+      birthDate: '1815-12-10',
+      phones: [{ number: '555-0100', type: 't' }],
+      addresses: [{ lines: ['12 St James Sq', 'London'], type: 'a' }],
       homeLibrary: { code: 'mn', name: 'Main Library' },
-      varFields: [{ fieldTag: 'b', content: '21000001' }, { fieldTag: 'n', content: 'Lovelace, Ada' }, { fieldTag: 'z', content: 'ada@example.org' },
-        { fieldTag: 't', content: '555-0100' }, { fieldTag: 'a', content: '12 St James Sq$London' }],
+      varFields: [
+        { fieldTag: 'b', content: '21000001' },
+        { fieldTag: 'n', content: 'Lovelace, Ada' },
+        { fieldTag: 'z', content: 'ada@example.org' },
+        { fieldTag: 't', content: '555-0100' },
+        { fieldTag: 'a', content: '12 St James Sq$London' },
+      ],
     });
     assertRefused(await reader.get(`/v6/patrons/${ada}?fields=pin`), 400, 108);
   });
@@ -69,20 +97,37 @@ describe(`patrons on ${ENGINE}`, () => {
   });
 
   it('lists patrons in id order under /v6, /v5 and /iii/sierra-api, with fields and id ranges', async () => {
-    const grace = await create(writer, '/v5/patrons', { names: ['Hopper, Grace'], barcodes: ['21000002', '21000003'], emails: ['grace@example.org'] });
+    const grace = await create(writer, '/v5/patrons', {
+      names: ['Hopper, Grace'],
+      barcodes: ['21000002', '21000003'],
+      emails: ['grace@example.org'],
+    });
     const list = (await reader.get('/v6/patrons')).json();
-    assert.deepEqual(list.entries.map((p: any) => p.id), [ada, grace]);
+    assert.deepEqual(
+      list.entries.map((p: any) => p.id),
+      [ada, grace],
+    );
     assert.equal(list.total, 2);
-    assert.deepEqual((await reader.get(`/iii/sierra-api/v5/patrons?id=[${grace},]&fields=barcodes`)).json(),
-      { total: 1, start: 0, entries: [{ id: grace, barcodes: ['21000002', '21000003'] }] });
-    assert.deepEqual((await reader.get('/v6/patrons?limit=1&offset=1&fields=names')).json().entries, [{ id: grace, names: ['Hopper, Grace'] }]);
+    assert.deepEqual((await reader.get(`/iii/sierra-api/v5/patrons?id=[${grace},]&fields=barcodes`)).json(), {
+      total: 1,
+      start: 0,
+      entries: [{ id: grace, barcodes: ['21000002', '21000003'] }],
+    });
+    assert.deepEqual((await reader.get('/v6/patrons?limit=1&offset=1&fields=names')).json().entries, [
+      { id: grace, names: ['Hopper, Grace'] },
+    ]);
     assertRefused(await reader.get('/v6/patrons?fields=nonsense'), 400, 108);
     assertRefused(await reader.get('/v6/patrons?colour=red'), 400, 106);
   });
 
   it('changes the fields a PUT gives, barcodes replaced as a whole', async () => {
     const before = (await reader.get(`/v6/patrons/${ada}`)).json();
-    const res = await writer.send('PUT', `/v6/patrons/${ada}`, { barcodes: ['21000009', '21000001'], blockInfo: { code: 'm' }, expirationDate: '', moneyOwed: 0 });
+    const res = await writer.send('PUT', `/v6/patrons/${ada}`, {
+      barcodes: ['21000009', '21000001'],
+      blockInfo: { code: 'm' },
+      expirationDate: '',
+      moneyOwed: 0,
+    });
     assert.equal(res.statusCode, 204, res.body);
     const after = (await reader.get(`/v6/patrons/${ada}`)).json();
     assert.deepEqual(after.barcodes, ['21000009', '21000001']);
@@ -140,7 +185,12 @@ describe(`patrons on ${ENGINE}`, () => {
 
   it('finds the one patron by barcode or by a varField, and answers 409 (code 133) for two', async () => {
     const ben = await create(writer, '/v6/patrons', { names: ['Franklin, Ben'], barcodes: ['21000100'], emails: ['shared@example.org'] });
-    const bob = await create(writer, '/v6/patrons', { names: ['Franklin, Ben'], barcodes: ['21000101'], emails: ['bob@example.org'], phones: [{ number: '555-0199' }] });
+    const bob = await create(writer, '/v6/patrons', {
+      names: ['Franklin, Ben'],
+      barcodes: ['21000101'],
+      emails: ['bob@example.org'],
+      phones: [{ number: '555-0199' }],
+    });
     assert.equal((await reader.get('/v6/patrons/find?barcode=21000001')).json().id, ada);
     assert.deepEqual((await reader.get('/v5/patrons/find?barcode=21000100&fields=names')).json(), { id: ben, names: ['Franklin, Ben'] });
     assert.equal((await reader.get('/v6/patrons/find?varFieldTag=b&varFieldContent=21000101')).json().id, bob);
@@ -155,7 +205,12 @@ describe(`patrons on ${ENGINE}`, () => {
   });
 
   it('deletes a patron, leaving a tombstone and freeing its barcodes', async () => {
-    const gone = await create(writer, '/v6/patrons', { names: ['Gone, Soon'], barcodes: ['21000500'], pin: '4321', emails: ['gone@example.org'] });
+    const gone = await create(writer, '/v6/patrons', {
+      names: ['Gone, Soon'],
+      barcodes: ['21000500'],
+      pin: '4321',
+      emails: ['gone@example.org'],
+    });
     assert.equal((await writer.send('DELETE', `/v6/patrons/${gone}`)).statusCode, 204);
     const tomb = (await reader.get(`/v6/patrons/${gone}`)).json();
     assert.deepEqual(Object.keys(tomb).sort(), ['deleted', 'deletedDate', 'id']);
@@ -177,13 +232,22 @@ describe(`patrons on ${ENGINE}`, () => {
     assert.equal((await writer.send('DELETE', `/v6/patrons/${dropped}`)).statusCode, 204);
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the current second shows once it is over
     const window = (await reader.get(`/v6/patrons?updatedDate=[${start},]&id=[${kept},]&fields=names`)).json();
-    assert.deepEqual(window.entries.map((p: any) => [p.id, p.deleted ?? false]), [[kept, false], [dropped, true]]);
+    assert.deepEqual(
+      window.entries.map((p: any) => [p.id, p.deleted ?? false]),
+      [
+        [kept, false],
+        [dropped, true],
+      ],
+    );
     assertRefused(await reader.get('/v6/patrons?updatedDate=yesterday'), 400, 108);
   });
 
   it('answers the metadata of coded fields', async () => {
     const all = (await reader.get('/v6/patrons/metadata')).json();
-    assert.deepEqual(all.map((m: any) => m.field), ['patronType', 'homeLibraryCode', 'blockInfo']);
+    assert.deepEqual(
+      all.map((m: any) => m.field),
+      ['patronType', 'homeLibraryCode', 'blockInfo'],
+    );
     assert.deepEqual(all[0].values[0], { code: '0', desc: 'Adult' });
     assert.deepEqual(all[1].values, [{ code: 'mn', desc: 'Main Library' }]);
     assert.deepEqual((await reader.get('/v5/patrons/metadata?fields=blockInfo')).json()[0].values[0], { code: '-', desc: 'No block' });
@@ -193,7 +257,13 @@ describe(`patrons on ${ENGINE}`, () => {
   it('hides patron data from a key without Patrons_Read; a Patrons_Validate key can validate but not read', async () => {
     for (const roles of [['Bibs_Read'], ['Patrons_Validate'], ['Invoices_Write']]) {
       const other = caller(t, await bearer(t, roles));
-      for (const url of ['/v6/patrons', `/v6/patrons/${ada}`, '/v6/patrons/find?barcode=21000001', '/v6/patrons/metadata', `/v5/patrons/${ada}`]) {
+      for (const url of [
+        '/v6/patrons',
+        `/v6/patrons/${ada}`,
+        '/v6/patrons/find?barcode=21000001',
+        '/v6/patrons/metadata',
+        `/v5/patrons/${ada}`,
+      ]) {
         const res = await other.get(url);
         assertRefused(res, 403, 116);
         assert.ok(!res.body.includes('Lovelace'));

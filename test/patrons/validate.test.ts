@@ -18,7 +18,8 @@ interface Api {
 }
 /** Calls with a token on an app: the test app, or a second server process on the same database. */
 const on = (app: BuiltApp['app'], token: string): Api => ({
-  send: (method, url, payload) => app.inject({ method, url, headers: { authorization: token }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+  send: (method, url, payload) =>
+    app.inject({ method, url, headers: { authorization: token }, ...(payload === undefined ? {} : { payload: payload as object }) }),
 });
 
 describe(`patron PIN validation on ${ENGINE}`, () => {
@@ -33,7 +34,8 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     validator = on(t.app, await bearer(t, ['Patrons_Validate']));
     patronId = await create(writer, '/v6/patrons', { names: ['Curie, Marie'], barcodes: ['31000001', 'alt-0001'], pin: PIN });
     await create(writer, '/v6/patrons', { names: ['No Pin, Nora'], barcodes: ['31000002'] });
-    for (let i = 3; i <= 8; i++) await create(writer, '/v6/patrons', { names: [`Patron ${i}`], barcodes: [`3100000${i}`], pin: `pin-${i}-x` });
+    for (let i = 3; i <= 8; i++)
+      await create(writer, '/v6/patrons', { names: [`Patron ${i}`], barcodes: [`3100000${i}`], pin: `pin-${i}-x` });
   });
   after(() => t.close());
 
@@ -72,7 +74,10 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
   it('answers 204 to the right PIN and 400 "Invalid barcode or PIN" to anything else', async () => {
     assert.equal((await validate(validator, '31000001', PIN)).statusCode, 204);
     assert.equal((await validator.send('POST', '/v5/patrons/validate', { barcode: 'alt-0001', pin: PIN })).statusCode, 204);
-    assert.equal((await validator.send('POST', '/iii/sierra-api/v6/patrons/validate', { barcode: ' 31000001 ', pin: PIN })).statusCode, 204);
+    assert.equal(
+      (await validator.send('POST', '/iii/sierra-api/v6/patrons/validate', { barcode: ' 31000001 ', pin: PIN })).statusCode,
+      204,
+    );
     invalid(await validate(validator, '31000001', `${PIN}x`));
     invalid(await validate(validator, '31000001', PIN.toLowerCase()));
     invalid(await validate(validator, 'nobody-here', PIN));
@@ -89,7 +94,11 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     assert.equal(res.body, patronId);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
     invalid(await validator.send('POST', '/v6/patrons/auth', { patronId: '31000001', patronSecret: 'wrong-pin' }));
-    assertRefused(await validator.send('POST', '/v6/patrons/auth', { authMethod: 'ldap', patronId: '31000001', patronSecret: PIN }), 400, 108);
+    assertRefused(
+      await validator.send('POST', '/v6/patrons/auth', { authMethod: 'ldap', patronId: '31000001', patronSecret: PIN }),
+      400,
+      108,
+    );
   });
 
   it('locks a barcode after 3 failures in its window, even for the right PIN; success resets the count', async () => {
@@ -139,7 +148,7 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     assert.equal((await validate(validator, '31000007', 'pin-7-x')).statusCode, 204, 'the barcode was not locked');
   });
 
-  it('counts a key\'s attempts before checking PINs: of many at the same moment, exactly the limit get checked', async () => {
+  it("counts a key's attempts before checking PINs: of many at the same moment, exactly the limit get checked", async () => {
     const api = on(t.app, await bearer(t, ['Patrons_Validate']));
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => validate(api, `rush-card-${i}`, 'wrong-pin')));
     const statuses = answers.map((r) => r.statusCode);

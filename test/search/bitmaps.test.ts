@@ -33,13 +33,23 @@ async function differences(db: Queryable): Promise<string[]> {
 async function coverage(db: Queryable): Promise<{ threshold: number; missing: string[]; kept: string[]; count: number }> {
   const [span] = await db.query<{ n: number }>('select (max(bib_id) - min(bib_id) + 1)::int as n from search_docs');
   const threshold = bitmapThreshold(span!.n);
-  const missing = await db.query<{ key: string }>("select key from search_terms where key like '_~%' and df >= $1 and not bitmap", [threshold]);
+  const missing = await db.query<{ key: string }>("select key from search_terms where key like '_~%' and df >= $1 and not bitmap", [
+    threshold,
+  ]);
   const kept = await db.query<{ key: string }>('select key from search_terms where bitmap and df < $1', [threshold / 2]);
   const [count] = await db.query<{ n: number }>('select count(*)::int as n from search_terms where bitmap');
   return { threshold, missing: missing.map((r) => r.key), kept: kept.map((r) => r.key), count: count!.n };
 }
 
-const QUERIES = ['history fiction', 'history united states', 'juvenile fiction', 'new york', '"juvenile literature"', 'love stories', 'social life customs'];
+const QUERIES = [
+  'history fiction',
+  'history united states',
+  'juvenile fiction',
+  'new york',
+  '"juvenile literature"',
+  'love stories',
+  'social life customs',
+];
 
 describe(`search bitmaps on ${ENGINE}`, () => {
   let t: TestDb;
@@ -65,47 +75,100 @@ describe(`search bitmaps on ${ENGINE}`, () => {
     const ids = (await t.db.query<{ id: string }>('select id::text from bibs order by id')).map((r) => r.id);
     // A new word in 30 bibs: its list crosses the threshold (16) and gets a bitmap.
     const thirty = ids.filter((_, i) => i % 19 === 0).slice(0, 30);
-    await t.db.query(`update bibs set marc = jsonb_set(marc::jsonb, '{fields}', (marc::jsonb->'fields') || '[{"500": {"ind1": " ", "ind2": " ", "subfields": [{"a": "Quizzaciously annotated."}]}}]'::jsonb)::json
-      where id = any($1::bigint[])`, [thirty]);
+    await t.db.query(
+      `update bibs set marc = jsonb_set(marc::jsonb, '{fields}', (marc::jsonb->'fields') || '[{"500": {"ind1": " ", "ind2": " ", "subfields": [{"a": "Quizzaciously annotated."}]}}]'::jsonb)::json
+      where id = any($1::bigint[])`,
+      [thirty],
+    );
     // Others change in other ways, in the same batches.
     await t.db.query('update bibs set suppressed = true where id = any($1::bigint[])', [ids.filter((_, i) => i % 7 === 3)]);
     await t.db.query('update bibs set deleted_date = now() where id = any($1::bigint[])', [ids.filter((_, i) => i % 11 === 5)]);
     await drainQueue(t.db);
-    const searchable = async () => (await t.db.query<{ n: number }>('select count(*)::int as n from bibs where id = any($1::bigint[]) and deleted_date is null and not suppressed', [thirty]))[0]!.n;
-    const word = async () => (await t.db.query<{ bitmap: boolean; df: number }>('select bitmap, df from search_terms where key = $1', [`*~${stem('quizzaciously')}`]))[0];
-    assert.ok(await searchable() >= 16);
+    const searchable = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          'select count(*)::int as n from bibs where id = any($1::bigint[]) and deleted_date is null and not suppressed',
+          [thirty],
+        )
+      )[0]!.n;
+    const word = async () =>
+      (
+        await t.db.query<{ bitmap: boolean; df: number }>('select bitmap, df from search_terms where key = $1', [
+          `*~${stem('quizzaciously')}`,
+        ])
+      )[0];
+    assert.ok((await searchable()) >= 16);
     assert.deepEqual(await word(), { bitmap: true, df: await searchable() });
     assert.deepEqual(await differences(t.db), []);
     // Back in all that are not deleted; then the word taken out of all but 12 (at least half the
     // threshold: kept), then all but 5 (dropped).
     await t.db.query('update bibs set suppressed = false where id = any($1::bigint[])', [ids.filter((_, i) => i % 7 === 3)]);
-    const present = (await t.db.query<{ id: string }>('select id::text from bibs where id = any($1::bigint[]) and deleted_date is null order by id', [thirty])).map((r) => r.id);
+    const present = (
+      await t.db.query<{ id: string }>('select id::text from bibs where id = any($1::bigint[]) and deleted_date is null order by id', [
+        thirty,
+      ])
+    ).map((r) => r.id);
     const strip = async (keep: number) => {
-      await t.db.query(`update bibs set marc = jsonb_set(marc::jsonb, '{fields}',
+      await t.db.query(
+        `update bibs set marc = jsonb_set(marc::jsonb, '{fields}',
           coalesce((select jsonb_agg(f) from jsonb_array_elements(marc::jsonb->'fields') as f where f::text not like '%Quizzaciously%'), '[]'))::json
-        where id = any($1::bigint[])`, [present.slice(keep)]);
+        where id = any($1::bigint[])`,
+        [present.slice(keep)],
+      );
       await drainQueue(t.db);
       return word();
     };
     assert.deepEqual(await strip(12), { bitmap: true, df: 12 });
     assert.deepEqual(await differences(t.db), []);
     assert.deepEqual(await strip(5), { bitmap: false, df: 5 });
-    assert.equal((await t.db.query('select 1 from search_bitmaps b join search_terms t on t.id = b.term_id where t.key = $1', [`*~${stem('quizzaciously')}`])).length, 0);
+    assert.equal(
+      (
+        await t.db.query('select 1 from search_bitmaps b join search_terms t on t.id = b.term_id where t.key = $1', [
+          `*~${stem('quizzaciously')}`,
+        ])
+      ).length,
+      0,
+    );
     assert.deepEqual(await differences(t.db), []);
   });
 
   it('answers searches of several words alike with and without bitmaps', async () => {
     const withBitmaps = await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3 })));
-    assert.ok(withBitmaps.some((r) => r.total > 20), 'some queries match many bibs');
+    assert.ok(
+      withBitmaps.some((r) => r.total > 20),
+      'some queries match many bibs',
+    );
     const exhaustive = await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3, exhaustive: true })));
-    assert.deepEqual(withBitmaps.map((r) => r.total), exhaustive.map((r) => r.total));
+    assert.deepEqual(
+      withBitmaps.map((r) => r.total),
+      exhaustive.map((r) => r.total),
+    );
     // Each bitmap assembled into one value (a large pool's way), then joined by chunk (a small one's).
-    for (const [threshold, assembles] of [[0, true], [Number.MAX_SAFE_INTEGER, false]] as const) {
+    for (const [threshold, assembles] of [
+      [0, true],
+      [Number.MAX_SAFE_INTEGER, false],
+    ] as const) {
       const statements: string[] = [];
-      const reading = new SearchService({ ...t.db, query: (text, params, options) => (statements.push(text), t.db.query(text, params, options)) }, 5, threshold);
-      assert.deepEqual(await Promise.all(QUERIES.map((text) => reading.search({ text, limit: 12, offset: 3 }))), withBitmaps, `assembled from ${threshold}`);
-      assert.equal(statements.some((text) => text.includes('from search_bitmaps where term_id')), assembles, `assembled from ${threshold}`);
-      assert.equal(statements.some((text) => text.includes('join search_bitmaps')), !assembles, `joined below ${threshold}`);
+      const reading = new SearchService(
+        { ...t.db, query: (text, params, options) => (statements.push(text), t.db.query(text, params, options)) },
+        5,
+        threshold,
+      );
+      assert.deepEqual(
+        await Promise.all(QUERIES.map((text) => reading.search({ text, limit: 12, offset: 3 }))),
+        withBitmaps,
+        `assembled from ${threshold}`,
+      );
+      assert.equal(
+        statements.some((text) => text.includes('from search_bitmaps where term_id')),
+        assembles,
+        `assembled from ${threshold}`,
+      );
+      assert.equal(
+        statements.some((text) => text.includes('join search_bitmaps')),
+        !assembles,
+        `joined below ${threshold}`,
+      );
     }
     const kept = (await t.db.query<{ id: number }>('select id from search_terms where bitmap')).map((r) => r.id);
     await t.db.query('update search_terms set bitmap = false where id = any($1::int[])', [kept]);
@@ -120,8 +183,13 @@ describe(`search bitmaps on ${ENGINE}`, () => {
     // (The catalogue's bib ids all fall in one or two chunks: this one spans thirteen, most not kept.)
     const termId = 2_000_000_000;
     const set = [4096 * 2 + 5, 4096 * 3 - 1, 4096 * 3, 4096 * 6 + 7, 4096 * 6 + 8, 4096 * 14 + 4095];
-    await writeChunks(t.db, [...chunksOf(set)].map(([chunk, bits]) => ({ termId, chunk, bits })));
-    const probed = [...new Set([...set, ...set.map((id) => id + 1), ...set.map((id) => id - 1), 0, 4096 * 2, 4096 * 10, 4096 * 15, 4096 * 40])];
+    await writeChunks(
+      t.db,
+      [...chunksOf(set)].map(([chunk, bits]) => ({ termId, chunk, bits })),
+    );
+    const probed = [
+      ...new Set([...set, ...set.map((id) => id + 1), ...set.map((id) => id - 1), 0, 4096 * 2, 4096 * 10, 4096 * 15, 4096 * 40]),
+    ];
     // Read both ways: assembled into one value, and joined by chunk.
     const ways = {
       assembled: `with ${bitmapCte('bm', '$1')} select u.id::text from unnest($2::bigint[]) as u(id) cross join bm where ${bitmapHas('bm', 'u.id')} order by u.id`,
@@ -130,8 +198,16 @@ describe(`search bitmaps on ${ENGINE}`, () => {
     try {
       for (const [way, sql] of Object.entries(ways)) {
         const hasBit = (term: number) => t.db.query<{ id: string }>(sql, [term, probed]);
-        assert.deepEqual((await hasBit(termId)).map((r) => Number(r.id)), [...set].sort((a, b) => a - b), way);
-        assert.deepEqual((await hasBit(termId + 1)).map((r) => r.id), [], `${way}: a key without chunks has no bit set`);
+        assert.deepEqual(
+          (await hasBit(termId)).map((r) => Number(r.id)),
+          [...set].sort((a, b) => a - b),
+          way,
+        );
+        assert.deepEqual(
+          (await hasBit(termId + 1)).map((r) => r.id),
+          [],
+          `${way}: a key without chunks has no bit set`,
+        );
       }
     } finally {
       await t.db.query('delete from search_bitmaps where term_id = $1', [termId]);

@@ -57,9 +57,20 @@ describe(`search facets and filters on ${ENGINE}`, () => {
     const answer = await search('text=garden%20birds&facets=true');
     assert.equal(answer.total, 4);
     assert.deepEqual(answer.facets, {
-      materialType: [{ value: 'a', count: 3 }, { value: 'g', count: 1 }],
-      language: [{ value: 'eng', count: 2 }, { value: 'fre', count: 1 }, { value: 'spa', count: 1 }],
-      decade: [{ value: 1990, count: 2 }, { value: 2000, count: 1 }, { value: 2010, count: 1 }],
+      materialType: [
+        { value: 'a', count: 3 },
+        { value: 'g', count: 1 },
+      ],
+      language: [
+        { value: 'eng', count: 2 },
+        { value: 'fre', count: 1 },
+        { value: 'spa', count: 1 },
+      ],
+      decade: [
+        { value: 1990, count: 2 },
+        { value: 2000, count: 1 },
+        { value: 2010, count: 1 },
+      ],
     });
     assert.equal((await search('text=garden%20birds')).facets, undefined, 'facets only when asked for');
   });
@@ -68,9 +79,15 @@ describe(`search facets and filters on ${ENGINE}`, () => {
     const books = await search('text=garden%20birds&materialType=a&facets=true');
     assert.equal(books.total, 3);
     assert.deepEqual(books.facets!.materialType, [{ value: 'a', count: 3 }]);
-    assert.deepEqual((await search('text=birds&language=eng,fre')).entries.map((e) => e.bib.title).sort(),
-      ['Birds in the garden', 'Birds of the garden on film', 'Garden birds']);
-    assert.deepEqual((await search('text=birds&decade=1990')).entries.map((e) => e.bib.title).sort(), ['Garden birds', 'Garden birds of Spain']);
+    assert.deepEqual((await search('text=birds&language=eng,fre')).entries.map((e) => e.bib.title).sort(), [
+      'Birds in the garden',
+      'Birds of the garden on film',
+      'Garden birds',
+    ]);
+    assert.deepEqual((await search('text=birds&decade=1990')).entries.map((e) => e.bib.title).sort(), [
+      'Garden birds',
+      'Garden birds of Spain',
+    ]);
     assert.equal((await search('text=birds&decade=1990&language=spa&materialType=a')).total, 1);
     assert.equal((await search('text=birds&decade=1980')).total, 0);
   });
@@ -82,7 +99,13 @@ describe(`search facets and filters on ${ENGINE}`, () => {
   });
 
   it('refuses malformed filter values in the error shape', async () => {
-    for (const query of ['text=birds&decade=1995', 'text=birds&language=english', 'text=birds&materialType=', 'text=birds&decade=abc', 'text=birds&facets=maybe']) {
+    for (const query of [
+      'text=birds&decade=1995',
+      'text=birds&language=english',
+      'text=birds&materialType=',
+      'text=birds&decade=abc',
+      'text=birds&facets=maybe',
+    ]) {
       const res = await get(query);
       assert.equal(res.statusCode, 400, query);
       const body = res.json();

@@ -14,8 +14,14 @@ describe(`search freshness on a running server on ${ENGINE}`, () => {
     database = await childDatabase();
     const env = { ...database.env, CARREL_DEMO_CATALOGUE: 'false' };
     server = await startServer(env, await freePort());
-    const key = JSON.parse((await carrel(['keys', 'create', '--name', 's', '--roles', 'Bibs_Write', '--json'], env)).stdout) as { key: string; secret: string };
-    const token = await fetch(`${server.url}/v6/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` } });
+    const key = JSON.parse((await carrel(['keys', 'create', '--name', 's', '--roles', 'Bibs_Write', '--json'], env)).stdout) as {
+      key: string;
+      secret: string;
+    };
+    const token = await fetch(`${server.url}/v6/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+    });
     auth = `Bearer ${((await token.json()) as { access_token: string }).access_token}`;
   });
   after(async () => {
@@ -35,8 +41,15 @@ describe(`search freshness on a running server on ${ENGINE}`, () => {
   }
 
   it('finds a new bib within a second, and loses a deleted one as fast', async () => {
-    const record = { leader: '00000nam a2200000 i 4500', fields: [{ '245': { ind1: '0', ind2: '0', subfields: [{ a: 'Quixotic zephyrs' }] } }] };
-    const posted = await fetch(`${server.url}/v6/bibs`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(record) });
+    const record = {
+      leader: '00000nam a2200000 i 4500',
+      fields: [{ '245': { ind1: '0', ind2: '0', subfields: [{ a: 'Quixotic zephyrs' }] } }],
+    };
+    const posted = await fetch(`${server.url}/v6/bibs`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(record),
+    });
     assert.equal(posted.status, 200);
     const link = ((await posted.json()) as { link: string }).link;
     assert.ok((await until('zephyrs', 1)) < 1000, 'searchable within a second');

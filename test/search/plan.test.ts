@@ -6,8 +6,17 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EXACT_FACTOR, STEM_FACTOR } from '../../src/search/document.ts';
 import {
-  ASSEMBLE_BITMAPS_FROM, firstPool, nextPool, planKeyed, planSearch, POOL_SIZE, readSearch,
-  type Plan, type PlanLimits, type PoolPlan, type Search,
+  ASSEMBLE_BITMAPS_FROM,
+  firstPool,
+  nextPool,
+  planKeyed,
+  planSearch,
+  POOL_SIZE,
+  readSearch,
+  type Plan,
+  type PlanLimits,
+  type PoolPlan,
+  type Search,
 } from '../../src/search/plan.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
 import type { CachedCount, Term, TermStats } from '../../src/search/types.ts';
@@ -28,11 +37,14 @@ type Keys = Record<string, readonly [id: number, df: number, bitmap?: boolean]>;
 
 /** Statistics of these keys, each at version 1, and a kept count. */
 function stats(keys: Keys, count?: CachedCount): TermStats {
-  const terms = new Map<string, Term>(Object.entries(keys).map(([key, [id, df, bitmap]]) => [key, { id, df, version: 1, bitmap: bitmap ?? false }]));
+  const terms = new Map<string, Term>(
+    Object.entries(keys).map(([key, [id, df, bitmap]]) => [key, { id, df, version: 1, bitmap: bitmap ?? false }]),
+  );
   return count ? { terms, count } : { terms };
 }
 
-const plan = (request: SearchOptions, keys: Keys, count?: CachedCount): Plan => planSearch(read(request), request, stats(keys, count), LIMITS);
+const plan = (request: SearchOptions, keys: Keys, count?: CachedCount): Plan =>
+  planSearch(read(request), request, stats(keys, count), LIMITS);
 
 function poolPlan(request: SearchOptions, keys: Keys, count?: CachedCount): PoolPlan {
   const p = plan(request, keys, count);
@@ -60,7 +72,8 @@ describe('search planner', () => {
   });
 
   it('reads an ISBN, with or without hyphens, in 10 or 13 digits, as its one key; an ISSN too', () => {
-    for (const text of ['978-0-14-143951-8', '9780141439518', '0-14-143951-3']) assert.deepEqual(read(ask(text)).keys, ['i:9780141439518'], text);
+    for (const text of ['978-0-14-143951-8', '9780141439518', '0-14-143951-3'])
+      assert.deepEqual(read(ask(text)).keys, ['i:9780141439518'], text);
     assert.deepEqual(read(ask('0378-5955', { index: 'issn' })).keys, ['i:03785955']);
     assert.equal(read(ask('9780141439518', { index: 'title' })).kind, 'words', 'a title index reads digits as a word');
   });
@@ -78,22 +91,35 @@ describe('search planner', () => {
     it('takes one rare or common word on a first page by its keys, with their boosts, counted by its stem list', () => {
       const request = ask('war');
       assert.deepEqual(planKeyed(read(request), request, LIMITS), {
-        kind: 'keyed', counted: true,
+        kind: 'keyed',
+        counted: true,
         query: { keys: ['*~war', '*^war', '*!war'], boosts: [1, -EXACT_FACTOR, 1], size: 100, title: null, limit: 10, offset: 0 },
       });
       const histories = ask('histories', { offset: 90 });
-      assert.deepEqual(planKeyed(read(histories), histories, LIMITS)?.query.boosts, [STEM_FACTOR, EXACT_FACTOR, 1], 'the exact form fully, its stem partly');
+      assert.deepEqual(
+        planKeyed(read(histories), histories, LIMITS)?.query.boosts,
+        [STEM_FACTOR, EXACT_FACTOR, 1],
+        'the exact form fully, its stem partly',
+      );
     });
 
     it('compares the title with one word searched in the title index', () => {
       const request = ask('war', { index: 'title' });
-      assert.deepEqual(planKeyed(read(request), request, LIMITS)?.query, { keys: ['t~war', 't^war'], boosts: [1, -EXACT_FACTOR], size: 100, title: ' war ', limit: 10, offset: 0 });
+      assert.deepEqual(planKeyed(read(request), request, LIMITS)?.query, {
+        keys: ['t~war', 't^war'],
+        boosts: [1, -EXACT_FACTOR],
+        size: 100,
+        title: ' war ',
+        limit: 10,
+        offset: 0,
+      });
     });
 
     it('takes an ISBN by its key, uncounted', () => {
       const request = ask('978-0-14-143951-8');
       assert.deepEqual(planKeyed(read(request), request, LIMITS), {
-        kind: 'keyed', counted: false,
+        kind: 'keyed',
+        counted: false,
         query: { keys: ['i:9780141439518'], boosts: [1], size: 100, title: null, limit: 10, offset: 0 },
       });
     });
@@ -102,9 +128,15 @@ describe('search planner', () => {
       const keyed = (request: SearchOptions) => planKeyed(read(request), request, LIMITS);
       assert.ok(keyed(ask('war', { limit: 50, offset: 50 })), 'the page ends at the pool');
       for (const request of [
-        ask('war', { limit: 50, offset: 51 }), ask('war', { facets: true }), ask('war', { sort: 'title' }), ask('war', { sort: 'year' }),
-        ask('war', { filters: { language: ['eng'] } }), ask('war', { exhaustive: true }), ask('9780141439518', { facets: true }),
-      ]) assert.equal(keyed(request), undefined, JSON.stringify(request));
+        ask('war', { limit: 50, offset: 51 }),
+        ask('war', { facets: true }),
+        ask('war', { sort: 'title' }),
+        ask('war', { sort: 'year' }),
+        ask('war', { filters: { language: ['eng'] } }),
+        ask('war', { exhaustive: true }),
+        ask('9780141439518', { facets: true }),
+      ])
+        assert.equal(keyed(request), undefined, JSON.stringify(request));
       assert.ok(keyed(ask('war', { filters: { language: [] } })), 'an empty filter filters nothing');
     });
 
@@ -125,10 +157,22 @@ describe('search planner', () => {
 
     it('ranks every match of a number found, exactly', () => {
       const sql = exhaustiveSql(ask('9780141439518', { limit: 5, offset: 200 }), { 'i:9780141439518': [7, 2] });
-      assert.deepEqual(sql, { required: [{ termIds: [7], boosts: [1] }], optional: [], excluded: [], excludedStems: [], phrases: [], excludedPhrases: [], title: null, filters: {}, sort: 'relevance', limit: 5, offset: 200 });
+      assert.deepEqual(sql, {
+        required: [{ termIds: [7], boosts: [1] }],
+        optional: [],
+        excluded: [],
+        excludedStems: [],
+        phrases: [],
+        excludedPhrases: [],
+        title: null,
+        filters: {},
+        sort: 'relevance',
+        limit: 5,
+        offset: 200,
+      });
     });
 
-    it('ranks one word from a pool of its list, its total the list\'s length, its facets counted from the list', () => {
+    it("ranks one word from a pool of its list, its total the list's length, its facets counted from the list", () => {
       const p = poolPlan(ask('war', { offset: 300 }), WAR);
       assert.equal(p.total, 500);
       assert.equal(p.list, 1);
@@ -157,10 +201,14 @@ describe('search planner', () => {
       assert.equal(p.list, undefined, 'no one list holds exactly the matches');
       assert.equal(p.sql.title, ' war peace army navy ', 'the title is compared with the words');
       assert.equal(p.base, 200);
-      assert.deepEqual(p.total, { termIds: [4, 1, 7, 6], phrases: [], search: read(ask('war peace army navy')).counted, versions: [1, 1, 1, 1] }, 'counted, rarest first');
+      assert.deepEqual(
+        p.total,
+        { termIds: [4, 1, 7, 6], phrases: [], search: read(ask('war peace army navy')).counted, versions: [1, 1, 1, 1] },
+        'counted, rarest first',
+      );
     });
 
-    it('reads a count kept at the lists\' current versions, and counts again when one has moved', () => {
+    it("reads a count kept at the lists' current versions, and counts again when one has moved", () => {
       const keys = { ...WAR, '*~peace': [4, 90], '*^peace': [5, 1] } as const;
       assert.equal(poolPlan(ask('war peace'), keys, { total: 12, versions: [1, 1] }).total, 12);
       assert.equal(typeof poolPlan(ask('war peace'), keys, { total: 12, versions: [1, 0] }).total, 'object');
@@ -201,8 +249,16 @@ describe('search planner', () => {
       assert.equal(nextPool(p, third, { hits: hits(0), pooled: 480 }, 500, LIMITS), undefined, 'the pool reaches past the rarest list');
     });
 
-    it('ranks a phrase from its rarest pair list, one word\'s size, checked on the text, its words\' lists not probed', () => {
-      const keys = { '*~civil': [1, 800], '*^civil': [2, 1], '*~war': [3, 500], '*^war': [4, 1], '*~civil war': [5, 60], '*~england': [6, 2000], '*^england': [7, 1] } as const;
+    it("ranks a phrase from its rarest pair list, one word's size, checked on the text, its words' lists not probed", () => {
+      const keys = {
+        '*~civil': [1, 800],
+        '*^civil': [2, 1],
+        '*~war': [3, 500],
+        '*^war': [4, 1],
+        '*~civil war': [5, 60],
+        '*~england': [6, 2000],
+        '*^england': [7, 1],
+      } as const;
       const p = poolPlan(ask('"civil war" england'), keys);
       assert.deepEqual([p.rarest.id, p.termIds], [5, [5]]);
       assert.deepEqual(p.page.phrases, [' civil war ']);
@@ -218,7 +274,10 @@ describe('search planner', () => {
       const the = { '*~the': [8, 5000], '*^the': [9, 1] } as const;
       const p = poolPlan(ask('the war'), { ...WAR, ...the });
       assert.deepEqual(p.sql.optional, [{ termIds: [8, 9], boosts: [1, -EXACT_FACTOR] }]);
-      assert.deepEqual(p.sql.required.map((c) => c.termIds), [[1, 2]]);
+      assert.deepEqual(
+        p.sql.required.map((c) => c.termIds),
+        [[1, 2]],
+      );
       assert.equal(p.list, 1, 'only "war" is required');
       assert.equal(poolPlan(ask('the the'), the).sql.required.length, 2);
     });
@@ -233,7 +292,13 @@ describe('search planner', () => {
     });
 
     it('ranks every match at once with filters, another sort, or exhaustive asked for', () => {
-      const asked: Partial<SearchOptions>[] = [{ filters: { language: ['eng'] } }, { filters: { decade: [1990] } }, { sort: 'title' }, { sort: 'year' }, { exhaustive: true }];
+      const asked: Partial<SearchOptions>[] = [
+        { filters: { language: ['eng'] } },
+        { filters: { decade: [1990] } },
+        { sort: 'title' },
+        { sort: 'year' },
+        { exhaustive: true },
+      ];
       for (const options of asked) {
         const sql = exhaustiveSql(ask('war', options), WAR);
         assert.deepEqual(sql.filters, options.filters ?? {});
@@ -243,12 +308,23 @@ describe('search planner', () => {
     });
 
     it('ranks every match of exclusions and OR: an excluded word drops its exact form, an OR takes either word', () => {
-      const keys = { ...WAR, '*~peace': [4, 90], '*^peace': [5, 1], '*~army': [6, 60], '*:armies': [7, 10], '*~and peace': [8, 1] } as const;
+      const keys = {
+        ...WAR,
+        '*~peace': [4, 90],
+        '*^peace': [5, 1],
+        '*~army': [6, 60],
+        '*:armies': [7, 10],
+        '*~and peace': [8, 1],
+      } as const;
       assert.deepEqual(exhaustiveSql(ask('war -peace'), keys).excludedStems, [{ stem: 4, others: 5 }]);
       assert.deepEqual(exhaustiveSql(ask('war -armies'), keys).excluded, [7]);
       assert.deepEqual(exhaustiveSql(ask('war -"and peace"'), keys).excludedPhrases, [' and peace ']);
-      assert.deepEqual(exhaustiveSql(ask('war OR peace'), keys).required, [{ termIds: [1, 2, 4, 5], boosts: [1, -EXACT_FACTOR, 1, -EXACT_FACTOR] }]);
-      assert.deepEqual(exhaustiveSql(ask('war OR armies'), keys).required, [{ termIds: [1, 2, 6, 7], boosts: [1, -EXACT_FACTOR, STEM_FACTOR, EXACT_FACTOR] }]);
+      assert.deepEqual(exhaustiveSql(ask('war OR peace'), keys).required, [
+        { termIds: [1, 2, 4, 5], boosts: [1, -EXACT_FACTOR, 1, -EXACT_FACTOR] },
+      ]);
+      assert.deepEqual(exhaustiveSql(ask('war OR armies'), keys).required, [
+        { termIds: [1, 2, 6, 7], boosts: [1, -EXACT_FACTOR, STEM_FACTOR, EXACT_FACTOR] },
+      ]);
     });
 
     it('draws pools of the sizes README "Search" gives by default: 100 bibs of one word, 200 of several, bitmaps assembled past 2,000', () => {
@@ -281,6 +357,9 @@ describe('search planner', () => {
     visit(path.resolve('src/search/plan.ts'));
     const modules = [...seen].map((f) => path.relative('src', f));
     assert.ok(modules.includes('search/text.ts'), modules.join(', '));
-    assert.deepEqual(modules.filter((m) => m.startsWith('db/') || m.includes('repository')), []);
+    assert.deepEqual(
+      modules.filter((m) => m.startsWith('db/') || m.includes('repository')),
+      [],
+    );
   });
 });

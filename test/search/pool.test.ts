@@ -44,7 +44,11 @@ describe(`search pool on ${ENGINE}`, () => {
       // The pool's first page is the best of the pool: every bib on it scores at least as much as any bib after it in the pool.
       const head = await pooled.search({ text, limit: 5, offset: 0 });
       const scores = head.hits.map((h) => h.relevance);
-      assert.deepEqual([...scores].sort((a, b) => b - a), scores, 'in score order');
+      assert.deepEqual(
+        [...scores].sort((a, b) => b - a),
+        scores,
+        'in score order',
+      );
     });
   }
 
@@ -56,7 +60,11 @@ describe(`search pool on ${ENGINE}`, () => {
       assert.equal(fast.total, slow.total);
       assert.deepEqual(fast.hits, slow.hits, text);
     }
-    for (const [text, index] of [['history', 'subject'], ['fiction juvenile', 'subject'], ['the', 'title']] as const) {
+    for (const [text, index] of [
+      ['history', 'subject'],
+      ['fiction juvenile', 'subject'],
+      ['the', 'title'],
+    ] as const) {
       const fast = await roomy.search({ text, index, limit: 30, offset: 0 });
       const slow = await roomy.search({ text, index, limit: 30, offset: 0, exhaustive: true });
       assert.ok(fast.total > 0, `${index}: ${text}`);
@@ -74,9 +82,11 @@ describe(`search pool on ${ENGINE}`, () => {
     // Half the documents as an index built before 0020 left them: no weights.
     await testDb.db.query("update search_docs set weights = '{}' where bib_id % 2 = 0");
     assert.deepEqual(await answer(), withWeights);
-    await testDb.db.query("insert into search_queue (bib_id) select bib_id from search_docs where cardinality(weights) = 0");
+    await testDb.db.query('insert into search_queue (bib_id) select bib_id from search_docs where cardinality(weights) = 0');
     await drainQueue(testDb.db);
-    const [left] = await testDb.db.query<{ n: number }>('select count(*)::int as n from search_docs where cardinality(weights) <> cardinality(terms)');
+    const [left] = await testDb.db.query<{ n: number }>(
+      'select count(*)::int as n from search_docs where cardinality(weights) <> cardinality(terms)',
+    );
     assert.equal(left!.n, 0, 'indexed again, every document keeps its weights');
     assert.deepEqual(await answer(), withWeights);
   });
@@ -84,10 +94,16 @@ describe(`search pool on ${ENGINE}`, () => {
   it('answers one word or number from its keys in one statement as the full evaluation does, at any page of the first pool', async () => {
     // (The pages of a word past the first pool, and their seams with it, are walked above.)
     const roomy = new SearchService(testDb.db, 1000);
-    const [bib] = await testDb.db.query<{ isbn: string }>('select isbns[1] as isbn from bibs where cardinality(isbns) > 0 order by id limit 1');
+    const [bib] = await testDb.db.query<{ isbn: string }>(
+      'select isbns[1] as isbn from bibs where cardinality(isbns) > 0 order by id limit 1',
+    );
     // "histories" is not its own stem: its exact form's list and its stem's are both read.
     for (const text of ['history', 'histories', 'fiction', bib!.isbn]) {
-      for (const [limit, offset] of [[5, 0], [5, 10], [15, 0]] as const) {
+      for (const [limit, offset] of [
+        [5, 0],
+        [5, 10],
+        [15, 0],
+      ] as const) {
         const fast = await roomy.search({ text, limit, offset });
         const slow = await roomy.search({ text, limit, offset, exhaustive: true });
         assert.ok(slow.total > 0, text);
@@ -96,7 +112,8 @@ describe(`search pool on ${ENGINE}`, () => {
       }
     }
     // A word or number in no bib: nothing, at once.
-    for (const text of ['qwxzjv', '9780000000002']) assert.deepEqual(await roomy.search({ text, limit: 5, offset: 0 }), { total: 0, hits: [] }, text);
+    for (const text of ['qwxzjv', '9780000000002'])
+      assert.deepEqual(await roomy.search({ text, limit: 5, offset: 0 }), { total: 0, hits: [] }, text);
     // A page past a word's matches still says how many there are.
     const few = await roomy.search({ text: bib!.isbn, limit: 5, offset: 10 });
     assert.deepEqual(few, { total: (await full(bib!.isbn, 5, 0)).total, hits: [] });
@@ -106,8 +123,12 @@ describe(`search pool on ${ENGINE}`, () => {
     // Two words each in many bibs but together in few, from the catalogue's own text.
     const docs = (await testDb.db.query<{ words: string }>('select words from search_docs')).map((d) => new Set(d.words.trim().split(' ')));
     const bibsOf = new Map<string, number>();
-    for (const words of docs) for (const w of words) if (w.length > 3 && !STOP_WORDS.has(w) && !/\d/.test(w)) bibsOf.set(w, (bibsOf.get(w) ?? 0) + 1);
-    const candidates = [...bibsOf].filter(([, n]) => n >= 60 && n <= 600).map(([w]) => w).sort();
+    for (const words of docs)
+      for (const w of words) if (w.length > 3 && !STOP_WORDS.has(w) && !/\d/.test(w)) bibsOf.set(w, (bibsOf.get(w) ?? 0) + 1);
+    const candidates = [...bibsOf]
+      .filter(([, n]) => n >= 60 && n <= 600)
+      .map(([w]) => w)
+      .sort();
     let seldom: { text: string; ratio: number } | undefined;
     for (const [i, a] of candidates.entries()) {
       for (const b of candidates.slice(i + 1)) {
@@ -120,16 +141,23 @@ describe(`search pool on ${ENGINE}`, () => {
     assert.ok(seldom && seldom.ratio >= 20, `two words seldom found together in the generated catalogue (${JSON.stringify(seldom)})`);
     const pools: string[] = [];
     const query = testDb.db.query.bind(testDb.db);
-    const counting = new SearchService({ ...testDb.db, query: (text, params, options) => {
-      if (text.includes('m as materialized')) pools.push(text); // a pool ranked (rankPool)
-      return query(text, params, options);
-    } }, 15);
+    const counting = new SearchService(
+      {
+        ...testDb.db,
+        query: (text, params, options) => {
+          if (text.includes('m as materialized')) pools.push(text); // a pool ranked (rankPool)
+          return query(text, params, options);
+        },
+      },
+      15,
+    );
     const first = await counting.search({ text: seldom.text, limit: 3, offset: 0 });
     assert.equal(first.hits.length, 3);
     assert.equal(pools.length, 1, 'the first pool held the first page');
     const full = await counting.search({ text: seldom.text, limit: 5000, offset: 0, exhaustive: true });
     const seen: string[] = [];
-    for (let offset = 0; offset < full.total + 3; offset += 3) seen.push(...(await counting.search({ text: seldom.text, limit: 3, offset })).hits.map((h) => h.id));
+    for (let offset = 0; offset < full.total + 3; offset += 3)
+      seen.push(...(await counting.search({ text: seldom.text, limit: 3, offset })).hits.map((h) => h.id));
     assert.equal(seen.length, full.total);
     assert.deepEqual(new Set(seen), new Set(full.hits.map((h) => h.id)), 'each match once');
   });
@@ -137,13 +165,19 @@ describe(`search pool on ${ENGINE}`, () => {
   it('gives each match once however small the pool, its scores the same whichever pool a page comes from', async () => {
     // Searches whose bibs tie at the second decimal: their weights, summed in a different order by
     // pools of different sizes, once differed in the last bit, and the ties broke differently.
-    for (const [text, poolSize] of [['chicago williams', 3], ['chicagos chicago volumes', 1], ['pages "194 pages"', 3], ['history fiction', 2]] as const) {
+    for (const [text, poolSize] of [
+      ['chicago williams', 3],
+      ['chicagos chicago volumes', 1],
+      ['pages "194 pages"', 3],
+      ['history fiction', 2],
+    ] as const) {
       const tiny = new SearchService(testDb.db, poolSize);
       const full = await tiny.search({ text, limit: 5000, offset: 0, exhaustive: true });
       assert.ok(full.total > 4, `${text}: ${full.total}`);
       for (const limit of [2, 3, 4]) {
         const seen: string[] = [];
-        for (let offset = 0; offset < full.total; offset += limit) seen.push(...(await tiny.search({ text, limit, offset })).hits.map((h) => h.id));
+        for (let offset = 0; offset < full.total; offset += limit)
+          seen.push(...(await tiny.search({ text, limit, offset })).hits.map((h) => h.id));
         assert.equal(new Set(seen).size, seen.length, `${text}, pool ${poolSize}, pages of ${limit}: no bib twice`);
         assert.deepEqual(new Set(seen), new Set(full.hits.map((h) => h.id)), `${text}, pool ${poolSize}, pages of ${limit}: every match`);
       }
@@ -161,7 +195,13 @@ describe(`search pool on ${ENGINE}`, () => {
   });
 
   it("counts a single word's facets from its list alone as the full evaluation counts them", async () => {
-    for (const [text, index] of [['history', undefined], ['histories', undefined], ['fiction', undefined], ['history', 'subject'], ['the', 'title']] as const) {
+    for (const [text, index] of [
+      ['history', undefined],
+      ['histories', undefined],
+      ['fiction', undefined],
+      ['history', 'subject'],
+      ['the', 'title'],
+    ] as const) {
       const fromList = await pooled.search({ text, index, limit: 5, offset: 0, facets: true });
       const full = await pooled.search({ text, index, limit: 5, offset: 0, facets: true, exhaustive: true });
       assert.ok(fromList.total > 40, `${index ?? 'any field'}: ${text} should be common (${fromList.total})`);
@@ -174,12 +214,18 @@ describe(`search pool on ${ENGINE}`, () => {
   it('keeps the total of several words until one of their lists changes', async () => {
     const before = await pooled.search({ text: 'history fiction', limit: 5, offset: 0 });
     const kept = await testDb.db.query<{ total: number }>('select total from search_counts');
-    assert.ok(kept.some((r) => r.total === before.total), 'the count was kept');
+    assert.ok(
+      kept.some((r) => r.total === before.total),
+      'the count was kept',
+    );
     // It is read, not counted again: a kept count changed by hand is what the search answers.
     await testDb.db.query('update search_counts set total = total + 1000 where total = $1', [before.total]);
     assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total + 1000);
     await testDb.db.query('update search_counts set total = total - 1000 where total = $1', [before.total + 1000]);
-    const marc = { leader: '00000nam a2200000 i 4500', fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: 'A history of fiction' }] }] };
+    const marc = {
+      leader: '00000nam a2200000 i 4500',
+      fields: [{ tag: '245', ind1: '0', ind2: '0', subfields: [{ code: 'a', value: 'A history of fiction' }] }],
+    };
     const id = await new BibService(testDb.db, new ItemService(testDb.db)).create({ marc });
     await drainQueue(testDb.db);
     assert.equal((await pooled.search({ text: 'history fiction', limit: 5, offset: 0 })).total, before.total + 1);

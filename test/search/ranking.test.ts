@@ -13,14 +13,20 @@ import { drainQueue } from '../../src/search/indexer.ts';
 import { SearchService, type SearchRequest } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({ tag, ind1: '0', ind2: '0', subfields: subfields.map(([code, value]) => ({ code, value })) });
+const df = (tag: string, ...subfields: [string, string][]): DataField => ({
+  tag,
+  ind1: '0',
+  ind2: '0',
+  subfields: subfields.map(([code, value]) => ({ code, value })),
+});
 /** A record named by its 001, with this title, published in `year` when given (008). */
 const record = (name: string, title: string, fields: DataField[] = [], year?: number): MarcRecord => ({
   leader: '00000nam a2200000 i 4500',
   fields: [
     { tag: '001', value: name },
     ...(year ? [{ tag: '008', value: `260101s${year}    xxu           000 0 eng d` }] : []),
-    df('245', ['a', title]), ...fields,
+    df('245', ['a', title]),
+    ...fields,
   ],
 });
 
@@ -78,12 +84,20 @@ describe(`search ranking rules on ${ENGINE}`, () => {
   before(async () => {
     testDb = await createTestDb();
     await testDb.db.transaction((tx) => ensureDemoLocations(tx));
-    const summary = await importRecords(testDb.db, [{ name: 'ranking', records: RECORDS.map((r, i) => ({ position: `record ${i + 1}`, record: r })) }], { itemMap: DEFAULT_ITEM_MAP });
+    const summary = await importRecords(
+      testDb.db,
+      [{ name: 'ranking', records: RECORDS.map((r, i) => ({ position: `record ${i + 1}`, record: r })) }],
+      { itemMap: DEFAULT_ITEM_MAP },
+    );
     assert.deepEqual(summary.failed, []);
     await drainQueue(testDb.db);
     const rows = await testDb.db.query<{ id: string; name: string }>('select id::text, control_number as name from bibs order by id');
     for (const row of rows) names.set(row.id, row.name);
-    assert.deepEqual(rows.map((r) => r.name), RECORDS.map((r) => (r.fields[0] as { value: string }).value), 'ids in load order');
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      RECORDS.map((r) => (r.fields[0] as { value: string }).value),
+      'ids in load order',
+    );
     service = new SearchService(testDb.db);
   });
   after(() => testDb.drop());
@@ -99,41 +113,90 @@ describe(`search ranking rules on ${ENGINE}`, () => {
 
   it('weighs a word by its field: title 10, author 6, subject 5, other titles and added authors 4, series 2, notes and call numbers 1, imprint 0.5', async () => {
     assert.deepEqual(await ranked('quokka'), [
-      ['q-title', 10], ['q-author', 6], ['q-subject', 5], ['q-added', 4], ['q-other-title', 4], ['q-series', 2], ['q-call', 1], ['q-note', 1], ['q-imprint', 0.5],
+      ['q-title', 10],
+      ['q-author', 6],
+      ['q-subject', 5],
+      ['q-added', 4],
+      ['q-other-title', 4],
+      ['q-series', 2],
+      ['q-call', 1],
+      ['q-note', 1],
+      ['q-imprint', 0.5],
     ]);
   });
 
-  it('adds a third of its place\'s weight for each repeat', async () => {
-    assert.deepEqual(await ranked('wallaby'), [['w-twice', 6.5], ['w-once', 6]]);
+  it("adds a third of its place's weight for each repeat", async () => {
+    assert.deepEqual(await ranked('wallaby'), [
+      ['w-twice', 6.5],
+      ['w-once', 6],
+    ]);
   });
 
   it('counts the exact form fully and another form with the same stem 0.6 of it', async () => {
     // A stemmed match in the title (6) still outranks the exact word in a subject (5).
-    assert.deepEqual(await ranked('echidna'), [['e-singular', 10], ['e-plural', 6], ['e-subject', 5]]);
-    assert.deepEqual(await ranked('echidnas'), [['e-plural', 10], ['e-singular', 6], ['e-subject', 3]]);
+    assert.deepEqual(await ranked('echidna'), [
+      ['e-singular', 10],
+      ['e-plural', 6],
+      ['e-subject', 5],
+    ]);
+    assert.deepEqual(await ranked('echidnas'), [
+      ['e-plural', 10],
+      ['e-singular', 6],
+      ['e-subject', 3],
+    ]);
   });
 
   it('adds 60 to one word that is the whole title, 25 when the title starts with it', async () => {
-    assert.deepEqual(await ranked('bilby'), [['b-whole', 70], ['b-leading', 35], ['b-within', 10], ['b-subject', 5]]);
+    assert.deepEqual(await ranked('bilby'), [
+      ['b-whole', 70],
+      ['b-leading', 35],
+      ['b-within', 10],
+      ['b-subject', 5],
+    ]);
   });
 
   it('adds 60 for an exact title, 25 for a title starting with the words, 10 for one with them in order', async () => {
-    assert.deepEqual(await ranked('numbat forest'), [['n-exact', 80], ['n-leading', 45], ['n-within', 30], ['n-apart', 20]]);
+    assert.deepEqual(await ranked('numbat forest'), [
+      ['n-exact', 80],
+      ['n-leading', 45],
+      ['n-within', 30],
+      ['n-apart', 20],
+    ]);
     // One word in the title index is compared with the whole title too.
-    assert.deepEqual(await ranked('numbat', { index: 'title' }), [['n-whole', 70], ['n-leading', 35], ['n-exact', 35], ['n-apart', 20], ['n-within', 20]]);
+    assert.deepEqual(await ranked('numbat', { index: 'title' }), [
+      ['n-whole', 70],
+      ['n-leading', 35],
+      ['n-exact', 35],
+      ['n-apart', 20],
+      ['n-within', 20],
+    ]);
   });
 
   it('ranks by stop words without requiring them', async () => {
-    assert.deepEqual(await ranked('the koala'), [['k-the', 20], ['k-plain', 10]]);
+    assert.deepEqual(await ranked('the koala'), [
+      ['k-the', 20],
+      ['k-plain', 10],
+    ]);
   });
 
-  it('draws a phrase\'s first pool from its pair list, where a pair weighs as its heavier place', async () => {
-    assert.deepEqual(await ranked('"wombat burrow"'), [['p-note', 20.6], ['p-title-note', 11], ['p-subject', 10]]);
+  it("draws a phrase's first pool from its pair list, where a pair weighs as its heavier place", async () => {
+    assert.deepEqual(await ranked('"wombat burrow"'), [
+      ['p-note', 20.6],
+      ['p-title-note', 11],
+      ['p-subject', 10],
+    ]);
     // A pool of one bib holds the pair's heaviest entry (title to note: 10, above the subject's 5
     // and the note's 1), which ranks first however the others score (README "Search", the trade).
     const tiny = new SearchService(testDb.db, 1);
     const fromPool = await tiny.search({ text: '"wombat burrow"', limit: 10, offset: 0 });
-    assert.deepEqual(fromPool.hits.map((h) => [names.get(h.id), h.relevance]), [['p-title-note', 11], ['p-note', 20.6], ['p-subject', 10]]);
+    assert.deepEqual(
+      fromPool.hits.map((h) => [names.get(h.id), h.relevance]),
+      [
+        ['p-title-note', 11],
+        ['p-note', 20.6],
+        ['p-subject', 10],
+      ],
+    );
   });
 
   it('weighs a standard number 8', async () => {

@@ -23,27 +23,38 @@ const BIBS = 400;
  */
 async function content(db: Queryable) {
   const postings = await db.query<{ row: string }>(
-    `select t.key || ' ' || p.bib_id || ' ' || p.weight as row from search_postings p join search_terms t on t.id = p.term_id order by 1`);
+    `select t.key || ' ' || p.bib_id || ' ' || p.weight as row from search_postings p join search_terms t on t.id = p.term_id order by 1`,
+  );
   const docs = await db.query<{ row: string }>(
     `select concat_ws(' | ', d.bib_id, d.title, d.words, d.sort_title, d.year, d.material_type, d.lang,
-       (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(d.terms))) as row from search_docs d order by d.bib_id`);
+       (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(d.terms))) as row from search_docs d order by d.bib_id`,
+  );
   const docPostings = await db.query<{ row: string }>(
     `select t.key || ' ' || d.bib_id || ' ' || u.weight as row
-     from search_docs d cross join unnest(d.terms, d.weights) as u(term_id, weight) join search_terms t on t.id = u.term_id order by 1`);
+     from search_docs d cross join unnest(d.terms, d.weights) as u(term_id, weight) join search_terms t on t.id = u.term_id order by 1`,
+  );
   const df = await db.query<{ row: string }>(`select key || ' ' || df as row from search_terms where df > 0 order by key`);
-  return { postings: postings.map((r) => r.row), docs: docs.map((r) => r.row), docPostings: docPostings.map((r) => r.row), df: df.map((r) => r.row) };
+  return {
+    postings: postings.map((r) => r.row),
+    docs: docs.map((r) => r.row),
+    docPostings: docPostings.map((r) => r.row),
+    df: df.map((r) => r.row),
+  };
 }
 
 /** The four tables' columns, constraints and indexes, as a migrated database has them. */
 async function shape(db: Queryable) {
   const columns = await db.query<{ row: string }>(
     `select concat_ws(' ', table_name, column_name, data_type, is_nullable, column_default, is_identity, identity_generation) as row
-     from information_schema.columns where table_name in ('search_terms', 'search_postings', 'search_docs', 'search_bitmaps') order by table_name, column_name`);
+     from information_schema.columns where table_name in ('search_terms', 'search_postings', 'search_docs', 'search_bitmaps') order by table_name, column_name`,
+  );
   const indexes = await db.query<{ row: string }>(
-    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_postings', 'search_docs', 'search_bitmaps') order by indexname`);
+    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_postings', 'search_docs', 'search_bitmaps') order by indexname`,
+  );
   const constraints = await db.query<{ row: string }>(
     `select conname || ' ' || pg_get_constraintdef(oid) as row from pg_constraint
-     where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass) order by conname`);
+     where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass) order by conname`,
+  );
   return [...columns, ...indexes, ...constraints].map((r) => r.row);
 }
 
@@ -53,7 +64,7 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestDb();
     await importGenerated(t.db, 7, BIBS, DEFAULT_ITEM_MAP);
-    await t.db.query("update bibs set suppressed = true where id in (select id from bibs order by id limit 3)");
+    await t.db.query('update bibs set suppressed = true where id in (select id from bibs order by id limit 3)');
     await drainQueue(t.db);
     search = new SearchService(t.db);
   });
@@ -62,7 +73,7 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
   it('leaves the index the indexer builds, in tables shaped as migrated, and searches answer alike', async () => {
     const incremental = await content(t.db);
     assert.ok(incremental.postings.length > BIBS);
-    assert.deepEqual(incremental.docPostings, incremental.postings, 'each document keeps its postings\' weights');
+    assert.deepEqual(incremental.docPostings, incremental.postings, "each document keeps its postings' weights");
     const migrated = await shape(t.db);
     const queries = ['history', 'history fiction', '"juvenile literature"', 'the'];
     const answers = await Promise.all(queries.map((text) => search.search({ text, limit: 20, offset: 0, facets: true })));
@@ -84,18 +95,26 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
       if (progress.phase !== 'indexes' || progress.step !== 'swapping in' || written) return;
       // The build has read the catalogue without this bib; a running server's indexer then takes
       // it off the queue into the index being replaced.
-      written = (await t.db.query<{ id: string }>(
-        `insert into bibs (marc, title, created_date, updated_date) values ($1::json, 'Zyxwvut quarterly', now(), clock_timestamp()) returning id::text`,
-        [{ leader: '00000nas a2200000 a 4500', fields: [{ '245': { ind1: '0', ind2: '0', subfields: [{ a: 'Zyxwvut quarterly' }] } }] }],
-      ))[0]!.id;
+      written = (
+        await t.db.query<{ id: string }>(
+          `insert into bibs (marc, title, created_date, updated_date) values ($1::json, 'Zyxwvut quarterly', now(), clock_timestamp()) returning id::text`,
+          [{ leader: '00000nas a2200000 a 4500', fields: [{ '245': { ind1: '0', ind2: '0', subfields: [{ a: 'Zyxwvut quarterly' }] } }] }],
+        )
+      )[0]!.id;
       await drainQueue(t.db);
     });
     assert.ok(written);
     assert.equal((await search.search({ text: 'zyxwvut', limit: 5, offset: 0 })).total, 0);
-    assert.deepEqual((await t.db.query<{ bib_id: string }>('select bib_id::text from search_queue')).map((r) => r.bib_id), [written]);
+    assert.deepEqual(
+      (await t.db.query<{ bib_id: string }>('select bib_id::text from search_queue')).map((r) => r.bib_id),
+      [written],
+    );
     await drainQueue(t.db);
     const found = await search.search({ text: 'zyxwvut', limit: 5, offset: 0 });
-    assert.deepEqual(found.hits.map((h) => h.id), [written]);
+    assert.deepEqual(
+      found.hits.map((h) => h.id),
+      [written],
+    );
   });
 
   it('refuses a second rebuild while one runs, from another process too, and leaves the first to finish', async () => {
@@ -105,7 +124,10 @@ describe(`search index rebuilt whole on ${ENGINE}`, () => {
       let refused: unknown;
       const indexed = await rebuildIndex(t.db, async (progress) => {
         if (progress.phase !== 'documents' || refused) return;
-        refused = await rebuildIndex(other).then(() => 'ran', (error: unknown) => error);
+        refused = await rebuildIndex(other).then(
+          () => 'ran',
+          (error: unknown) => error,
+        );
       });
       assert.ok(refused instanceof RebuildRunningError, String(refused));
       assert.ok(indexed > 0);

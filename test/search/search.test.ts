@@ -10,8 +10,16 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({ tag, ind1: '0', ind2: '0', subfields: subfields.map(([code, value]) => ({ code, value })) });
-const bib = (title: string, ...fields: DataField[]): MarcRecord => ({ leader: '00000nam a2200000 i 4500', fields: [df('245', ['a', title]), ...fields] });
+const df = (tag: string, ...subfields: [string, string][]): DataField => ({
+  tag,
+  ind1: '0',
+  ind2: '0',
+  subfields: subfields.map(([code, value]) => ({ code, value })),
+});
+const bib = (title: string, ...fields: DataField[]): MarcRecord => ({
+  leader: '00000nam a2200000 i 4500',
+  fields: [df('245', ['a', title]), ...fields],
+});
 
 const CATALOGUE: Record<string, MarcRecord> = {
   warAndPeace: bib('War and peace', df('100', ['a', 'Tolstoy, Leo,']), df('650', ['a', 'Russia'], ['x', 'History'])),
@@ -47,7 +55,8 @@ describe(`search on ${ENGINE}`, () => {
   const search = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/v6/bibs/search?${query}`, headers: { authorization: reader } });
     assert.equal(res.statusCode, 200, res.body);
-    const body: { count: number; total: number; start: number; entries: { relevance: number; bib: { id: string; title: string } }[] } = res.json();
+    const body: { count: number; total: number; start: number; entries: { relevance: number; bib: { id: string; title: string } }[] } =
+      res.json();
     return body;
   };
   const found = async (query: string) => (await search(query)).entries.map((e) => name(e.bib.id));
@@ -82,7 +91,11 @@ describe(`search on ${ENGINE}`, () => {
     assert.deepEqual(await found(`text=${encodeURIComponent('"pride and prejudice"')}`), ['pride']);
     assert.deepEqual(await found(`text=${encodeURIComponent('"prejudice pride"')}`), [], 'the pair is there, the phrase is not');
     assert.deepEqual(await found(`text=${encodeURIComponent('"war and peace" tolstoy')}`), ['warAndPeace']);
-    assert.deepEqual(await found(`text=${encodeURIComponent('"peace tolstoy"')}`), ['warAndPeace'], 'a phrase runs on from one field into the next');
+    assert.deepEqual(
+      await found(`text=${encodeURIComponent('"peace tolstoy"')}`),
+      ['warAndPeace'],
+      'a phrase runs on from one field into the next',
+    );
     assert.deepEqual(await found(`text=${encodeURIComponent('"war peace"')}`), [], 'the stop word between them is part of the text');
     assert.deepEqual(await found('text=war%20-peace'), ['warSubject', 'warNote']);
     assert.deepEqual(await found(`text=${encodeURIComponent('war -"and peace"')}`), ['warSubject', 'warNote']);
@@ -106,7 +119,8 @@ describe(`search on ${ENGINE}`, () => {
   it('pages without overlap or gap, in a stable order', async () => {
     const all = (await search('text=war%20OR%20emma%20OR%20history&limit=50')).entries.map((e) => e.bib.id);
     const paged: string[] = [];
-    for (let offset = 0; offset < all.length + 2; offset += 2) paged.push(...(await search(`text=war%20OR%20emma%20OR%20history&limit=2&offset=${offset}`)).entries.map((e) => e.bib.id));
+    for (let offset = 0; offset < all.length + 2; offset += 2)
+      paged.push(...(await search(`text=war%20OR%20emma%20OR%20history&limit=2&offset=${offset}`)).entries.map((e) => e.bib.id));
     assert.deepEqual(paged, all);
     const beyond = await search('text=war&limit=2&offset=10');
     assert.deepEqual([beyond.count, beyond.total, beyond.start], [0, 3, 10]);
@@ -129,7 +143,11 @@ describe(`search on ${ENGINE}`, () => {
         const { entries } = await search(`text=${text}${fields}`);
         assert.ok(entries.length > 0, text);
         for (const { bib } of entries) {
-          const one = await t.app.inject({ method: 'GET', url: `/v6/bibs/${bib.id}?${fields.slice(1)}`, headers: { authorization: reader } });
+          const one = await t.app.inject({
+            method: 'GET',
+            url: `/v6/bibs/${bib.id}?${fields.slice(1)}`,
+            headers: { authorization: reader },
+          });
           assert.deepEqual(bib, one.json(), `${text}${fields}: ${name(bib.id)}`);
         }
       }
@@ -138,7 +156,10 @@ describe(`search on ${ENGINE}`, () => {
 
   it('refuses a key without Bibs_Read, and a missing text', async () => {
     const other = await bearer(t, ['Invoices_Read']);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/v6/bibs/search?text=war', headers: { authorization: other } })).statusCode, 403);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/v6/bibs/search?text=war', headers: { authorization: other } })).statusCode,
+      403,
+    );
     const missing = await t.app.inject({ method: 'GET', url: '/v6/bibs/search', headers: { authorization: reader } });
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.json().code, 105);

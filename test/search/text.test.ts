@@ -26,8 +26,17 @@ describe('search text', () => {
 
   it('stems English plurals timidly', () => {
     const cases: [string, string][] = [
-      ['histories', 'history'], ['cats', 'cat'], ['boxes', 'box'], ['churches', 'church'], ['glass', 'glass'],
-      ['bus', 'bus'], ['analysis', 'analysis'], ['famous', 'famous'], ['war', 'war'], ['мир', 'мир'], ['is', 'is'],
+      ['histories', 'history'],
+      ['cats', 'cat'],
+      ['boxes', 'box'],
+      ['churches', 'church'],
+      ['glass', 'glass'],
+      ['bus', 'bus'],
+      ['analysis', 'analysis'],
+      ['famous', 'famous'],
+      ['war', 'war'],
+      ['мир', 'мир'],
+      ['is', 'is'],
     ];
     for (const [word, expected] of cases) assert.equal(stem(word), expected, word);
   });
@@ -45,23 +54,52 @@ describe('search queries', () => {
   const alt = (text: string) => parseQuery(text).clauses.map((c) => [c.alternatives.map((a) => a.join(' ')), c.optional]);
 
   it('requires every word, making stop words optional unless they are all there is', () => {
-    assert.deepEqual(alt('history of France'), [[['history'], false], [['of'], true], [['france'], false]]);
-    assert.deepEqual(alt('the who'), [[['the'], true], [['who'], false]], '"who" is not a stop word: it must match');
-    assert.deepEqual(alt('to be'), [[['to'], false], [['be'], false]]);
-    assert.deepEqual(alt('to be or not to be').every(([, optional]) => optional === false), true);
+    assert.deepEqual(alt('history of France'), [
+      [['history'], false],
+      [['of'], true],
+      [['france'], false],
+    ]);
+    assert.deepEqual(
+      alt('the who'),
+      [
+        [['the'], true],
+        [['who'], false],
+      ],
+      '"who" is not a stop word: it must match',
+    );
+    assert.deepEqual(alt('to be'), [
+      [['to'], false],
+      [['be'], false],
+    ]);
+    assert.deepEqual(
+      alt('to be or not to be').every(([, optional]) => optional === false),
+      true,
+    );
   });
 
   it('reads quoted phrases, exclusions and OR', () => {
-    assert.deepEqual(alt('"pride and prejudice" austen'), [[['pride and prejudice'], false], [['austen'], false]]);
+    assert.deepEqual(alt('"pride and prejudice" austen'), [
+      [['pride and prejudice'], false],
+      [['austen'], false],
+    ]);
     assert.deepEqual(parseQuery('dickens -christmas -"bleak house"').excluded, [['christmas'], ['bleak', 'house']]);
-    assert.deepEqual(alt('cats OR dogs training'), [[['cats', 'dogs'], false], [['training'], false]]);
-    assert.deepEqual(alt('Jean-Paul Sartre'), [[['jean paul'], false], [['sartre'], false]]);
+    assert.deepEqual(alt('cats OR dogs training'), [
+      [['cats', 'dogs'], false],
+      [['training'], false],
+    ]);
+    assert.deepEqual(alt('Jean-Paul Sartre'), [
+      [['jean paul'], false],
+      [['sartre'], false],
+    ]);
   });
 
   it('never fails: odd input gives a query of what words there are', () => {
     assert.deepEqual(alt('"unclosed phrase'), [[['unclosed phrase'], false]]);
     assert.deepEqual(parseQuery('OR OR -').clauses, []);
     assert.deepEqual(alt('-'), []);
-    assert.deepEqual(alt('C++ & C#'), [[['c'], false], [['c'], false]]);
+    assert.deepEqual(alt('C++ & C#'), [
+      [['c'], false],
+      [['c'], false],
+    ]);
   });
 });

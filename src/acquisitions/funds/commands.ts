@@ -13,8 +13,10 @@ export function fundCommands(program: Command, cli: Cli): void {
     .action(async (opts: { json?: boolean }) => {
       const rows = (await cli.read(({ services }) => services.funds.list(2000, 0))).map((row) => presentFund(row));
       const text = rows.length
-        ? table([['CODE', 'NAME', 'CURRENCY', 'APPROPRIATION', 'EXPENDITURE', 'ENCUMBRANCE', 'FREE BALANCE'],
-          ...rows.map((f) => [f.code, f.fundName, f.currency, f.appropriation, f.expenditure, f.encumbrance, f.freeBalance].map(String))])
+        ? table([
+            ['CODE', 'NAME', 'CURRENCY', 'APPROPRIATION', 'EXPENDITURE', 'ENCUMBRANCE', 'FREE BALANCE'],
+            ...rows.map((f) => [f.code, f.fundName, f.currency, f.appropriation, f.expenditure, f.encumbrance, f.freeBalance].map(String)),
+          ])
         : 'no funds yet: carrel funds create CODE --name NAME --appropriation AMOUNT';
       print(!!opts.json, rows, text);
     });
@@ -30,14 +32,37 @@ export function fundCommands(program: Command, cli: Cli): void {
     .option('--accounting-unit <n>', 'accounting unit (0 to 999)', accountingUnit)
     .option('--note <text>', 'a note')
     .option('--json', 'print JSON')
-    .action(async (code: string, opts: { name: string; appropriation: string; currency: string; expenditure: string; encumbrance: string; accountingUnit?: number; note?: string; json?: boolean }) => {
-      const fund = await cli.write(async ({ services }) => {
-        const service = services.funds;
-        await service.create({ code, fundName: opts.name, appropriation: opts.appropriation, currency: opts.currency, expenditure: opts.expenditure, encumbrance: opts.encumbrance, accountingUnit: opts.accountingUnit, note: opts.note });
-        return presentFund(await service.get(code));
-      });
-      print(!!opts.json, fund, `created fund ${code}: appropriation ${String(fund.appropriation)} ${String(fund.currency)}`);
-    });
+    .action(
+      async (
+        code: string,
+        opts: {
+          name: string;
+          appropriation: string;
+          currency: string;
+          expenditure: string;
+          encumbrance: string;
+          accountingUnit?: number;
+          note?: string;
+          json?: boolean;
+        },
+      ) => {
+        const fund = await cli.write(async ({ services }) => {
+          const service = services.funds;
+          await service.create({
+            code,
+            fundName: opts.name,
+            appropriation: opts.appropriation,
+            currency: opts.currency,
+            expenditure: opts.expenditure,
+            encumbrance: opts.encumbrance,
+            accountingUnit: opts.accountingUnit,
+            note: opts.note,
+          });
+          return presentFund(await service.get(code));
+        });
+        print(!!opts.json, fund, `created fund ${code}: appropriation ${String(fund.appropriation)} ${String(fund.currency)}`);
+      },
+    );
   funds
     .command('set')
     .description('change a fund’s name, appropriation, accounting unit or note')
@@ -47,12 +72,23 @@ export function fundCommands(program: Command, cli: Cli): void {
     .option('--accounting-unit <n>', 'accounting unit (0 to 999)', accountingUnit)
     .option('--note <text>', 'a note ("" clears it)')
     .option('--json', 'print JSON')
-    .action(async (code: string, opts: { name?: string; appropriation?: string; accountingUnit?: number; note?: string; json?: boolean }) => {
-      const fund = await cli.write(async ({ services }) => {
-        const service = services.funds;
-        await service.update(code, { fundName: opts.name, appropriation: opts.appropriation, accountingUnit: opts.accountingUnit, note: opts.note });
-        return presentFund(await service.get(code));
-      });
-      print(!!opts.json, fund, `fund ${code}: appropriation ${String(fund.appropriation)}, free balance ${String(fund.freeBalance)} ${String(fund.currency)}`);
-    });
+    .action(
+      async (code: string, opts: { name?: string; appropriation?: string; accountingUnit?: number; note?: string; json?: boolean }) => {
+        const fund = await cli.write(async ({ services }) => {
+          const service = services.funds;
+          await service.update(code, {
+            fundName: opts.name,
+            appropriation: opts.appropriation,
+            accountingUnit: opts.accountingUnit,
+            note: opts.note,
+          });
+          return presentFund(await service.get(code));
+        });
+        print(
+          !!opts.json,
+          fund,
+          `fund ${code}: appropriation ${String(fund.appropriation)}, free balance ${String(fund.freeBalance)} ${String(fund.currency)}`,
+        );
+      },
+    );
 }

@@ -6,8 +6,32 @@ import { formatMoney } from '../../shared/money.ts';
 import type { FundRow } from './service.ts';
 
 export const FUND_FIELDS = {
-  all: ['code', 'fundName', 'accountingUnit', 'currency', 'appropriation', 'expenditure', 'encumbrance', 'freeBalance', 'note', 'createdDate', 'updatedDate'] as const,
-  defaults: ['code', 'fundName', 'accountingUnit', 'currency', 'appropriation', 'expenditure', 'encumbrance', 'freeBalance', 'note', 'createdDate', 'updatedDate'] as const,
+  all: [
+    'code',
+    'fundName',
+    'accountingUnit',
+    'currency',
+    'appropriation',
+    'expenditure',
+    'encumbrance',
+    'freeBalance',
+    'note',
+    'createdDate',
+    'updatedDate',
+  ] as const,
+  defaults: [
+    'code',
+    'fundName',
+    'accountingUnit',
+    'currency',
+    'appropriation',
+    'expenditure',
+    'encumbrance',
+    'freeBalance',
+    'note',
+    'createdDate',
+    'updatedDate',
+  ] as const,
 } satisfies FieldSet<string>;
 export type FundField = (typeof FUND_FIELDS.all)[number];
 

@@ -49,7 +49,17 @@ export async function insertFund(tx: Queryable, fund: NewFund, stamp: Date): Pro
   const rows = await tx.query(
     `insert into funds (code, fund_name, accounting_unit, currency, appropriation, expenditure, encumbrance, note, created_date, updated_date)
      values ($1, $2, $3, $4, $5::numeric, $6::numeric, $7::numeric, $8, $9, $9) on conflict (code) do nothing returning id`,
-    [fund.code, fund.fundName, fund.accountingUnit, fund.currency, fund.appropriation, fund.expenditure, fund.encumbrance, fund.note, stamp],
+    [
+      fund.code,
+      fund.fundName,
+      fund.accountingUnit,
+      fund.currency,
+      fund.appropriation,
+      fund.expenditure,
+      fund.encumbrance,
+      fund.note,
+      stamp,
+    ],
   );
   return rows.length > 0;
 }
@@ -68,7 +78,15 @@ export async function updateFund(tx: Queryable, code: string, changes: FundChang
     `update funds set fund_name = coalesce($2, fund_name), accounting_unit = coalesce($3, accounting_unit),
        appropriation = coalesce($4::numeric, appropriation), note = case when $5::boolean then $6 else note end, updated_date = $7
      where code = $1 returning id`,
-    [code, changes.fundName ?? null, changes.accountingUnit ?? null, changes.appropriation ?? null, changes.note !== undefined, changes.note ?? null, stamp],
+    [
+      code,
+      changes.fundName ?? null,
+      changes.accountingUnit ?? null,
+      changes.appropriation ?? null,
+      changes.note !== undefined,
+      changes.note ?? null,
+      stamp,
+    ],
   );
   return rows.length > 0;
 }
@@ -92,8 +110,9 @@ export async function changeBalances(tx: Queryable, changes: readonly BalanceCha
   const over = changes.flatMap((c) => {
     const f = byId.get(c.fundId);
     if (!f) return [];
-    const tooLarge = new Decimal(f.encumbrance).plus(c.encumbrance).greaterThan(MAX_FUND_TOTAL)
-      || new Decimal(f.expenditure).plus(c.expenditure).greaterThan(MAX_FUND_TOTAL);
+    const tooLarge =
+      new Decimal(f.encumbrance).plus(c.encumbrance).greaterThan(MAX_FUND_TOTAL) ||
+      new Decimal(f.expenditure).plus(c.expenditure).greaterThan(MAX_FUND_TOTAL);
     return tooLarge ? [f.code] : [];
   });
   if (over.length) throw refuse.fundTotalTooLarge(over);

@@ -8,7 +8,6 @@ import type { App } from '../../http/types.ts';
 import type { FundService } from './service.ts';
 import { FUND_FIELDS, presentFund } from './present.ts';
 
-
 const money = (description: string) => Type.String({ description: `${description} Decimal string with two places ("1500.00").` });
 
 export const FundSchema = Type.Object(
@@ -28,8 +27,8 @@ export const FundSchema = Type.Object(
   { $id: 'Fund', additionalProperties: false },
 );
 
-
-const moneyInput = (what: string) => Type.Optional(Type.String({ description: `${what}: decimal string such as "1500.00" (a JSON number is accepted too).` }));
+const moneyInput = (what: string) =>
+  Type.Optional(Type.String({ description: `${what}: decimal string such as "1500.00" (a JSON number is accepted too).` }));
 const FundCreate = Type.Object(
   {
     code: Type.String({ description: '1 to 15 lower-case letters or digits; cannot be changed later.' }),
@@ -53,41 +52,86 @@ const FundUpdate = Type.Object(
   { additionalProperties: false },
 );
 const CodeParams = Type.Object({ code: Type.String() });
-const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String({ description: `Fields: ${FUND_FIELDS.all.join(', ')}, or default.` })) }, { additionalProperties: false });
+const FieldsQuery = Type.Object(
+  { fields: Type.Optional(Type.String({ description: `Fields: ${FUND_FIELDS.all.join(', ')}, or default.` })) },
+  { additionalProperties: false },
+);
 
 export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string | undefined): void {
-  app.get('/funds', {
-    config: { access: access.need('Acquisitions_Read') },
-    schema: {
-      summary: 'List funds with their balances', description: 'Sorted by code.', tags: ['acquisitions'], security: [{ bearer: [] }],
-      querystring: Type.Object({ ...pagingQuery, fields: FieldsQuery.properties.fields }, { additionalProperties: false }),
-      response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Fund')) }), ...protectedErrors },
+  app.get(
+    '/funds',
+    {
+      config: { access: access.need('Acquisitions_Read') },
+      schema: {
+        summary: 'List funds with their balances',
+        description: 'Sorted by code.',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        querystring: Type.Object({ ...pagingQuery, fields: FieldsQuery.properties.fields }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Fund')) }),
+          ...protectedErrors,
+        },
+      },
     },
-  }, async (request) => {
-    const fields = parseFields(request.query.fields, FUND_FIELDS);
-    const offset = request.query.offset ?? 0;
-    const rows = await funds.list(request.query.limit ?? 50, offset);
-    return { total: rows.length, start: offset, entries: rows.map((row) => presentFund(row, fields)) };
-  });
+    async (request) => {
+      const fields = parseFields(request.query.fields, FUND_FIELDS);
+      const offset = request.query.offset ?? 0;
+      const rows = await funds.list(request.query.limit ?? 50, offset);
+      return { total: rows.length, start: offset, entries: rows.map((row) => presentFund(row, fields)) };
+    },
+  );
 
-  app.get('/funds/:code', {
-    config: { access: access.need('Acquisitions_Read') },
-    schema: { summary: 'Get a fund', tags: ['acquisitions'], security: [{ bearer: [] }], params: CodeParams, querystring: FieldsQuery, response: { 200: Type.Ref('Fund'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => presentFund(await funds.get(request.params.code), parseFields(request.query.fields, FUND_FIELDS)));
+  app.get(
+    '/funds/:code',
+    {
+      config: { access: access.need('Acquisitions_Read') },
+      schema: {
+        summary: 'Get a fund',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        params: CodeParams,
+        querystring: FieldsQuery,
+        response: { 200: Type.Ref('Fund'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => presentFund(await funds.get(request.params.code), parseFields(request.query.fields, FUND_FIELDS)),
+  );
 
-  app.post('/funds', {
-    config: { access: access.need('Acquisitions_Write') },
-    schema: { summary: 'Create a fund', tags: ['acquisitions'], security: [{ bearer: [] }], body: FundCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const code = await funds.create(request.body);
-    return { link: recordLink(request, publicBaseUrl, 'funds', code) };
-  });
+  app.post(
+    '/funds',
+    {
+      config: { access: access.need('Acquisitions_Write') },
+      schema: {
+        summary: 'Create a fund',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        body: FundCreate,
+        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const code = await funds.create(request.body);
+      return { link: recordLink(request, publicBaseUrl, 'funds', code) };
+    },
+  );
 
-  app.put('/funds/:code', {
-    config: { access: access.need('Acquisitions_Write') },
-    schema: { summary: 'Change a fund’s name, accounting unit, appropriation or note', tags: ['acquisitions'], security: [{ bearer: [] }], params: CodeParams, body: FundUpdate, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await funds.update(request.params.code, request.body);
-    return reply.code(204).send(null);
-  });
+  app.put(
+    '/funds/:code',
+    {
+      config: { access: access.need('Acquisitions_Write') },
+      schema: {
+        summary: 'Change a fund’s name, accounting unit, appropriation or note',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        params: CodeParams,
+        body: FundUpdate,
+        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await funds.update(request.params.code, request.body);
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -38,7 +38,8 @@ function text(field: string, raw: string | undefined | null, max: number, requir
 }
 
 function accountingUnit(raw: number | undefined): number | undefined {
-  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999)) throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
+  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999))
+    throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
   return raw;
 }
 
@@ -95,7 +96,8 @@ export class FundService {
     const changes: repo.FundChanges = {
       fundName: text('fundName', input.fundName, 100, true) ?? undefined,
       accountingUnit: accountingUnit(input.accountingUnit),
-      appropriation: input.appropriation === undefined ? undefined : parseMoney('appropriation', input.appropriation, MAX_BALANCE).toFixed(2),
+      appropriation:
+        input.appropriation === undefined ? undefined : parseMoney('appropriation', input.appropriation, MAX_BALANCE).toFixed(2),
       note: text('note', input.note, 500),
     };
     const found = await this.db.transaction(async (tx) => repo.updateFund(tx, parseFundCode('code', code), changes, await stamp(tx)));

@@ -12,7 +12,8 @@ function instantArg(value: string): Date {
     if (filter.kind !== 'at') throw new InvalidArgumentError('give one date (2026-11-02) or instant (2026-11-02T10:00:00Z)');
     return filter.at;
   } catch (error) {
-    if (error instanceof DomainError) throw new InvalidArgumentError('give a date such as 2026-11-02 or an instant such as 2026-11-02T10:00:00Z');
+    if (error instanceof DomainError)
+      throw new InvalidArgumentError('give a date such as 2026-11-02 or an instant such as 2026-11-02T10:00:00Z');
     throw error;
   }
 }

@@ -6,9 +6,32 @@ import { formatMoney } from '../../shared/money.ts';
 import type { PaidLineRow } from './repository.ts';
 
 export const EXPORT_COLUMNS = [
-  'invoiceId', 'invNum', 'invDate', 'paidDate', 'vendorCode', 'vendorName', 'accountingUnit', 'currency', 'lineId', 'lineNumber',
-  'fundCode', 'fundName', 'amount', 'quantity', 'subtotal', 'useTax', 'useTaxCode', 'useTaxRate', 'useTaxAmount', 'shipping',
-  'discount', 'lineTotal', 'invoiceTotal', 'bibId', 'order', 'note',
+  'invoiceId',
+  'invNum',
+  'invDate',
+  'paidDate',
+  'vendorCode',
+  'vendorName',
+  'accountingUnit',
+  'currency',
+  'lineId',
+  'lineNumber',
+  'fundCode',
+  'fundName',
+  'amount',
+  'quantity',
+  'subtotal',
+  'useTax',
+  'useTaxCode',
+  'useTaxRate',
+  'useTaxAmount',
+  'shipping',
+  'discount',
+  'lineTotal',
+  'invoiceTotal',
+  'bibId',
+  'order',
+  'note',
 ] as const;
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 export type ExportRow = Record<ExportColumn, string | number | boolean | null>;

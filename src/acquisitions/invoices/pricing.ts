@@ -44,7 +44,8 @@ export function priceInvoice(lines: readonly LineFigures[], rate: string | null,
   const rateValue = rate === null ? null : new Decimal(rate);
   const subtotals = lines.map((line) => line.amount.times(line.quantity));
   const subtotal = sum(subtotals);
-  if (discount.greaterThan(subtotal)) throw fail.invalidInput(`discount ${discount.toFixed(2)} is more than the line items' subtotal ${subtotal.toFixed(2)}`);
+  if (discount.greaterThan(subtotal))
+    throw fail.invalidInput(`discount ${discount.toFixed(2)} is more than the line items' subtotal ${subtotal.toFixed(2)}`);
   const shippingShares = allocate(shipping, subtotals);
   const discountShares = allocate(discount, subtotals);
   const priced = lines.map((line, i): PricedLine => {

@@ -130,7 +130,12 @@ export async function lockInvoice(tx: Queryable, id: string): Promise<LockedInvo
 }
 
 /** The live invoice of this vendor with this number, other than `exceptId`. */
-export async function findInvoiceNumber(tx: Queryable, vendorId: string, invNum: string, exceptId: string | undefined): Promise<string | undefined> {
+export async function findInvoiceNumber(
+  tx: Queryable,
+  vendorId: string,
+  invNum: string,
+  exceptId: string | undefined,
+): Promise<string | undefined> {
   const rows = await tx.query<{ id: string }>(
     'select id::text from invoices where vendor_id = $1 and inv_num = $2 and deleted_date is null and id <> coalesce($3::bigint, 0)',
     [vendorId, invNum, exceptId ?? null],
@@ -153,7 +158,19 @@ export interface InvoiceHeader {
 }
 
 function headerParams(h: InvoiceHeader): unknown[] {
-  return [h.invNum, h.invDate, h.status, h.vendorId, h.accountingUnit, h.currency, h.useTaxCode, h.useTaxRate, h.shipping, h.discount, h.note];
+  return [
+    h.invNum,
+    h.invDate,
+    h.status,
+    h.vendorId,
+    h.accountingUnit,
+    h.currency,
+    h.useTaxCode,
+    h.useTaxRate,
+    h.shipping,
+    h.discount,
+    h.note,
+  ];
 }
 
 export async function insertInvoice(tx: Queryable, header: InvoiceHeader, stamp: Date): Promise<string> {
@@ -199,9 +216,21 @@ export async function replaceLines(tx: Queryable, invoiceId: string, lines: read
   await tx.query('delete from invoice_lines where invoice_id = $1', [invoiceId]);
   if (lines.length === 0) return;
   const doc = lines.map((l) => ({
-    id: l.id ?? null, line_number: l.lineNumber, fund_id: l.fundId, amount: l.amount, quantity: l.quantity, subtotal: l.subtotal,
-    use_tax: l.useTax, use_tax_rate: l.useTaxRate, use_tax_amount: l.useTaxAmount, shipping: l.shipping, discount: l.discount,
-    total: l.total, note: l.note, bib_id: l.bibId, order_ref: l.order,
+    id: l.id ?? null,
+    line_number: l.lineNumber,
+    fund_id: l.fundId,
+    amount: l.amount,
+    quantity: l.quantity,
+    subtotal: l.subtotal,
+    use_tax: l.useTax,
+    use_tax_rate: l.useTaxRate,
+    use_tax_amount: l.useTaxAmount,
+    shipping: l.shipping,
+    discount: l.discount,
+    total: l.total,
+    note: l.note,
+    bib_id: l.bibId,
+    order_ref: l.order,
   }));
   await tx.query(
     `insert into invoice_lines (id, invoice_id, line_number, fund_id, amount, quantity, subtotal, use_tax, use_tax_rate, use_tax_amount,
@@ -219,10 +248,10 @@ export async function replaceLines(tx: Queryable, invoiceId: string, lines: read
 /** Deletes an unpaid invoice, leaving its tombstone; its line items go. */
 export async function tombstoneInvoice(tx: Queryable, id: string, stamp: Date): Promise<void> {
   await tx.query('delete from invoice_lines where invoice_id = $1', [id]);
-  await tx.query(
-    'update invoices set use_tax_code = null, use_tax_rate = null, deleted_date = $2, updated_date = $2 where id = $1',
-    [id, stamp],
-  );
+  await tx.query('update invoices set use_tax_code = null, use_tax_rate = null, deleted_date = $2, updated_date = $2 where id = $1', [
+    id,
+    stamp,
+  ]);
 }
 
 export async function markPaid(tx: Queryable, id: string, stamp: Date): Promise<void> {
@@ -231,7 +260,11 @@ export async function markPaid(tx: Queryable, id: string, stamp: Date): Promise<
 
 export async function invoiceLines(db: Queryable, invoiceId: string, page?: { limit: number; offset: number }): Promise<LineRow[]> {
   if (!page) return db.query<LineRow>(`${LINE_SELECT} where l.invoice_id = $1 order by l.line_number`, [invoiceId]);
-  return db.query<LineRow>(`${LINE_SELECT} where l.invoice_id = $1 order by l.line_number limit $2 offset $3`, [invoiceId, page.limit, page.offset]);
+  return db.query<LineRow>(`${LINE_SELECT} where l.invoice_id = $1 order by l.line_number limit $2 offset $3`, [
+    invoiceId,
+    page.limit,
+    page.offset,
+  ]);
 }
 
 export async function linesOfInvoices(db: Queryable, invoiceIds: readonly string[]): Promise<LineRow[]> {

@@ -22,7 +22,9 @@ export const LineItemSchema = Type.Object(
     quantity: Type.Integer(),
     subtotal: Money('amount × quantity.'),
     useTax: Type.Boolean(),
-    useTaxRate: Type.Optional(Type.String({ description: 'The rate applied, percent, exactly as the code had it when the invoice was written.' })),
+    useTaxRate: Type.Optional(
+      Type.String({ description: 'The rate applied, percent, exactly as the code had it when the invoice was written.' }),
+    ),
     useTaxAmount: Money('round(subtotal × rate / 100, 2), halves away from zero; 0.00 without use tax.'),
     shipping: Money('This line’s share of the invoice’s shipping.'),
     discount: Money('This line’s share of the invoice’s discount.'),
@@ -39,7 +41,9 @@ export const InvoiceSchema = Type.Object(
     ...recordHeader,
     invNum: Type.Optional(Type.String()),
     invDate: Type.Optional(Type.String({ description: 'Calendar date, YYYY-MM-DD.' })),
-    paidDate: Type.Optional(Type.String({ description: 'When it was paid (the commit-ordered stamp of the payment); only on a paid invoice.' })),
+    paidDate: Type.Optional(
+      Type.String({ description: 'When it was paid (the commit-ordered stamp of the payment); only on a paid invoice.' }),
+    ),
     status: Type.Optional(Type.Object({ code: Type.String({ description: 'o open, s suspended, p paid.' }), name: Type.String() })),
     vendor: Type.Optional(Type.Object({ id: Type.String(), code: Type.String(), name: Type.String() })),
     accountingUnit: Type.Optional(Type.Integer()),
@@ -58,7 +62,10 @@ export const InvoiceSchema = Type.Object(
   { $id: 'Invoice', additionalProperties: false },
 );
 
-const moneyInput = (what: string) => Type.String({ description: `${what}: a decimal string with at most two decimals, e.g. "12.30" (a JSON number is accepted; a string is exact).` });
+const moneyInput = (what: string) =>
+  Type.String({
+    description: `${what}: a decimal string with at most two decimals, e.g. "12.30" (a JSON number is accepted; a string is exact).`,
+  });
 
 const LineItemInput = Type.Object(
   {
@@ -84,16 +91,31 @@ const headerInput = {
   lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: MAX_LINE_ITEMS })),
 };
 const InvoiceCreate = Type.Object(
-  { invNum: Type.String({ maxLength: 40 }), invDate: Type.String({ description: 'YYYY-MM-DD.' }), vendorCode: Type.String({ maxLength: 15 }), ...headerInput },
+  {
+    invNum: Type.String({ maxLength: 40 }),
+    invDate: Type.String({ description: 'YYYY-MM-DD.' }),
+    vendorCode: Type.String({ maxLength: 15 }),
+    ...headerInput,
+  },
   { additionalProperties: false },
 );
 const InvoiceUpdate = Type.Object(
-  { invNum: Type.Optional(Type.String({ maxLength: 40 })), invDate: Type.Optional(Type.String()), vendorCode: Type.Optional(Type.String({ maxLength: 15 })), ...headerInput },
+  {
+    invNum: Type.Optional(Type.String({ maxLength: 40 })),
+    invDate: Type.Optional(Type.String()),
+    vendorCode: Type.Optional(Type.String({ maxLength: 15 })),
+    ...headerInput,
+  },
   { additionalProperties: false, description: 'The fields given change; lineItems, when given, replaces every line item (new line ids).' },
 );
 
-const dateRange = (what: string) => Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open).` }));
-const list = (raw: string | undefined) => raw?.split(',').map((v) => v.trim()).filter(Boolean);
+const dateRange = (what: string) =>
+  Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open).` }));
+const list = (raw: string | undefined) =>
+  raw
+    ?.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 const ListQuery = Type.Object(
   {
@@ -117,94 +139,183 @@ const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String()) }, { addi
 const BODY_LIMIT = 8 * 1024 * 1024; // room for MAX_LINE_ITEMS line items
 
 export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl: string | undefined): void {
-  app.get('/invoices', {
-    config: { access: access.need('Invoices_Read') },
-    schema: { summary: 'List or harvest invoices', tags: ['invoices'], security: [{ bearer: [] }], querystring: ListQuery, response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Invoice')) }), ...protectedErrors } },
-  }, async (request) => {
-    const q = request.query;
-    const fields = parseFields(q.fields, INVOICE_FIELDS);
-    const common = parseCommonList(q);
-    const status = list(q.status ?? q.statusCode);
-    if (status?.some((s) => !['o', 's', 'p'].includes(s))) throw fail.invalidParameter('status: codes are o (open), s (suspended) and p (paid)');
-    const rows = await invoices.list({
-      ...common,
-      paidDate: q.paidDate === undefined ? undefined : parseDateFilter('paidDate', q.paidDate),
-      invDate: q.invDate === undefined ? undefined : parseDateFilter('invDate', q.invDate),
-      status,
-      invNum: list(q.invNum),
-    });
-    const linesByInvoice = new Map<string, LineRow[]>();
-    if (fields.includes('lineItems')) {
-      for (const line of await invoices.linesOf(rows.filter((r) => !r.deleted_date).map((r) => r.id))) {
-        linesByInvoice.set(line.invoice_id, [...(linesByInvoice.get(line.invoice_id) ?? []), line]);
+  app.get(
+    '/invoices',
+    {
+      config: { access: access.need('Invoices_Read') },
+      schema: {
+        summary: 'List or harvest invoices',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        querystring: ListQuery,
+        response: {
+          200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Invoice')) }),
+          ...protectedErrors,
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const fields = parseFields(q.fields, INVOICE_FIELDS);
+      const common = parseCommonList(q);
+      const status = list(q.status ?? q.statusCode);
+      if (status?.some((s) => !['o', 's', 'p'].includes(s)))
+        throw fail.invalidParameter('status: codes are o (open), s (suspended) and p (paid)');
+      const rows = await invoices.list({
+        ...common,
+        paidDate: q.paidDate === undefined ? undefined : parseDateFilter('paidDate', q.paidDate),
+        invDate: q.invDate === undefined ? undefined : parseDateFilter('invDate', q.invDate),
+        status,
+        invNum: list(q.invNum),
+      });
+      const linesByInvoice = new Map<string, LineRow[]>();
+      if (fields.includes('lineItems')) {
+        for (const line of await invoices.linesOf(rows.filter((r) => !r.deleted_date).map((r) => r.id))) {
+          linesByInvoice.set(line.invoice_id, [...(linesByInvoice.get(line.invoice_id) ?? []), line]);
+        }
       }
-    }
-    return { total: rows.length, start: common.offset, entries: rows.map((row) => presentInvoice(row, fields, linesByInvoice.get(row.id))) };
-  });
-
-  app.get('/invoices/:id', {
-    config: { access: access.need('Invoices_Read') },
-    schema: { summary: 'Get an invoice', tags: ['invoices'], security: [{ bearer: [] }], params: IdParams, querystring: FieldsQuery, response: { 200: Type.Ref('Invoice'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const fields = parseFields(request.query.fields, INVOICE_FIELDS);
-    const row = await invoices.get(parseRecordId('id', request.params.id));
-    const lines = fields.includes('lineItems') && !row.deleted_date ? await invoices.lines(row.id) : [];
-    return presentInvoice(row, fields, lines);
-  });
-
-  app.get('/invoices/:id/lineItems', {
-    config: { access: access.need('Invoices_Read') },
-    schema: {
-      summary: 'An invoice’s line items, in line order', tags: ['invoices'], security: [{ bearer: [] }], params: IdParams,
-      querystring: Type.Object({ ...pagingQuery }, { additionalProperties: false }),
-      response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('InvoiceLineItem')) }), 404: errorRef, ...protectedErrors },
+      return {
+        total: rows.length,
+        start: common.offset,
+        entries: rows.map((row) => presentInvoice(row, fields, linesByInvoice.get(row.id))),
+      };
     },
-  }, async (request) => {
-    const page = { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 };
-    const rows = await invoices.lines(parseRecordId('id', request.params.id), page);
-    return { total: rows.length, start: page.offset, entries: rows.map(presentLine) };
-  });
+  );
 
-  app.get('/invoices/lineItems/:id', {
-    config: { access: access.need('Invoices_Read') },
-    schema: { summary: 'Get a line item', tags: ['invoices'], security: [{ bearer: [] }], params: IdParams, response: { 200: Type.Ref('InvoiceLineItem'), 404: errorRef, ...protectedErrors } },
-  }, async (request) => presentLine(await invoices.line(parseRecordId('id', request.params.id))));
-
-  app.post('/invoices', {
-    config: { access: access.need('Invoices_Write') },
-    bodyLimit: BODY_LIMIT,
-    schema: { summary: 'Create an invoice with its line items', tags: ['invoices'], security: [{ bearer: [] }], body: InvoiceCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const id = await invoices.create(request.body);
-    return { link: recordLink(request, publicBaseUrl, 'invoices', id) };
-  });
-
-  app.put('/invoices/:id', {
-    config: { access: access.need('Invoices_Write') },
-    bodyLimit: BODY_LIMIT,
-    schema: { summary: 'Change an unpaid invoice', tags: ['invoices'], security: [{ bearer: [] }], params: IdParams, body: InvoiceUpdate, response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await invoices.update(parseRecordId('id', request.params.id), request.body);
-    return reply.code(204).send(null);
-  });
-
-  app.delete('/invoices/:id', {
-    config: { access: access.need('Invoices_Write') },
-    schema: { summary: 'Delete an unpaid invoice (leaves a tombstone)', tags: ['invoices'], security: [{ bearer: [] }], params: IdParams, response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await invoices.delete(parseRecordId('id', request.params.id));
-    return reply.code(204).send(null);
-  });
-
-  app.post('/invoices/:id/pay', {
-    config: { access: access.need('Invoices_Write') },
-    schema: {
-      summary: 'Pay an open invoice',
-      description: 'Sets status p and paidDate, and moves each line’s total from its fund’s encumbrance to its expenditure, in one transaction. Refused (409, code 132) when already paid, suspended, or without line items.',
-      tags: ['invoices'], security: [{ bearer: [] }], params: IdParams, response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+  app.get(
+    '/invoices/:id',
+    {
+      config: { access: access.need('Invoices_Read') },
+      schema: {
+        summary: 'Get an invoice',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        querystring: FieldsQuery,
+        response: { 200: Type.Ref('Invoice'), 404: errorRef, ...protectedErrors },
+      },
     },
-  }, async (request, reply) => {
-    await invoices.pay(parseRecordId('id', request.params.id));
-    return reply.code(204).send(null);
-  });
+    async (request) => {
+      const fields = parseFields(request.query.fields, INVOICE_FIELDS);
+      const row = await invoices.get(parseRecordId('id', request.params.id));
+      const lines = fields.includes('lineItems') && !row.deleted_date ? await invoices.lines(row.id) : [];
+      return presentInvoice(row, fields, lines);
+    },
+  );
+
+  app.get(
+    '/invoices/:id/lineItems',
+    {
+      config: { access: access.need('Invoices_Read') },
+      schema: {
+        summary: 'An invoice’s line items, in line order',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        querystring: Type.Object({ ...pagingQuery }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('InvoiceLineItem')) }),
+          404: errorRef,
+          ...protectedErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 };
+      const rows = await invoices.lines(parseRecordId('id', request.params.id), page);
+      return { total: rows.length, start: page.offset, entries: rows.map(presentLine) };
+    },
+  );
+
+  app.get(
+    '/invoices/lineItems/:id',
+    {
+      config: { access: access.need('Invoices_Read') },
+      schema: {
+        summary: 'Get a line item',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 200: Type.Ref('InvoiceLineItem'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => presentLine(await invoices.line(parseRecordId('id', request.params.id))),
+  );
+
+  app.post(
+    '/invoices',
+    {
+      config: { access: access.need('Invoices_Write') },
+      bodyLimit: BODY_LIMIT,
+      schema: {
+        summary: 'Create an invoice with its line items',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        body: InvoiceCreate,
+        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const id = await invoices.create(request.body);
+      return { link: recordLink(request, publicBaseUrl, 'invoices', id) };
+    },
+  );
+
+  app.put(
+    '/invoices/:id',
+    {
+      config: { access: access.need('Invoices_Write') },
+      bodyLimit: BODY_LIMIT,
+      schema: {
+        summary: 'Change an unpaid invoice',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: InvoiceUpdate,
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await invoices.update(parseRecordId('id', request.params.id), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/invoices/:id',
+    {
+      config: { access: access.need('Invoices_Write') },
+      schema: {
+        summary: 'Delete an unpaid invoice (leaves a tombstone)',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await invoices.delete(parseRecordId('id', request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/invoices/:id/pay',
+    {
+      config: { access: access.need('Invoices_Write') },
+      schema: {
+        summary: 'Pay an open invoice',
+        description:
+          'Sets status p and paidDate, and moves each line’s total from its fund’s encumbrance to its expenditure, in one transaction. Refused (409, code 132) when already paid, suspended, or without line items.',
+        tags: ['invoices'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await invoices.pay(parseRecordId('id', request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
 }

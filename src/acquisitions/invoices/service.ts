@@ -102,11 +102,16 @@ function mergeHeader(existing: repo.LockedInvoice | undefined, input: InvoiceInp
   if (invNum.length < 1 || invNum.length > 40) throw fail.invalidInput('invNum must have 1 to 40 characters');
   const given: string = input.status ?? existing?.status ?? 'o';
   if (given !== 'o' && given !== 's') {
-    throw fail.invalidInput(given === 'p' ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay' : `status: "${given}" is not o (open) or s (suspended)`);
+    throw fail.invalidInput(
+      given === 'p'
+        ? 'status p (paid) is set by paying the invoice: POST /invoices/{id}/pay'
+        : `status: "${given}" is not o (open) or s (suspended)`,
+    );
   }
   const status: 'o' | 's' = given === 's' ? 's' : 'o';
   const accountingUnit = input.accountingUnit ?? existing?.accounting_unit ?? 0;
-  if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999) throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
+  if (!Number.isInteger(accountingUnit) || accountingUnit < 0 || accountingUnit > 999)
+    throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
   return {
     invNum,
     invDate: input.invDate === undefined ? existing!.inv_date : calendarDate('invDate', input.invDate),
@@ -159,7 +164,11 @@ export class InvoiceService {
       await this.lockUnpaid(tx, id);
       const deltas = new Map<number, Decimal>();
       addTotals(deltas, lineTotals(await repo.invoiceLines(tx, id)), -1);
-      await this.funds.changeBalances(tx, [...deltas].map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' })), at);
+      await this.funds.changeBalances(
+        tx,
+        [...deltas].map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' })),
+        at,
+      );
       await repo.tombstoneInvoice(tx, id, at);
     });
   }
@@ -180,7 +189,11 @@ export class InvoiceService {
       if (lines.length === 0) throw refuse.noLineItems(id);
       const byFund = new Map<number, Decimal>();
       addTotals(byFund, lineTotals(lines), 1);
-      const changes = [...byFund].map(([fundId, total]) => ({ fundId, encumbrance: total.negated().toFixed(2), expenditure: total.toFixed(2) }));
+      const changes = [...byFund].map(([fundId, total]) => ({
+        fundId,
+        encumbrance: total.negated().toFixed(2),
+        expenditure: total.toFixed(2),
+      }));
       await this.funds.changeBalances(tx, changes, at);
       await repo.markPaid(tx, id, at);
     });
@@ -241,13 +254,21 @@ export class InvoiceService {
     const { invNum, invDate, status, accountingUnit, shipping, discount, note } = mergeHeader(existing, input);
     let currency = input.currency === undefined ? existing?.currency : parseCurrency('currency', input.currency);
 
-    if (input.lineItems && input.lineItems.length > MAX_LINE_ITEMS) throw fail.invalidInput(`an invoice has at most ${MAX_LINE_ITEMS} line items`);
+    if (input.lineItems && input.lineItems.length > MAX_LINE_ITEMS)
+      throw fail.invalidInput(`an invoice has at most ${MAX_LINE_ITEMS} line items`);
     const oldLines = existing ? await repo.invoiceLines(tx, existing.id) : [];
     const lines: ParsedLine[] = input.lineItems
       ? input.lineItems.map(parseLine)
       : oldLines.map((l) => ({
-        id: l.id, fund: l.fund_code, amount: new Decimal(l.amount), quantity: l.quantity, useTax: l.use_tax, note: l.note, bibId: l.bib_id, order: l.order_ref,
-      }));
+          id: l.id,
+          fund: l.fund_code,
+          amount: new Decimal(l.amount),
+          quantity: l.quantity,
+          useTax: l.use_tax,
+          note: l.note,
+          bibId: l.bib_id,
+          order: l.order_ref,
+        }));
 
     // References: vendor, use tax code (locked against change until commit), funds, bibs.
     let vendorId = existing?.vendor_id;
@@ -258,14 +279,16 @@ export class InvoiceService {
       vendorId = vendor.id;
       vendorCode = vendor.code;
     }
-    const useTaxCode = input.useTaxCode === undefined ? (existing?.use_tax_code ?? null) : (input.useTaxCode?.trim() || null);
+    const useTaxCode = input.useTaxCode === undefined ? (existing?.use_tax_code ?? null) : input.useTaxCode?.trim() || null;
     let rate: string | null = null;
     if (useTaxCode !== null) {
       const code = await this.useTax.lockForInvoice(tx, useTaxCode);
       if (!code) throw refuse.unknownUseTaxCode(useTaxCode);
       rate = code.rate;
     } else if (!input.lineItems && lines.some((l) => l.useTax)) {
-      throw fail.invalidInput('useTaxCode: the line items are flagged for use tax; send lineItems with useTax false too, or keep a use tax code');
+      throw fail.invalidInput(
+        'useTaxCode: the line items are flagged for use tax; send lineItems with useTax false too, or keep a use tax code',
+      );
     }
     const fundRows = await this.funds.byCodes(tx, unique(lines.map((l) => l.fund)));
     const fundByCode = new Map(fundRows.map((f) => [f.code, f]));
@@ -280,36 +303,59 @@ export class InvoiceService {
     const currencies = unique(fundRows.map((f) => f.currency));
     if (currency === undefined) {
       if (currencies.length === 0) throw fail.invalidInput('currency is required for an invoice without line items');
-      if (currencies.length > 1) throw refuse.currencyMismatch(`the line items' funds are kept in ${currencies.join(' and ')}; an invoice is in one currency`);
+      if (currencies.length > 1)
+        throw refuse.currencyMismatch(`the line items' funds are kept in ${currencies.join(' and ')}; an invoice is in one currency`);
       currency = currencies[0]!;
     }
     const foreign = fundRows.filter((f) => f.currency !== currency);
     if (foreign.length) {
-      throw refuse.currencyMismatch(`the invoice is in ${currency} but ${foreign.map((f) => `fund ${f.code} is kept in ${f.currency}`).join(', ')}`);
+      throw refuse.currencyMismatch(
+        `the invoice is in ${currency} but ${foreign.map((f) => `fund ${f.code} is kept in ${f.currency}`).join(', ')}`,
+      );
     }
 
     const duplicate = await repo.findInvoiceNumber(tx, vendorId!, invNum, existing?.id);
     if (duplicate) throw refuse.duplicateInvoiceNumber(invNum, vendorCode!, duplicate);
 
     const figures = priceInvoice(
-      lines.map((l) => ({ amount: l.amount, quantity: l.quantity, useTax: l.useTax ?? (useTaxCode !== null) })),
+      lines.map((l) => ({ amount: l.amount, quantity: l.quantity, useTax: l.useTax ?? useTaxCode !== null })),
       rate,
       shipping,
       discount,
     );
     const header: repo.InvoiceHeader = {
-      invNum, invDate, status, vendorId: vendorId!, accountingUnit, currency, useTaxCode, useTaxRate: rate,
-      shipping: shipping.toFixed(2), discount: discount.toFixed(2), note,
+      invNum,
+      invDate,
+      status,
+      vendorId: vendorId!,
+      accountingUnit,
+      currency,
+      useTaxCode,
+      useTaxRate: rate,
+      shipping: shipping.toFixed(2),
+      discount: discount.toFixed(2),
+      note,
     };
     const id = existing ? existing.id : await repo.insertInvoice(tx, header, at);
     if (existing) await repo.updateInvoice(tx, id, header, at);
     const records = lines.map((line, i): repo.LineRecord => {
       const priced = figures.lines[i]!;
       return {
-        id: line.id, lineNumber: i + 1, fundId: fundByCode.get(line.fund)!.id, amount: line.amount.toFixed(2), quantity: line.quantity,
-        subtotal: priced.subtotal.toFixed(2), useTax: priced.useTaxRate !== null, useTaxRate: priced.useTaxRate,
-        useTaxAmount: priced.useTaxAmount.toFixed(2), shipping: priced.shipping.toFixed(2), discount: priced.discount.toFixed(2),
-        total: priced.total.toFixed(2), note: line.note, bibId: line.bibId, order: line.order,
+        id: line.id,
+        lineNumber: i + 1,
+        fundId: fundByCode.get(line.fund)!.id,
+        amount: line.amount.toFixed(2),
+        quantity: line.quantity,
+        subtotal: priced.subtotal.toFixed(2),
+        useTax: priced.useTaxRate !== null,
+        useTaxRate: priced.useTaxRate,
+        useTaxAmount: priced.useTaxAmount.toFixed(2),
+        shipping: priced.shipping.toFixed(2),
+        discount: priced.discount.toFixed(2),
+        total: priced.total.toFixed(2),
+        note: line.note,
+        bibId: line.bibId,
+        order: line.order,
       };
     });
     await repo.replaceLines(tx, id, records);
@@ -317,8 +363,14 @@ export class InvoiceService {
     // Encumbrance follows the unpaid lines: release the old totals, encumber the new ones.
     const deltas = new Map<number, Decimal>();
     addTotals(deltas, lineTotals(oldLines), -1);
-    addTotals(deltas, records.map((r) => ({ fundId: r.fundId, total: new Decimal(r.total) })), 1);
-    const changes = [...deltas].filter(([, d]) => !d.isZero()).map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' }));
+    addTotals(
+      deltas,
+      records.map((r) => ({ fundId: r.fundId, total: new Decimal(r.total) })),
+      1,
+    );
+    const changes = [...deltas]
+      .filter(([, d]) => !d.isZero())
+      .map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' }));
     await this.funds.changeBalances(tx, changes, at);
     return id;
   }

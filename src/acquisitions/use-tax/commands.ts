@@ -14,7 +14,11 @@ export function useTaxCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (code: string, rate: string, opts: { description?: string; json?: boolean }) => {
       const { created, row } = await cli.write(({ services }) => services.useTax.set(code, rate, opts.description));
-      print(!!opts.json, row, `${created ? 'created' : 'set'} use tax ${row.code}: ${row.rate}%${row.description ? ` (${row.description})` : ''}`);
+      print(
+        !!opts.json,
+        row,
+        `${created ? 'created' : 'set'} use tax ${row.code}: ${row.rate}%${row.description ? ` (${row.description})` : ''}`,
+      );
     });
   useTax
     .command('list')
@@ -22,7 +26,9 @@ export function useTaxCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const rows = await cli.read(({ services }) => services.useTax.list());
-      const text = rows.length ? table([['CODE', 'RATE %', 'DESCRIPTION'], ...rows.map((r) => [r.code, r.rate, r.description ?? ''])]) : 'no use tax codes yet: carrel use-tax set CODE RATE';
+      const text = rows.length
+        ? table([['CODE', 'RATE %', 'DESCRIPTION'], ...rows.map((r) => [r.code, r.rate, r.description ?? ''])])
+        : 'no use tax codes yet: carrel use-tax set CODE RATE';
       print(!!opts.json, rows, text);
     });
   useTax

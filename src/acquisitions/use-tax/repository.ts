@@ -13,7 +13,12 @@ export async function listUseTaxCodes(db: Queryable): Promise<UseTaxRow[]> {
 }
 
 /** Creates a code or sets its rate (and its description, unless that is undefined); answers true when it was new. */
-export async function upsertUseTaxCode(tx: Queryable, code: string, rate: string, description: string | null | undefined): Promise<boolean> {
+export async function upsertUseTaxCode(
+  tx: Queryable,
+  code: string,
+  rate: string,
+  description: string | null | undefined,
+): Promise<boolean> {
   const rows = await tx.query<{ created: boolean }>(
     `insert into use_tax_codes (code, rate, description) values ($1, $2::numeric, $3)
      on conflict (code) do update set rate = excluded.rate,
@@ -35,7 +40,9 @@ export async function lockUseTaxCode(tx: Queryable, code: string, mode: 'share' 
 
 /** Live invoices that carry the code. */
 export async function countInvoicesUsing(tx: Queryable, code: string): Promise<number> {
-  const rows = await tx.query<{ n: number }>('select count(*)::int as n from invoices where use_tax_code = $1 and deleted_date is null', [code]);
+  const rows = await tx.query<{ n: number }>('select count(*)::int as n from invoices where use_tax_code = $1 and deleted_date is null', [
+    code,
+  ]);
   return rows[0]!.n;
 }
 

@@ -5,7 +5,6 @@ import { accountingUnit, print, table } from '../../cli/common.ts';
 import { presentVendor } from './present.ts';
 import type { VendorDetails } from './service.ts';
 
-
 interface VendorOptions {
   name?: string;
   accountingUnit?: number;
@@ -31,7 +30,14 @@ function vendorOptions(command: Command): Command {
 }
 
 function vendorDetails(opts: VendorOptions): VendorDetails {
-  return { address1: opts.address1, address2: opts.address2, contact: opts.contact, email: opts.email, phone: opts.phone, acctNum: opts.accountNumber };
+  return {
+    address1: opts.address1,
+    address2: opts.address2,
+    contact: opts.contact,
+    email: opts.email,
+    phone: opts.phone,
+    acctNum: opts.accountNumber,
+  };
 }
 
 export function vendorCommands(program: Command, cli: Cli): void {
@@ -42,26 +48,38 @@ export function vendorCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const rows = (await cli.read(({ services }) => services.vendors.list({ limit: 2000, offset: 0 }))).map((row) => presentVendor(row));
-      const text = rows.length ? table([['ID', 'CODE', 'NAME'], ...rows.map((v) => [v.id, v.code, v.vendorName].map(String))]) : 'no vendors yet: carrel vendors create CODE --name NAME';
+      const text = rows.length
+        ? table([['ID', 'CODE', 'NAME'], ...rows.map((v) => [v.id, v.code, v.vendorName].map(String))])
+        : 'no vendors yet: carrel vendors create CODE --name NAME';
       print(!!opts.json, rows, text);
     });
-  vendorOptions(vendors.command('create').description('create a vendor').argument('<code>', '1 to 15 lower-case letters or digits').requiredOption('--name <name>', 'vendor name'))
-    .action(async (code: string, opts: VendorOptions) => {
-      const vendor = await cli.write(async ({ services }) => {
-        const service = services.vendors;
-        const id = await service.create({ ...vendorDetails(opts), code, vendorName: opts.name!, accountingUnit: opts.accountingUnit });
-        return presentVendor(await service.get(id));
-      });
-      print(!!opts.json, vendor, `created vendor ${code} (id ${String(vendor.id)})`);
+  vendorOptions(
+    vendors
+      .command('create')
+      .description('create a vendor')
+      .argument('<code>', '1 to 15 lower-case letters or digits')
+      .requiredOption('--name <name>', 'vendor name'),
+  ).action(async (code: string, opts: VendorOptions) => {
+    const vendor = await cli.write(async ({ services }) => {
+      const service = services.vendors;
+      const id = await service.create({ ...vendorDetails(opts), code, vendorName: opts.name!, accountingUnit: opts.accountingUnit });
+      return presentVendor(await service.get(id));
     });
-  vendorOptions(vendors.command('set').description('change a vendor’s name or details ("" clears a detail)').argument('<code>').option('--name <name>', 'vendor name'))
-    .action(async (code: string, opts: VendorOptions) => {
-      const vendor = await cli.write(async ({ services }) => {
-        const service = services.vendors;
-        const { id } = await service.byCode(code);
-        await service.update(id, { ...vendorDetails(opts), vendorName: opts.name, accountingUnit: opts.accountingUnit });
-        return presentVendor(await service.get(id));
-      });
-      print(!!opts.json, vendor, `changed vendor ${code} (id ${String(vendor.id)})`);
+    print(!!opts.json, vendor, `created vendor ${code} (id ${String(vendor.id)})`);
+  });
+  vendorOptions(
+    vendors
+      .command('set')
+      .description('change a vendor’s name or details ("" clears a detail)')
+      .argument('<code>')
+      .option('--name <name>', 'vendor name'),
+  ).action(async (code: string, opts: VendorOptions) => {
+    const vendor = await cli.write(async ({ services }) => {
+      const service = services.vendors;
+      const { id } = await service.byCode(code);
+      await service.update(id, { ...vendorDetails(opts), vendorName: opts.name, accountingUnit: opts.accountingUnit });
+      return presentVendor(await service.get(id));
     });
+    print(!!opts.json, vendor, `changed vendor ${code} (id ${String(vendor.id)})`);
+  });
 }

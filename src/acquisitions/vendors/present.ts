@@ -5,8 +5,34 @@ import { instant } from '../../shared/instant.ts';
 import type { VendorRow } from './service.ts';
 
 export const VENDOR_FIELDS = {
-  all: ['id', 'code', 'vendorName', 'accountingUnit', 'address1', 'address2', 'contact', 'email', 'phone', 'acctNum', 'createdDate', 'updatedDate'] as const,
-  defaults: ['id', 'code', 'vendorName', 'accountingUnit', 'address1', 'address2', 'contact', 'email', 'phone', 'acctNum', 'createdDate', 'updatedDate'] as const,
+  all: [
+    'id',
+    'code',
+    'vendorName',
+    'accountingUnit',
+    'address1',
+    'address2',
+    'contact',
+    'email',
+    'phone',
+    'acctNum',
+    'createdDate',
+    'updatedDate',
+  ] as const,
+  defaults: [
+    'id',
+    'code',
+    'vendorName',
+    'accountingUnit',
+    'address1',
+    'address2',
+    'contact',
+    'email',
+    'phone',
+    'acctNum',
+    'createdDate',
+    'updatedDate',
+  ] as const,
 } satisfies FieldSet<string>;
 export type VendorField = (typeof VENDOR_FIELDS.all)[number];
 

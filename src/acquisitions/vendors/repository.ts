@@ -20,7 +20,12 @@ export interface VendorRow {
 
 /** The optional text fields, by API name and column. */
 export const VENDOR_TEXT_FIELDS = {
-  address1: 'address1', address2: 'address2', contact: 'contact', email: 'email', phone: 'phone', acctNum: 'acct_num',
+  address1: 'address1',
+  address2: 'address2',
+  contact: 'contact',
+  email: 'email',
+  phone: 'phone',
+  acctNum: 'acct_num',
 } as const;
 export type VendorTextField = keyof typeof VENDOR_TEXT_FIELDS;
 
@@ -55,8 +60,18 @@ export async function insertVendor(tx: Queryable, vendor: NewVendor, stamp: Date
   const rows = await tx.query<{ id: string }>(
     `insert into vendors (code, vendor_name, accounting_unit, address1, address2, contact, email, phone, acct_num, created_date, updated_date)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) on conflict (code) do nothing returning id::text`,
-    [vendor.code, vendor.vendorName, vendor.accountingUnit, vendor.address1 ?? null, vendor.address2 ?? null, vendor.contact ?? null,
-      vendor.email ?? null, vendor.phone ?? null, vendor.acctNum ?? null, stamp],
+    [
+      vendor.code,
+      vendor.vendorName,
+      vendor.accountingUnit,
+      vendor.address1 ?? null,
+      vendor.address2 ?? null,
+      vendor.contact ?? null,
+      vendor.email ?? null,
+      vendor.phone ?? null,
+      vendor.acctNum ?? null,
+      stamp,
+    ],
   );
   return rows[0]?.id;
 }

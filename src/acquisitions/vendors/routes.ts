@@ -9,8 +9,8 @@ import type { App } from '../../http/types.ts';
 import type { VendorService } from './service.ts';
 import { VENDOR_FIELDS, presentVendor } from './present.ts';
 
-
-const optionalText = (max: number, description?: string) => Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
+const optionalText = (max: number, description?: string) =>
+  Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
 export const VendorSchema = Type.Object(
   {
@@ -30,57 +30,113 @@ export const VendorSchema = Type.Object(
   { $id: 'Vendor', additionalProperties: false },
 );
 
-
 const details = {
   accountingUnit: Type.Optional(Type.Integer({ minimum: 0, maximum: 999 })),
-  address1: optionalText(500), address2: optionalText(500), contact: optionalText(200), email: optionalText(200), phone: optionalText(100),
+  address1: optionalText(500),
+  address2: optionalText(500),
+  contact: optionalText(200),
+  email: optionalText(200),
+  phone: optionalText(100),
   acctNum: optionalText(100),
 };
 const VendorCreate = Type.Object(
-  { code: Type.String({ description: '1 to 15 lower-case letters or digits; cannot be changed later.' }), vendorName: Type.String({ maxLength: 200 }), ...details },
+  {
+    code: Type.String({ description: '1 to 15 lower-case letters or digits; cannot be changed later.' }),
+    vendorName: Type.String({ maxLength: 200 }),
+    ...details,
+  },
   { additionalProperties: false },
 );
-const VendorUpdate = Type.Object({ vendorName: Type.Optional(Type.String({ maxLength: 200 })), ...details }, { additionalProperties: false, description: 'Given fields change; an empty string (or null) clears a detail.' });
+const VendorUpdate = Type.Object(
+  { vendorName: Type.Optional(Type.String({ maxLength: 200 })), ...details },
+  { additionalProperties: false, description: 'Given fields change; an empty string (or null) clears a detail.' },
+);
 const IdParams = Type.Object({ id: Type.String() });
 const fieldsParam = Type.Optional(Type.String({ description: `Fields: ${VENDOR_FIELDS.all.join(', ')}, or default.` }));
 
 export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: string | undefined): void {
-  app.get('/vendors', {
-    config: { access: access.need('Acquisitions_Read') },
-    schema: {
-      summary: 'List vendors', tags: ['acquisitions'], security: [{ bearer: [] }],
-      querystring: Type.Object({ ...pagingQuery, id: Type.Optional(Type.String({ description: 'Ids: a list or a range [from,to].' })), fields: fieldsParam }, { additionalProperties: false }),
-      response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Vendor')) }), ...protectedErrors },
+  app.get(
+    '/vendors',
+    {
+      config: { access: access.need('Acquisitions_Read') },
+      schema: {
+        summary: 'List vendors',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        querystring: Type.Object(
+          { ...pagingQuery, id: Type.Optional(Type.String({ description: 'Ids: a list or a range [from,to].' })), fields: fieldsParam },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Vendor')) }),
+          ...protectedErrors,
+        },
+      },
     },
-  }, async (request) => {
-    const q = request.query;
-    const fields = parseFields(q.fields, VENDOR_FIELDS);
-    const offset = q.offset ?? 0;
-    const rows = await vendors.list({ id: q.id === undefined ? undefined : parseIdFilter('id', q.id), limit: q.limit ?? DEFAULT_LIMIT, offset });
-    return { total: rows.length, start: offset, entries: rows.map((row) => presentVendor(row, fields)) };
-  });
-
-  app.get('/vendors/:id', {
-    config: { access: access.need('Acquisitions_Read') },
-    schema: {
-      summary: 'Get a vendor', tags: ['acquisitions'], security: [{ bearer: [] }], params: IdParams,
-      querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }), response: { 200: Type.Ref('Vendor'), 404: errorRef, ...protectedErrors },
+    async (request) => {
+      const q = request.query;
+      const fields = parseFields(q.fields, VENDOR_FIELDS);
+      const offset = q.offset ?? 0;
+      const rows = await vendors.list({
+        id: q.id === undefined ? undefined : parseIdFilter('id', q.id),
+        limit: q.limit ?? DEFAULT_LIMIT,
+        offset,
+      });
+      return { total: rows.length, start: offset, entries: rows.map((row) => presentVendor(row, fields)) };
     },
-  }, async (request) => presentVendor(await vendors.get(parseRecordId('id', request.params.id)), parseFields(request.query.fields, VENDOR_FIELDS)));
+  );
 
-  app.post('/vendors', {
-    config: { access: access.need('Acquisitions_Write') },
-    schema: { summary: 'Create a vendor', tags: ['acquisitions'], security: [{ bearer: [] }], body: VendorCreate, response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors } },
-  }, async (request) => {
-    const id = await vendors.create(request.body);
-    return { link: recordLink(request, publicBaseUrl, 'vendors', id) };
-  });
+  app.get(
+    '/vendors/:id',
+    {
+      config: { access: access.need('Acquisitions_Read') },
+      schema: {
+        summary: 'Get a vendor',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }),
+        response: { 200: Type.Ref('Vendor'), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) =>
+      presentVendor(await vendors.get(parseRecordId('id', request.params.id)), parseFields(request.query.fields, VENDOR_FIELDS)),
+  );
 
-  app.put('/vendors/:id', {
-    config: { access: access.need('Acquisitions_Write') },
-    schema: { summary: 'Change a vendor’s name or details', tags: ['acquisitions'], security: [{ bearer: [] }], params: IdParams, body: VendorUpdate, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
-  }, async (request, reply) => {
-    await vendors.update(parseRecordId('id', request.params.id), request.body);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/vendors',
+    {
+      config: { access: access.need('Acquisitions_Write') },
+      schema: {
+        summary: 'Create a vendor',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        body: VendorCreate,
+        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const id = await vendors.create(request.body);
+      return { link: recordLink(request, publicBaseUrl, 'vendors', id) };
+    },
+  );
+
+  app.put(
+    '/vendors/:id',
+    {
+      config: { access: access.need('Acquisitions_Write') },
+      schema: {
+        summary: 'Change a vendor’s name or details',
+        tags: ['acquisitions'],
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: VendorUpdate,
+        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+      },
+    },
+    async (request, reply) => {
+      await vendors.update(parseRecordId('id', request.params.id), request.body);
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -9,7 +9,14 @@ import * as repo from './repository.ts';
 export type { VendorRow } from './repository.ts';
 
 const CODE = /^[a-z0-9]{1,15}$/;
-const MAX_LENGTH: Record<repo.VendorTextField, number> = { address1: 500, address2: 500, contact: 200, email: 200, phone: 100, acctNum: 100 };
+const MAX_LENGTH: Record<repo.VendorTextField, number> = {
+  address1: 500,
+  address2: 500,
+  contact: 200,
+  email: 200,
+  phone: 100,
+  acctNum: 100,
+};
 
 /** A vendor code; refused as 108 in a path or query parameter, 126 in a request body. */
 export function parseVendorCode(field: string, raw: string, from: 'parameter' | 'body' = 'parameter'): string {
@@ -42,7 +49,8 @@ function name(raw: string): string {
 }
 
 function accountingUnit(raw: number | undefined): number | undefined {
-  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999)) throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
+  if (raw !== undefined && (!Number.isInteger(raw) || raw < 0 || raw > 999))
+    throw fail.invalidInput('accountingUnit must be a whole number from 0 to 999');
   return raw;
 }
 

@@ -18,25 +18,55 @@ describe(`funds and vendors on ${ENGINE}`, () => {
   after(() => t.close());
 
   it('creates funds and lists them by code with their balances', async () => {
-    const res = await writer.send('POST', '/v6/funds', { code: 'serials', fundName: 'Serials', appropriation: 5000, note: 'print and online' });
+    const res = await writer.send('POST', '/v6/funds', {
+      code: 'serials',
+      fundName: 'Serials',
+      appropriation: 5000,
+      note: 'print and online',
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.match(res.json().link, /\/v6\/funds\/serials$/);
-    await create(writer, '/v6/funds', { code: 'books', fundName: 'Books', appropriation: '12000.50', expenditure: '1000', encumbrance: '250.25', accountingUnit: 2 });
+    await create(writer, '/v6/funds', {
+      code: 'books',
+      fundName: 'Books',
+      appropriation: '12000.50',
+      expenditure: '1000',
+      encumbrance: '250.25',
+      accountingUnit: 2,
+    });
     const books = (await reader.get('/v6/funds/books')).json();
     assert.deepEqual(books, {
-      code: 'books', fundName: 'Books', accountingUnit: 2, currency: 'USD', appropriation: '12000.50', expenditure: '1000.00',
-      encumbrance: '250.25', freeBalance: '10750.25', createdDate: books.createdDate, updatedDate: books.updatedDate,
+      code: 'books',
+      fundName: 'Books',
+      accountingUnit: 2,
+      currency: 'USD',
+      appropriation: '12000.50',
+      expenditure: '1000.00',
+      encumbrance: '250.25',
+      freeBalance: '10750.25',
+      createdDate: books.createdDate,
+      updatedDate: books.updatedDate,
     });
     const list = (await reader.get('/v5/funds')).json();
-    assert.deepEqual(list.entries.map((f: any) => f.code), ['books', 'serials']);
+    assert.deepEqual(
+      list.entries.map((f: any) => f.code),
+      ['books', 'serials'],
+    );
     assert.equal(list.entries[1].note, 'print and online');
-    assert.deepEqual((await reader.get('/v6/funds?fields=freeBalance&limit=1&offset=1')).json(), { total: 1, start: 1, entries: [{ freeBalance: '5000.00' }] });
+    assert.deepEqual((await reader.get('/v6/funds?fields=freeBalance&limit=1&offset=1')).json(), {
+      total: 1,
+      start: 1,
+      entries: [{ freeBalance: '5000.00' }],
+    });
   });
 
   it('changes a fund’s name, appropriation and note', async () => {
     assert.equal((await writer.send('PUT', '/v6/funds/serials', { appropriation: '5500.00', note: '' })).statusCode, 204);
     const serials = (await reader.get('/v6/funds/serials')).json();
-    assert.deepEqual([serials.appropriation, serials.freeBalance, serials.note, serials.fundName], ['5500.00', '5500.00', undefined, 'Serials']);
+    assert.deepEqual(
+      [serials.appropriation, serials.freeBalance, serials.note, serials.fundName],
+      ['5500.00', '5500.00', undefined, 'Serials'],
+    );
   });
 
   it('refuses a taken code, bad codes and bad amounts, writing nothing', async () => {
@@ -62,13 +92,22 @@ describe(`funds and vendors on ${ENGINE}`, () => {
     assert.match(id, /^\d{7}$/);
     const vendor = (await reader.get(`/v6/vendors/${id}`)).json();
     assert.deepEqual(vendor, {
-      id, code: 'ebsco', vendorName: 'EBSCO', accountingUnit: 0, email: 'orders@example.org', acctNum: 'AB-12',
-      createdDate: vendor.createdDate, updatedDate: vendor.updatedDate,
+      id,
+      code: 'ebsco',
+      vendorName: 'EBSCO',
+      accountingUnit: 0,
+      email: 'orders@example.org',
+      acctNum: 'AB-12',
+      createdDate: vendor.createdDate,
+      updatedDate: vendor.updatedDate,
     });
     assert.equal((await writer.send('PUT', `/v6/vendors/${id}`, { phone: '555-0100', email: null })).statusCode, 204);
     const changed = (await reader.get(`/v6/vendors/${id}`)).json();
     assert.deepEqual([changed.phone, changed.email, changed.vendorName], ['555-0100', undefined, 'EBSCO']);
-    assert.deepEqual((await reader.get(`/v6/vendors?id=[${id},]&fields=code`)).json().entries, [{ id, code: 'ebsco' }, { id: second, code: 'yankee' }]);
+    assert.deepEqual((await reader.get(`/v6/vendors?id=[${id},]&fields=code`)).json().entries, [
+      { id, code: 'ebsco' },
+      { id: second, code: 'yankee' },
+    ]);
     assertRefused(await writer.send('POST', '/v6/vendors', { code: 'ebsco', vendorName: 'Again' }), 409, 132, 12);
     const badCode = await writer.send('POST', '/v6/vendors', { code: 'EBSCO co', vendorName: 'Bad' });
     assertRefused(badCode, 400, 126);

@@ -31,12 +31,23 @@ describe(`concurrent payments on ${ENGINE}`, () => {
   it('pays each invoice once however many pay it at the same moment', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
-      ids.push(await create(writer, '/v6/invoices', {
-        invNum: `C-${i}`, invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'c', shipping: '1.99',
-        lineItems: [{ fund: 'books', amount: `${i + 1}0.05`, quantity: 3 }, { fund: 'serials', amount: '0.10' }],
-      }));
+      ids.push(
+        await create(writer, '/v6/invoices', {
+          invNum: `C-${i}`,
+          invDate: '2026-11-02',
+          vendorCode: 'ebsco',
+          useTaxCode: 'c',
+          shipping: '1.99',
+          lineItems: [
+            { fund: 'books', amount: `${i + 1}0.05`, quantity: 3 },
+            { fund: 'serials', amount: '0.10' },
+          ],
+        }),
+      );
     }
-    const requests = ids.flatMap((id) => Array.from({ length: 8 }, () => writer.send('POST', `/v6/invoices/${id}/pay`).then((res) => ({ id, res }))));
+    const requests = ids.flatMap((id) =>
+      Array.from({ length: 8 }, () => writer.send('POST', `/v6/invoices/${id}/pay`).then((res) => ({ id, res }))),
+    );
     const results = await Promise.all(requests);
     for (const id of ids) {
       const mine = results.filter((r) => r.id === id);
@@ -53,8 +64,16 @@ describe(`concurrent payments on ${ENGINE}`, () => {
   });
 
   it('lets one of several simultaneous creates of the same invoice number through', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      writer.send('POST', '/v6/invoices', { invNum: 'SAME-1', invDate: '2026-11-02', vendorCode: 'ebsco', lineItems: [{ fund: 'books', amount: `${i}.00` }] })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        writer.send('POST', '/v6/invoices', {
+          invNum: 'SAME-1',
+          invDate: '2026-11-02',
+          vendorCode: 'ebsco',
+          lineItems: [{ fund: 'books', amount: `${i}.00` }],
+        }),
+      ),
+    );
     assert.equal(results.filter((r) => r.statusCode === 200).length, 1);
     assert.ok(results.filter((r) => r.statusCode !== 200).every((r) => r.statusCode === 409 && r.json().specificCode === 9));
     const rows = await t.testDb.db.query("select id from invoices where inv_num = 'SAME-1'");
@@ -63,7 +82,15 @@ describe(`concurrent payments on ${ENGINE}`, () => {
 
   it('keeps the funds equal to their lines when changes, deletions and payments race', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push(await create(writer, '/v6/invoices', { invNum: `R-${i}`, invDate: '2026-11-02', vendorCode: 'ebsco', lineItems: [{ fund: 'books', amount: '10.00' }] }));
+    for (let i = 0; i < 8; i++)
+      ids.push(
+        await create(writer, '/v6/invoices', {
+          invNum: `R-${i}`,
+          invDate: '2026-11-02',
+          vendorCode: 'ebsco',
+          lineItems: [{ fund: 'books', amount: '10.00' }],
+        }),
+      );
     const racing = ids.flatMap((id, i) => [
       writer.send('PUT', `/v6/invoices/${id}`, { lineItems: [{ fund: i % 2 ? 'serials' : 'books', amount: '25.50', quantity: 2 }] }),
       writer.send('POST', `/v6/invoices/${id}/pay`),

@@ -21,10 +21,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { record.push(field); field = ''; } else if (ch === '\r' && text[i + 1] === '\n') {
-      record.push(field); records.push(record); record = []; field = ''; i++;
+    else if (ch === ',') {
+      record.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
     } else field += ch;
   }
   assert.equal(field + record.join(''), '', 'the text ends with a CRLF');
@@ -46,8 +57,15 @@ describe('CSV fields', () => {
   it('neutralises spreadsheet formulas in text columns, never in numbers', () => {
     const row = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, null])) as ExportRow;
     Object.assign(row, {
-      invNum: '=HYPERLINK("http://x","y")', vendorName: '+SUM(A1)', fundName: '@cmd', note: '\tlead', order: '-1+2',
-      amount: '-5.00', quantity: 1, useTaxRate: '7.75', invoiceTotal: '12.00',
+      invNum: '=HYPERLINK("http://x","y")',
+      vendorName: '+SUM(A1)',
+      fundName: '@cmd',
+      note: '\tlead',
+      order: '-1+2',
+      amount: '-5.00',
+      quantity: 1,
+      useTaxRate: '7.75',
+      invoiceTotal: '12.00',
     });
     const [, cells] = parseCsv(toCsv([row]));
     const at = (c: ExportColumn) => cells![EXPORT_COLUMNS.indexOf(c)];
@@ -86,7 +104,10 @@ describe(`acquisitions commands on ${ENGINE}`, () => {
     const fund = await carrel(['funds', 'create', 'books', '--name', 'Books', '--appropriation', '1000.00', '--json'], env);
     assert.equal(fund.code, 0, fund.stderr);
     assert.equal(JSON.parse(fund.stdout).freeBalance, '1000.00');
-    assert.equal((await carrel(['vendors', 'create', 'ebsco', '--name', 'EBSCO, "the" vendor', '--email', 'orders@example.org'], env)).code, 0);
+    assert.equal(
+      (await carrel(['vendors', 'create', 'ebsco', '--name', 'EBSCO, "the" vendor', '--email', 'orders@example.org'], env)).code,
+      0,
+    );
     const list = await carrel(['use-tax', 'list'], env);
     assert.match(list.stdout, /^CODE\s+RATE %\s+DESCRIPTION\na\s+7\.75\s+State use tax\nc\s+8\.125\n$/);
     assert.equal((await carrel(['funds', 'set', 'books', '--appropriation', '1200', '--json'], env)).code, 0);
@@ -102,8 +123,15 @@ describe(`acquisitions commands on ${ENGINE}`, () => {
     try {
       const invoices = servicesOn(db).invoices;
       paidId = await invoices.create({
-        invNum: 'A-1', invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'c', shipping: '1.00',
-        lineItems: [{ fund: 'books', amount: '0.1', note: 'first, "quoted"\nsecond line' }, { fund: 'books', amount: '0.2', quantity: 2, useTax: false }],
+        invNum: 'A-1',
+        invDate: '2026-11-02',
+        vendorCode: 'ebsco',
+        useTaxCode: 'c',
+        shipping: '1.00',
+        lineItems: [
+          { fund: 'books', amount: '0.1', note: 'first, "quoted"\nsecond line' },
+          { fund: 'books', amount: '0.2', quantity: 2, useTax: false },
+        ],
       });
       await invoices.pay(paidId);
       await invoices.create({ invNum: 'A-2', invDate: '2026-11-02', vendorCode: 'ebsco', lineItems: [{ fund: 'books', amount: '5.00' }] });
@@ -120,7 +148,23 @@ describe(`acquisitions commands on ${ENGINE}`, () => {
     const byName = rows.map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
     // 0.10 at 8.125% = 0.008125 → 0.01; shipping 1.00 shared 0.10 : 0.40 → 0.20, 0.80.
     assert.deepEqual(
-      byName.map((r) => [r.invoiceId, r.invNum, r.vendorName, r.fundCode, r.amount, r.quantity, r.subtotal, r.useTax, r.useTaxCode, r.useTaxRate, r.useTaxAmount, r.shipping, r.lineTotal, r.invoiceTotal, r.currency]),
+      byName.map((r) => [
+        r.invoiceId,
+        r.invNum,
+        r.vendorName,
+        r.fundCode,
+        r.amount,
+        r.quantity,
+        r.subtotal,
+        r.useTax,
+        r.useTaxCode,
+        r.useTaxRate,
+        r.useTaxAmount,
+        r.shipping,
+        r.lineTotal,
+        r.invoiceTotal,
+        r.currency,
+      ]),
       [
         [paidId, 'A-1', 'EBSCO, "the" vendor', 'books', '0.10', '1', '0.10', 'true', 'c', '8.125', '0.01', '0.20', '0.31', '1.51', 'USD'],
         [paidId, 'A-1', 'EBSCO, "the" vendor', 'books', '0.20', '2', '0.40', 'false', '', '', '0.00', '0.80', '1.20', '1.51', 'USD'],
@@ -143,7 +187,10 @@ describe(`acquisitions commands on ${ENGINE}`, () => {
 
     const later = await carrel(['invoices', 'export', '--paid-since', next, '--format', 'json'], env);
     assert.deepEqual(JSON.parse(later.stdout), [], 'the next window starts where this one ended');
-    const earlier = await carrel(['invoices', 'export', '--paid-since', '2000-01-01', '--paid-before', '2000-01-02', '--format', 'csv'], env);
+    const earlier = await carrel(
+      ['invoices', 'export', '--paid-since', '2000-01-01', '--paid-before', '2000-01-02', '--format', 'csv'],
+      env,
+    );
     assert.equal(earlier.stdout, `${EXPORT_COLUMNS.join(',')}\r\n`);
   });
 

@@ -42,14 +42,35 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
           await writerDb.transaction(async (tx) => {
             const at = await stamp(tx);
             await sleep(1500); // stamped now, committed 1.5 s later: after its window would be read, but for the clock
-            await repo.insertInvoice(tx, {
-              invNum: `SLOW-${++n}`, invDate: '2026-11-02', status: 'o', vendorId, accountingUnit: 0, currency: 'USD', useTaxCode: null,
-              useTaxRate: null, shipping: '0.00', discount: '0.00', note: null,
-            }, at);
+            await repo.insertInvoice(
+              tx,
+              {
+                invNum: `SLOW-${++n}`,
+                invDate: '2026-11-02',
+                status: 'o',
+                vendorId,
+                accountingUnit: 0,
+                currency: 'USD',
+                useTaxCode: null,
+                useTaxRate: null,
+                shipping: '0.00',
+                discount: '0.00',
+                note: null,
+              },
+              at,
+            );
           });
           await sleep(1000); // and leaves the clock to the others for a while
         } else if (roll < 0.4 || open.length < 3) {
-          open.push(await service.create({ invNum: `H-${++n}`, invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'a', lineItems: [{ fund: 'books', amount: `${n}.99` }] }));
+          open.push(
+            await service.create({
+              invNum: `H-${++n}`,
+              invDate: '2026-11-02',
+              vendorCode: 'ebsco',
+              useTaxCode: 'a',
+              lineItems: [{ fund: 'books', amount: `${n}.99` }],
+            }),
+          );
         } else if (roll < 0.6) {
           await service.update(open[Math.floor(Math.random() * open.length)]!, { note: `change ${++n}` });
         } else if (roll < 0.85) {
@@ -112,9 +133,16 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     );
     const last = new Map(updated.seen.map((s) => [s.id, s.state]));
     for (const row of rows) {
-      assert.equal(last.get(row.id), row.deleted ? 'deleted' : `${second(row.updated.getTime())}/${row.status}`, `invoice ${row.id}: the last view is its final state`);
+      assert.equal(
+        last.get(row.id),
+        row.deleted ? 'deleted' : `${second(row.updated.getTime())}/${row.status}`,
+        `invoice ${row.id}: the last view is its final state`,
+      );
     }
-    const paidIds = rows.filter((r) => r.status === 'p').map((r) => r.id).sort();
+    const paidIds = rows
+      .filter((r) => r.status === 'p')
+      .map((r) => r.id)
+      .sort();
     assert.ok(paidIds.length > 3, `invoices were paid (${paidIds.length})`);
     assert.deepEqual(paid.seen.map((s) => s.id).sort(), paidIds, 'each payment seen exactly once by paidDate');
     assert.ok(paid.seen.every((s) => s.state.endsWith('/p')));

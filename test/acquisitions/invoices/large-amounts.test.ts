@@ -20,7 +20,11 @@ describe(`large invoice amounts on ${ENGINE}`, () => {
 
   it('stores use tax on a large subtotal as the exact arithmetic rounds it', async () => {
     const id = await create(writer, '/v6/invoices', {
-      invNum: 'BIG-1', invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'odd', lineItems: [{ fund: 'books', amount: '250002794.07', quantity: 8 }],
+      invNum: 'BIG-1',
+      invDate: '2026-11-02',
+      vendorCode: 'ebsco',
+      useTaxCode: 'odd',
+      lineItems: [{ fund: 'books', amount: '250002794.07', quantity: 8 }],
     });
     const line = (await writer.get(`/v6/invoices/${id}/lineItems`)).json().entries[0];
     assert.equal(line.subtotal, '2000022352.56');
@@ -31,7 +35,13 @@ describe(`large invoice amounts on ${ENGINE}`, () => {
   it('refuses an invoice whose totals would overflow a fund, writing nothing', async () => {
     const before = await snapshot(t.testDb.db);
     const lineItems = Array.from({ length: 200 }, () => ({ fund: 'serials', amount: '999999999.99', quantity: 100000 }));
-    const res = await writer.send('POST', '/v6/invoices', { invNum: 'HUGE-1', invDate: '2026-11-02', vendorCode: 'ebsco', useTaxCode: 'a', lineItems });
+    const res = await writer.send('POST', '/v6/invoices', {
+      invNum: 'HUGE-1',
+      invDate: '2026-11-02',
+      vendorCode: 'ebsco',
+      useTaxCode: 'a',
+      lineItems,
+    });
     assertRefused(res, 400, 132, 13);
     assert.match(res.json().description, /serials/);
     assert.deepEqual(await snapshot(t.testDb.db), before);

@@ -17,7 +17,12 @@ describe('money', () => {
   it('reads amounts with at most two decimals, exactly, and refuses the rest naming the field', () => {
     assert.equal(parseMoney('amount', '12.3').toFixed(2), '12.30');
     assert.equal(parseMoney('amount', '0').toFixed(2), '0.00');
-    assert.equal(parseMoney('amount', String(0.1)).plus(parseMoney('amount', String(0.2))).toFixed(), '0.3');
+    assert.equal(
+      parseMoney('amount', String(0.1))
+        .plus(parseMoney('amount', String(0.2)))
+        .toFixed(),
+      '0.3',
+    );
     refused(() => parseMoney('lineItems.0.amount', '-1.00'), /lineItems\.0\.amount: "-1\.00" must not be negative/);
     refused(() => parseMoney('amount', '1.234'), /more than two decimal places/);
     refused(() => parseMoney('amount', String(0.1 + 0.2)), /more than two decimal places/);
@@ -53,10 +58,22 @@ describe('money', () => {
   });
 
   it('shares an amount out in proportion, to the cent, always adding up', () => {
-    assert.deepEqual(allocate(d('1.00'), [d('1'), d('1'), d('1')]).map((x) => x.toFixed(2)), ['0.34', '0.33', '0.33']);
-    assert.deepEqual(allocate(d('0.05'), [d('0'), d('0')]).map((x) => x.toFixed(2)), ['0.03', '0.02']);
-    assert.deepEqual(allocate(d('10.00'), [d('30.00'), d('10.00')]).map((x) => x.toFixed(2)), ['7.50', '2.50']);
-    assert.deepEqual(allocate(d('0.02'), [d('0.01'), d('0.01'), d('0.01')]).map((x) => x.toFixed(2)), ['0.01', '0.01', '0.00']);
+    assert.deepEqual(
+      allocate(d('1.00'), [d('1'), d('1'), d('1')]).map((x) => x.toFixed(2)),
+      ['0.34', '0.33', '0.33'],
+    );
+    assert.deepEqual(
+      allocate(d('0.05'), [d('0'), d('0')]).map((x) => x.toFixed(2)),
+      ['0.03', '0.02'],
+    );
+    assert.deepEqual(
+      allocate(d('10.00'), [d('30.00'), d('10.00')]).map((x) => x.toFixed(2)),
+      ['7.50', '2.50'],
+    );
+    assert.deepEqual(
+      allocate(d('0.02'), [d('0.01'), d('0.01'), d('0.01')]).map((x) => x.toFixed(2)),
+      ['0.01', '0.01', '0.00'],
+    );
     for (let n = 1; n < 40; n++) {
       const weights = Array.from({ length: n }, (_, i) => d(money(BigInt((i * 7919) % 1000))));
       const total = d(money(BigInt(n * 1237)));
@@ -67,16 +84,36 @@ describe('money', () => {
   });
 
   it('prices 0.1 + 0.2 exactly, with the invoice tax the sum of the rounded line taxes', () => {
-    const priced = priceInvoice([{ amount: d('0.1'), quantity: 1, useTax: true }, { amount: d('0.2'), quantity: 1, useTax: true }], '8.125', d('0'), d('0'));
+    const priced = priceInvoice(
+      [
+        { amount: d('0.1'), quantity: 1, useTax: true },
+        { amount: d('0.2'), quantity: 1, useTax: true },
+      ],
+      '8.125',
+      d('0'),
+      d('0'),
+    );
     assert.equal(priced.subtotal.toFixed(2), '0.30');
-    assert.deepEqual(priced.lines.map((l) => l.useTaxAmount.toFixed(2)), ['0.01', '0.02']);
+    assert.deepEqual(
+      priced.lines.map((l) => l.useTaxAmount.toFixed(2)),
+      ['0.01', '0.02'],
+    );
     assert.equal(priced.useTaxAmount.toFixed(2), '0.03', 'not 0.02, the tax on 0.30 taken whole');
     assert.equal(priced.total.toFixed(2), '0.33');
   });
 
   it('prices thousands of awkward lines to the cent, every invoice figure the sum of the lines', () => {
-    const lines = Array.from({ length: 5000 }, (_, i) => ({ amount: money(BigInt((i * 37) % 10007) + 1n), quantity: (i % 7) + 1, useTax: i % 3 !== 0 }));
-    const priced = priceInvoice(lines.map((l) => ({ ...l, amount: d(l.amount) })), '8.125', d('12.34'), d('5.67'));
+    const lines = Array.from({ length: 5000 }, (_, i) => ({
+      amount: money(BigInt((i * 37) % 10007) + 1n),
+      quantity: (i % 7) + 1,
+      useTax: i % 3 !== 0,
+    }));
+    const priced = priceInvoice(
+      lines.map((l) => ({ ...l, amount: d(l.amount) })),
+      '8.125',
+      d('12.34'),
+      d('5.67'),
+    );
     let subtotal = 0n;
     let tax = 0n;
     priced.lines.forEach((line, i) => {
@@ -96,7 +133,10 @@ describe('money', () => {
   });
 
   it('refuses a discount above the subtotal, shipping with no line, and use tax with no code', () => {
-    refused(() => priceInvoice([{ amount: d('1.00'), quantity: 1, useTax: false }], null, d('0'), d('1.01')), /discount 1\.01 is more than/);
+    refused(
+      () => priceInvoice([{ amount: d('1.00'), quantity: 1, useTax: false }], null, d('0'), d('1.01')),
+      /discount 1\.01 is more than/,
+    );
     refused(() => priceInvoice([], null, d('5.00'), d('0')), /at least one line item/);
     refused(() => priceInvoice([{ amount: d('1.00'), quantity: 1, useTax: true }], null, d('0'), d('0')), /lineItems\.0\.useTax/);
   });

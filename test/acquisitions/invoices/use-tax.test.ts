@@ -24,32 +24,60 @@ describe(`use tax metadata on ${ENGINE}`, () => {
   });
 
   it('prints every rate exactly as set: 7.75, 0, three decimals, trailing zeros, a JSON number', async () => {
-    for (const [code, rate] of [['a', '7.75'], ['b', '0'], ['c', '8.125'], ['d', '7.750'], ['e', '100'], ['f', '0.000001']] as const) {
+    for (const [code, rate] of [
+      ['a', '7.75'],
+      ['b', '0'],
+      ['c', '8.125'],
+      ['d', '7.750'],
+      ['e', '100'],
+      ['f', '0.000001'],
+    ] as const) {
       assert.equal((await writer.send('PUT', `/v6/invoices/useTax/${code}`, { rate })).statusCode, 204);
     }
     assert.equal((await writer.send('PUT', '/v6/invoices/useTax/g', { rate: 6.35, description: 'County' })).statusCode, 204);
-    const expected = [{
-      field: 'useTax',
-      values: [
-        { code: 'a', desc: '7.75' }, { code: 'b', desc: '0' }, { code: 'c', desc: '8.125' }, { code: 'd', desc: '7.750' },
-        { code: 'e', desc: '100' }, { code: 'f', desc: '0.000001' }, { code: 'g', desc: '6.35' },
-      ],
-    }];
-    for (const url of ['/v6/invoices/metadata', '/v5/invoices/metadata', '/iii/sierra-api/v6/invoices/metadata', '/v6/invoices/metadata/?fields=useTax&language=fr']) {
+    const expected = [
+      {
+        field: 'useTax',
+        values: [
+          { code: 'a', desc: '7.75' },
+          { code: 'b', desc: '0' },
+          { code: 'c', desc: '8.125' },
+          { code: 'd', desc: '7.750' },
+          { code: 'e', desc: '100' },
+          { code: 'f', desc: '0.000001' },
+          { code: 'g', desc: '6.35' },
+        ],
+      },
+    ];
+    for (const url of [
+      '/v6/invoices/metadata',
+      '/v5/invoices/metadata',
+      '/iii/sierra-api/v6/invoices/metadata',
+      '/v6/invoices/metadata/?fields=useTax&language=fr',
+    ]) {
       const res = await reader.get(url);
       assert.equal(res.statusCode, 200, url);
       assert.deepEqual(res.json(), expected, url);
     }
     const raw = (await reader.get('/v6/invoices/metadata')).body;
-    assert.ok(raw.includes('{"code":"c","desc":"8.125"}') && raw.includes('{"code":"b","desc":"0"}'), 'rates are strings in the raw body, no float noise');
+    assert.ok(
+      raw.includes('{"code":"c","desc":"8.125"}') && raw.includes('{"code":"b","desc":"0"}'),
+      'rates are strings in the raw body, no float noise',
+    );
     const list = (await reader.get('/v6/invoices/useTax')).json();
-    assert.deepEqual(list.find((c: any) => c.code === 'g'), { code: 'g', rate: '6.35', description: 'County' });
+    assert.deepEqual(
+      list.find((c: any) => c.code === 'g'),
+      { code: 'g', rate: '6.35', description: 'County' },
+    );
   });
 
   it('replaces a rate in place, keeping the description unless one is given', async () => {
     assert.equal((await writer.send('PUT', '/v6/invoices/useTax/g', { rate: '8.00' })).statusCode, 204);
     const values = (await reader.get('/v6/invoices/metadata')).json()[0].values;
-    assert.deepEqual(values.find((v: any) => v.code === 'g'), { code: 'g', desc: '8.00' });
+    assert.deepEqual(
+      values.find((v: any) => v.code === 'g'),
+      { code: 'g', desc: '8.00' },
+    );
     const code = async () => (await reader.get('/v6/invoices/useTax')).json().find((c: any) => c.code === 'g');
     assert.deepEqual(await code(), { code: 'g', rate: '8.00', description: 'County' });
     await writer.send('PUT', '/v6/invoices/useTax/g', { rate: '6.35', description: '' });
@@ -75,7 +103,13 @@ describe(`use tax metadata on ${ENGINE}`, () => {
     assertRefused(await writer.send('DELETE', '/v6/invoices/useTax/f'), 404, 107);
     await create(writer, '/v6/funds', { code: 'books', fundName: 'Books', appropriation: '100.00' });
     await create(writer, '/v6/vendors', { code: 'v1', vendorName: 'Vendor' });
-    const id = await create(writer, '/v6/invoices', { invNum: '1', invDate: '2026-11-02', vendorCode: 'v1', useTaxCode: 'c', lineItems: [{ fund: 'books', amount: '10.00' }] });
+    const id = await create(writer, '/v6/invoices', {
+      invNum: '1',
+      invDate: '2026-11-02',
+      vendorCode: 'v1',
+      useTaxCode: 'c',
+      lineItems: [{ fund: 'books', amount: '10.00' }],
+    });
     const before = await snapshot(t.testDb.db);
     assertRefused(await writer.send('DELETE', '/v6/invoices/useTax/c'), 409, 132, 11);
     assert.deepEqual(await snapshot(t.testDb.db), before);
