@@ -1,6 +1,7 @@
-// Refusals of hold placements, changes and checkouts: code 132 with a specificCode per reason
-// (README, "Holds and circulation"). 400: the request names something that does not exist or
-// cannot serve; 409: the state of the patron, the hold or the item forbids it.
+// Refusals of hold placements, changes and checkouts, a specificCode per reason (README, "Holds and
+// circulation"): refused when the request names something that does not exist or cannot serve,
+// conflict when the state of the patron, the hold or the item forbids it. The REST door answers
+// them as code 132 with 400 and 409.
 import { fail } from '../shared/errors.ts';
 
 export const HOLD_SPECIFIC_CODES = {

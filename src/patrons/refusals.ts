@@ -1,5 +1,5 @@
-// Business refusals of patron writes: code 132 with a specificCode per reason (README, "Patrons").
-// 400: the request names something that does not exist; 409: another record's state forbids it.
+// Refusals of patron writes, a specificCode per reason (README, "Patrons"): refused when the request
+// names something that does not exist, conflict when another record's state forbids it.
 import { fail } from '../shared/errors.ts';
 
 export const PATRON_SPECIFIC_CODES = { barcodeTaken: 1, unknownLocation: 2, unknownPatronType: 3 } as const;

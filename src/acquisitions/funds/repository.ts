@@ -1,7 +1,7 @@
 // SQL for funds.
 import type { Queryable } from '../../db/types.ts';
 import { Decimal, MAX_FUND_TOTAL } from '../../shared/money.ts';
-import { refuse } from '../invoices/refusals.ts';
+import { refuse } from '../refusals.ts';
 
 export interface FundRow {
   id: number;

@@ -4,7 +4,7 @@ import { stamp } from '../../db/change-clock.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
 import { MAX_BALANCE, parseMoney } from '../../shared/money.ts';
-import { refuse } from '../invoices/refusals.ts';
+import { refuse } from '../refusals.ts';
 import * as repo from './repository.ts';
 
 export type { FundRow } from './repository.ts';

@@ -12,7 +12,7 @@ import type { UseTaxService } from '../use-tax/service.ts';
 import type { VendorService } from '../vendors/service.ts';
 import { Decimal, parseMoney, ZERO } from '../../shared/money.ts';
 import { priceInvoice } from './pricing.ts';
-import { refuse } from './refusals.ts';
+import { refuse } from '../refusals.ts';
 import * as repo from './repository.ts';
 
 export type { InvoiceRow, LineRow, PaidLineRow } from './repository.ts';

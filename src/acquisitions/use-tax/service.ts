@@ -2,7 +2,7 @@
 import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
 import { parseRate } from '../../shared/money.ts';
-import { refuse } from '../invoices/refusals.ts';
+import { refuse } from '../refusals.ts';
 import * as repo from './repository.ts';
 
 export type { UseTaxRow } from './repository.ts';

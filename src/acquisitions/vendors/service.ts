@@ -3,7 +3,7 @@ import { stamp } from '../../db/change-clock.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
 import type { IdFilter } from '../../shared/filters.ts';
-import { refuse } from '../invoices/refusals.ts';
+import { refuse } from '../refusals.ts';
 import * as repo from './repository.ts';
 
 export type { VendorRow } from './repository.ts';

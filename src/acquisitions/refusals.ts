@@ -1,7 +1,8 @@
-// Business refusals of acquisitions: code 132 with a specificCode per reason (README, "Acquisitions
-// and use tax"). 400: the request names something that does not exist; 409: the records' state forbids it.
-import { fail } from '../../shared/errors.ts';
-import { MAX_FUND_TOTAL } from '../../shared/money.ts';
+// Refusals of the acquisitions domains (invoices, funds, vendors, use tax), a specificCode per reason
+// (README, "Acquisitions and use tax"): refused when the request names something that does not
+// exist, conflict when the records' state forbids it.
+import { fail } from '../shared/errors.ts';
+import { MAX_FUND_TOTAL } from '../shared/money.ts';
 
 export const SPECIFIC_CODES = {
   invoicePaid: 1,
