@@ -1,15 +1,15 @@
 // A bib as the API shows it: the established platform's bib object, fields chosen by `fields`.
 import { recordPresenter, type Presenter } from '../http/present.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import type { FieldSet } from '../http/params.ts';
+import { fieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import type { ItemRow } from '../items/service.ts';
 import { countryName } from './countries.ts';
 import type { BibRow } from './repository.ts';
 
-export const BIB_FIELDS = {
-  all: [
+export const BIB_FIELDS = fieldSet(
+  [
     'id',
     'updatedDate',
     'createdDate',
@@ -30,24 +30,9 @@ export const BIB_FIELDS = {
     'varFields',
     'fixedFields',
     'items',
-  ] as const,
-  defaults: [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deleted',
-    'suppressed',
-    'available',
-    'lang',
-    'title',
-    'author',
-    'materialType',
-    'bibLevel',
-    'publishYear',
-    'catalogDate',
-    'country',
-  ] as const,
-} satisfies FieldSet<string>;
+  ],
+  ['deletedDate', 'normTitle', 'normAuthor', 'varFields', 'fixedFields', 'items'],
+);
 
 export type BibField = (typeof BIB_FIELDS.all)[number];
 

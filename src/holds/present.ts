@@ -1,46 +1,26 @@
 // A hold as the API shows it (DESIGN.md section 3, "Holds"), fields chosen by `fields`.
-import type { FieldSet } from '../http/params.ts';
+import { fieldSet } from '../http/params.ts';
 import { presenter } from '../http/present.ts';
 import type { HoldRow } from './repository.ts';
 
-export const HOLD_FIELDS = {
-  all: [
-    'id',
-    'record',
-    'patron',
-    'frozen',
-    'placed',
-    'notNeededAfterDate',
-    'notWantedBeforeDate',
-    'pickupByDate',
-    'location',
-    'pickupLocation',
-    'status',
-    'recordType',
-    'priority',
-    'priorityQueueLength',
-    'canFreeze',
-    'note',
-  ] as const,
-  defaults: [
-    'id',
-    'record',
-    'patron',
-    'frozen',
-    'placed',
-    'notNeededAfterDate',
-    'notWantedBeforeDate',
-    'pickupByDate',
-    'location',
-    'pickupLocation',
-    'status',
-    'recordType',
-    'priority',
-    'priorityQueueLength',
-    'canFreeze',
-    'note',
-  ] as const,
-} satisfies FieldSet<string>;
+export const HOLD_FIELDS = fieldSet([
+  'id',
+  'record',
+  'patron',
+  'frozen',
+  'placed',
+  'notNeededAfterDate',
+  'notWantedBeforeDate',
+  'pickupByDate',
+  'location',
+  'pickupLocation',
+  'status',
+  'recordType',
+  'priority',
+  'priorityQueueLength',
+  'canFreeze',
+  'note',
+]);
 export type HoldField = (typeof HOLD_FIELDS.all)[number];
 
 /** The status a hold shows: DESIGN.md's codes, plus Carrel's x, c and f for holds that are over. */

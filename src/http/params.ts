@@ -20,6 +20,14 @@ export interface FieldSet<F extends string> {
   defaults: readonly F[];
 }
 
+/** A record type's fields in the order it shows them; by default all but those named (a tombstone's deletedDate, the costly ones). */
+export function fieldSet<const F extends string, const X extends F = never>(
+  all: readonly F[],
+  notByDefault: readonly X[] = [],
+): { all: readonly F[]; defaults: readonly Exclude<F, X>[] } {
+  return { all, defaults: all.filter((field): field is Exclude<F, X> => !(notByDefault as readonly string[]).includes(field)) };
+}
+
 /** `fields=a,b` picks fields, `default` stands for the default set; id always comes along. */
 export function parseFields<F extends string>(raw: string | undefined, set: FieldSet<F>): F[] {
   if (raw === undefined || raw.trim() === '') return [...set.defaults];

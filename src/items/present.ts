@@ -1,11 +1,11 @@
 // An item as the API shows it: the established platform's item object, fields chosen by `fields`.
 import { recordPresenter, type Presenter } from '../http/present.ts';
 import { instant } from '../shared/instant.ts';
-import type { FieldSet } from '../http/params.ts';
+import { fieldSet } from '../http/params.ts';
 import type { ItemRow } from './repository.ts';
 
-export const ITEM_FIELDS = {
-  all: [
+export const ITEM_FIELDS = fieldSet(
+  [
     'id',
     'updatedDate',
     'createdDate',
@@ -18,21 +18,9 @@ export const ITEM_FIELDS = {
     'barcode',
     'callNumber',
     'itemType',
-  ] as const,
-  defaults: [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deleted',
-    'suppressed',
-    'bibIds',
-    'location',
-    'status',
-    'barcode',
-    'callNumber',
-    'itemType',
-  ] as const,
-} satisfies FieldSet<string>;
+  ],
+  ['deletedDate'],
+);
 export type ItemField = (typeof ITEM_FIELDS.all)[number];
 
 export const presentItem: Presenter<ItemRow, ItemField> = recordPresenter<ItemRow, ItemField>({

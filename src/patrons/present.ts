@@ -1,11 +1,11 @@
 // A patron as the API shows it: the established platform's patron object, fields chosen by
 // `fields`. The PIN (its hash) is never part of it.
 import { recordPresenter, type Presenter } from '../http/present.ts';
-import type { FieldSet } from '../http/params.ts';
+import { fieldSet } from '../http/params.ts';
 import type { PatronRow } from './repository.ts';
 
-export const PATRON_FIELDS = {
-  all: [
+export const PATRON_FIELDS = fieldSet(
+  [
     'id',
     'updatedDate',
     'createdDate',
@@ -26,24 +26,9 @@ export const PATRON_FIELDS = {
     'blockInfo',
     'moneyOwed',
     'varFields',
-  ] as const,
-  defaults: [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deleted',
-    'suppressed',
-    'names',
-    'barcodes',
-    'expirationDate',
-    'emails',
-    'patronType',
-    'homeLibraryCode',
-    'message',
-    'blockInfo',
-    'moneyOwed',
-  ] as const,
-} satisfies FieldSet<string>;
+  ],
+  ['deletedDate', 'birthDate', 'phones', 'addresses', 'homeLibrary', 'varFields'],
+);
 
 export type PatronField = (typeof PATRON_FIELDS.all)[number];
 

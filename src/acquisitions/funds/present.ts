@@ -1,38 +1,23 @@
 // A fund as the API and the CLI show it, fields chosen by `fields`.
-import type { FieldSet } from '../../http/params.ts';
+import { fieldSet } from '../../http/params.ts';
 import { presenter } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
 import { formatMoney } from '../../shared/money.ts';
 import type { FundRow } from './service.ts';
 
-export const FUND_FIELDS = {
-  all: [
-    'code',
-    'fundName',
-    'accountingUnit',
-    'currency',
-    'appropriation',
-    'expenditure',
-    'encumbrance',
-    'freeBalance',
-    'note',
-    'createdDate',
-    'updatedDate',
-  ] as const,
-  defaults: [
-    'code',
-    'fundName',
-    'accountingUnit',
-    'currency',
-    'appropriation',
-    'expenditure',
-    'encumbrance',
-    'freeBalance',
-    'note',
-    'createdDate',
-    'updatedDate',
-  ] as const,
-} satisfies FieldSet<string>;
+export const FUND_FIELDS = fieldSet([
+  'code',
+  'fundName',
+  'accountingUnit',
+  'currency',
+  'appropriation',
+  'expenditure',
+  'encumbrance',
+  'freeBalance',
+  'note',
+  'createdDate',
+  'updatedDate',
+]);
 export type FundField = (typeof FUND_FIELDS.all)[number];
 
 const present = presenter<FundRow, FundField>({

@@ -3,14 +3,14 @@
 // strings with two places. Fields chosen by `fields`.
 import { recordPresenter } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
-import type { FieldSet } from '../../http/params.ts';
+import { fieldSet } from '../../http/params.ts';
 import { formatMoney } from '../../shared/money.ts';
 import type { InvoiceRow, LineRow } from './repository.ts';
 
 export const INVOICE_STATUSES: Record<string, string> = { o: 'Open', s: 'Suspended', p: 'Paid' };
 
-export const INVOICE_FIELDS = {
-  all: [
+export const INVOICE_FIELDS = fieldSet(
+  [
     'id',
     'updatedDate',
     'createdDate',
@@ -33,30 +33,9 @@ export const INVOICE_FIELDS = {
     'lineItemCount',
     'note',
     'lineItems',
-  ] as const,
-  defaults: [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deleted',
-    'invNum',
-    'invDate',
-    'paidDate',
-    'status',
-    'vendor',
-    'accountingUnit',
-    'currency',
-    'useTaxCode',
-    'useTaxRate',
-    'subtotal',
-    'useTaxAmount',
-    'shipping',
-    'discount',
-    'total',
-    'lineItemCount',
-    'note',
-  ] as const,
-} satisfies FieldSet<string>;
+  ],
+  ['deletedDate', 'lineItems'],
+);
 export type InvoiceField = (typeof INVOICE_FIELDS.all)[number];
 
 export function presentLine(row: LineRow): Record<string, unknown> {

@@ -1,39 +1,23 @@
 // A vendor as the API and the CLI show it, fields chosen by `fields`.
-import type { FieldSet } from '../../http/params.ts';
+import { fieldSet } from '../../http/params.ts';
 import { presenter } from '../../http/present.ts';
 import { instant } from '../../shared/instant.ts';
 import type { VendorRow } from './service.ts';
 
-export const VENDOR_FIELDS = {
-  all: [
-    'id',
-    'code',
-    'vendorName',
-    'accountingUnit',
-    'address1',
-    'address2',
-    'contact',
-    'email',
-    'phone',
-    'acctNum',
-    'createdDate',
-    'updatedDate',
-  ] as const,
-  defaults: [
-    'id',
-    'code',
-    'vendorName',
-    'accountingUnit',
-    'address1',
-    'address2',
-    'contact',
-    'email',
-    'phone',
-    'acctNum',
-    'createdDate',
-    'updatedDate',
-  ] as const,
-} satisfies FieldSet<string>;
+export const VENDOR_FIELDS = fieldSet([
+  'id',
+  'code',
+  'vendorName',
+  'accountingUnit',
+  'address1',
+  'address2',
+  'contact',
+  'email',
+  'phone',
+  'acctNum',
+  'createdDate',
+  'updatedDate',
+]);
 export type VendorField = (typeof VENDOR_FIELDS.all)[number];
 
 const present = presenter<VendorRow, VendorField>({
