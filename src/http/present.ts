@@ -9,11 +9,18 @@ export type FieldShapes<Row, F extends string, Ctx> = { readonly [K in F]: (row:
 export type Presenter<Row, F extends string, Ctx = void> = (row: Row, fields: readonly F[], ctx: Ctx) => Record<string, unknown>;
 
 export function presenter<Row, F extends string, Ctx = void>(shapes: FieldShapes<Row, F, Ctx>): Presenter<Row, F, Ctx> {
+  // A page presents each of its records with the same field list: look its shapes up once.
+  let lastFields: readonly F[] | undefined;
+  let lastShapes: ((row: Row, ctx: Ctx) => unknown)[] = [];
   return (row, fields, ctx) => {
+    if (fields !== lastFields) {
+      lastShapes = fields.map((field) => shapes[field]);
+      lastFields = fields;
+    }
     const out: Record<string, unknown> = {};
-    for (const field of fields) {
-      const value = shapes[field](row, ctx);
-      if (value !== undefined) out[field] = value;
+    for (let i = 0; i < fields.length; i++) {
+      const value = lastShapes[i]!(row, ctx);
+      if (value !== undefined) out[fields[i]!] = value;
     }
     return out;
   };
