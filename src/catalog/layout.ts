@@ -34,67 +34,41 @@ const FAVICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www
 export function searchForm(query: CatalogQuery | undefined, hero: boolean): Html {
   const index = query?.index ?? '';
   return html`<form class="search" role="search" action="/catalog" method="get" aria-label="Catalogue">
-    <div class="f-text">
-      <label for="search-text">${hero ? 'Find books, films, music and more' : 'Search the catalogue'}</label>
-      <input
-        id="search-text"
-        type="search"
-        name="text"
-        value="${query?.text ?? ''}"
-        maxlength="1000"
-        autocomplete="off"
-        spellcheck="false"
-        enterkeyhint="search"
-      />
-    </div>
-    <div class="f-index">
-      <label for="search-index">Search in</label>
-      <select id="search-index" name="index">
-        ${INDEX_LABELS.map(([value, label]) => html`<option value="${value}" ${value === index ? html` selected` : ''}>${label}</option>`)}
-      </select>
-    </div>
-    ${query && query.sort !== 'relevance' ? html`<input type="hidden" name="sort" value="${query.sort}" />` : ''}
-    <button class="button go" type="submit">${icon('search')}<span>Search</span></button>
-  </form>`;
+  <div class="f-text"><label for="search-text">${hero ? 'Find books, films, music and more' : 'Search the catalogue'}</label>
+    <input id="search-text" type="search" name="text" value="${query?.text ?? ''}" maxlength="1000" autocomplete="off" spellcheck="false" enterkeyhint="search"></div>
+  <div class="f-index"><label for="search-index">Search in</label>
+    <select id="search-index" name="index">${INDEX_LABELS.map(([value, label]) => html`<option value="${value}"${value === index ? html` selected` : ''}>${label}</option>`)}</select></div>
+  ${query && query.sort !== 'relevance' ? html`<input type="hidden" name="sort" value="${query.sort}">` : ''}
+  <button class="button go" type="submit">${icon('search')}<span>Search</span></button>
+</form>`;
 }
 
 export function frame(f: Frame): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${f.title} · ${f.libraryName}</title>
-        <meta
-          name="description"
-          content="Search the ${f.libraryName} catalogue: books, films, music and more, and see which copies are on the shelf."
-        />
-        <meta name="theme-color" content="#13315c" />
-        <link rel="icon" href="${FAVICON}" />
-        <link rel="stylesheet" href="${CSS_PATH}" />
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to main content</a>
-        <header class="masthead${f.hero ? ' hero' : ''}">
-          <div class="wrap">
-            <a class="brand" href="/catalog"
-              >${icon('logo')}<span>${f.libraryName}<small>Library catalogue</small></span></a
-            >
-            ${
-              f.hero
-                ? html`<h1>What would you like to read, watch or hear?</h1>
-                    <p>Search everything the library holds and see at once which copies are on the shelf.</p>`
-                : ''
-            }
-            ${searchForm(f.query, f.hero ?? false)}
-          </div>
-        </header>
-        <main id="main" tabindex="-1">${f.main}</main>
-        <footer class="site-footer">
-          <div class="wrap">
-            <p>${f.libraryName} · Catalogue powered by Carrel · <a href="/catalog">New search</a></p>
-          </div>
-        </footer>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${f.title} · ${f.libraryName}</title>
+<meta name="description" content="Search the ${f.libraryName} catalogue: books, films, music and more, and see which copies are on the shelf.">
+<meta name="theme-color" content="#13315c">
+<link rel="icon" href="${FAVICON}">
+<link rel="stylesheet" href="${CSS_PATH}">
+</head>
+<body>
+<a class="skip" href="#main">Skip to main content</a>
+<header class="masthead${f.hero ? ' hero' : ''}">
+  <div class="wrap">
+    <a class="brand" href="/catalog">${icon('logo')}<span>${f.libraryName}<small>Library catalogue</small></span></a>
+    ${f.hero ? html`<h1>What would you like to read, watch or hear?</h1><p>Search everything the library holds and see at once which copies are on the shelf.</p>` : ''}
+    ${searchForm(f.query, f.hero ?? false)}
+  </div>
+</header>
+<main id="main" tabindex="-1">
+${f.main}
+</main>
+<footer class="site-footer"><div class="wrap"><p>${f.libraryName} · Catalogue powered by Carrel · <a href="/catalog">New search</a></p></div></footer>
+</body>
+</html>
+`;
 }

@@ -78,8 +78,7 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
         reply,
         404,
         'Record not found',
-        html`The catalogue has no record ${id}. It may have been withdrawn. <a href="/catalog">Search the catalogue</a> for something like
-          it.`,
+        html`The catalogue has no record ${id}. It may have been withdrawn. <a href="/catalog">Search the catalogue</a> for something like it.`,
       );
     }
     let back: CatalogQuery | undefined;

@@ -28,12 +28,7 @@ describe('catalogue templates', () => {
       html`<h1 title="${title}">${title}</h1>`.text,
       '<h1 title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;</h1>',
     );
-    assert.equal(
-      html`<ul>
-        ${['a<', html`<li>b</li>`, null, undefined, false, 3]}
-      </ul>`.text,
-      '<ul>a&lt;<li>b</li>3</ul>',
-    );
+    assert.equal(html`<ul>${['a<', html`<li>b</li>`, null, undefined, false, 3]}</ul>`.text, '<ul>a&lt;<li>b</li>3</ul>');
     assert.equal(html`${raw('<br>')}`.text, '<br>');
   });
 
