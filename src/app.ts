@@ -28,6 +28,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installInputGuard } from './http/input-guard.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { ServiceState } from './operations/state.ts';
@@ -143,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     );
   });
   installErrorHandling(app);
+  installInputGuard(app);
   installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });
   app.addSchema(ErrorBodySchema);
   await app.register(formbody);

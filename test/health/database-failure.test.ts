@@ -122,10 +122,8 @@ describe('database failures and recovery', { skip: needsPostgres }, () => {
       await svc.close();
       await db.close().catch(() => {});
     });
-    const started = Date.now();
+    // The report comes back (the black hole would hold it forever) and says the check timed out.
     assertDatabaseUnhealthy(await svc.report(), /did not answer within 300 ms/);
-    // Generous bound: this checks that the time-out works at all, not how fast the machine is.
-    assert.ok(Date.now() - started < 5000);
   });
 });
 
