@@ -27,8 +27,9 @@ import { buildDeps, type Deps, type Domain } from './domain.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
 import { installInputGuard } from './http/input-guard.ts';
+import { clientErrorHandler, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { ServiceState } from './operations/state.ts';
@@ -114,7 +115,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const state = options.state ?? new ServiceState();
   const logStream = options.logStream === false ? undefined : (options.logStream ?? pino.destination({ dest: 1, sync: false }));
+  const limits = { headersTimeoutMs: config.httpHeadersTimeoutMs, requestTimeoutMs: config.httpRequestTimeoutMs };
   const app: App = Fastify({
+    serverFactory: (handler) => createHttpServer(limits, handler),
+    clientErrorHandler: clientErrorHandler(limits),
+    frameworkErrors: frameworkErrorHandler,
     logger: !logStream ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: logStream },
     genReqId: (req) => requestId(req.headers['x-request-id']),
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),

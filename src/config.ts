@@ -20,6 +20,10 @@ export interface Config {
   tokenLifetimeSec: number;
   /** How long a server process may answer a bearer token from memory without asking the database (0: never). */
   tokenCacheMs: number;
+  /** A request's headers must arrive within this long (at most httpRequestTimeoutMs). */
+  httpHeadersTimeoutMs: number;
+  /** A whole request, headers and body, must arrive within this long; a stalled client gets 408 and is closed. */
+  httpRequestTimeoutMs: number;
   /** GET /api gives up on the database check after this long and reports it Unhealthy. */
   healthTimeoutMs: number;
   /** GET /api may answer from a successful database check at most this old (0: every answer waits for a fresh one). */
@@ -113,6 +117,8 @@ function databaseUrl(env: Env): string | undefined {
 
 export function loadConfig(env: Env = process.env): Config {
   const publicBaseUrl = url(env, 'CARREL_PUBLIC_URL', ['http:', 'https:']);
+  const httpRequest = int(env, 'CARREL_HTTP_REQUEST_TIMEOUT_MS', 10000, 100, 3600000);
+  const httpHeaders = int(env, 'CARREL_HTTP_HEADERS_TIMEOUT_MS', 10000, 100, 3600000);
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -128,6 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
     tokenLifetimeSec: int(env, 'CARREL_TOKEN_LIFETIME', 3600, 60, 86400),
     tokenCacheMs: int(env, 'CARREL_TOKEN_CACHE_MS', 5000, 0, 60000),
+    httpHeadersTimeoutMs: Math.min(httpHeaders, httpRequest),
+    httpRequestTimeoutMs: httpRequest,
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),

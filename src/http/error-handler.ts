@@ -49,6 +49,10 @@ export function toApiError(error: unknown): ApiError | undefined {
       return errors.unsupportedMediaType('this Content-Type is not accepted here');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(126, 413, 'Request validation failed', 'the request body is too large');
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(108, 400, 'Invalid parameter', 'the address could not be read');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(108, 414, 'Invalid parameter', 'a part of the address is too long');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.validationFailed('the Content-Length does not match the body');
   }
@@ -58,6 +62,12 @@ export function toApiError(error: unknown): ApiError | undefined {
     return new ApiError(108, fe.statusCode, 'Invalid parameter', 'the request could not be read');
   }
   return undefined;
+}
+
+/** What Fastify refuses before routing (a malformed or over-long address): the error body, never the address. */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const answer = toApiError(error) ?? errors.validationFailed('the request could not be read');
+  void reply.code(answer.httpStatus).type('application/json; charset=utf-8').send(answer.body());
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
