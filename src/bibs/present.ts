@@ -1,5 +1,5 @@
 // A bib as the API shows it: the established platform's bib object, fields chosen by `fields`.
-import { recordPresenter, type Presenter } from '../http/present.ts';
+import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { fieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
@@ -10,12 +10,7 @@ import type { BibRow } from './repository.ts';
 
 export const BIB_FIELDS = fieldSet(
   [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deletedDate',
-    'deleted',
-    'suppressed',
+    ...RECORD_FIELDS,
     'available',
     'lang',
     'title',

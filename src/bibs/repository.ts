@@ -323,12 +323,6 @@ export async function getBib(db: Queryable, id: string): Promise<BibRow | undefi
   return rows[0];
 }
 
-/** Several bibs by id in one statement (a page of holds with expand=record); missing ids are left out. */
-export async function getBibs(db: Queryable, ids: readonly string[]): Promise<BibRow[]> {
-  if (ids.length === 0) return [];
-  return db.query<BibRow>(`select ${columns({ marc: true, holdings: true })} from ${FROM} where b.id = any($1::bigint[])`, [ids]);
-}
-
 export interface BibListFilter extends CommonListFilter {
   limit: number;
   offset: number;

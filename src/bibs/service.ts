@@ -92,11 +92,6 @@ export class BibService {
     return row;
   }
 
-  /** These bibs (those that exist), with their MARC and holdings, in no order. */
-  many(ids: readonly string[]): Promise<repo.BibRow[]> {
-    return repo.getBibs(this.db, ids);
-  }
-
   /** These bibs by id (those that exist), for pages whose order is decided elsewhere (search). */
   async byIds(ids: string[], extras: repo.BibExtras): Promise<Map<string, repo.BibRow>> {
     return repo.bibsById(this.db, ids, extras);

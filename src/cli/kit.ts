@@ -7,6 +7,7 @@ import { DataDirBusyError } from '../db/embedded-lock.ts';
 import { describeDbError, isDatabaseUnavailable } from '../db/errors.ts';
 import { checkSchema, DatabaseTooNewError, DatabaseTooOldError, migrate, type Migration } from '../db/migrate.ts';
 import { openClientDb } from '../db/open.ts';
+import type { Db } from '../db/types.ts';
 import { buildDeps, type Deps, type Domain } from '../domain.ts';
 import { DomainError } from '../shared/errors.ts';
 import { systemClock } from '../shared/calendar.ts';
@@ -20,8 +21,15 @@ export interface Cli {
   config(): Config;
 }
 
+/** Readies a database for a command that only reads: it must be migrated as far as this code, and is not changed. */
+async function readOnly(db: Db): Promise<Migration[]> {
+  await checkSchema(db, { older: false });
+  return [];
+}
+
 export function makeCli(domains: readonly Domain[]): Cli {
-  async function open<T>(fn: (deps: Deps) => Promise<T>, prepare: (deps: Deps) => Promise<void>): Promise<T> {
+  /** Opens the database, readies its schema (answering the migrations applied), runs fn, closes. */
+  async function open<T>(ready: (db: Db) => Promise<Migration[]>, fn: (deps: Deps, applied: Migration[]) => Promise<T>): Promise<T> {
     const config = getConfig();
     let db;
     try {
@@ -31,9 +39,8 @@ export function makeCli(domains: readonly Domain[]): Cli {
       throw error;
     }
     try {
-      const deps = buildDeps({ config, db, clock: systemClock }, domains);
-      await prepare(deps);
-      return await fn(deps);
+      const applied = await ready(db);
+      return await fn(buildDeps({ config, db, clock: systemClock }, domains), applied);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
       if (error instanceof DatabaseTooNewError || error instanceof DatabaseTooOldError) throw new CliError(error.message);
@@ -45,14 +52,8 @@ export function makeCli(domains: readonly Domain[]): Cli {
     }
   }
   return {
-    write: (fn) => {
-      let applied: Migration[] = [];
-      return open(
-        (deps) => fn(deps, applied),
-        async ({ db }) => void (applied = await migrate(db)),
-      );
-    },
-    read: (fn) => open(fn, async ({ db }) => void (await checkSchema(db, { older: false }))),
+    write: (fn) => open(migrate, fn),
+    read: (fn) => open(readOnly, fn),
     config: getConfig,
   };
 }

@@ -105,9 +105,9 @@ export function holdRoutes(
     // The page's records in one statement per kind, not one per hold.
     const bibIds = [...new Set(rows.filter((r) => r.record_type === 'b').map((r) => r.bib_id))];
     const itemIds = [...new Set(rows.flatMap((r) => (r.record_type === 'i' && r.item_id ? [r.item_id] : [])))];
-    const [bibs, items] = await Promise.all([catalogue.bibs.many(bibIds), catalogue.items.many(itemIds)]);
+    const [bibs, items] = await Promise.all([catalogue.bibs.byIds(bibIds, {}), catalogue.items.many(itemIds)]);
     const records = new Map<string, Record<string, unknown>>([
-      ...bibs.map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults, undefined)] as const),
+      ...[...bibs.values()].map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults, undefined)] as const),
       ...items.map((i) => [`i${i.id}`, presentItem(i, ITEM_FIELDS.defaults)] as const),
     ]);
     return rows.map((row) => presentHold(row, fields, base, records.get(row.record_type === 'b' ? `b${row.bib_id}` : `i${row.item_id}`)));

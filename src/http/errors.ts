@@ -29,27 +29,6 @@ export class ApiError extends Error {
   }
 }
 
-export const errors = {
-  invalidArgument: (d: string) => new ApiError(101, 400, 'Invalid argument', d),
-  missingParameter: (d: string) => new ApiError(105, 400, 'Required parameter missing', d),
-  unknownParameter: (d: string) => new ApiError(106, 400, 'Parameter not recognized', d),
-  notFound: (d?: string) => new ApiError(107, 404, 'Record not found', d),
-  invalidParameter: (d: string) => new ApiError(108, 400, 'Invalid parameter', d),
-  internal: (d?: string) => new ApiError(111, 500, 'Dataservice error', d),
-  databaseUnavailable: (d?: string) => new ApiError(112, 503, 'Database access error', d),
-  unauthorized: (d = 'invalid or missing authorization header') => new ApiError(113, 401, 'Unauthorized', d),
-  badJson: (d: string) => new ApiError(130, 400, 'Bad JSON syntax', d),
-  forbidden: (d: string) => new ApiError(116, 403, 'Forbidden', d),
-  apiDisabled: (d: string) => new ApiError(117, 503, 'API disabled', d),
-  /** GET /api while the service is not running: the seed's 404. */
-  notRunning: (d: string) => new ApiError(117, 404, 'Service not running', d),
-  invalidToken: (d: string) => new ApiError(120, 401, 'invalid_token', d),
-  invalidScheme: (d: string) => new ApiError(121, 400, 'Invalid authorization scheme', d),
-  validationFailed: (d: string) => new ApiError(126, 400, 'Request validation failed', d),
-  unsupportedMediaType: (d: string) => new ApiError(126, 415, 'Request validation failed', d),
-  multipleRecords: (d: string) => new ApiError(133, 409, 'Multiple records found', d),
-};
-
 /** Each domain failure's code, HTTP status and name on the wire. */
 const WIRE: Record<FailureKind, { code: number; httpStatus: number; name: string }> = {
   invalidArgument: { code: 101, httpStatus: 400, name: 'Invalid argument' },
@@ -67,7 +46,31 @@ const WIRE: Record<FailureKind, { code: number; httpStatus: number; name: string
   invalidToken: { code: 120, httpStatus: 401, name: 'invalid_token' },
 };
 
-export function fromDomainError(error: DomainError): ApiError {
-  const wire = WIRE[error.kind];
-  return new ApiError(wire.code, wire.httpStatus, wire.name, error.detail, error.specificCode);
+function onTheWire(kind: FailureKind, description?: string, specificCode = 0): ApiError {
+  const wire = WIRE[kind];
+  return new ApiError(wire.code, wire.httpStatus, wire.name, description, specificCode);
 }
+
+export function fromDomainError(error: DomainError): ApiError {
+  return onTheWire(error.kind, error.detail, error.specificCode);
+}
+
+/** The REST door's own failures, and the domain's kinds where the door finds them itself (parameters, the 404 handler). */
+export const errors = {
+  invalidArgument: (d: string) => onTheWire('invalidArgument', d),
+  missingParameter: (d: string) => onTheWire('missingParameter', d),
+  unknownParameter: (d: string) => onTheWire('unknownParameter', d),
+  notFound: (d?: string) => onTheWire('notFound', d),
+  invalidParameter: (d: string) => onTheWire('invalidParameter', d),
+  validationFailed: (d: string) => onTheWire('invalidInput', d),
+  unauthorized: (d = 'invalid or missing authorization header') => onTheWire('unauthenticated', d),
+  internal: (d?: string) => new ApiError(111, 500, 'Dataservice error', d),
+  databaseUnavailable: (d?: string) => new ApiError(112, 503, 'Database access error', d),
+  badJson: (d: string) => new ApiError(130, 400, 'Bad JSON syntax', d),
+  forbidden: (d: string) => new ApiError(116, 403, 'Forbidden', d),
+  apiDisabled: (d: string) => new ApiError(117, 503, 'API disabled', d),
+  /** GET /api while the service is not running: the seed's 404. */
+  notRunning: (d: string) => new ApiError(117, 404, 'Service not running', d),
+  invalidScheme: (d: string) => new ApiError(121, 400, 'Invalid authorization scheme', d),
+  unsupportedMediaType: (d: string) => new ApiError(126, 415, 'Request validation failed', d),
+};

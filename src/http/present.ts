@@ -35,7 +35,9 @@ export interface RecordRow {
   suppressed?: boolean;
 }
 
-type SharedField = 'id' | 'updatedDate' | 'createdDate' | 'deletedDate' | 'deleted' | 'suppressed';
+/** The fields every record with a history shows first, in this order (DESIGN.md: "Lists"). */
+export const RECORD_FIELDS = ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed'] as const;
+type SharedField = (typeof RECORD_FIELDS)[number];
 
 /**
  * A presenter of records that leave a tombstone: a deleted record answers only

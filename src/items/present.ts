@@ -1,24 +1,11 @@
 // An item as the API shows it: the established platform's item object, fields chosen by `fields`.
-import { recordPresenter, type Presenter } from '../http/present.ts';
+import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.ts';
 import { instant } from '../shared/instant.ts';
 import { fieldSet } from '../http/params.ts';
 import type { ItemRow } from './repository.ts';
 
 export const ITEM_FIELDS = fieldSet(
-  [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deletedDate',
-    'deleted',
-    'suppressed',
-    'bibIds',
-    'location',
-    'status',
-    'barcode',
-    'callNumber',
-    'itemType',
-  ],
+  [...RECORD_FIELDS, 'bibIds', 'location', 'status', 'barcode', 'callNumber', 'itemType'],
   ['deletedDate'],
 );
 export type ItemField = (typeof ITEM_FIELDS.all)[number];

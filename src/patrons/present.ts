@@ -1,17 +1,12 @@
 // A patron as the API shows it: the established platform's patron object, fields chosen by
 // `fields`. The PIN (its hash) is never part of it.
-import { recordPresenter, type Presenter } from '../http/present.ts';
+import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.ts';
 import { fieldSet } from '../http/params.ts';
 import type { PatronRow } from './repository.ts';
 
 export const PATRON_FIELDS = fieldSet(
   [
-    'id',
-    'updatedDate',
-    'createdDate',
-    'deletedDate',
-    'deleted',
-    'suppressed',
+    ...RECORD_FIELDS,
     'names',
     'barcodes',
     'expirationDate',
