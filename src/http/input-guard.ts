@@ -32,8 +32,9 @@ function firstProblem(value: unknown, path: string, depth = 0): { path: string; 
 }
 
 export function installInputGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
+  // A callback hook, not an async one: it runs on every request, and most have nothing to refuse.
+  app.addHook('preHandler', (request, _reply, done) => {
     const found = firstProblem(request.params, '') ?? firstProblem(request.query, '') ?? firstProblem(request.body, '');
-    if (found) throw errors.invalidParameter(`${found.path || 'body'} ${found.why}`);
+    done(found ? errors.invalidParameter(`${found.path || 'body'} ${found.why}`) : undefined);
   });
 }

@@ -61,6 +61,12 @@ describe(`hostile input on ${ENGINE}`, () => {
     }
   });
 
+  it('refuses a NUL on the catalogue pages in their own form, an HTML page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/catalog?text=hist%00ory' });
+    assert.equal(res.statusCode, 400);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+  });
+
   it('refuses a NUL in a body member, naming it, and writes nothing', async () => {
     const counts = async () =>
       (
