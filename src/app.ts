@@ -148,6 +148,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       'request',
     );
   });
+  // A client that hangs up before its answer gets none, and no onResponse line: this one says so.
+  app.addHook('onRequestAbort', async (request) => {
+    request.log.info({ method: request.method, url: request.originalUrl.split('?')[0] }, 'request aborted by the client');
+  });
   installErrorHandling(app);
   installInputGuard(app);
   installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });

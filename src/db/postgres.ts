@@ -3,6 +3,9 @@
 import net from 'node:net';
 import { finished } from 'node:stream/promises';
 import postgres from 'postgres';
+import { fromDriver } from './errors.ts';
+import { PoolGate } from './pool-gate.ts';
+import { Reachability } from './reachability.ts';
 import type { Db, Queryable, QueryOptions } from './types.ts';
 
 export interface PostgresOptions {
@@ -14,9 +17,13 @@ export interface PostgresOptions {
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
+/** How a statement reaches its pool: through its gate (pool-gate.ts), or directly in a transaction. */
+type Through = <T>(fn: () => Promise<T>, pool?: 'planOnce') => Promise<T>;
+const direct: Through = (fn) => fn();
+
 /** planOnce: the pool for statements planned once (QueryOptions.planOnce), where there is one. */
-function queryable(sql: Sql, canCopy: boolean, planOnce?: () => postgres.Sql): Queryable {
-  return {
+function queryable(sql: Sql, canCopy: boolean, through: Through, planOnce?: () => postgres.Sql): Queryable {
+  const raw: Queryable = {
     ...(canCopy && {
       async copyFrom(table: string, columns: readonly string[], text: string | Uint8Array) {
         const query = sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`);
@@ -46,6 +53,11 @@ function queryable(sql: Sql, canCopy: boolean, planOnce?: () => postgres.Sql): Q
     async exec(text: string) {
       await sql.unsafe(text).simple();
     },
+  };
+  return {
+    ...(canCopy && { copyFrom: (table, columns, text) => through(() => raw.copyFrom!(table, columns, text)) }),
+    query: (text, params, options = {}) => through(() => raw.query(text, params, options), options.planOnce ? 'planOnce' : undefined),
+    exec: (text) => through(() => raw.exec(text)),
   };
 }
 
@@ -99,6 +111,9 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     max: options.max,
     connect_timeout: options.connectTimeoutSec,
     idle_timeout: 60,
+    // A connection lost with statements waiting is made again after this many seconds: at most half
+    // a second (postgres.js's own waits grow to 20 s, and statements waited all that time).
+    backoff: (retries: number) => Math.min(0.5, 0.05 * 2 ** retries),
     onnotice: () => {},
     // No JIT compilation: Carrel's statements are short, and where the planner overestimates one
     // (a search's pool, whose size it cannot know) it spent 100-250 ms compiling a statement that
@@ -131,9 +146,27 @@ export function openPostgres(target: string | { socketPath: string }, options: P
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';
+  const waitMs = options.connectTimeoutSec * 1000;
+  const gates = { main: new PoolGate(options.max, waitMs), planOnce: new PoolGate(options.planOnceMax ?? options.max, waitMs) };
+  const reachability = new Reachability();
+  /** Work on the database, admitted while it can be reached; its failures as the database layer's. */
+  const admitted = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const probe = reachability.admit();
+    let failure: unknown;
+    try {
+      return await fn();
+    } catch (error) {
+      failure = error;
+      throw fromDriver(error);
+    } finally {
+      reachability.settled(probe, failure);
+    }
+  };
+  /** A statement (or a transaction) outside a transaction: admitted, then given its turn on its pool. */
+  const through: Through = (fn, pool) => admitted(() => gates[pool === 'planOnce' && planOnce && !closed ? 'planOnce' : 'main'].run(fn));
   return {
     engine: 'postgres',
-    ...queryable(sql, canCopy, planOnce),
+    ...queryable(sql, canCopy, through, planOnce),
     ...(typeof target === 'string' && {
       async listen(channel: string, onNotify: () => void, onListen: () => void) {
         // postgres.js keeps a connection of its own for this, and listens again after reconnecting.
@@ -144,24 +177,50 @@ export function openPostgres(target: string | { socketPath: string }, options: P
       // The embedded server's socket: every client shares its one session (see Db.tryLock).
       if (typeof target !== 'string') return async () => {};
       // A connection of its own for as long as the lock is held: the pool's others keep working.
-      const session = await sql.reserve();
+      await gates.main.acquire();
+      let session: postgres.ReservedSql;
+      try {
+        session = await admitted(() => sql.reserve());
+      } catch (error) {
+        gates.main.release();
+        throw error;
+      }
       let held = false;
+      const done = () => {
+        session.release();
+        gates.main.release();
+      };
       try {
         held = (await session.unsafe<{ held: boolean }[]>('select pg_try_advisory_lock($1) as held', [key]))[0]!.held;
+      } catch (error) {
+        throw fromDriver(error);
       } finally {
-        if (!held) session.release();
+        if (!held) done();
       }
       if (!held) return null;
       return async () => {
         try {
           await session.unsafe('select pg_advisory_unlock($1)', [key]);
+        } catch (error) {
+          throw fromDriver(error);
         } finally {
-          session.release();
+          done();
         }
       };
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      return (await sql.begin((tx) => fn(queryable(tx, canCopy)))) as T;
+      return through(async () => {
+        let committing = false;
+        try {
+          return (await sql.begin(async (tx) => {
+            const value = await fn(queryable(tx, canCopy, direct));
+            committing = true; // postgres.js sends COMMIT once fn resolves
+            return value;
+          })) as T;
+        } catch (error) {
+          throw committing ? fromDriver(error, true) : error;
+        }
+      });
     },
     async close() {
       closed = true;

@@ -56,7 +56,16 @@ export function toApiError(error: unknown): ApiError | undefined {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.validationFailed('the Content-Length does not match the body');
   }
-  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable('the database cannot be reached; try again shortly');
+  if (isDatabaseUnavailable(error)) {
+    if (error.outcomeUnknown) {
+      return errors.databaseUnavailable(
+        'the connection to the database was lost while this change was being committed: it may have been made; read it back before trying again',
+      );
+    }
+    if (error.code === 'POOL_TIMEOUT')
+      return errors.databaseUnavailable('the database is too busy to take this request now; try again shortly');
+    return errors.databaseUnavailable('the database cannot be reached; try again shortly');
+  }
   // Other errors Fastify raises for a malformed request carry a 4xx status of their own.
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new ApiError(108, fe.statusCode, 'Invalid parameter', 'the request could not be read');

@@ -76,4 +76,24 @@ describe(`slow and malformed clients on ${ENGINE}`, () => {
       assert.doesNotMatch(answer, /%E0%A4%A|9999999999/, 'the address is not echoed');
     }
   });
+
+  it('logs a client that hangs up mid-body as an abort, not as an error (nor as the database being away)', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /v6/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"gr');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the request reaches its handler's body read
+    socket.destroy();
+    let aborted: Record<string, unknown> | undefined;
+    for (let round = 0; round < 100 && !aborted; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      aborted = t.logs.find((l) => l.msg === 'request aborted by the client' && l.url === '/v6/token');
+    }
+    assert.ok(aborted, 'the abort is logged');
+    assert.equal(aborted.level, 30);
+    assert.deepEqual(
+      t.logs.filter((l) => Number(l.level) >= 40).map((l) => l.msg),
+      [],
+      'no warning or error logged',
+    );
+  });
 });
