@@ -13,6 +13,8 @@ export interface PostgresOptions {
   /** Connections of the pool for statements planned once (QueryOptions.planOnce); default: max. */
   planOnceMax?: number;
   connectTimeoutSec: number;
+  /** The longest a statement waits for a free connection before failing (default: connectTimeoutSec). */
+  poolWaitSec?: number;
 }
 
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -146,7 +148,7 @@ export function openPostgres(target: string | { socketPath: string }, options: P
   } else sql = postgres({ ...settings, path: target.socketPath, user: 'postgres', database: 'postgres' });
   // The embedded server's socket (pglite-socket) does not take COPY's streaming protocol.
   const canCopy = typeof target === 'string';
-  const waitMs = options.connectTimeoutSec * 1000;
+  const waitMs = (options.poolWaitSec ?? options.connectTimeoutSec) * 1000;
   const gates = { main: new PoolGate(options.max, waitMs), planOnce: new PoolGate(options.planOnceMax ?? options.max, waitMs) };
   const reachability = new Reachability();
   /** Work on the database, admitted while it can be reached; its failures as the database layer's. */

@@ -24,13 +24,13 @@ async function serve(db: Db, env: Record<string, string> = {}, firstTick = true)
     return res.json();
   };
   /**
-   * The report once it is Healthy. A process that found its database unreachable tries it again
+   * The report once it is Healthy (and the schema migrated). A process that found its database unreachable tries it again
    * 50 ms later, then at doubling intervals up to 500 ms (src/db/reachability.ts): it is asked
    * until then, as the server's supervisor would, for at most 50 rounds.
    */
   const recovered = async () => {
     let body = await report();
-    for (let round = 0; round < 50 && body.status !== 'Healthy'; round++) {
+    for (let round = 0; round < 50 && (body.status !== 'Healthy' || !state.schemaReady); round++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       await supervisor.tick();
       body = await report();

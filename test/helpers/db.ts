@@ -106,7 +106,9 @@ async function pgTestDb(): Promise<TestDb> {
     await admin.end();
   }
   const url = withDatabase(PG_URL!, name);
-  const db = openPostgres(url, { max: 5, connectTimeoutSec: 10 });
+  // Tests race hundreds of requests on these five connections, on a machine running other test
+  // files at once: they may wait their turn longer than a server would let a request wait.
+  const db = openPostgres(url, { max: 5, connectTimeoutSec: 10, poolWaitSec: 120 });
   return {
     db,
     url,
