@@ -1,7 +1,7 @@
 // Builds the HTTP application (no listen): used by the server process, the tests and the benchmarks.
 import crypto from 'node:crypto';
 import { pino, type DestinationStream } from 'pino';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifySchema, type HTTPMethods } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,6 +15,7 @@ import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
 import { health } from './health/index.ts';
 import { holds } from './holds/index.ts';
+import { idempotency } from './idempotency/index.ts';
 import { invoices } from './acquisitions/invoices/index.ts';
 import { items } from './items/index.ts';
 import { operations } from './operations/index.ts';
@@ -25,6 +26,7 @@ import { vendors } from './acquisitions/vendors/index.ts';
 import { systemClock, type Clock } from './shared/calendar.ts';
 import { buildDeps, type Deps, type Domain } from './domain.ts';
 import type { Config } from './config.ts';
+import { ambientDb } from './db/ambient.ts';
 import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
@@ -43,6 +45,7 @@ export const DOMAINS: readonly Domain[] = [
   health,
   operations,
   auth,
+  idempotency,
   items,
   bibs,
   search,
@@ -72,6 +75,22 @@ export function canonicalUrl(url: string): string {
   return url;
 }
 const DOCS_PREFIX = '/docs';
+
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description: 'Makes the write safe to send again: README, "Idempotent writes".',
+};
+
+/** A route as the OpenAPI document shows it: only /v6 (and GET /api); writes with their Idempotency-Key. */
+function documented(schema: FastifySchema, url: string, method: HTTPMethods | HTTPMethods[]): FastifySchema {
+  const hide = !(url === '/api' || url.startsWith('/v6/'));
+  const write = [method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) && url !== '/v6/token';
+  if (hide || !write) return { ...schema, hide };
+  const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
+  return { ...schema, headers: { ...headers, properties: { ...headers.properties, 'idempotency-key': IDEMPOTENCY_KEY } } };
+}
 
 export interface AppOptions {
   config: Config;
@@ -130,7 +149,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = buildDeps({ config, db, clock: options.clock ?? systemClock }, DOMAINS);
+  // A write sent with an Idempotency-Key runs in one transaction: its services' statements go into it.
+  const deps = buildDeps({ config, db: ambientDb(db), clock: options.clock ?? systemClock }, DOMAINS);
   const { services } = deps;
 
   app.addHook('onSend', async (request, reply) => {
@@ -177,7 +197,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // One copy of each route in the document: the /v6 one (plus GET /api).
-    transform: ({ schema, url }) => ({ schema: { ...schema, hide: !(url === '/api' || url.startsWith('/v6/')) }, url }),
+    transform: ({ schema, url, route }) => ({ schema: documented(schema, url, route.method), url }),
   });
 
   for (const domain of DOMAINS) await domain.register?.(app, deps);

@@ -62,6 +62,12 @@ async function main(): Promise<void> {
     await drainQueue(db, undefined, 1, () => !state.notRunningReason());
   });
   indexing.start();
+  // Answers kept for Idempotency-Key retries are forgotten after 24 h (src/idempotency/service.ts).
+  const forgetting = new Periodic('idempotency expiry', state, app.log, 3_600_000, async () => {
+    const forgotten = await services.idempotency.forgetOld();
+    if (forgotten) app.log.info({ forgotten }, 'idempotency keys past their 24 h forgotten');
+  });
+  forgetting.start();
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
@@ -82,6 +88,7 @@ async function main(): Promise<void> {
         await supervisor.stop();
         await expiry.stop();
         await indexing.stop();
+        await forgetting.stop();
         await db.close();
         app.log.info('stopped');
         flushLogs();

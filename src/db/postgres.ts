@@ -21,7 +21,13 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 
 /** How a statement reaches its pool: through its gate (pool-gate.ts), or directly in a transaction. */
 type Through = <T>(fn: () => Promise<T>, pool?: 'planOnce') => Promise<T>;
-const direct: Through = (fn) => fn();
+const direct: Through = async (fn) => {
+  try {
+    return await fn();
+  } catch (error) {
+    throw fromDriver(error);
+  }
+};
 
 /** planOnce: the pool for statements planned once (QueryOptions.planOnce), where there is one. */
 function queryable(sql: Sql, canCopy: boolean, through: Through, planOnce?: () => postgres.Sql): Queryable {

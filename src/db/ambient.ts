@@ -1,0 +1,86 @@
+// A request's own transaction. While one is open (src/http/idempotency.ts opens one for a write
+// sent with an Idempotency-Key), every statement the request's services run goes into it, and a
+// service's own transaction becomes a savepoint within it: the write, and the answer kept for a
+// retry, are committed together or not at all.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db, Queryable } from './types.ts';
+
+interface Ambient {
+  tx?: Queryable;
+  savepoints: number;
+}
+
+const current = new AsyncLocalStorage<Ambient>();
+
+/** Runs next (the rest of a request) where a transaction may later be opened for it. */
+export function withAmbientScope(next: () => void): void {
+  current.run({ savepoints: 0 }, next);
+}
+
+/** The scope's transaction from now on (undefined: none). */
+export function setAmbientTransaction(tx: Queryable | undefined): void {
+  const scope = current.getStore();
+  if (scope) scope.tx = tx;
+}
+
+/** db, sending statements into the request's transaction while one is open. */
+export function ambientDb(db: Db): Db {
+  const tx = () => current.getStore()?.tx;
+  return {
+    ...db,
+    query: (text, params, options) => (tx() ?? db).query(text, params, options),
+    exec: (text) => (tx() ?? db).exec(text),
+    ...(db.copyFrom && { copyFrom: (table, columns, text) => (tx()?.copyFrom ?? db.copyFrom!)(table, columns, text) }),
+    async transaction(fn) {
+      const scope = current.getStore();
+      if (!scope?.tx) return db.transaction(fn);
+      const inner = scope.tx;
+      const savepoint = `carrel_${++scope.savepoints}`;
+      await inner.exec(`savepoint ${savepoint}`);
+      try {
+        const result = await fn(inner);
+        await inner.exec(`release savepoint ${savepoint}`);
+        return result;
+      } catch (error) {
+        await inner.exec(`rollback to savepoint ${savepoint}`).catch(() => {});
+        throw error;
+      }
+    },
+  };
+}
+
+export interface OpenTransaction {
+  tx: Queryable;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+class RolledBack extends Error {}
+
+/** A transaction kept open across calls: committed or rolled back when told. */
+export async function openTransaction(db: Db): Promise<OpenTransaction> {
+  let decide!: (outcome: 'commit' | RolledBack) => void;
+  const decided = new Promise<'commit' | RolledBack>((resolve) => (decide = resolve));
+  let begun!: (tx: Queryable) => void;
+  const ready = new Promise<Queryable>((resolve) => (begun = resolve));
+  const done = db.transaction(async (tx) => {
+    begun(tx);
+    const outcome = await decided;
+    if (outcome !== 'commit') throw outcome;
+  });
+  // It either begins, or fails before it does (no connection): then there is nothing to settle.
+  const tx = await Promise.race([ready, done.then(() => ready)]);
+  return {
+    tx,
+    async commit() {
+      decide('commit');
+      await done;
+    },
+    async rollback() {
+      decide(new RolledBack());
+      await done.catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    },
+  };
+}
