@@ -21,6 +21,9 @@ function socketPathFor(dataDir: string): string {
 // that a PostgreSQL deployment should not pay.
 const loadPGlite = () => import('./pglite.ts');
 
+/** A day: in effect, no bound. */
+const COMMAND_POOL_WAIT_SEC = 86_400;
+
 function postgresOptions(config: Config) {
   return { max: config.dbPoolMax, planOnceMax: config.dbSearchPoolMax, connectTimeoutSec: config.dbConnectTimeoutSec };
 }
@@ -68,9 +71,12 @@ export async function openServerDb(config: Config): Promise<Db> {
 export async function openClientDb(config: Config): Promise<Db> {
   // Five: an import writes two batches side by side while it plans the next with two queries side
   // by side, and holds its turn (an advisory lock) on a session of its own.
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 5 });
+  // A command's statements wait their turn on its few connections for as long as it takes (a
+  // server's requests may not: CARREL_DB_CONNECT_TIMEOUT).
+  const poolWaitSec = COMMAND_POOL_WAIT_SEC;
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { ...postgresOptions(config), max: 5, poolWaitSec });
   const owner = readLock(config.dataDir);
-  if (owner?.socket) return openPostgres({ socketPath: owner.socket }, { max: 1, connectTimeoutSec: 10 });
+  if (owner?.socket) return openPostgres({ socketPath: owner.socket }, { max: 1, connectTimeoutSec: 10, poolWaitSec });
   if (owner) throw new DataDirBusyError(config.dataDir, owner);
   const release = acquireLock(config.dataDir);
   try {
