@@ -122,7 +122,12 @@ async function main(): Promise<void> {
   await admin.end();
 
   const key = JSON.parse(
-    (await run(['dist/cli.js', 'keys', 'create', '--name', 'bench-harvest', '--roles', 'Bibs_Read', '--json'], env)).stdout,
+    (
+      await run(
+        ['dist/cli.js', 'keys', 'create', '--name', 'bench-harvest', '--roles', 'Bibs_Read', '--rate-limit', 'unlimited', '--json'],
+        env,
+      )
+    ).stdout,
   ) as { key: string; secret: string };
   const server = await startServer({ ...env, PORT: String(PORT), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${PORT}`;

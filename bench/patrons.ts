@@ -150,7 +150,10 @@ async function main(): Promise<void> {
   for (let i = 0; i < 20; i++) await verifyPin(GENERATED_PIN, hash);
   const hashMs = (performance.now() - t0) / 20;
 
-  const key = JSON.parse(cli(['keys', 'create', '--name', 'bench', '--roles', 'all', '--json'])) as { key: string; secret: string };
+  const key = JSON.parse(cli(['keys', 'create', '--name', 'bench', '--roles', 'all', '--rate-limit', 'unlimited', '--json'])) as {
+    key: string;
+    secret: string;
+  };
   const server = await startChild(
     ['dist/server.js'],
     { ...env, PORT: '3922', HOST: '127.0.0.1' },

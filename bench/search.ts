@@ -251,10 +251,14 @@ async function main(): Promise<void> {
   const classes = await chooseQueries(sql);
 
   const key = JSON.parse(
-    execFileSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--name', 'bench-search', '--roles', 'Bibs_Read', '--json'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    }).toString(),
+    execFileSync(
+      process.execPath,
+      ['dist/cli.js', 'keys', 'create', '--name', 'bench-search', '--roles', 'Bibs_Read', '--rate-limit', 'unlimited', '--json'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      },
+    ).toString(),
   ) as { key: string; secret: string };
   const serverUrl = new URL(env.DATABASE_URL);
   if (args.socket) serverUrl.searchParams.set('host', args.socket);

@@ -26,6 +26,8 @@ export interface Config {
   httpRequestTimeoutMs: number;
   /** GET /api gives up on the database check after this long and reports it Unhealthy. */
   healthTimeoutMs: number;
+  /** Requests per minute per API key and route family, for keys with no limit of their own; 0: unlimited. */
+  rateLimitPerMinute: number;
   /** GET /api may answer from a successful database check at most this old (0: every answer waits for a fresh one). */
   healthMaxAgeMs: number;
   /** How often each process re-reads the operator switch (maintenance) and retries a database that was down. */
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     httpHeadersTimeoutMs: Math.min(httpHeaders, httpRequest),
     httpRequestTimeoutMs: httpRequest,
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
+    rateLimitPerMinute: int(env, 'CARREL_RATE_LIMIT', 6000, 0, 100_000_000),
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
     searchIndexMs: int(env, 'CARREL_SEARCH_INDEX_MS', 250, 20, 60000),

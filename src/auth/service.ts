@@ -12,12 +12,15 @@ export interface NewKey {
   secret: string;
   name: string;
   roles: string[];
+  /** Requests per minute: null, the server's default; 0, unlimited. */
+  rateLimit: number | null;
 }
 
 export interface KeySummary {
   key: string;
   name: string;
   roles: string[];
+  rateLimit: number | null;
   createdDate: Date;
   revokedDate: Date | null;
 }
@@ -31,9 +34,19 @@ export interface IssuedToken {
 export interface Principal {
   /** The public key id (never the secret). */
   keyId: string;
+  /** The key's row (rate counts are kept by it). */
+  keyRowId: string;
+  /** Requests per minute: null, the server's default; 0, unlimited. */
+  rateLimit: number | null;
   roles: string[];
   permissions: Set<Permission>;
   expiresDate: Date;
+}
+
+function checkRateLimit(rateLimit: number | null): void {
+  if (rateLimit !== null && (!Number.isSafeInteger(rateLimit) || rateLimit < 0)) {
+    throw fail.invalidParameter('a rate limit is a whole number of requests per minute (0: unlimited)');
+  }
 }
 
 export class AuthService {
@@ -53,7 +66,8 @@ export class AuthService {
     this.cache = tokenCacheMs > 0 && db.listen ? new TokenCache(tokenCacheMs) : undefined;
   }
 
-  async createKey(name: string, roles: string[]): Promise<NewKey> {
+  async createKey(name: string, roles: string[], rateLimit: number | null = null): Promise<NewKey> {
+    checkRateLimit(rateLimit);
     const trimmed = name.trim();
     if (!trimmed) throw fail.invalidParameter('a key needs a name');
     if (roles.length === 0) throw fail.invalidParameter(`a key needs at least one role (${Object.keys(ROLES).join(', ')})`);
@@ -63,8 +77,8 @@ export class AuthService {
     }
     const key = randomToken(18);
     const secret = randomToken(24);
-    const row = await repo.insertKey(this.db, key, trimmed, await hashSecret(secret), [...new Set(roles)]);
-    return { id: row.id, key, secret, name: row.name, roles: row.roles };
+    const row = await repo.insertKey(this.db, key, trimmed, await hashSecret(secret), [...new Set(roles)], rateLimit);
+    return { id: row.id, key, secret, name: row.name, roles: row.roles, rateLimit: row.rate_limit };
   }
 
   async listKeys(): Promise<KeySummary[]> {
@@ -72,9 +86,18 @@ export class AuthService {
       key: row.key,
       name: row.name,
       roles: row.roles,
+      rateLimit: row.rate_limit,
       createdDate: row.created_date,
       revokedDate: row.revoked_date,
     }));
+  }
+
+  /** Sets a key's requests per minute (null: the server's default, 0: unlimited); false when no active key has that id. */
+  async setRateLimit(key: string, rateLimit: number | null): Promise<boolean> {
+    checkRateLimit(rateLimit);
+    const changed = await repo.setRateLimit(this.db, key, rateLimit);
+    this.forget();
+    return changed;
   }
 
   async revokeKey(key: string): Promise<boolean> {
@@ -103,7 +126,14 @@ export class AuthService {
     const generation = this.generation;
     const row = await repo.findLiveToken(this.db, hash);
     if (!row) throw fail.invalidToken('the access token is invalid, expired or revoked');
-    const principal = { keyId: row.key, roles: row.roles, permissions: permissionsOf(row.roles), expiresDate: row.expires_date };
+    const principal = {
+      keyId: row.key,
+      keyRowId: row.key_id,
+      rateLimit: row.rate_limit,
+      roles: row.roles,
+      permissions: permissionsOf(row.roles),
+      expiresDate: row.expires_date,
+    };
     if (this.cache) {
       this.subscribe();
       if (this.listening && generation === this.generation) this.cache.set(hash, principal);

@@ -87,6 +87,22 @@ describe(`server process and CLI on ${ENGINE}`, () => {
     );
   });
 
+  it('sets rate limits on keys from the CLI: on creation, changed later, listed', async () => {
+    const zero = await carrel(['keys', 'create', '--name', 'x', '--roles', 'all', '--rate-limit', '0'], env);
+    assert.notEqual(zero.code, 0);
+    assert.match(zero.stderr, /unlimited, or default/);
+    const created = await carrel(['keys', 'create', '--name', 'reports', '--roles', 'all', '--rate-limit', 'unlimited', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const key = JSON.parse(created.stdout) as { key: string; rateLimit: number | null };
+    assert.equal(key.rateLimit, 0);
+    const changed = await carrel(['keys', 'rate-limit', key.key, '30'], env);
+    assert.equal(changed.code, 0, changed.stderr);
+    const list = JSON.parse((await carrel(['keys', 'list', '--json'], env)).stdout) as { key: string; rateLimit: number | null }[];
+    assert.equal(list.find((k) => k.key === key.key)?.rateLimit, 30);
+    assert.match((await carrel(['keys', 'list'], env)).stdout, /30\/min/);
+    assert.equal((await carrel(['keys', 'rate-limit', 'nosuchkey', 'default'], env)).code, 1);
+  });
+
   it('refuses bad CLI input with a message and exit code 1', async () => {
     const badRole = await carrel(['keys', 'create', '--name', 'x', '--roles', 'Wizard'], env);
     assert.equal(badRole.code, 1);

@@ -2,7 +2,8 @@
 import type { TestApp } from './app.ts';
 
 export async function bearer(t: TestApp, roles: string[]): Promise<string> {
-  const key = await t.services.auth.createKey(`test ${roles.join(',')}`, roles);
+  // Unlimited: tests send bursts no client should (test/http/rate-limit.test.ts tests the limits).
+  const key = await t.services.auth.createKey(`test ${roles.join(',')}`, roles, 0);
   const res = await t.app.inject({
     method: 'POST',
     url: '/v6/token',

@@ -1,0 +1,24 @@
+// Per-key rate limits at the REST door (src/auth/rate-limit.ts counts): a request over its key's
+// limit for its route family is answered 429 code 134 with Retry-After, before its handler runs.
+// Open routes (no key) and PIN attempt limits are not concerned.
+import type { RateLimiter } from '../auth/rate-limit.ts';
+import { ApiError } from './errors.ts';
+import type { App } from './types.ts';
+
+/** The route family: the first segment of the route's path after /v6 (`/v6/patrons/:id/holds` → patrons). */
+export function routeFamily(routeUrl: string): string {
+  return /^\/v6\/([^/]+)/.exec(routeUrl)?.[1] ?? routeUrl;
+}
+
+export function installRateLimits(app: App, limiter: RateLimiter): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const principal = request.principal;
+    if (!principal) return done();
+    const family = routeFamily(request.routeOptions.url ?? request.url);
+    const over = limiter.take(principal.keyRowId, principal.rateLimit, family);
+    if (!over) return done();
+    void reply.header('retry-after', String(over.retryAfterSec));
+    const why = `this key may make ${over.perMinute} requests a minute to /${family}; try again in ${over.retryAfterSec} s`;
+    done(new ApiError(134, 429, 'Too many attempts', why));
+  });
+}
