@@ -6,59 +6,14 @@ import { countryName } from './countries.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
-import { readIso2709 } from '../marc/iso2709.ts';
-import { readMarcXml } from '../marc/marcxml.ts';
-import { MarcError, type MarcRecord } from '../marc/record.ts';
+import type { MarcRecord } from '../marc/record.ts';
+import type { BibInput } from './body.ts';
 import { deriveBib } from './derive.ts';
 import { BIB_LEVELS, languageName } from './present.ts';
 import * as repo from './repository.ts';
 
 export const METADATA_FIELDS = ['materialType', 'bibLevel', 'language', 'country'] as const;
 export type MetadataField = (typeof METADATA_FIELDS)[number];
-
-export interface BibInput {
-  marc: MarcRecord;
-  suppressed?: boolean;
-}
-
-/**
- * Reads a request body: MARC-in-JSON (a record, or {marc: <record>, suppressed?}), MARCXML (a
- * string, from application/marc-xml) or ISO 2709 (a Buffer, from application/marc).
- */
-export async function parseBibBody(body: unknown): Promise<BibInput> {
-  try {
-    let input: BibInput;
-    if (Buffer.isBuffer(body)) {
-      input = { marc: readIso2709(body) };
-    } else if (typeof body === 'string') {
-      const [first, extra] = await collect(readMarcXml([body]), 2);
-      if (!first || extra) throw new MarcError('the body must hold exactly one MARCXML record');
-      if (first.error !== undefined) throw new MarcError(first.error);
-      input = { marc: first.record };
-    } else {
-      if (!body || typeof body !== 'object' || Array.isArray(body))
-        throw new MarcError('the body must be a MARC-in-JSON record or {"marc": …}');
-      const wrapper = body as { marc?: unknown; suppressed?: unknown };
-      if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean')
-        throw new MarcError('suppressed must be true or false');
-      input = { marc: fromMarcInJson('marc' in wrapper ? wrapper.marc : body), suppressed: wrapper.suppressed };
-    }
-    if (!input.marc.fields.some((f) => f.tag === '245')) throw new MarcError('a bibliographic record needs a title (245)');
-    return input;
-  } catch (error) {
-    if (error instanceof MarcError) throw fail.invalidInput(`marc: ${error.message}`);
-    throw error;
-  }
-}
-
-async function collect<T>(iterable: AsyncIterable<T>, max: number): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) {
-    out.push(item);
-    if (out.length >= max) break;
-  }
-  return out;
-}
 
 export class BibService {
   constructor(
