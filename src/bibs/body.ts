@@ -1,8 +1,9 @@
 // A POST or PUT /bibs body read into the one record it carries: MARC-in-JSON (parsed JSON: a
 // record, [record], or {"marc": record, "suppressed": …}), MARCXML (text) or ISO 2709 (bytes). The
-// records are read by the readers `carrel import` uses (so MARC-8 is read as the import reads it)
-// and refused in the words the import reports (refusal.ts). A body holding more than one record is
-// refused, naming how many: a POST answers the link of one new bib, and a PUT replaces one.
+// records are read by the readers `carrel import` uses (so MARC-8 is read as the import reads it,
+// and a record that cannot be read is refused in the words the import reports); what the record
+// may hold is the service's to check (refusal.ts). A body holding more than one record is refused,
+// naming how many: a POST answers the link of one new bib, and a PUT replaces one.
 import { splitIso2709 } from '../marc/iso2709.ts';
 import { fromMarcInJson } from '../marc/marc-in-json.ts';
 import { readMarcXml } from '../marc/marcxml.ts';
@@ -10,12 +11,7 @@ import { readBinaryRecord } from '../marc/read.ts';
 import type { ReadResult } from '../marc/read-result.ts';
 import type { MarcRecord } from '../marc/record.ts';
 import { DomainError, fail } from '../shared/errors.ts';
-import { bibRefusal } from './refusal.ts';
-
-export interface BibInput {
-  marc: MarcRecord;
-  suppressed?: boolean;
-}
+import type { BibInput } from './service.ts';
 
 /** Refuses a body that does not hold exactly one record. */
 function expectOne(count: number): void {
@@ -64,13 +60,9 @@ function fromJson(body: unknown): BibInput {
   return { marc: readOne(() => fromMarcInJson(records[0])), suppressed: wrapper.suppressed };
 }
 
-/** The record of a request body, or a DomainError (invalidInput) saying why it cannot be a bib. */
+/** The record of a request body, or a DomainError (invalidInput) saying why it cannot be read. */
 export async function parseBibBody(body: unknown): Promise<BibInput> {
-  let input: BibInput;
-  if (Buffer.isBuffer(body)) input = { marc: await fromIso2709(body) };
-  else if (typeof body === 'string') input = { marc: await fromMarcXml(body) };
-  else input = fromJson(body);
-  const why = bibRefusal(input.marc);
-  if (why !== undefined) throw fail.invalidInput(why);
-  return input;
+  if (Buffer.isBuffer(body)) return { marc: await fromIso2709(body) };
+  if (typeof body === 'string') return { marc: await fromMarcXml(body) };
+  return fromJson(body);
 }

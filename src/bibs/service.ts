@@ -7,13 +7,24 @@ import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
 import type { MarcRecord } from '../marc/record.ts';
-import type { BibInput } from './body.ts';
 import { deriveBib } from './derive.ts';
+import { bibRefusal } from './refusal.ts';
 import { BIB_LEVELS, languageName } from './present.ts';
 import * as repo from './repository.ts';
 
 export const METADATA_FIELDS = ['materialType', 'bibLevel', 'language', 'country'] as const;
 export type MetadataField = (typeof METADATA_FIELDS)[number];
+
+export interface BibInput {
+  marc: MarcRecord;
+  suppressed?: boolean;
+}
+
+/** A record that cannot be kept as a bib is refused before any statement, in the import's words. */
+function refuseUnlessBib(input: BibInput): void {
+  const why = bibRefusal(input.marc);
+  if (why !== undefined) throw fail.invalidInput(why);
+}
 
 export class BibService {
   constructor(
@@ -22,6 +33,7 @@ export class BibService {
   ) {}
 
   async create(input: BibInput): Promise<string> {
+    refuseUnlessBib(input);
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       return repo.insertBib(tx, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed ?? false, at);
@@ -29,6 +41,7 @@ export class BibService {
   }
 
   async replace(id: string, input: BibInput): Promise<void> {
+    refuseUnlessBib(input);
     const found = await this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       return repo.updateBib(tx, id, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed, at);
