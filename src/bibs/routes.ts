@@ -73,7 +73,8 @@ const ListQuery = Type.Object(
 const IdParams = Type.Object({ id: Type.String() });
 const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false });
 const MarcBody = Type.Unknown({
-  description: 'A MARC-in-JSON record {"leader": …, "fields": […]}, or {"marc": <MARC-in-JSON>, "suppressed": false}.',
+  description:
+    'One MARC-in-JSON record {"leader": …, "fields": […]}, or {"marc": <MARC-in-JSON>, "suppressed": false}; MARCXML or ISO 2709 by Content-Type. A body with more than one record is refused (400).',
 });
 
 export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | undefined): void {
