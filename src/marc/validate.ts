@@ -6,7 +6,7 @@
 //
 // The import's fast ISO 2709 path (iso2709-json.ts) never calls this: it leaves to the general
 // path every record this might refuse.
-import { isControlField, isControlTag, type MarcRecord } from './record.ts';
+import { isControlField, isControlTag, type Field, type MarcRecord } from './record.ts';
 
 /** ISO 2709's directory gives a field's length in four digits, its terminator counted. */
 export const MAX_FIELD_BYTES = 9_999;
@@ -15,12 +15,15 @@ export const MAX_RECORD_BYTES = 99_999;
 
 // eslint-disable-next-line no-control-regex
 const LEADER = /^[\u0000-\u007f]{24}$/;
-const TAG = /^[0-9A-Za-z]{3}$/;
+// A tag is three ASCII letters or digits. (Small checks are written on character codes: every
+// field of every imported record passes them.)
+const isAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isTag = (tag: string) => tag.length === 3 && isAlnum(tag.charCodeAt(0)) && isAlnum(tag.charCodeAt(1)) && isAlnum(tag.charCodeAt(2));
 // An indicator is one ASCII character: MARC 21 uses letters, digits and the blank; the fill
 // character and other marks occur in real files and fit ISO 2709 as well.
-const INDICATOR = /^[\u0020-\u007e]$/;
+const isIndicator = (ind: string) => ind.length === 1 && ind.charCodeAt(0) >= 0x20 && ind.charCodeAt(0) <= 0x7e;
 // A subfield code is one graphic ASCII character (the MARCXML schema allows the same set).
-const SUBFIELD_CODE = /^[\u0021-\u007e]$/;
+const isSubfieldCode = (code: string) => code.length === 1 && code.charCodeAt(0) >= 0x21 && code.charCodeAt(0) <= 0x7e;
 
 // Characters no text of a record may hold. NUL: the database cannot store it. ESC: MARC-8's
 // escape sequences are read (and so removed) when a MARC-8 record is decoded; one left in a
@@ -42,7 +45,18 @@ function forbidden(where: string, text: string): string | undefined {
   return found ? `${where} holds ${FORBIDDEN_NAMES[found[0]]}` : undefined;
 }
 
-const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+/**
+ * A field's bytes as writeIso2709 writes it, terminator counted; or, when not `exact`, a bound on
+ * them that costs no encoding (a UTF-16 unit is at most 3 bytes of UTF-8): most records are far
+ * below the limits, and are checked without counting a byte.
+ */
+function fieldBytes(field: Field, exact: boolean): number {
+  const size = exact ? (text: string) => Buffer.byteLength(text, 'utf8') : (text: string) => 3 * text.length;
+  if (isControlField(field)) return size(field.value) + 1;
+  let bytes = 2 + 1; // indicators, terminator
+  for (const { value } of field.subfields) bytes += 2 + size(value); // the delimiter, the code, the text
+  return bytes;
+}
 
 /** "9,999": the limits as the messages write them. */
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
@@ -57,36 +71,38 @@ export function marcProblem(record: MarcRecord): string | undefined {
   const inLeader = forbidden('the leader', record.leader);
   if (inLeader) return inLeader;
   // Leader, directory (12 bytes a field) and its terminator, the record terminator.
-  let recordBytes = 24 + 12 * record.fields.length + 1 + 1;
+  const structure = 24 + 12 * record.fields.length + 1 + 1;
+  let recordBound = structure;
   for (const field of record.fields) {
-    const { tag } = field;
-    if (!TAG.test(tag)) return `field ${JSON.stringify(tag)}: a tag is three ASCII letters or digits`;
-    let fieldBytes = 1; // its terminator
-    if (isControlField(field)) {
-      if (!isControlTag(tag)) return `field ${tag} is a data field but has a plain value`;
-      const bad = forbidden(`field ${tag}`, field.value);
-      if (bad) return bad;
-      fieldBytes += utf8Bytes(field.value);
-    } else {
-      if (isControlTag(tag)) return `field ${tag} is a control field but has indicators and subfields`;
-      for (const [name, value] of [
-        ['ind1', field.ind1],
-        ['ind2', field.ind2],
-      ] as const) {
-        if (!INDICATOR.test(value)) return `field ${tag}: ${name} must be one ASCII character, not ${JSON.stringify(value)}`;
-      }
-      fieldBytes += 2;
-      for (const { code, value } of field.subfields) {
-        if (!SUBFIELD_CODE.test(code))
-          return `field ${tag}: invalid subfield code ${JSON.stringify(code)} (a code is one ASCII letter, digit or mark)`;
-        const bad = forbidden(`field ${tag} $${code}`, value);
-        if (bad) return bad;
-        fieldBytes += 2 + utf8Bytes(value); // the delimiter, the code, the text
-      }
-    }
-    if (fieldBytes > MAX_FIELD_BYTES) return `field ${tag} is ${fieldBytes} bytes; ISO 2709 allows at most ${grouped(MAX_FIELD_BYTES)}`;
-    recordBytes += fieldBytes;
+    const problem = fieldProblem(field);
+    if (problem !== undefined) return problem;
+    let bytes = fieldBytes(field, false);
+    if (bytes > MAX_FIELD_BYTES) bytes = fieldBytes(field, true);
+    if (bytes > MAX_FIELD_BYTES) return `field ${field.tag} is ${bytes} bytes; ISO 2709 allows at most ${grouped(MAX_FIELD_BYTES)}`;
+    recordBound += bytes;
   }
+  if (recordBound <= MAX_RECORD_BYTES) return undefined;
+  const recordBytes = record.fields.reduce((sum, field) => sum + fieldBytes(field, true), structure);
   if (recordBytes > MAX_RECORD_BYTES) return `the record is ${recordBytes} bytes; ISO 2709 allows at most ${grouped(MAX_RECORD_BYTES)}`;
+  return undefined;
+}
+
+/** What is wrong with a field apart from its length. */
+function fieldProblem(field: Field): string | undefined {
+  const { tag } = field;
+  if (!isTag(tag)) return `field ${JSON.stringify(tag)}: a tag is three ASCII letters or digits`;
+  if (isControlField(field)) {
+    if (!isControlTag(tag)) return `field ${tag} is a data field but has a plain value`;
+    return forbidden(`field ${tag}`, field.value);
+  }
+  if (isControlTag(tag)) return `field ${tag} is a control field but has indicators and subfields`;
+  if (!isIndicator(field.ind1)) return `field ${tag}: ind1 must be one ASCII character, not ${JSON.stringify(field.ind1)}`;
+  if (!isIndicator(field.ind2)) return `field ${tag}: ind2 must be one ASCII character, not ${JSON.stringify(field.ind2)}`;
+  for (const { code, value } of field.subfields) {
+    if (!isSubfieldCode(code))
+      return `field ${tag}: invalid subfield code ${JSON.stringify(code)} (a code is one ASCII letter, digit or mark)`;
+    const bad = forbidden(`field ${tag} $${code}`, value);
+    if (bad) return bad;
+  }
   return undefined;
 }
