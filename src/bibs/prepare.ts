@@ -7,8 +7,8 @@ import { itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-
 import { readIso2709Json, tagKey } from '../marc/iso2709-json.ts';
 import { marcInJsonText } from '../marc/marc-in-json.ts';
 import { readBinaryRecord, type RawReadResult } from '../marc/read.ts';
-import type { MarcRecord } from '../marc/record.ts';
 import { DERIVED_FROM_TAGS, deriveBib, type DerivedBib } from './derive.ts';
+import { bibRefusal, notBibliographic } from './refusal.ts';
 import { writeDerivedCells } from './repository.ts';
 
 export interface PreparedBib {
@@ -31,24 +31,6 @@ export interface PreparedBatch {
 export const BATCH = 500;
 /** A batch's rows are written into one buffer of about this size (it grows for large records). */
 const BATCH_BYTES = 4 << 20;
-
-const OTHER_KINDS: Record<string, string> = {
-  u: 'holdings',
-  v: 'holdings',
-  x: 'holdings',
-  y: 'holdings',
-  z: 'authority',
-  q: 'community information',
-};
-
-/** Why a record cannot be a bib, or undefined when it can. */
-function notBibliographic(record: MarcRecord): string | undefined {
-  const kind = OTHER_KINDS[record.leader[6] ?? ''];
-  if (kind) return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; ${kind} records are not imported yet`;
-  if (record.fields.some((f) => f.tag === '245')) return undefined;
-  if (record.fields.some((f) => f.tag === '200')) return 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21';
-  return 'no title (245)';
-}
 
 export class RecordPreparer {
   /** The fields read of a record (its derived columns, whether it is a bib, its items); the rest stay bytes. */
@@ -86,26 +68,27 @@ export class RecordPreparer {
     if (result.error !== undefined) return result.error;
     const out = this.out;
     const start = out.pos;
-    let record: MarcRecord | undefined = result.record;
-    if (result.bytes) {
-      record = readIso2709Json(result.bytes, this.keep, out);
-      if (!record) {
-        try {
-          record = readBinaryRecord(result.bytes);
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
-        out.cell(marcInJsonText(record));
+    // The fast path takes only records the validator would not refuse (see iso2709-json.ts); every
+    // other record is checked whole, as POST and PUT /bibs check theirs (refusal.ts).
+    let record = result.bytes ? readIso2709Json(result.bytes, this.keep, out) : undefined;
+    let why: string | undefined;
+    if (record) why = notBibliographic(record);
+    else {
+      try {
+        record = result.record ?? readBinaryRecord(result.bytes);
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
       }
-    } else out.cell(marcInJsonText(record!));
-    const why = notBibliographic(record!);
+      why = bibRefusal(record);
+      if (why === undefined) out.cell(marcInJsonText(record));
+    }
     if (why !== undefined) {
       out.pos = start;
       return why;
     }
-    const derived = deriveBib(record!);
+    const derived = deriveBib(record);
     writeDerivedCells(out, derived);
-    const items = this.itemMap ? itemsFromRecord(record!, this.itemMap) : [];
+    const items = this.itemMap ? itemsFromRecord(record, this.itemMap) : [];
     // A view of the buffer as it is now; if it grows later the view keeps the old one's bytes,
     // which are the same.
     return { row: out.buf.subarray(start, out.pos), derived, items, position: result.position };

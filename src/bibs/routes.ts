@@ -8,10 +8,12 @@ import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
-import { METADATA_FIELDS, parseBibBody, type BibService } from './service.ts';
+import { parseBibBody } from './body.ts';
+import { METADATA_FIELDS, type BibService } from './service.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { toMarcXml } from '../marc/marcxml.ts';
+import { marcProblem } from '../marc/validate.ts';
 import { ApiError } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
@@ -71,7 +73,8 @@ const ListQuery = Type.Object(
 const IdParams = Type.Object({ id: Type.String() });
 const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false });
 const MarcBody = Type.Unknown({
-  description: 'A MARC-in-JSON record {"leader": …, "fields": […]}, or {"marc": <MARC-in-JSON>, "suppressed": false}.',
+  description:
+    'One MARC-in-JSON record {"leader": …, "fields": […]}, or {"marc": <MARC-in-JSON>, "suppressed": false}; MARCXML or ISO 2709 by Content-Type. A body with more than one record is refused (400).',
 });
 
 export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | undefined): void {
@@ -152,7 +155,19 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       const record = await bibs.marc(parseRecordId('id', request.params.id));
       const accept = request.headers.accept ?? '*/*';
       const wants = (type: string) => accept.split(',').some((part) => part.trim().split(';')[0] === type);
-      if (wants('application/marc')) return reply.type('application/marc').send(Buffer.from(writeIso2709(record)));
+      if (wants('application/marc')) {
+        // Every write checks this now; a record kept before it did may still not fit ISO 2709's
+        // lengths, and is better refused than written with its lengths zeroed.
+        const why = marcProblem(record);
+        if (why !== undefined)
+          throw new ApiError(
+            108,
+            406,
+            'Invalid parameter',
+            `this record cannot be written as ISO 2709 (${why}): ask for application/marc-xml or application/marc-in-json`,
+          );
+        return reply.type('application/marc').send(Buffer.from(writeIso2709(record)));
+      }
       if (wants('application/marc-xml') || wants('application/xml') || wants('text/xml')) {
         return reply.type('application/marc-xml; charset=utf-8').send(`<?xml version="1.0" encoding="UTF-8"?>\n${toMarcXml(record)}\n`);
       }

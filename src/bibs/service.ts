@@ -6,10 +6,9 @@ import { countryName } from './countries.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
-import { readIso2709 } from '../marc/iso2709.ts';
-import { readMarcXml } from '../marc/marcxml.ts';
-import { MarcError, type MarcRecord } from '../marc/record.ts';
+import type { MarcRecord } from '../marc/record.ts';
 import { deriveBib } from './derive.ts';
+import { bibRefusal } from './refusal.ts';
 import { BIB_LEVELS, languageName } from './present.ts';
 import * as repo from './repository.ts';
 
@@ -21,43 +20,10 @@ export interface BibInput {
   suppressed?: boolean;
 }
 
-/**
- * Reads a request body: MARC-in-JSON (a record, or {marc: <record>, suppressed?}), MARCXML (a
- * string, from application/marc-xml) or ISO 2709 (a Buffer, from application/marc).
- */
-export async function parseBibBody(body: unknown): Promise<BibInput> {
-  try {
-    let input: BibInput;
-    if (Buffer.isBuffer(body)) {
-      input = { marc: readIso2709(body) };
-    } else if (typeof body === 'string') {
-      const [first, extra] = await collect(readMarcXml([body]), 2);
-      if (!first || extra) throw new MarcError('the body must hold exactly one MARCXML record');
-      if (first.error !== undefined) throw new MarcError(first.error);
-      input = { marc: first.record };
-    } else {
-      if (!body || typeof body !== 'object' || Array.isArray(body))
-        throw new MarcError('the body must be a MARC-in-JSON record or {"marc": …}');
-      const wrapper = body as { marc?: unknown; suppressed?: unknown };
-      if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean')
-        throw new MarcError('suppressed must be true or false');
-      input = { marc: fromMarcInJson('marc' in wrapper ? wrapper.marc : body), suppressed: wrapper.suppressed };
-    }
-    if (!input.marc.fields.some((f) => f.tag === '245')) throw new MarcError('a bibliographic record needs a title (245)');
-    return input;
-  } catch (error) {
-    if (error instanceof MarcError) throw fail.invalidInput(`marc: ${error.message}`);
-    throw error;
-  }
-}
-
-async function collect<T>(iterable: AsyncIterable<T>, max: number): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) {
-    out.push(item);
-    if (out.length >= max) break;
-  }
-  return out;
+/** A record that cannot be kept as a bib is refused before any statement, in the import's words. */
+function refuseUnlessBib(input: BibInput): void {
+  const why = bibRefusal(input.marc);
+  if (why !== undefined) throw fail.invalidInput(why);
 }
 
 export class BibService {
@@ -67,6 +33,7 @@ export class BibService {
   ) {}
 
   async create(input: BibInput): Promise<string> {
+    refuseUnlessBib(input);
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       return repo.insertBib(tx, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed ?? false, at);
@@ -74,6 +41,7 @@ export class BibService {
   }
 
   async replace(id: string, input: BibInput): Promise<void> {
+    refuseUnlessBib(input);
     const found = await this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       return repo.updateBib(tx, id, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed, at);

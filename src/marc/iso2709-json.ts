@@ -7,9 +7,13 @@
 // Whatever this path does not handle the same way is left to that general path: it answers
 // undefined for MARC-8 text beyond ASCII, bytes that are not UTF-8 (the general path names the
 // error, or reads the record as MARC-8), a UTF-8 byte order mark at the start of a value (the
-// decoder drops it), unusual indicator or subfield code bytes, and any structural oddity.
+// decoder drops it), unusual indicator or subfield code bytes, and any structural oddity. It also
+// leaves to that path every record validate.ts might refuse (a NUL, an ESC, a field or record
+// longer than ISO 2709 allows), since it never calls it: the general path's reader and the
+// validator then say why, in the words the API uses too.
 import type { CopyWriter } from '../db/copy-text.ts';
 import type { Field, MarcRecord, Subfield } from './record.ts';
+import { MAX_FIELD_BYTES, MAX_RECORD_BYTES } from './validate.ts';
 
 const FIELD_TERMINATOR = 0x1e;
 const RECORD_TERMINATOR = 0x1d;
@@ -54,8 +58,9 @@ function jsonString(out: CopyWriter, bytes: Uint8Array, start: number, end: numb
       continue;
     }
     if (b < 0x20) {
-      // ESC in MARC-8 switches character sets: the general path's decoder.
-      if (!utf8 && b === 0x1b) return false;
+      // ESC in MARC-8 switches character sets: the general path's decoder. In a UTF-8 record, ESC,
+      // NUL and ISO 2709's own separators are refused (validate.ts): the general path says so.
+      if (b === 0x1b || b === 0x00 || b >= 0x1d) return false;
       buf[p++] = BACKSLASH;
       buf[p++] = BACKSLASH;
       // JSON.stringify's short forms, then \u00XX in lower case.
@@ -129,6 +134,9 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
   out.bytes(buf, 0, 24);
   out.ascii('","fields":[');
   const fields: Field[] = [];
+  // The record's length as writeIso2709 would give it: leader, directory and its terminator, the
+  // record terminator, then each field's bytes (its text is copied as it is).
+  let recordBytes = directoryEnd + 2;
   for (let entry = 24; entry < directoryEnd; entry += 12) {
     const t0 = buf[entry]!;
     const t1 = buf[entry + 1]!;
@@ -161,6 +169,8 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
     if (t0 === 0x30 && t1 === 0x30) {
       if (!jsonString(out, buf, from, to, utf8)) return fail();
       out.byte(0x7d); // }
+      if (to - from + 1 > MAX_FIELD_BYTES) return fail();
+      recordBytes += to - from + 1;
       if (kept) fields.push({ tag, value: fieldValue(buf, from, to) });
       continue;
     }
@@ -174,6 +184,7 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
     out.byte(i2);
     out.ascii('","subfields":[');
     const subfields: Subfield[] = [];
+    let fieldBytes = 3; // indicators and terminator
     let first = true;
     let pos = buf.indexOf(SUBFIELD_DELIMITER, from);
     if (pos >= to) pos = -1;
@@ -183,7 +194,8 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
       const end = next < 0 ? to : next;
       if (end > pos + 1) {
         const code = buf[pos + 1]!;
-        if (!isPlain(code)) return fail();
+        if (!isPlain(code) || code === 0x20) return fail();
+        fieldBytes += end - pos;
         out.ensure(8);
         const q = out.buf;
         let p2 = out.pos;
@@ -202,8 +214,11 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
       pos = next;
     }
     out.ascii(']}}');
+    if (fieldBytes > MAX_FIELD_BYTES) return fail();
+    recordBytes += fieldBytes;
     if (kept) fields.push({ tag, ind1: String.fromCharCode(i1), ind2: String.fromCharCode(i2), subfields });
   }
+  if (recordBytes > MAX_RECORD_BYTES) return fail();
   out.ascii(']}');
   return { leader: buf.toString('latin1', 0, 24), fields };
 }

@@ -20,7 +20,10 @@ function ascii(bytes: Uint8Array, start: number, end: number): string {
   return s;
 }
 
-/** Reads one record (its bytes up to and including the record terminator). */
+/**
+ * Reads one record (its bytes up to and including the record terminator). Only its structure is
+ * checked here; what its fields may hold (a tag's characters, lengths) is validate.ts's to say.
+ */
 export function readIso2709(bytes: Uint8Array, decode: TextDecoderFn = decodeUtf8): MarcRecord {
   if (bytes.length < LEADER_LENGTH + 1) throw new MarcError(`too short for a MARC record (${bytes.length} bytes)`);
   const leader = ascii(bytes, 0, LEADER_LENGTH);
@@ -34,7 +37,6 @@ export function readIso2709(bytes: Uint8Array, decode: TextDecoderFn = decodeUtf
   for (let entry = LEADER_LENGTH; entry < directoryEnd; entry += 12) {
     const tag = ascii(bytes, entry, entry + 3);
     const start = Number(ascii(bytes, entry + 7, entry + 12));
-    if (!/^[0-9A-Za-z]{3}$/.test(tag)) throw new MarcError(`invalid tag "${tag}" in the directory`);
     if (!Number.isInteger(start)) throw new MarcError(`field ${tag}: invalid start position`);
     const from = dataStart + start;
     let to = bytes.indexOf(FIELD_TERMINATOR, from);

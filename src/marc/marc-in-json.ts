@@ -1,6 +1,6 @@
 // MARC-in-JSON (https://github.com/marc4j/marc4j/wiki/MARC-in-JSON-Description):
 // {"leader": "...", "fields": [{"001": "..."}, {"245": {"ind1": "1", "ind2": "0", "subfields": [{"a": "..."}]}}]}
-import { isControlField, isControlTag, MarcError, type Field, type MarcRecord } from './record.ts';
+import { isControlField, MarcError, type Field, type MarcRecord } from './record.ts';
 
 export interface MarcInJson {
   leader: string;
@@ -9,27 +9,26 @@ export interface MarcInJson {
 
 function indicator(value: unknown, tag: string, which: string): string {
   if (value === undefined || value === null || value === '') return ' ';
-  if (typeof value !== 'string' || value.length !== 1) throw new MarcError(`field ${tag}: ${which} must be one character`);
+  if (typeof value !== 'string') throw new MarcError(`field ${tag}: ${which} must be a string`);
   return value;
 }
 
-/** One record from its parsed JSON; throws MarcError naming what is wrong. */
+/**
+ * One record from its parsed JSON; throws MarcError naming what is wrong with its shape. What the
+ * record may hold (tags, indicators, subfield codes, lengths) is checked by validate.ts.
+ */
 export function fromMarcInJson(json: unknown): MarcRecord {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new MarcError('a MARC-in-JSON record must be an object');
   const { leader, fields } = json as { leader?: unknown; fields?: unknown };
-  if (typeof leader !== 'string' || leader.length !== 24) throw new MarcError('leader must be a string of 24 characters');
+  if (typeof leader !== 'string') throw new MarcError('leader must be a string');
   if (!Array.isArray(fields)) throw new MarcError('fields must be an array');
   const out: Field[] = fields.map((entry: unknown, i) => {
     if (!entry || typeof entry !== 'object') throw new MarcError(`fields[${i}] must be an object`);
     const keys = Object.keys(entry);
-    if (keys.length !== 1 || !/^[0-9A-Za-z]{3}$/.test(keys[0]!))
-      throw new MarcError(`fields[${i}] must have exactly one key, a three-character tag`);
+    if (keys.length !== 1) throw new MarcError(`fields[${i}] must have exactly one key, its tag`);
     const tag = keys[0]!;
     const body = (entry as Record<string, unknown>)[tag];
-    if (typeof body === 'string') {
-      if (!isControlTag(tag)) throw new MarcError(`field ${tag} is a data field but has a plain value`);
-      return { tag, value: body };
-    }
+    if (typeof body === 'string') return { tag, value: body };
     if (!body || typeof body !== 'object') throw new MarcError(`field ${tag} must be a string or an object`);
     const { ind1, ind2, subfields } = body as { ind1?: unknown; ind2?: unknown; subfields?: unknown };
     if (!Array.isArray(subfields)) throw new MarcError(`field ${tag}: subfields must be an array`);
@@ -40,8 +39,8 @@ export function fromMarcInJson(json: unknown): MarcRecord {
       subfields: subfields.map((sf: unknown) => {
         const pairs = sf && typeof sf === 'object' ? Object.entries(sf) : [];
         const [code, value] = pairs[0] ?? [];
-        if (pairs.length !== 1 || !code || code.length !== 1 || typeof value !== 'string') {
-          throw new MarcError(`field ${tag}: each subfield must be {"code": "value"} with a one-character code`);
+        if (pairs.length !== 1 || code === undefined || typeof value !== 'string') {
+          throw new MarcError(`field ${tag}: each subfield must be {"code": "value"}`);
         }
         return { code, value };
       }),

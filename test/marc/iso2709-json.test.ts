@@ -9,19 +9,23 @@ import { splitIso2709, writeIso2709 } from '../../src/marc/iso2709.ts';
 import { marcInJsonText } from '../../src/marc/marc-in-json.ts';
 import { readBinaryRecord } from '../../src/marc/read.ts';
 import type { MarcRecord } from '../../src/marc/record.ts';
+import { marcProblem } from '../../src/marc/validate.ts';
 import { DERIVED_FROM_TAGS, deriveBib } from '../../src/bibs/derive.ts';
 import { generateRecords } from '../../src/generate/catalogue.ts';
 import { DEFAULT_ITEM_MAP, itemsFromRecord } from '../../src/items/from-marc.ts';
+import { bib, recordOfBytes } from '../helpers/marc-records.ts';
 import { MARC_DIR, marcFile } from '../helpers/shared-data.ts';
 
 // What the import keeps: the fields deriveBib reads, 200 (for the UNIMARC message) and the item fields.
 const KEEP: string[] = [...DERIVED_FROM_TAGS, '200', '949', '945', '852'];
 const keep = new Set(KEEP.map(tagKey));
 
-/** The general path's answer: the COPY cell and the kept fields, or the error. */
+/** The general path's answer: the COPY cell and the kept fields, or the error (the reader's or the validator's). */
 function general(bytes: Uint8Array): { cell: string; kept: MarcRecord } | { error: string } {
   try {
     const record = readBinaryRecord(bytes);
+    const refused = marcProblem(record);
+    if (refused !== undefined) return { error: refused };
     const w = new CopyWriter(16);
     w.cell(marcInJsonText(record));
     return {
@@ -98,7 +102,7 @@ describe('ISO 2709 straight to MARC-in-JSON (the import fast path)', () => {
   });
 
   it('escapes quotes, backslashes and control characters as JSON.stringify and COPY do', () => {
-    const bytes = withTitle([...Buffer.from('a "q" \\ b'), 0x09, 0x0a, 0x0d, 0x08, 0x0c, 0x01, 0x1b, 0x7f, ...Buffer.from('é 𝄞 €')]);
+    const bytes = withTitle([...Buffer.from('a "q" \\ b'), 0x09, 0x0a, 0x0d, 0x08, 0x0c, 0x01, 0x1c, 0x7f, ...Buffer.from('é 𝄞 €')]);
     const got = fast(bytes);
     assert.ok(got);
     assert.deepEqual(got, general(bytes));
@@ -116,6 +120,23 @@ describe('ISO 2709 straight to MARC-in-JSON (the import fast path)', () => {
       ['a MARC-8 escape', withTitle([0x1b, 0x67, 0x61, 0x1b, 0x73], ' ')],
     ];
     for (const [what, bytes] of cases) assert.equal(fast(bytes), undefined, what);
+    // What the validator refuses is left to the general path, which says why.
+    const refused: [string, Uint8Array][] = [
+      ['an ESC in a UTF-8 record', withTitle([0x41, 0x1b, 0x28, 0x42])],
+      ['a NUL', withTitle([0x41, 0x00, 0x42])],
+      ['a field over 9,999 bytes', withTitle(Array<number>(9995).fill(0x41))],
+      ['a record over 99,999 bytes', writeIso2709(recordOfBytes(100_000))],
+      ['a blank subfield code', writeIso2709(bib('Title', { tag: '500', ind1: ' ', ind2: ' ', subfields: [{ code: ' ', value: 'x' }] }))],
+    ];
+    for (const [what, bytes] of refused) {
+      assert.equal(fast(bytes), undefined, what);
+      assert.ok('error' in general(bytes), what);
+    }
+    // At the limits exactly, the fast path still reads the record.
+    for (const bytes of [withTitle(Array<number>(9994).fill(0x41)), writeIso2709(recordOfBytes(99_999))]) {
+      assert.ok(fast(bytes));
+      assert.deepEqual(fast(bytes), general(bytes));
+    }
     // ASCII in a MARC-8 record reads the same either way.
     const ascii = withTitle([...Buffer.from('plain "title"')], ' ');
     assert.deepEqual(fast(ascii), general(ascii));

@@ -8,6 +8,7 @@ import { readMarcXml, toMarcXml } from '../../src/marc/marcxml.ts';
 import { detectFormat, readMarc } from '../../src/marc/read.ts';
 import type { ReadResult } from '../../src/marc/read-result.ts';
 import { isControlField, type MarcRecord } from '../../src/marc/record.ts';
+import { marcProblem } from '../../src/marc/validate.ts';
 import { chunks, marcFile } from '../helpers/shared-data.ts';
 
 async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
@@ -143,12 +144,27 @@ describe('MARC-in-JSON', () => {
     assert.deepEqual(fromJson, fromXml);
   });
 
-  it('refuses malformed records with the reason', () => {
-    assert.throws(() => fromMarcInJson({ leader: 'short', fields: [] }), /leader/);
-    assert.throws(() => fromMarcInJson({ leader: '00000nam a2200000 a 4500', fields: [{ 245: 'plain' }] }), /data field/);
+  it('refuses what is not the shape of a record, and leaves what it holds to the validator', () => {
+    assert.throws(() => fromMarcInJson({ leader: 7, fields: [] }), /leader must be a string/);
+    assert.throws(() => fromMarcInJson({ leader: '00000nam a2200000 a 4500', fields: {} }), /fields must be an array/);
     assert.throws(
-      () => fromMarcInJson({ leader: '00000nam a2200000 a 4500', fields: [{ 245: { ind1: '1', ind2: '0', subfields: [{ ab: 'x' }] } }] }),
-      /one-character code/,
+      () =>
+        fromMarcInJson({
+          leader: '00000nam a2200000 a 4500',
+          fields: [{ 245: { ind1: '1', ind2: '0', subfields: [{ a: 'x', b: 'y' }] } }],
+        }),
+      /each subfield must be \{"code": "value"\}/,
+    );
+    // Read as given; validate.ts (test/marc/validate.test.ts) says what is wrong with them.
+    const read = (json: unknown) => marcProblem(fromMarcInJson(json));
+    assert.equal(read({ leader: 'short', fields: [] }), 'the leader must be 24 ASCII characters');
+    assert.equal(
+      read({ leader: '00000nam a2200000 a 4500', fields: [{ 245: 'plain' }] }),
+      'field 245 is a data field but has a plain value',
+    );
+    assert.match(
+      read({ leader: '00000nam a2200000 a 4500', fields: [{ 245: { ind1: '1', ind2: '0', subfields: [{ ab: 'x' }] } }] })!,
+      /^field 245: invalid subfield code "ab"/,
     );
   });
 });

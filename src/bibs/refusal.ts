@@ -1,0 +1,28 @@
+// Why a MARC record cannot become a bib: one answer for both doors that write bibs, `carrel import`
+// (a failed record in its summary) and POST/PUT /bibs (a 400), in the same words.
+import type { MarcRecord } from '../marc/record.ts';
+import { marcProblem } from '../marc/validate.ts';
+
+const OTHER_KINDS: Record<string, string> = {
+  u: 'holdings',
+  v: 'holdings',
+  x: 'holdings',
+  y: 'holdings',
+  z: 'authority',
+  q: 'community information',
+};
+
+/** Why a record that can be kept is not a bib, or undefined when it is one. */
+export function notBibliographic(record: MarcRecord): string | undefined {
+  const kind = OTHER_KINDS[record.leader[6] ?? ''];
+  if (kind)
+    return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; Carrel keeps only bibliographic records so far`;
+  if (record.fields.some((f) => f.tag === '245')) return undefined;
+  if (record.fields.some((f) => f.tag === '200')) return 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21';
+  return 'no title (245)';
+}
+
+/** Why a record read from any format cannot be written as a bib, or undefined when it can. */
+export function bibRefusal(record: MarcRecord): string | undefined {
+  return marcProblem(record) ?? notBibliographic(record);
+}
