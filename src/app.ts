@@ -29,6 +29,7 @@ import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
 import { installInputGuard } from './http/input-guard.ts';
+import { installCommonAnswers } from './http/common-answers.ts';
 import { clientErrorHandler, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
@@ -151,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   installErrorHandling(app);
   installInputGuard(app);
   installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });
+  installCommonAnswers(app); // after access control, whose hook completes each route's access
   app.addSchema(ErrorBodySchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
@@ -172,8 +174,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' } } },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    // One copy of each route in the document: the /v6 one (plus GET /api).
-    transform: ({ schema, url }) => ({ schema: { ...schema, hide: !(url === '/api' || url.startsWith('/v6/')) }, url }),
+    // One copy of each route in the document: the /v6 one (plus GET /api), unless the route hides itself (the document's own route).
+    transform: ({ schema, url }) => ({
+      schema: { ...schema, hide: schema?.hide === true || !(url === '/api' || url.startsWith('/v6/')) },
+      url,
+    }),
   });
 
   for (const domain of DOMAINS) await domain.register?.(app, deps);
