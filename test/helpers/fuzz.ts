@@ -311,8 +311,8 @@ function named(name: string, where: 'path' | 'query' | 'body', op: Operation, li
         '7.750000',
       );
     case 'barcodes':
-      // Barcodes other patrons hold, and the same one twice.
-      return fc.array(pick([...lib.patronBarcodes, ...lib.itemBarcodes], text()), { maxLength: 3 });
+      // Barcodes other patrons hold, the same one twice, an empty one, one past the 64 characters kept.
+      return fc.array(edges(pick([...lib.patronBarcodes, ...lib.itemBarcodes], text()), '', 'b'.repeat(65)), { maxLength: 3 });
     case 'currency':
       return fc.constantFrom('USD', 'EUR', 'GBP');
     case 'names':
@@ -453,8 +453,11 @@ const HOSTILE_TEXT = [
 ] as const;
 
 const anyCodeUnits = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 12 });
+// What the database cannot take comes most often: the input guard's cases (src/http/input-guard.ts).
+const UNSTORABLE_TEXT = ['\u0000', 'a\u0000b', '\uD800', 'x\uDC00y', '9223372036854775808', '1e999', '-1e999', '-1'];
 const hostileText: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.constantFrom(...HOSTILE_TEXT), weight: 4 },
+  { arbitrary: fc.constantFrom(...UNSTORABLE_TEXT), weight: 3 },
+  { arbitrary: fc.constantFrom(...HOSTILE_TEXT), weight: 3 },
   { arbitrary: anyCodeUnits, weight: 1 },
 );
 
@@ -607,10 +610,13 @@ export function validPlan(op: Operation, lib: Library, auth: string): fc.Arbitra
 /** The same requests, each spoiled in one place. */
 export function spoiledPlan(op: Operation, lib: Library, auth: string): fc.Arbitrary<Plan> {
   return validPlan(op, lib, auth).chain((plan) => {
-    const ways: fc.Arbitrary<Plan>[] = [];
+    // Most often a hostile value in a parameter or a body member, where the database is reached.
+    const ways: fc.WeightedArbitrary<Plan>[] = [];
+    const add = (weight: number, arbitrary: fc.Arbitrary<Plan>) => ways.push({ arbitrary, weight });
     const params = [...op.pathParams.map((p) => ['path', p.name] as const), ...op.query.map((p) => ['query', p.name] as const)];
     if (params.length > 0) {
-      ways.push(
+      add(
+        6,
         fc
           .tuple(fc.constantFrom(...params), hostileUrl)
           .map(([[where, name], value]) =>
@@ -622,7 +628,8 @@ export function spoiledPlan(op: Operation, lib: Library, auth: string): fc.Arbit
     }
     if (op.query.length > 0) {
       // A repeated parameter arrives as an array.
-      ways.push(
+      add(
+        1,
         fc.tuple(fc.constantFrom(...op.query.map((p) => p.name)), hostileUrl).map(([name, value]) => ({
           ...plan,
           query: [...plan.query, [name, value], [name, value]],
@@ -632,18 +639,21 @@ export function spoiledPlan(op: Operation, lib: Library, auth: string): fc.Arbit
     }
     const requiredQuery = op.query.filter((p) => p.required);
     if (requiredQuery.length > 0) {
-      ways.push(
+      add(
+        1,
         fc
           .constantFrom(...requiredQuery)
           .map((p) => ({ ...plan, query: plan.query.filter(([n]) => n !== p.name), spoiled: `no ${p.name}` })),
       );
     }
-    ways.push(
+    add(
+      1,
       fc
         .tuple(fc.constantFrom('foo', 'LIMIT', '__proto__', 'constructor', 'id[]', 'fields[0]', '', '%00'), hostileUrl)
         .map(([name, value]) => ({ ...plan, query: [...plan.query, [name, value]], spoiled: `unknown parameter ${name}` })),
     );
-    ways.push(
+    add(
+      1,
       fc
         .constantFrom(
           '',
@@ -662,18 +672,21 @@ export function spoiledPlan(op: Operation, lib: Library, auth: string): fc.Arbit
           spoiled: `authorization ${authorization.slice(0, 20)}`,
         })),
     );
-    ways.push(
+    add(
+      1,
       fc
         .constantFrom('text/html', 'application/xml', 'application/marc', '*/*', 'x', '')
         .map((accept) => ({ ...plan, headers: { ...plan.headers, accept }, spoiled: `accept ${accept}` })),
     );
     if (op.method !== 'GET') {
-      ways.push(
+      add(
+        2,
         fc
           .constantFrom(...HOSTILE_BODIES)
           .map((text) => ({ ...plan, body: { text }, contentType: 'application/json', spoiled: `body ${text.slice(0, 20)}` })),
       );
-      ways.push(
+      add(
+        1,
         fc.tuple(fc.constantFrom(...WRONG_CONTENT_TYPES), fc.boolean()).map(([contentType, asForm]) => {
           const value = plan.body && 'value' in plan.body ? plan.body.value : {};
           const form =
@@ -685,26 +698,29 @@ export function spoiledPlan(op: Operation, lib: Library, auth: string): fc.Arbit
           return { ...plan, body: { text: asForm ? form : toJson(value) }, contentType, spoiled: `content type ${contentType}` };
         }),
       );
-      ways.push(fc.constant({ ...plan, body: undefined, contentType: undefined, spoiled: 'no body' }));
+      add(1, fc.constant({ ...plan, body: undefined, contentType: undefined, spoiled: 'no body' }));
     }
     const value = plan.body && 'value' in plan.body ? plan.body.value : undefined;
     const members = memberPaths(value);
     if (members.length > 0) {
-      ways.push(
+      add(
+        6,
         fc.tuple(fc.constantFrom(...members), hostileJson).map(([at, replacement]) => ({
           ...plan,
           body: { value: setAt(value, at, replacement) },
           spoiled: `body member ${at.join('.')}`,
         })),
       );
-      ways.push(
+      add(
+        1,
         fc
           .constantFrom(...members)
           .map((at) => ({ ...plan, body: { value: setAt(value, at, undefined, true) }, spoiled: `no body member ${at.join('.')}` })),
       );
     }
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      ways.push(
+      add(
+        1,
         fc.tuple(fc.constantFrom('unknown', 'id', '__proto__', ''), hostileJson).map(([name, member]) => ({
           ...plan,
           body: { value: { ...value, [name]: member } },
