@@ -31,6 +31,7 @@ import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
 import { installInputGuard } from './http/input-guard.ts';
+import { installCommonAnswers } from './http/common-answers.ts';
 import { clientErrorHandler, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
@@ -85,7 +86,7 @@ const IDEMPOTENCY_KEY = {
 
 /** A route as the OpenAPI document shows it: only /v6 (and GET /api); writes with their Idempotency-Key. */
 function documented(schema: FastifySchema, url: string, method: HTTPMethods | HTTPMethods[]): FastifySchema {
-  const hide = !(url === '/api' || url.startsWith('/v6/'));
+  const hide = schema?.hide === true || !(url === '/api' || url.startsWith('/v6/'));
   const write = [method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) && url !== '/v6/token';
   if (hide || !write) return { ...schema, hide };
   const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
@@ -175,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   installErrorHandling(app);
   installInputGuard(app);
   installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });
+  installCommonAnswers(app); // after access control, whose hook completes each route's access
   app.addSchema(ErrorBodySchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
@@ -196,7 +198,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' } } },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    // One copy of each route in the document: the /v6 one (plus GET /api).
+    // One copy of each route in the document: the /v6 one (plus GET /api), unless the route hides itself (the document's own route).
     transform: ({ schema, url, route }) => ({ schema: documented(schema, url, route.method), url }),
   });
 

@@ -31,10 +31,17 @@ function firstProblem(value: unknown, path: string, depth = 0): { path: string; 
   return undefined;
 }
 
+/** The first problem in one part of the request, named by its member path, or by the part for a member with no name (`?=%00`). */
+function problemIn(part: string, value: unknown): { path: string; why: string } | undefined {
+  const found = firstProblem(value, '');
+  return found && { ...found, path: found.path || part };
+}
+
 export function installInputGuard(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every request, and most have nothing to refuse.
   app.addHook('preHandler', (request, _reply, done) => {
-    const found = firstProblem(request.params, '') ?? firstProblem(request.query, '') ?? firstProblem(request.body, '');
-    done(found ? errors.invalidParameter(`${found.path || 'body'} ${found.why}`) : undefined);
+    const found =
+      problemIn('a path parameter', request.params) ?? problemIn('a query parameter', request.query) ?? problemIn('body', request.body);
+    done(found ? errors.invalidParameter(`${found.path} ${found.why}`) : undefined);
   });
 }

@@ -53,6 +53,36 @@ describe('API documentation', () => {
     assert.equal(report.additionalProperties, false);
   });
 
+  it('declares the error answers every route can give, from its access, method and path (src/http/common-answers.ts)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v6/openapi.json' })).json();
+    assert.ok(!doc.paths['/v6/openapi.json'], 'the document does not list itself');
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
+    assert.deepEqual(statuses('/api', 'get'), ['200', '400', '404']);
+    assert.deepEqual(statuses('/v6/token', 'post'), ['200', '400', '401', '413', '415', '503']);
+    // A key past its rate limit: 429.
+    assert.deepEqual(statuses('/v6/branches', 'get'), ['200', '400', '401', '403', '429', '503']);
+    // A path parameter can be too long (414); a route's own answers (404) stay; a write's
+    // Idempotency-Key can be refused (409, 422).
+    assert.deepEqual(statuses('/v6/patrons/{id}', 'delete'), [
+      '204',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '414',
+      '415',
+      '422',
+      '429',
+      '503',
+    ]);
+    // A route that declares no answers still documents its 200.
+    assert.ok(doc.paths['/v6/bibs/{id}/marc'].get.responses['200']);
+    const error = doc.paths['/v6/invoices'].post.responses['415'].content['application/json'].schema;
+    assert.deepEqual(error, { $ref: '#/components/schemas/ErrorBody' });
+  });
+
   it('serves the interactive page at /docs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200);

@@ -59,6 +59,8 @@ describe(`hostile input on ${ENGINE}`, () => {
       const res = await send('GET', url);
       refused(res, /barcode|text|fields/.exec(url)![0], url);
     }
+    // A parameter with no name is named by where it is (it was called "body").
+    refused(await send('GET', '/v6/branches/pickupLocations?=%00'), 'a query parameter', 'no name');
   });
 
   it('refuses a NUL on the catalogue pages in their own form, an HTML page', async () => {
