@@ -111,8 +111,12 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     const paid = walk('paidDate');
 
     const writers = [writer(false), writer(false), writer(true)];
+    // At least 6 s of writing, and on until the writers have written enough and several windows were
+    // walked: on a loaded machine (PGlite takes one statement at a time) 6 s may not be enough.
     const stopAt = Date.now() + 6000;
-    while (Date.now() < stopAt) {
+    const giveUpAt = Date.now() + 60_000;
+    const enough = () => n > 20 && updated.windows() > 3;
+    while (Date.now() < stopAt || (!enough() && Date.now() < giveUpAt)) {
       await updated.upTo(Date.now());
       await paid.upTo(Date.now());
       await sleep(150);
