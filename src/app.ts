@@ -135,7 +135,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const state = options.state ?? new ServiceState();
   const logStream = options.logStream === false ? undefined : (options.logStream ?? pino.destination({ dest: 1, sync: false }));
-  const limits = { headersTimeoutMs: config.httpHeadersTimeoutMs, requestTimeoutMs: config.httpRequestTimeoutMs };
+  const limits = {
+    headersTimeoutMs: config.httpHeadersTimeoutMs,
+    requestTimeoutMs: config.httpRequestTimeoutMs,
+    keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+  };
   const app: App = Fastify({
     serverFactory: (handler) => createHttpServer(limits, handler),
     clientErrorHandler: clientErrorHandler(limits),

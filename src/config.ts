@@ -24,6 +24,8 @@ export interface Config {
   httpHeadersTimeoutMs: number;
   /** A whole request, headers and body, must arrive within this long; a stalled client gets 408 and is closed. */
   httpRequestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this long. */
+  httpKeepAliveTimeoutMs: number;
   /** GET /api gives up on the database check after this long and reports it Unhealthy. */
   healthTimeoutMs: number;
   /** Requests per minute per API key and route family, for keys with no limit of their own; 0: unlimited. */
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenCacheMs: int(env, 'CARREL_TOKEN_CACHE_MS', 5000, 0, 60000),
     httpHeadersTimeoutMs: Math.min(httpHeaders, httpRequest),
     httpRequestTimeoutMs: httpRequest,
+    httpKeepAliveTimeoutMs: int(env, 'CARREL_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600000),
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     rateLimitPerMinute: int(env, 'CARREL_RATE_LIMIT', 6000, 0, 100_000_000),
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),

@@ -8,11 +8,15 @@ import { ApiError } from './errors.ts';
 export interface ConnectionLimits {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
-/** A server that closes a client whose headers or whole request do not arrive in time (408). */
+/**
+ * A server that closes a client whose headers or whole request do not arrive in time (408), and a
+ * kept-alive connection idle for keepAliveTimeoutMs.
+ */
 export function createHttpServer(limits: ConnectionLimits, handler: http.RequestListener): http.Server {
-  return http.createServer(
+  const server = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
@@ -21,6 +25,8 @@ export function createHttpServer(limits: ConnectionLimits, handler: http.Request
     },
     handler,
   );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  return server;
 }
 
 function answerFor(error: Error & { code?: string }, limits: ConnectionLimits): ApiError {

@@ -32,7 +32,11 @@ describe(`slow and malformed clients on ${ENGINE}`, () => {
   let t: TestApp;
   let port: number;
   before(async () => {
-    t = await createTestApp({ CARREL_HTTP_REQUEST_TIMEOUT_MS: '600', CARREL_HTTP_HEADERS_TIMEOUT_MS: '400' });
+    t = await createTestApp({
+      CARREL_HTTP_REQUEST_TIMEOUT_MS: '600',
+      CARREL_HTTP_HEADERS_TIMEOUT_MS: '400',
+      CARREL_HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -95,5 +99,12 @@ describe(`slow and malformed clients on ${ENGINE}`, () => {
       [],
       'no warning or error logged',
     );
+  });
+
+  it('closes a kept-alive connection left idle past CARREL_HTTP_KEEP_ALIVE_TIMEOUT_MS', async () => {
+    // exchange() resolves only when the server closes the connection: after its answer, at the time-out.
+    const answer = await exchange(port, 'GET /api HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.match(answer, /\r\nKeep-Alive: timeout=2\r\n/, 'the time-out is announced as Node announces it');
   });
 });
