@@ -11,6 +11,17 @@ export function randomToken(bytes: number): string {
   return crypto.randomBytes(bytes).toString('base64url');
 }
 
+/**
+ * A key id: a random token that does not start with '-' (or '_'), so that a command line such as
+ * `carrel keys revoke KEY` never reads it as an option (one key in 32 did).
+ */
+export function randomKeyId(bytes: number): string {
+  for (;;) {
+    const id = randomToken(bytes);
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
+}
+
 /** Encoded as scrypt$N$r$p$salt$hash so the parameters can be raised later without breaking old keys. */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = crypto.randomBytes(16);

@@ -3,7 +3,7 @@ import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 import { isRole, permissionsOf, ROLES, type Permission } from './roles.ts';
-import { hashSecret, randomToken, tokenHash, verifySecret } from './secrets.ts';
+import { hashSecret, randomKeyId, randomToken, tokenHash, verifySecret } from './secrets.ts';
 import { TokenCache } from './token-cache.ts';
 
 export interface NewKey {
@@ -75,7 +75,7 @@ export class AuthService {
     if (unknown.length > 0) {
       throw fail.invalidParameter(`unknown role ${unknown.join(', ')}; roles are ${Object.keys(ROLES).join(', ')}`);
     }
-    const key = randomToken(18);
+    const key = randomKeyId(18);
     const secret = randomToken(24);
     const row = await repo.insertKey(this.db, key, trimmed, await hashSecret(secret), [...new Set(roles)], rateLimit);
     return { id: row.id, key, secret, name: row.name, roles: row.roles, rateLimit: row.rate_limit };
