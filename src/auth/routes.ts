@@ -3,7 +3,7 @@ import { parseBasic } from '../http/authorization.ts';
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { permissionsOf, ROLES } from './roles.ts';
 import type { AuthService } from './service.ts';
@@ -67,7 +67,7 @@ export function tokenInfoRoute(app: App, tokenLifetimeSec: number): void {
         summary: 'Describe the current access token',
         tags: ['authorization'],
         security: [{ bearer: [] }],
-        response: { 200: TokenInfoSchema, ...protectedErrors },
+        response: { 200: TokenInfoSchema },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/meta
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
 import { parseBibBody } from './body.ts';
@@ -87,7 +87,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         tags: ['bibs'],
         security: [{ bearer: [] }],
         querystring: ListQuery,
-        response: { 200: BibList, ...protectedErrors },
+        response: { 200: BibList },
       },
     },
     async (request) => {
@@ -110,7 +110,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         security: [{ bearer: [] }],
         params: IdParams,
         querystring: FieldsQuery,
-        response: { 200: Type.Ref('Bib'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Bib'), 404: errorRef },
       },
     },
     async (request) => {
@@ -129,7 +129,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         tags: ['bibs'],
         security: [{ bearer: [] }],
         querystring: metadataQuery(METADATA_FIELDS, 'Language of the descriptions (BCP 47, e.g. en, fr); default en.'),
-        response: { 200: MetadataAnswer, ...protectedErrors },
+        response: { 200: MetadataAnswer },
       },
     },
     async (request) => {
@@ -194,7 +194,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         tags: ['bibs'],
         security: [{ bearer: [] }],
         body: MarcBody,
-        response: { 200: LinkAnswer, ...protectedErrors },
+        response: { 200: LinkAnswer },
       },
     },
     async (request) => {
@@ -213,7 +213,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         security: [{ bearer: [] }],
         params: IdParams,
         body: MarcBody,
-        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {
@@ -232,7 +232,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         tags: ['bibs'],
         security: [{ bearer: [] }],
         params: IdParams,
-        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {

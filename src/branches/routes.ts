@@ -2,7 +2,6 @@
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { pagingQuery } from '../http/params.ts';
-import { protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { BranchService } from './service.ts';
 
@@ -31,7 +30,6 @@ export function branchRoutes(app: App, branches: BranchService): void {
               }),
             ),
           }),
-          ...protectedErrors,
         },
       },
     },
@@ -62,7 +60,6 @@ export function branchRoutes(app: App, branches: BranchService): void {
         security: [{ bearer: [] }],
         response: {
           200: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), holdShelfDays: Type.Integer() })),
-          ...protectedErrors,
         },
       },
     },

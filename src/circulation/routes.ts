@@ -6,7 +6,7 @@ import { apiBase } from '../http/links.ts';
 import { pagingQuery } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { instant } from '../shared/instant.ts';
-import { errorRef, LinkAnswer, protectedErrors } from '../http/schemas.ts';
+import { errorRef, LinkAnswer } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { CirculationService } from './service.ts';
 
@@ -51,7 +51,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, pub
         ...sec,
         params: PatronParams,
         body: CheckoutBody,
-        response: { 200: LinkAnswer, 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 200: LinkAnswer, 404: errorRef, 409: errorRef },
       },
     },
     async (request) => {
@@ -77,7 +77,6 @@ export function circulationRoutes(app: App, circulation: CirculationService, pub
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Checkout) }),
           404: errorRef,
-          ...protectedErrors,
         },
       },
     },
@@ -118,7 +117,6 @@ export function circulationRoutes(app: App, circulation: CirculationService, pub
             hold: Type.Optional(Type.String()),
           }),
           404: errorRef,
-          ...protectedErrors,
         },
       },
     },

@@ -7,7 +7,7 @@ import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
 import { pagingQuery, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, protectedErrors } from '../http/schemas.ts';
+import { errorRef } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { ItemService } from '../items/service.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
@@ -118,7 +118,7 @@ export function holdRoutes(
     '/patrons/holds',
     {
       config: { access: access.need('Patrons_Holds_Read') },
-      schema: { summary: 'List all holds', ...sec, querystring: ListQuery, response: { 200: HoldList, ...protectedErrors } },
+      schema: { summary: 'List all holds', ...sec, querystring: ListQuery, response: { 200: HoldList } },
     },
     async (request) => {
       const q = request.query;
@@ -137,7 +137,7 @@ export function holdRoutes(
         ...sec,
         params: HoldParams,
         querystring: ReadQuery,
-        response: { 200: Type.Ref('Hold'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Hold'), 404: errorRef },
       },
     },
     async (request) => {
@@ -156,7 +156,7 @@ export function holdRoutes(
         ...sec,
         params: HoldParams,
         body: ChangeBody,
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {
@@ -169,7 +169,7 @@ export function holdRoutes(
     '/patrons/holds/:holdId',
     {
       config: { access: access.need('Patrons_Holds_Write') },
-      schema: { summary: 'Cancel a hold', ...sec, params: HoldParams, response: { 204: Type.Null(), 404: errorRef, ...protectedErrors } },
+      schema: { summary: 'Cancel a hold', ...sec, params: HoldParams, response: { 204: Type.Null(), 404: errorRef } },
     },
     async (request, reply) => {
       await holds.cancel(holdId(request.params.holdId));
@@ -186,7 +186,7 @@ export function holdRoutes(
         ...sec,
         params: PatronParams,
         querystring: ListQuery,
-        response: { 200: HoldList, 404: errorRef, ...protectedErrors },
+        response: { 200: HoldList, 404: errorRef },
       },
     },
     async (request) => {
@@ -211,7 +211,7 @@ export function holdRoutes(
         ...sec,
         params: PatronParams,
         body: PlaceBody,
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {
@@ -228,7 +228,7 @@ export function holdRoutes(
         summary: "Cancel all of a patron's holds",
         ...sec,
         params: PatronParams,
-        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {

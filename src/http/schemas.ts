@@ -14,9 +14,6 @@ export const ErrorBodySchema = Type.Object(
 
 export const errorRef = Type.Ref('ErrorBody');
 
-/** The error answers a protected route can give, for its schema's response map. */
-export const protectedErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 503: errorRef };
-
 /** What every record shows first (src/http/present.ts fills it): id, dates, deleted, the tombstone's deletedDate. */
 export const recordHeader = {
   id: Type.String(),

@@ -4,7 +4,7 @@ import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, protectedErrors, recordHeader } from '../http/schemas.ts';
+import { errorRef, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { ITEM_FIELDS, presentItem } from './present.ts';
 import type { ItemService } from './service.ts';
@@ -59,7 +59,6 @@ export function itemRoutes(app: App, items: ItemService): void {
         ),
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Item')) }),
-          ...protectedErrors,
         },
       },
     },
@@ -90,7 +89,7 @@ export function itemRoutes(app: App, items: ItemService): void {
         security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }),
-        response: { 200: Type.Ref('Item'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Item'), 404: errorRef },
       },
     },
     async (request) => {

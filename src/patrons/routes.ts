@@ -7,7 +7,7 @@ import { fail } from '../shared/errors.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
 import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
@@ -121,7 +121,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     '/patrons',
     {
       config: { access: access.need('Patrons_Read') },
-      schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList, ...protectedErrors } },
+      schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList } },
     },
     async (request) => {
       const fields = parseFields(request.query.fields, PATRON_FIELDS);
@@ -139,7 +139,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         summary: "Find the one patron with a barcode, or with a varField's content",
         ...sec,
         querystring: FindQuery,
-        response: { 200: Type.Ref('Patron'), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Patron'), 404: errorRef, 409: errorRef },
       },
     },
     async (request) => {
@@ -167,7 +167,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         summary: 'Codes of the coded patron fields, with descriptions',
         ...sec,
         querystring: metadataQuery(METADATA_FIELDS, 'Accepted; descriptions are in English.'),
-        response: { 200: MetadataAnswer, ...protectedErrors },
+        response: { 200: MetadataAnswer },
       },
     },
     async (request) => {
@@ -184,7 +184,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         ...sec,
         params: IdParams,
         querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }),
-        response: { 200: Type.Ref('Patron'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Patron'), 404: errorRef },
       },
     },
     async (request) =>
@@ -199,7 +199,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         summary: 'Create a patron',
         ...sec,
         body: PatronWrite(true),
-        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+        response: { 200: LinkAnswer, 409: errorRef },
       },
     },
     async (request) => {
@@ -217,7 +217,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         ...sec,
         params: IdParams,
         body: PatronWrite(false),
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {
@@ -234,7 +234,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         summary: "Delete a patron (leaves a tombstone; cancels the patron's holds)",
         ...sec,
         params: IdParams,
-        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {

@@ -6,7 +6,6 @@ import type { BibService } from '../bibs/service.ts';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { pagingQuery, parseFields } from '../http/params.ts';
-import { protectedErrors } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { SEARCH_INDEXES, SEARCH_SORTS, type SearchService } from './service.ts';
 
@@ -81,7 +80,7 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
         tags: ['bibs'],
         security: [{ bearer: [] }],
         querystring: SearchQuery,
-        response: { 200: SearchAnswer, ...protectedErrors },
+        response: { 200: SearchAnswer },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
 import { pagingQuery, parseFields } from '../../http/params.ts';
-import { errorRef, LinkAnswer, protectedErrors } from '../../http/schemas.ts';
+import { errorRef, LinkAnswer } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { FundService } from './service.ts';
 import { FUND_FIELDS, presentFund } from './present.ts';
@@ -70,7 +70,6 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
         querystring: Type.Object({ ...pagingQuery, fields: FieldsQuery.properties.fields }, { additionalProperties: false }),
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Fund')) }),
-          ...protectedErrors,
         },
       },
     },
@@ -92,7 +91,7 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
         security: [{ bearer: [] }],
         params: CodeParams,
         querystring: FieldsQuery,
-        response: { 200: Type.Ref('Fund'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Fund'), 404: errorRef },
       },
     },
     async (request) => presentFund(await funds.get(request.params.code), parseFields(request.query.fields, FUND_FIELDS)),
@@ -107,7 +106,7 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
         tags: ['acquisitions'],
         security: [{ bearer: [] }],
         body: FundCreate,
-        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+        response: { 200: LinkAnswer, 409: errorRef },
       },
     },
     async (request) => {
@@ -126,7 +125,7 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
         security: [{ bearer: [] }],
         params: CodeParams,
         body: FundUpdate,
-        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {

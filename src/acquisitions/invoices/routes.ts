@@ -4,7 +4,7 @@ import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../../http/params.ts';
 import { parseDateFilter, parseRecordId } from '../../shared/filters.ts';
-import { errorRef, LinkAnswer, protectedErrors, recordHeader } from '../../http/schemas.ts';
+import { errorRef, LinkAnswer, recordHeader } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { INVOICE_FIELDS, presentInvoice, presentLine } from './present.ts';
 import { MAX_LINE_ITEMS, MAX_QUANTITY, type InvoiceService, type LineRow } from './service.ts';
@@ -150,7 +150,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         querystring: ListQuery,
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Invoice')) }),
-          ...protectedErrors,
         },
       },
     },
@@ -192,7 +191,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         security: [{ bearer: [] }],
         params: IdParams,
         querystring: FieldsQuery,
-        response: { 200: Type.Ref('Invoice'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Invoice'), 404: errorRef },
       },
     },
     async (request) => {
@@ -216,7 +215,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('InvoiceLineItem')) }),
           404: errorRef,
-          ...protectedErrors,
         },
       },
     },
@@ -236,7 +234,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         tags: ['invoices'],
         security: [{ bearer: [] }],
         params: IdParams,
-        response: { 200: Type.Ref('InvoiceLineItem'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('InvoiceLineItem'), 404: errorRef },
       },
     },
     async (request) => presentLine(await invoices.line(parseRecordId('id', request.params.id))),
@@ -252,7 +250,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         tags: ['invoices'],
         security: [{ bearer: [] }],
         body: InvoiceCreate,
-        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+        response: { 200: LinkAnswer, 409: errorRef },
       },
     },
     async (request) => {
@@ -272,7 +270,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         security: [{ bearer: [] }],
         params: IdParams,
         body: InvoiceUpdate,
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {
@@ -290,7 +288,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         tags: ['invoices'],
         security: [{ bearer: [] }],
         params: IdParams,
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {
@@ -310,7 +308,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         tags: ['invoices'],
         security: [{ bearer: [] }],
         params: IdParams,
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { access } from '../../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../../http/metadata.ts';
-import { errorRef, protectedErrors } from '../../http/schemas.ts';
+import { errorRef } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { parseUseTaxCode, type UseTaxService } from './service.ts';
 
@@ -30,7 +30,7 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
         tags: ['invoices'],
         security: [{ bearer: [] }],
         querystring: metadataQuery(METADATA_FIELDS, 'Accepted for compatibility; rates read the same in every language.'),
-        response: { 200: MetadataAnswer, ...protectedErrors },
+        response: { 200: MetadataAnswer },
       },
     },
     async (request) => {
@@ -47,7 +47,7 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
         summary: 'Use tax codes with their rates and descriptions',
         tags: ['invoices'],
         security: [{ bearer: [] }],
-        response: { 200: Type.Array(UseTaxCode), ...protectedErrors },
+        response: { 200: Type.Array(UseTaxCode) },
       },
     },
     async () =>
@@ -69,7 +69,7 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
           { rate: Type.String(), description: Type.Optional(Type.String({ maxLength: 200 })) },
           { additionalProperties: false },
         ),
-        response: { 204: Type.Null(), ...protectedErrors },
+        response: { 204: Type.Null() },
       },
     },
     async (request, reply) => {
@@ -87,7 +87,7 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
         tags: ['invoices'],
         security: [{ bearer: [] }],
         params: CodeParams,
-        response: { 204: Type.Null(), 404: errorRef, 409: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
     },
     async (request, reply) => {

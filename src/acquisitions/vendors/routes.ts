@@ -4,7 +4,7 @@ import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
 import { DEFAULT_LIMIT, pagingQuery, parseFields } from '../../http/params.ts';
 import { parseIdFilter, parseRecordId } from '../../shared/filters.ts';
-import { errorRef, LinkAnswer, protectedErrors } from '../../http/schemas.ts';
+import { errorRef, LinkAnswer } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { VendorService } from './service.ts';
 import { VENDOR_FIELDS, presentVendor } from './present.ts';
@@ -69,7 +69,6 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
         ),
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Vendor')) }),
-          ...protectedErrors,
         },
       },
     },
@@ -96,7 +95,7 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
         security: [{ bearer: [] }],
         params: IdParams,
         querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }),
-        response: { 200: Type.Ref('Vendor'), 404: errorRef, ...protectedErrors },
+        response: { 200: Type.Ref('Vendor'), 404: errorRef },
       },
     },
     async (request) =>
@@ -112,7 +111,7 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
         tags: ['acquisitions'],
         security: [{ bearer: [] }],
         body: VendorCreate,
-        response: { 200: LinkAnswer, 409: errorRef, ...protectedErrors },
+        response: { 200: LinkAnswer, 409: errorRef },
       },
     },
     async (request) => {
@@ -131,7 +130,7 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
         security: [{ bearer: [] }],
         params: IdParams,
         body: VendorUpdate,
-        response: { 204: Type.Null(), 404: errorRef, ...protectedErrors },
+        response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {
