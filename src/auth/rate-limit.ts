@@ -24,6 +24,8 @@ interface Counter {
 
 export class RateLimiter {
   private readonly counters = new Map<string, Counter>();
+  /** Counts of minutes gone by before they were added. */
+  private carried: Counter[] = [];
   private flushing: Promise<void> | undefined;
   private scheduled = false;
   private lastDropped = 0;
@@ -76,9 +78,6 @@ export class RateLimiter {
     }
     return undefined;
   }
-
-  /** Counts of minutes gone by before they were added. */
-  private carried: Counter[] = [];
 
   /** Adds this process's pending counts to the database's (tests call it to stand in for the timer). */
   flush(): Promise<void> {

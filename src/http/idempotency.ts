@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setAmbientTransaction, withAmbientScope } from '../db/ambient.ts';
 import type { OpenTransaction } from '../db/ambient.ts';
 import type { IdempotencyService } from '../idempotency/service.ts';
+import { loggable } from '../shared/log.ts';
 import { ApiError, errors } from './errors.ts';
 import { toApiError } from './error-handler.ts';
 import type { App } from './types.ts';
@@ -42,6 +43,13 @@ function headerKey(request: FastifyRequest): string | undefined {
   return WRITES.has(request.method) && raw !== undefined ? (Array.isArray(raw) ? raw.join(',') : raw) : undefined;
 }
 
+/** The body to keep for a replay: null when there is none, undefined when it cannot be kept (a stream, or past KEEP_BYTES). */
+function keptBody(payload: unknown): string | null | undefined {
+  if (payload === null || payload === undefined) return null;
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  return text !== undefined && Buffer.byteLength(text) <= KEEP_BYTES ? text : undefined;
+}
+
 async function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown, service: IdempotencyService): Promise<unknown> {
   const pending = request.idempotent;
   if (!pending) return payload;
@@ -51,28 +59,23 @@ async function settle(request: FastifyRequest, reply: FastifyReply, payload: unk
     await pending.open.rollback().catch(() => {});
     return payload;
   }
-  const text =
-    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? null : undefined;
-  const keep = text === undefined || (text !== null && Buffer.byteLength(text) > KEEP_BYTES) ? undefined : text;
+  const body = keptBody(payload);
   const contentType = reply.getHeader('content-type');
+  const answer =
+    body === undefined
+      ? undefined
+      : { statusCode: reply.statusCode, contentType: typeof contentType === 'string' ? contentType : null, body };
   try {
-    await service.finish(
-      pending.open,
-      pending.keyId,
-      pending.key,
-      keep === undefined && text !== null
-        ? undefined
-        : { statusCode: reply.statusCode, contentType: typeof contentType === 'string' ? contentType : null, body: keep ?? null },
-    );
+    await service.finish(pending.open, pending.keyId, pending.key, answer);
     return payload;
   } catch (error) {
     // A statement of the request failed and its refusal (4xx) was answered: the transaction can
     // keep nothing, and holds no write. The refusal goes out as it is, not kept.
     if ((error as { code?: unknown }).code === '25P02') return payload;
-    const answer = toApiError(error) ?? errors.internal(`an unexpected error occurred (request ${request.id})`);
-    if (answer.httpStatus >= 500) request.log.warn({ err: error }, 'an idempotent write could not be committed');
-    void reply.code(answer.httpStatus).type('application/json; charset=utf-8');
-    return JSON.stringify(answer.body());
+    const failure = toApiError(error) ?? errors.internal(`an unexpected error occurred (request ${request.id})`);
+    if (failure.httpStatus >= 500) request.log.warn({ err: loggable(error) }, 'an idempotent write could not be committed');
+    void reply.code(failure.httpStatus).type('application/json; charset=utf-8');
+    return JSON.stringify(failure.body());
   }
 }
 
