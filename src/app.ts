@@ -18,6 +18,7 @@ import { holds } from './holds/index.ts';
 import { idempotency } from './idempotency/index.ts';
 import { invoices } from './acquisitions/invoices/index.ts';
 import { items } from './items/index.ts';
+import { library } from './library/index.ts';
 import { operations } from './operations/index.ts';
 import { patrons } from './patrons/index.ts';
 import { search } from './search/index.ts';
@@ -47,6 +48,7 @@ export const DOMAINS: readonly Domain[] = [
   operations,
   auth,
   idempotency,
+  library,
   items,
   bibs,
   search,

@@ -44,17 +44,11 @@ export interface Config {
   libraryName: string;
   /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
   pinLimits: PinLimits;
-  /** Holds and circulation (README, "Holds and circulation"). */
+  /** Holds and circulation (README, "Holds and circulation"); their rules are the library's profile's. */
   circulation: CirculationConfig;
 }
 
 export interface CirculationConfig {
-  /** At most this many active holds per patron. */
-  holdLimit: number;
-  /** A hold placed without neededBy is not needed after this many months. */
-  holdMonths: number;
-  /** Days a checkout runs. */
-  loanDays: number;
   /** How often each server process runs hold expiry (one process at a time does the work). */
   holdExpiryMs: number;
 }
@@ -119,7 +113,18 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
+/** Settings that moved into the library profile: set there, where every server process reads the same. */
+const MOVED_TO_PROFILE: Record<string, string> = {
+  CARREL_HOLD_LIMIT: 'holds.limit',
+  CARREL_HOLD_MONTHS: 'holds.neededByMonths',
+  CARREL_LOAN_DAYS: "circulationRules' loanDays",
+};
+
 export function loadConfig(env: Env = process.env): Config {
+  for (const [name, member] of Object.entries(MOVED_TO_PROFILE)) {
+    if (env[name])
+      throw new ConfigError(`${name} is no longer read: set ${member} in the library profile (carrel profile export, then apply)`);
+  }
   const publicBaseUrl = url(env, 'CARREL_PUBLIC_URL', ['http:', 'https:']);
   const httpRequest = int(env, 'CARREL_HTTP_REQUEST_TIMEOUT_MS', 10000, 100, 3600000);
   const httpHeaders = int(env, 'CARREL_HTTP_HEADERS_TIMEOUT_MS', 10000, 100, 3600000);
@@ -156,9 +161,6 @@ export function loadConfig(env: Env = process.env): Config {
       keyWindowSec: int(env, 'CARREL_PIN_KEY_WINDOW', 60, 1, 86400),
     },
     circulation: {
-      holdLimit: int(env, 'CARREL_HOLD_LIMIT', 50, 1, 10000),
-      holdMonths: int(env, 'CARREL_HOLD_MONTHS', 3, 1, 60),
-      loanDays: int(env, 'CARREL_LOAN_DAYS', 21, 1, 365),
       holdExpiryMs: int(env, 'CARREL_HOLD_EXPIRY_MS', 300000, 1000, 86400000),
     },
   };

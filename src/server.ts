@@ -46,11 +46,20 @@ async function main(): Promise<void> {
     throw error;
   });
   const { app, state, services, flushLogs } = await buildApp({ config, db });
-  const supervisor = new Supervisor(db, state, app.log, config.statePollMs, (error) => {
-    app.log.fatal(error.message);
-    flushLogs();
-    fail(error.message);
-  });
+  const supervisor = new Supervisor(
+    db,
+    state,
+    app.log,
+    config.statePollMs,
+    (error) => {
+      app.log.fatal(error.message);
+      flushLogs();
+      fail(error.message);
+    },
+    async () => {
+      if (await services.library.startIfNew()) app.log.info('a new library: applied the starter profile (profiles/starter.yaml)');
+    },
+  );
   // Migrate now when the database answers; when it does not, the server still starts, reports
   // Unhealthy, and the supervisor migrates as soon as the database can be reached.
   await supervisor.tick();

@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   'Invoices_Write',
   'Acquisitions_Read',
   'Acquisitions_Write',
+  'Admin_Write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -34,6 +35,8 @@ export const ROLES: Record<string, readonly Permission[]> = {
   Patrons_Holds_Write: ['Patrons_Holds_Read', 'Patrons_Holds_Write'],
   Invoices_Read: ['Invoices_Read', 'Acquisitions_Read'],
   Invoices_Write: ['Invoices_Read', 'Invoices_Write', 'Acquisitions_Read', 'Acquisitions_Write'],
+  /** The library's setup: its profile (branches, locations, types, circulation rules). */
+  Admin_Write: [...catalogueRead, 'Admin_Write'],
   /** Everything: for the library's own administration and for trying Carrel out. */
   all: PERMISSIONS,
 };

@@ -12,8 +12,8 @@ declare module '../domain.ts' {
 
 export const circulation: Domain = {
   name: 'circulation',
-  services: ({ db, clock, config, services }) => ({
-    circulation: new CirculationService(db, clock, config.circulation, services.holds, services.patrons, services.branches),
+  services: ({ db, services }) => ({
+    circulation: new CirculationService(db, services.library, services.holds, services.patrons, services.branches),
   }),
   register: async (app, { services, config }) => v6(app, (api) => circulationRoutes(api, services.circulation, config.publicBaseUrl)),
 };

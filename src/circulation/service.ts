@@ -1,7 +1,6 @@
 // Check-out and check-in. Each runs in one transaction that takes the change clock, then the
 // locks of holds and circulation in their one order (HoldService.lockForCirculation), so two
 // check-ins of the last copy fill two holds, never one twice.
-import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
@@ -9,7 +8,7 @@ import { refuseHold } from '../holds/refusals.ts';
 import type { BranchService } from '../branches/service.ts';
 import type { HoldService } from '../holds/service.ts';
 import type { PatronService } from '../patrons/service.ts';
-import { addDays, type Clock } from '../shared/calendar.ts';
+import type { LibraryService } from '../library/service.ts';
 import * as repo from './repository.ts';
 
 export interface CheckinResult {
@@ -22,23 +21,23 @@ export interface CheckinResult {
 export class CirculationService {
   constructor(
     private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly rules: CirculationConfig,
+    private readonly library: LibraryService,
     private readonly holds: HoldService,
     private readonly patrons: PatronService,
     private readonly branches: BranchService,
   ) {}
 
+  /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
   async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<string> {
-    const today = this.clock.today();
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
       if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
-      const { bibIds, item: locked } = await this.holds.lockForCirculation(tx, itemId, patronId);
+      const { bibIds, item: locked, patron } = await this.holds.lockForCirculation(tx, itemId, patronId);
       if (!locked) throw refuseHold.recordNotFound(`item ${itemId}`);
       if (await repo.activeCheckout(tx, itemId)) throw refuseHold.alreadyCheckedOut(itemId);
-      const due = addDays(today, this.rules.loanDays);
+      const rule = await this.library.ruleFor(tx, patron!.patron_type, locked.item_type, locked.location_code);
+      const due = await this.holds.openDayAfter(tx, locked.location_code, await this.library.today(tx), rule.loanDays);
       await this.holds.fillOnCheckout(tx, patronId, itemId, bibIds, due, at);
       return repo.insertCheckout(tx, patronId, itemId, due);
     });

@@ -52,7 +52,12 @@ export function makeCli(domains: readonly Domain[]): Cli {
     }
   }
   return {
-    write: (fn) => open(migrate, fn),
+    // A new database starts from the starter profile, whichever command opens it first.
+    write: (fn) =>
+      open(migrate, async (deps, applied) => {
+        await deps.services.library.startIfNew();
+        return fn(deps, applied);
+      }),
     read: (fn) => open(readOnly, fn),
     config: getConfig,
   };

@@ -13,4 +13,6 @@ export const LOCK_KEYS = {
   import: 7_243_102_005,
   /** The tests' template database, while one process builds it (test/helpers/db.ts). */
   testTemplate: 7_243_102_006,
+  /** A library profile being applied (library/service.ts). */
+  profile: 7_243_102_007,
 } as const;

@@ -1,5 +1,6 @@
-// Loads the demo catalogue into a database that has no bibs yet (never over a library's data):
-// two branches with their locations, the demo bibs, and one to three items for each.
+// Loads the demo catalogue into a database that has no bibs yet (never over a library's data): the
+// demo bibs, and one to three items for each, in the library's locations (the starter profile's in
+// a new database). The generator's locations: ensureDemoLocations.
 import { deriveBib } from '../bibs/derive.ts';
 import { bibLoader } from '../bibs/service.ts';
 import { branchLoader } from '../branches/service.ts';
@@ -15,11 +16,12 @@ const LOCATIONS = [
   { branch: 'East Branch', address: '40 Harbour Road', code: 'ea', name: 'East Branch', pickup: true, hold_shelf_days: 10 },
 ];
 
-/** Creates the demo branches and locations when the library has no locations yet (the generator's items use them too). */
+/** Creates those of the generator's locations (two branches) the library does not have yet: its items name them. */
 export async function ensureDemoLocations(tx: Queryable): Promise<void> {
-  if ((await branchLoader.locations(tx)).length > 0) return;
-  const branches = new Map<string, number>();
+  const have = await branchLoader.locations(tx);
+  const branches = new Map<string, number>(have.map((l) => [LOCATIONS.find((d) => d.code === l.code)?.branch ?? '', l.branch_id]));
   for (const l of LOCATIONS) {
+    if (have.some((h) => h.code === l.code)) continue;
     if (!branches.has(l.branch)) branches.set(l.branch, await branchLoader.insertBranch(tx, l.branch, l.address));
     await branchLoader.insertLocation(tx, l, branches.get(l.branch)!);
   }
@@ -32,7 +34,11 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     const at = await stamp(tx); // serialises processes starting together: the one that waited sees the records
     if ((await bibLoader.count(tx)) > 0) return 0;
-    await ensureDemoLocations(tx);
+    let locations = (await branchLoader.locations(tx)).map((l) => l.code);
+    if (locations.length === 0) {
+      await ensureDemoLocations(tx);
+      locations = LOCATIONS.map((l) => l.code);
+    }
     const records = demoRecords();
     const derived = records.map(deriveBib);
     await bibLoader.insert(
@@ -52,7 +58,7 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
             bibIds: [id],
             barcode: String(barcode++),
             callNumber: `${derived[i]?.materialType === 'a' ? 'FIC' : 'AV'} ${author}`,
-            location: LOCATIONS[(i + copy) % LOCATIONS.length]!.code,
+            location: locations[(i + copy) % locations.length]!,
             status: copy === 2 ? 'o' : '-',
             itemType: derived[i]?.materialType === 'a' ? 'book' : 'media',
           },

@@ -8,7 +8,6 @@ import type { Cli } from '../cli/kit.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { toMarcXml } from '../marc/marcxml.ts';
-import { systemClock } from '../shared/calendar.ts';
 import { generateRecord } from './catalogue.ts';
 import { HOLDS_PER_PATRON } from './holds.ts';
 import { loadGenerated } from './load.ts';
@@ -91,20 +90,21 @@ export function generateCommands(program: Command, cli: Cli): void {
         const patronCount = opts.patrons ?? Math.round(opts.bibs * PATRONS_PER_BIB);
         const holdCount = opts.holds ?? patronCount * HOLDS_PER_PATRON;
         const summary = await cli
-          .write(({ db, config }) =>
-            loadGenerated(
+          .write(async ({ db, services }) => {
+            const settings = await services.library.settings();
+            return loadGenerated(
               db,
               {
                 seed: opts.seed,
                 bibs: opts.bibs,
                 patrons: patronCount,
                 holds: holdCount,
-                today: systemClock.today(),
-                rules: config.circulation,
+                today: await services.library.today(),
+                rules: settings,
               },
               (records) => bar?.update(records, { rate: rate(records) }),
-            ),
-          )
+            );
+          })
           .finally(() => bar?.stop());
         printImportSummary(summary, (performance.now() - started) / 1000, !!opts.json);
         if (!opts.json && patronCount > 0)

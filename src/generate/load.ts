@@ -2,7 +2,6 @@
 // a second run updates them), then its patrons and their holds, each skipping what is there already.
 import { importRecords, type ImportSummary } from '../bibs/import.ts';
 import { branchLoader } from '../branches/service.ts';
-import type { CirculationConfig } from '../config.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { ensureDemoLocations } from '../demo/load.ts';
@@ -23,7 +22,8 @@ export interface GenerateLoad {
   /** The day the holds are placed up to (YYYY-MM-DD). */
   today: string;
   /** The hold limit and hold period placement applies. */
-  rules: Pick<CirculationConfig, 'holdLimit' | 'holdMonths'>;
+  /** The library's hold rules (library_settings). */
+  rules: { holdLimit: number; holdMonths: number };
 }
 
 export interface GenerateSummary extends ImportSummary {

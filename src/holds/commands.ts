@@ -5,6 +5,7 @@ import { FixedClock, systemClock } from '../shared/calendar.ts';
 import { CliError, print, table } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
 import { parseDay } from '../shared/calendar.ts';
+import { LibraryService } from '../library/service.ts';
 import { HoldService } from './service.ts';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -33,7 +34,7 @@ export function holdCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (opts: { today?: string; json?: boolean }) => {
       const clock = opts.today ? new FixedClock(parseClosedDate(opts.today)) : systemClock;
-      const result = await cli.write(({ db, config }) => new HoldService(db, clock, config.circulation).expire());
+      const result = await cli.write(({ db }) => new HoldService(db, new LibraryService(db, clock)).expire());
       print(!!opts.json, result, `expired ${result.unfilled} unfilled hold(s) and ${result.uncollected} uncollected hold(s)`);
     });
 

@@ -1,14 +1,14 @@
 // How an item moves holds along: called inside a transaction that already holds the locks of the
 // item's bibs and the item (src/holds/repository.ts, "locks"), so one item fills one hold and one
 // queue changes at a time.
-import { pickupBy } from '../shared/calendar.ts';
+import { openDayAfter } from '../shared/calendar.ts';
 import type { Queryable } from '../db/types.ts';
 import * as repo from './repository.ts';
 
 /** The last day to collect a hold that is ready today at `location`. */
 export async function pickupByDate(tx: Queryable, location: string, today: string): Promise<string> {
   const loc = await repo.getLocation(tx, location);
-  return pickupBy(today, loc?.hold_shelf_days ?? 7, await repo.closedDays(tx, location, today));
+  return openDayAfter(today, loc?.hold_shelf_days ?? 7, await repo.closedDays(tx, location, today));
 }
 
 export type Outcome = { kind: 'ready' | 'transit'; holdId: string } | { kind: 'shelved' };

@@ -21,6 +21,10 @@ const c = HOLD_SPECIFIC_CODES;
 export const refuseHold = {
   patronExpired: (id: string, date: string) => fail.conflict(c.patronExpired, `patron ${id} expired on ${date}`),
   patronBlocked: (id: string, code: string) => fail.conflict(c.patronBlocked, `patron ${id} is blocked (blockInfo ${code})`),
+  owesTooMuch: (id: string, owed: string, limit: string) =>
+    fail.conflict(c.patronBlocked, `patron ${id} is blocked: owes ${owed}, more than the library's limit of ${limit}`),
+  tooManyOverdue: (id: string, overdue: number, limit: number) =>
+    fail.conflict(c.patronBlocked, `patron ${id} is blocked: ${overdue} overdue items, the library's limit is ${limit}`),
   alreadyOnHold: (what: string) => fail.conflict(c.alreadyOnHold, `the patron already has a hold on ${what}`),
   notHoldable: (what: string) => fail.conflict(c.notHoldable, `${what} cannot be held: no copy can fill a hold`),
   notPickupLocation: (code: string) => fail.refused(c.notPickupLocation, `pickupLocation: ${code} is not a pickup location`),

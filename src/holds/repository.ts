@@ -109,14 +109,19 @@ export interface PatronState {
   id: string;
   expiration_date: string | null;
   block_code: string;
+  patron_type: number;
+  money_owed: string;
+  /** Checkouts due before the day asked about. */
+  overdue: number;
 }
 
-export async function lockPatron(tx: Queryable, id: string): Promise<PatronState | undefined> {
+export async function lockPatron(tx: Queryable, id: string, today: string): Promise<PatronState | undefined> {
   return (
     await tx.query<PatronState>(
-      `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code from patrons
-     where id = $1 and deleted_date is null for update`,
-      [id],
+      `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code, patron_type, money_owed::text,
+         (select count(*)::int from checkouts c where c.patron_id = p.id and c.returned_date is null and c.due_date < $2::date) as overdue
+       from patrons p where id = $1 and deleted_date is null for update`,
+      [id, today],
     )
   )[0];
 }
@@ -129,13 +134,14 @@ export interface ItemState {
   id: string;
   status: string;
   location_code: string | null;
+  item_type: string | null;
   suppressed: boolean;
 }
 
 export async function lockItem(tx: Queryable, id: string): Promise<ItemState | undefined> {
   return (
     await tx.query<ItemState>(
-      'select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null for update',
+      'select id::text, status, location_code, item_type, suppressed from items where id = $1 and deleted_date is null for update',
       [id],
     )
   )[0];
@@ -148,13 +154,25 @@ export async function itemIdOfBarcode(db: Queryable, barcode: string): Promise<s
 /** Item statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims returned, damaged). */
 export const HOLDABLE_STATUSES = ['-', 't', '!', 'o', 'p'];
 
-export async function holdableItemsOfBib(tx: Queryable, bibId: string): Promise<number> {
-  const rows = await tx.query<{ n: number }>(
-    `select count(*)::int as n from items i join item_bibs ib on ib.item_id = i.id
-     where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and i.status = any($2::text[])`,
-    [bibId, HOLDABLE_STATUSES],
-  );
-  return rows[0]!.n;
+/**
+ * How many of the bib's copies could fill a hold of a patron of this type (a holdable status, and
+ * a circulation rule that says holdable), and the largest hold limit their rules give (a rule
+ * without one: the library's, `libraryLimit`).
+ */
+export async function holdableItemsOfBib(
+  tx: Queryable,
+  bibId: string,
+  patronType: number,
+  libraryLimit: number,
+): Promise<{ n: number; hold_limit: number }> {
+  return (
+    await tx.query<{ n: number; hold_limit: number }>(
+      `select count(*)::int as n, coalesce(max(coalesce(r.hold_limit, $4)), $4)::int as hold_limit
+       from items i join item_bibs ib on ib.item_id = i.id cross join lateral circulation_rule($3, i.item_type, i.location_code) r
+       where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and i.status = any($2::text[]) and r.holdable`,
+      [bibId, HOLDABLE_STATUSES, patronType, libraryLimit],
+    )
+  )[0]!;
 }
 
 export async function bibSuppressed(tx: Queryable, bibId: string): Promise<boolean> {
@@ -377,6 +395,9 @@ export async function stillDue(tx: Queryable, id: string, today: string): Promis
 /** An item's state, read (not locked) when its bibs are locked: placement needs no item lock. */
 export async function lockItemForRead(tx: Queryable, id: string): Promise<ItemState | undefined> {
   return (
-    await tx.query<ItemState>('select id::text, status, location_code, suppressed from items where id = $1 and deleted_date is null', [id])
+    await tx.query<ItemState>(
+      'select id::text, status, location_code, item_type, suppressed from items where id = $1 and deleted_date is null',
+      [id],
+    )
   )[0];
 }

@@ -72,7 +72,9 @@ const PlaceBody = Type.Object(
     recordNumber: Type.Union([Type.Integer(), Type.String()]),
     pickupLocation: Type.String({ description: 'A pickup location code (GET /branches/pickupLocations).' }),
     neededBy: Type.Optional(
-      Type.String({ description: 'YYYY-MM-DD: the hold expires unfilled after this day (default: in CARREL_HOLD_MONTHS months).' }),
+      Type.String({
+        description: 'YYYY-MM-DD: the hold expires unfilled after this day (default: in the library profile, holds.neededByMonths months).',
+      }),
     ),
     note: Type.Optional(Type.String({ maxLength: 500 })),
   },

@@ -1,11 +1,12 @@
 // Rules for holds. Every change runs in one transaction that first locks the bib rows of the
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
-import { addMonths, type Clock } from '../shared/calendar.ts';
-import type { CirculationConfig } from '../config.ts';
+import { addMonths, openDayAfter } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
+import type { LibraryService, Settings } from '../library/service.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
+import { Decimal } from '../shared/money.ts';
 import { parseDay } from '../shared/calendar.ts';
 import { arrive, passItemOn } from './lifecycle.ts';
 import { refuseHold } from './refusals.ts';
@@ -30,12 +31,12 @@ export interface ExpiryResult {
 export class HoldService {
   constructor(
     private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly rules: CirculationConfig,
+    private readonly library: LibraryService,
   ) {}
 
-  today(): string {
-    return this.clock.today();
+  /** Today where the library is. */
+  today(q: Queryable = this.db): Promise<string> {
+    return this.library.today(q);
   }
 
   /** Places a hold; answers its id. */
@@ -43,38 +44,46 @@ export class HoldService {
     if (req.recordType !== 'b' && req.recordType !== 'i') throw fail.invalidInput('recordType must be b or i');
     const recordId = String(req.recordNumber).replace(/^[bi]/, '');
     if (!/^\d{1,18}$/.test(recordId)) throw fail.invalidInput(`recordNumber: "${req.recordNumber}" is not a record number`);
-    const today = this.today();
-    const neededBy = req.neededBy === undefined ? addMonths(today, this.rules.holdMonths) : parseDay('neededBy', req.neededBy);
+    const settings = await this.library.settings();
+    const today = await this.today();
+    const neededBy = req.neededBy === undefined ? addMonths(today, settings.holdMonths) : parseDay('neededBy', req.neededBy);
     if (neededBy === null || neededBy < today) throw fail.invalidInput('neededBy must be a date from today on');
     const note = (req.note ?? '').trim();
     if (note.length > 500) throw fail.invalidInput('note must have at most 500 characters');
     return this.db.transaction(async (tx) => {
       const what = req.recordType === 'b' ? `bib ${recordId}` : `item ${recordId}`;
       let bibIds: string[];
-      let itemId: string | null = null;
+      let item: repo.ItemState | undefined;
       if (req.recordType === 'b') {
         bibIds = await repo.lockBibs(tx, [recordId]);
         if (bibIds.length === 0) throw refuseHold.recordNotFound(what);
       } else {
         bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, recordId));
-        const item = bibIds.length ? await repo.lockItemForRead(tx, recordId) : undefined;
+        item = bibIds.length ? await repo.lockItemForRead(tx, recordId) : undefined;
         if (!item) throw refuseHold.recordNotFound(what);
         if (item.suppressed || !repo.HOLDABLE_STATUSES.includes(item.status)) throw refuseHold.notHoldable(what);
-        itemId = recordId;
       }
-      await lockPatronInGoodStanding(tx, patronId, today);
+      const patron = await lockPatronInGoodStanding(tx, patronId, today, settings);
       const location = await repo.getLocation(tx, req.pickupLocation);
       if (!location?.pickup) throw refuseHold.notPickupLocation(req.pickupLocation);
       if (await repo.hasActiveHold(tx, patronId, req.recordType as 'b' | 'i', recordId)) throw refuseHold.alreadyOnHold(what);
-      if (req.recordType === 'b' && ((await repo.bibSuppressed(tx, recordId)) || (await repo.holdableItemsOfBib(tx, recordId)) === 0)) {
-        throw refuseHold.notHoldable(what);
+      // The circulation rules: the held copy's, or for a bib the most generous of its copies'.
+      let limit: number;
+      if (item) {
+        const rule = await this.library.ruleFor(tx, patron.patron_type, item.item_type, item.location_code);
+        if (!rule.holdable) throw refuseHold.notHoldable(what);
+        limit = rule.holdLimit ?? settings.holdLimit;
+      } else {
+        const holdable = await repo.holdableItemsOfBib(tx, recordId, patron.patron_type, settings.holdLimit);
+        if ((await repo.bibSuppressed(tx, recordId)) || holdable.n === 0) throw refuseHold.notHoldable(what);
+        limit = holdable.hold_limit;
       }
-      if ((await repo.countActiveHolds(tx, patronId)) >= this.rules.holdLimit) throw refuseHold.holdLimit(this.rules.holdLimit);
+      if ((await repo.countActiveHolds(tx, patronId)) >= limit) throw refuseHold.holdLimit(limit);
       return repo.insertHold(tx, {
         patronId,
         recordType: req.recordType as 'b' | 'i',
         bibId: bibIds[0]!,
-        itemId,
+        itemId: item ? recordId : null,
         pickupLocation: req.pickupLocation,
         placed: today,
         notNeededAfter: neededBy,
@@ -180,7 +189,7 @@ export class HoldService {
     if (!item) return;
     // On the shelf, the item is at the pickup location; in transit, it is treated as back home.
     const at = hold.state === 'r' ? hold.pickup_location : item.location_code;
-    await passItemOn(tx, itemId, bibIds, at, this.today(), await stamp(tx));
+    await passItemOn(tx, itemId, bibIds, at, await this.today(tx), await stamp(tx));
   }
 
   /**
@@ -189,7 +198,7 @@ export class HoldService {
    * its locks, so several processes running this at once never expire a hold twice.
    */
   async expire(): Promise<ExpiryResult> {
-    const today = this.today();
+    const today = await this.today();
     const result: ExpiryResult = { unfilled: 0, uncollected: 0 };
     for (;;) {
       const due = await repo.holdsToExpire(this.db, today, 500);
@@ -238,10 +247,18 @@ export class HoldService {
     tx: Queryable,
     itemId: string,
     patronId?: string,
-  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined }> {
+  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: repo.PatronState | undefined }> {
     const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId));
-    if (patronId !== undefined) await lockPatronInGoodStanding(tx, patronId, this.today());
-    return { bibIds, item: await repo.lockItem(tx, itemId) };
+    const patron =
+      patronId === undefined
+        ? undefined
+        : await lockPatronInGoodStanding(tx, patronId, await this.today(tx), await this.library.settings(tx));
+    return { bibIds, item: await repo.lockItem(tx, itemId), patron };
+  }
+
+  /** `days` after today at the location, moved past the days it is closed (a due date). */
+  async openDayAfter(tx: Queryable, location: string | null, today: string, days: number): Promise<string> {
+    return openDayAfter(today, days, location === null ? { weekdays: [], dates: [] } : await repo.closedDays(tx, location, today));
   }
 
   /** The live item with this barcode, read in the caller's transaction. */
@@ -262,17 +279,24 @@ export class HoldService {
   }
 
   /** A checked-in item goes to the next hold it can fill, in transit or on the hold shelf, or back on the shelf. Under lockForCirculation. */
-  arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, at: Date): ReturnType<typeof arrive> {
-    return arrive(tx, itemId, bibIds, location, this.today(), at);
+  async arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, at: Date): ReturnType<typeof arrive> {
+    return arrive(tx, itemId, bibIds, location, await this.today(tx), at);
   }
 }
 
-/** Locks the patron, refusing one that does not exist, has expired or is blocked. */
-async function lockPatronInGoodStanding(tx: Queryable, patronId: string, today: string): Promise<void> {
-  const patron = await repo.lockPatron(tx, patronId);
+/** Locks the patron, refusing one that does not exist, has expired, or is blocked (by hand, or by the library's blocks). */
+async function lockPatronInGoodStanding(tx: Queryable, patronId: string, today: string, settings: Settings): Promise<repo.PatronState> {
+  const patron = await repo.lockPatron(tx, patronId, today);
   if (!patron) throw fail.notFound(`no patron ${patronId}`);
   if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
   if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
+  if (settings.maxMoneyOwed !== null && new Decimal(patron.money_owed).gt(settings.maxMoneyOwed)) {
+    throw refuseHold.owesTooMuch(patronId, patron.money_owed, settings.maxMoneyOwed);
+  }
+  if (settings.maxOverdueItems !== null && patron.overdue >= settings.maxOverdueItems) {
+    throw refuseHold.tooManyOverdue(patronId, patron.overdue, settings.maxOverdueItems);
+  }
+  return patron;
 }
 
 export type { BulkHold } from './bulk-repository.ts';

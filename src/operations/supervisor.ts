@@ -22,6 +22,8 @@ export class Supervisor {
     private readonly pollMs: number,
     /** A database migrated by a newer Carrel: this process must not serve it (server.ts exits). */
     private readonly onTooNew: (error: DatabaseTooNewError) => void = () => {},
+    /** Once the schema is up to date: readies a new database (the starter profile). */
+    private readonly afterMigrate: () => Promise<unknown> = async () => {},
   ) {}
 
   /** One pass; concurrent callers share it. */
@@ -34,6 +36,7 @@ export class Supervisor {
     try {
       if (!this.state.schemaReady) {
         const applied = await migrate(this.db);
+        await this.afterMigrate();
         this.state.schemaReady = true;
         this.log.info({ applied: applied.map((m) => `${m.version}_${m.name}`) }, 'database schema is up to date');
       }

@@ -1,5 +1,5 @@
-// Calendar days (YYYY-MM-DD, UTC) for circulation: reading one, the service's clock, day arithmetic, and the
-// pickup-by rule (today + the location's hold-shelf days, moved past the days it is closed).
+// Calendar days (YYYY-MM-DD, in the library's time zone) for circulation: reading one, the service's clock, day arithmetic, and the
+// open-day rule for pickup-by and due dates (today + some days, moved past the days a location is closed).
 import { fail } from './errors.ts';
 
 /** A calendar date YYYY-MM-DD that exists, in years 0001 to 9999; null or an empty string clears. */
@@ -14,21 +14,37 @@ export function parseDay(field: string, raw: string | null): string | null {
   return raw;
 }
 
-/** The service's idea of today. Injectable, so tests can move time forward without sleeping. */
+/** The service's idea of today in a time zone. Injectable, so tests can move time forward without sleeping. */
 export interface Clock {
-  today(): string;
+  today(timeZone: string): string;
 }
 
-export const systemClock: Clock = { today: () => new Date().toISOString().slice(0, 10) };
+/** The calendar day (YYYY-MM-DD) an instant falls on in an IANA time zone. */
+export function dayIn(instant: Date, timeZone: string): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
 
-/** A clock that answers a set day until moved: for tests and for `carrel holds expire --today`. */
+export const systemClock: Clock = { today: (timeZone) => dayIn(new Date(), timeZone) };
+
+/**
+ * A clock stopped at a day (the same in every zone) or at an instant (whose day depends on the
+ * zone): for tests and for `carrel holds expire --today`.
+ */
 export class FixedClock implements Clock {
+  private instant: Date | undefined;
   constructor(private day: string) {}
-  today(): string {
-    return this.day;
+  static at(instant: Date): FixedClock {
+    const clock = new FixedClock(instant.toISOString().slice(0, 10));
+    clock.instant = instant;
+    return clock;
+  }
+  today(timeZone: string): string {
+    return this.instant ? dayIn(this.instant, timeZone) : this.day;
   }
   set(day: string): void {
     this.day = day;
+    this.instant = undefined;
   }
 }
 
@@ -57,12 +73,12 @@ export interface ClosedDays {
 }
 
 /**
- * The last day to collect a hold that becomes ready today: today + shelfDays; when the location
- * is closed that day (a closed weekday or date), the next day it is open. A location closed every
- * day of the week keeps the plain date.
+ * `days` after today, or when the location is closed that day (a closed weekday or date) the next
+ * day it is open: the last day to collect a hold ready today, the day a loan made today is due. A
+ * location closed every day of the week keeps the plain date.
  */
-export function pickupBy(today: string, shelfDays: number, closed: ClosedDays): string {
-  let day = addDays(today, shelfDays);
+export function openDayAfter(today: string, days: number, closed: ClosedDays): string {
+  let day = addDays(today, days);
   if (closed.weekdays.length >= 7) return day;
   const dates = new Set(closed.dates);
   for (let i = 0; i < 400 && (closed.weekdays.includes(weekday(day)) || dates.has(day)); i++) day = addDays(day, 1);

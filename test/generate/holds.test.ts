@@ -88,7 +88,7 @@ describe('generated holds', () => {
 describe(`generated holds loaded on ${ENGINE}`, () => {
   let t: TestApp;
   let token: string;
-  const today = systemClock.today();
+  const today = systemClock.today('UTC');
   const load = { seed: 5, bibs: 300, patrons: 30, holds: 90, today, rules: { holdLimit: 50, holdMonths: 3 } };
   const expected: GeneratedHold[] = [];
   before(async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/shared/calendar.ts';
-import { loadConfig } from '../../src/config.ts';
+import { LibraryService } from '../../src/library/service.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { HoldService } from '../../src/holds/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -17,7 +17,8 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
   let clock: FixedClock;
   before(async () => {
     clock = new FixedClock('2026-11-02');
-    t = await createTestApp({ CARREL_HOLD_LIMIT: '5' }, { clock });
+    t = await createTestApp({}, { clock });
+    await t.testDb.db.query('update library_settings set hold_limit = 5');
     await setUpLibrary(t.testDb.db);
   });
   after(() => t.close());
@@ -151,7 +152,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     assert.ok(due >= 10);
     const second = t.testDb.url ? openPostgres(t.testDb.url, { max: 5, connectTimeoutSec: 10 }) : undefined;
     try {
-      const other = new HoldService(second ?? db, clock, loadConfig({}).circulation);
+      const other = new HoldService(second ?? db, new LibraryService(second ?? db, clock));
       const runs = await Promise.all([t.services.holds.expire(), other.expire(), t.services.holds.expire(), other.expire()]);
       assert.equal(
         runs.reduce((n, r) => n + r.uncollected, 0),

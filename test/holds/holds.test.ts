@@ -24,7 +24,8 @@ describe(`holds on ${ENGINE}`, () => {
   let base = 'http://localhost:80/v6';
   before(async () => {
     clock = new FixedClock('2026-11-02'); // a Monday
-    t = await createTestApp({ CARREL_HOLD_LIMIT: '3' }, { clock });
+    t = await createTestApp({}, { clock });
+    await t.testDb.db.query('update library_settings set hold_limit = 3');
     db = t.testDb.db;
     await setUpLibrary(db);
     // Main is closed on Mondays and on 2026-11-10.

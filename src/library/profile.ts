@@ -1,0 +1,348 @@
+// The library profile: one file (YAML or JSON) describing the library — branches and locations,
+// item and patron types, the circulation rules matrix, hold rules, blocks and time zone. This
+// module reads and checks one and writes one back; it knows nothing of the database.
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import YAML from 'yaml';
+import { parseDay } from '../shared/calendar.ts';
+import { DomainError, fail } from '../shared/errors.ts';
+
+/** The library's own codes: Sierra's five characters are the common case, up to 20 are kept as written. */
+export const CODE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$';
+const MONEY_PATTERN = /^\d{1,15}(\.\d{1,2})?$/;
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+const Code = (description: string) => Type.String({ pattern: CODE_PATTERN, description });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Money = (description: string) =>
+  Type.Union([Type.String(), Type.Number({ minimum: 0 })], { description: `${description} Money: a decimal with at most two places.` });
+
+const LocationSchema = Type.Object(
+  {
+    code: Code('The location code, as items, holds and patrons name it (up to 20 characters).'),
+    name: Name,
+    pickup: Type.Optional(Type.Boolean({ description: 'Patrons may collect holds here (default false).' })),
+    holdShelfDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, description: 'Days a ready hold waits (default 7).' })),
+    openDays: Type.Optional(
+      // A pattern, not a union of literals: TypeBox stops listing a file's problems after a failed union.
+      Type.Array(Type.String({ pattern: `^(${WEEKDAYS.join('|')})$` }), {
+        uniqueItems: true,
+        description: 'The weekdays it is open (default all seven); due and pickup-by dates move past the others.',
+      }),
+    ),
+    closedDates: Type.Optional(Type.Array(Type.String(), { description: 'Dates it is closed, YYYY-MM-DD.' })),
+  },
+  { additionalProperties: false },
+);
+
+const BranchSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, maximum: 99999, description: 'The branch number, as GET /branches answers it.' }),
+    name: Name,
+    address: Type.Optional(Type.String({ maxLength: 500 })),
+    locations: Type.Optional(Type.Array(LocationSchema)),
+  },
+  { additionalProperties: false },
+);
+
+const RuleSchema = Type.Object(
+  {
+    patronType: Type.Optional(Type.Integer({ minimum: 0, maximum: 255, description: 'Absent: any patron type.' })),
+    itemType: Type.Optional(Code('Absent: any item type.')),
+    location: Type.Optional(Code("The item's location. Absent: any location.")),
+    loanDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    renewals: Type.Optional(Type.Integer({ minimum: 0, maximum: 999, description: 'How many times a loan may be renewed.' })),
+    holdable: Type.Optional(Type.Boolean({ description: 'Items under this rule may fill holds.' })),
+    holdLimit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, description: 'Most active holds (default: holds.limit).' })),
+    finePerDay: Type.Optional(Money('Overdue fine per day.')),
+    maxFine: Type.Optional(Money('Largest overdue fine for one loan (default: none).')),
+    graceDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Days overdue before a fine starts.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ProfileSchema = Type.Object(
+  {
+    timeZone: Type.Optional(Type.String({ description: 'IANA time zone of the library (default UTC): "today" is the day there.' })),
+    branches: Type.Array(BranchSchema, { minItems: 1 }),
+    itemTypes: Type.Optional(Type.Array(Type.Object({ code: Code('The item type code.'), name: Name }, { additionalProperties: false }))),
+    patronTypes: Type.Optional(
+      Type.Array(Type.Object({ code: Type.Integer({ minimum: 0, maximum: 255 }), name: Name }, { additionalProperties: false })),
+    ),
+    circulationRules: Type.Array(RuleSchema, {
+      minItems: 1,
+      description:
+        'Patron type × item type × location. Each value comes from the most specific matching rule that sets it (location first, then item type, then patron type); one default rule, with none of the three, sets loanDays, renewals, holdable, finePerDay and graceDays.',
+    }),
+    holds: Type.Optional(
+      Type.Object(
+        {
+          limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, description: 'Most active holds per patron (default 50).' })),
+          neededByMonths: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'A hold without neededBy (default 3).' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    blocks: Type.Optional(
+      Type.Object(
+        {
+          moneyOwed: Type.Optional(Money('A patron owing more than this may not borrow or place holds.')),
+          overdueItems: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: 'Nor one with this many overdue items.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'Carrel library profile' },
+);
+export type ProfileInput = Static<typeof ProfileSchema>;
+
+export interface LocationSpec {
+  code: string;
+  name: string;
+  pickup: boolean;
+  holdShelfDays: number;
+  /** In week order, Sunday first. */
+  openDays: Weekday[];
+  /** Sorted. */
+  closedDates: string[];
+}
+
+export interface BranchSpec {
+  id: number;
+  name: string;
+  address: string | null;
+  locations: LocationSpec[];
+}
+
+export interface RuleSpec {
+  patronType: number | null;
+  itemType: string | null;
+  location: string | null;
+  loanDays: number | null;
+  renewals: number | null;
+  holdable: boolean | null;
+  holdLimit: number | null;
+  /** Money as text with two places. */
+  finePerDay: string | null;
+  maxFine: string | null;
+  graceDays: number | null;
+}
+
+/** A library profile with every default filled in and every list in one order: two equal libraries compare equal. */
+export interface Profile {
+  timeZone: string;
+  branches: BranchSpec[];
+  itemTypes: { code: string; name: string }[];
+  patronTypes: { code: number; name: string }[];
+  circulationRules: RuleSpec[];
+  holds: { limit: number; neededByMonths: number };
+  blocks: { moneyOwed: string | null; overdueItems: number | null };
+}
+
+export const RULE_VALUES = ['loanDays', 'renewals', 'holdable', 'holdLimit', 'finePerDay', 'maxFine', 'graceDays'] as const;
+/** What the default rule must set (holdLimit and maxFine may stay unset: the library's limit, no maximum). */
+const DEFAULT_RULE_VALUES = ['loanDays', 'renewals', 'holdable', 'finePerDay', 'graceDays'] as const;
+
+export const ruleKey = (r: Pick<RuleSpec, 'patronType' | 'itemType' | 'location'>): string =>
+  `patronType ${r.patronType ?? '*'} × itemType ${r.itemType ?? '*'} × location ${r.location ?? '*'}`;
+
+/** A profile's problems, each naming where in the file it is. */
+export class ProfileError extends DomainError {
+  constructor(readonly problems: string[]) {
+    super(
+      'invalidInput',
+      `the library profile has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  ${problems.join('\n  ')}`,
+    );
+  }
+}
+
+/** `/branches/0/locations/1/code` → `branches[0].locations[1].code`. */
+function where(pointer: string): string {
+  const parts = pointer.split('/').slice(1);
+  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i ? '.' : ''}${p}`)).join('') || '(the whole file)';
+}
+
+function schemaProblems(input: unknown): string[] {
+  const problems: string[] = [];
+  for (const e of Value.Errors(ProfileSchema, input)) {
+    if (e.keyword === 'boolean') continue; // the same unknown member, said again by additionalProperties
+    if (e.keyword === 'additionalProperties') {
+      const names = e.params.additionalProperties;
+      problems.push(`${where(e.instancePath)}: unknown member${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
+    } else if (/\/openDays\/\d+$/.test(e.instancePath)) {
+      problems.push(`${where(e.instancePath)}: must be one of ${WEEKDAYS.join(', ')}`);
+    } else if (e.keyword === 'pattern' && e.instancePath.endsWith('code')) {
+      problems.push(
+        `${where(e.instancePath)}: must be a code of 1 to 20 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+      );
+    } else {
+      problems.push(`${where(e.instancePath)}: ${e.message}`);
+    }
+  }
+  // A union reports each member's failure too: keep one line per place.
+  return [...new Set(problems)].filter(
+    (p, _, all) => !(p.endsWith(': must be string') && all.some((q) => q !== p && q.startsWith(p.split(':')[0]!))),
+  );
+}
+
+function money(field: string, raw: string | number | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  const text = typeof raw === 'number' ? String(raw) : raw.trim();
+  if (!MONEY_PATTERN.test(text)) {
+    problems.push(`${field}: ${JSON.stringify(raw)} is not an amount such as 0.25 (digits, at most two decimals, not negative)`);
+    return null;
+  }
+  const [whole, cents = ''] = text.split('.');
+  return `${BigInt(whole!)}.${cents.padEnd(2, '0')}`;
+}
+
+export function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function duplicates<T>(values: T[]): T[] {
+  const seen = new Set<T>();
+  return [...new Set(values.filter((v) => seen.has(v) || !seen.add(v)))];
+}
+
+/** Checks a parsed file and fills in every default; all of its problems at once, or the profile. */
+export function checkProfile(input: unknown): Profile {
+  const problems = schemaProblems(input);
+  if (problems.length) throw new ProfileError(problems);
+  const p = input as ProfileInput;
+  const timeZone = p.timeZone ?? 'UTC';
+  if (!validTimeZone(timeZone)) problems.push(`timeZone: "${timeZone}" is not an IANA time zone such as Europe/London or America/Chicago`);
+  const branches: BranchSpec[] = p.branches
+    .map((b, bi) => ({
+      id: b.id,
+      name: b.name.trim(),
+      address: b.address?.trim() || null,
+      locations: (b.locations ?? [])
+        .map((l, li) => {
+          const closedDates = (l.closedDates ?? []).flatMap((d, di) => {
+            try {
+              return [parseDay('date', d)!];
+            } catch (error) {
+              problems.push(`branches[${bi}].locations[${li}].closedDates[${di}]: ${(error as Error).message}`);
+              return [];
+            }
+          });
+          return {
+            code: l.code,
+            name: l.name.trim(),
+            pickup: l.pickup ?? false,
+            holdShelfDays: l.holdShelfDays ?? 7,
+            openDays: WEEKDAYS.filter((d) => ((l.openDays ?? WEEKDAYS) as readonly string[]).includes(d)),
+            closedDates: [...new Set(closedDates)].sort(),
+          };
+        })
+        .sort((a, b) => (a.code < b.code ? -1 : 1)),
+    }))
+    .sort((a, b) => a.id - b.id);
+  const itemTypes = [...(p.itemTypes ?? [])].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => (a.code < b.code ? -1 : 1));
+  const patronTypes = [...(p.patronTypes ?? [])].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => a.code - b.code);
+  const locationCodes = branches.flatMap((b) => b.locations.map((l) => l.code));
+  for (const id of duplicates(branches.map((b) => b.id))) problems.push(`branches: branch ${id} is listed twice`);
+  for (const code of duplicates(locationCodes)) problems.push(`branches: location ${code} is listed twice`);
+  for (const code of duplicates(itemTypes.map((t) => t.code))) problems.push(`itemTypes: ${code} is listed twice`);
+  for (const code of duplicates(patronTypes.map((t) => t.code))) problems.push(`patronTypes: ${code} is listed twice`);
+
+  const rules: RuleSpec[] = p.circulationRules.map((r, i) => {
+    const at = `circulationRules[${i}]`;
+    if (r.patronType !== undefined && !patronTypes.some((t) => t.code === r.patronType)) {
+      problems.push(`${at}.patronType: ${r.patronType} is not one of the profile's patronTypes`);
+    }
+    if (r.itemType !== undefined && !itemTypes.some((t) => t.code === r.itemType)) {
+      problems.push(`${at}.itemType: ${r.itemType} is not one of the profile's itemTypes`);
+    }
+    if (r.location !== undefined && !locationCodes.includes(r.location)) {
+      problems.push(`${at}.location: ${r.location} is not one of the profile's locations`);
+    }
+    return {
+      patronType: r.patronType ?? null,
+      itemType: r.itemType ?? null,
+      location: r.location ?? null,
+      loanDays: r.loanDays ?? null,
+      renewals: r.renewals ?? null,
+      holdable: r.holdable ?? null,
+      holdLimit: r.holdLimit ?? null,
+      finePerDay: money(`${at}.finePerDay`, r.finePerDay, problems),
+      maxFine: money(`${at}.maxFine`, r.maxFine, problems),
+      graceDays: r.graceDays ?? null,
+    };
+  });
+  for (const key of duplicates(rules.map(ruleKey))) problems.push(`circulationRules: more than one rule for ${key}`);
+  const defaults = rules.filter((r) => r.patronType === null && r.itemType === null && r.location === null);
+  if (defaults.length === 0) problems.push('circulationRules: no default rule (one with no patronType, itemType or location)');
+  for (const d of defaults.slice(0, 1)) {
+    const unset = DEFAULT_RULE_VALUES.filter((v) => d[v] === null);
+    if (unset.length) problems.push(`circulationRules: the default rule must set ${unset.join(', ')}`);
+  }
+  rules.forEach((r, i) => {
+    if (RULE_VALUES.every((v) => r[v] === null)) problems.push(`circulationRules[${i}]: sets nothing (${ruleKey(r)})`);
+  });
+  const blocks = { moneyOwed: money('blocks.moneyOwed', p.blocks?.moneyOwed, problems), overdueItems: p.blocks?.overdueItems ?? null };
+  if (problems.length) throw new ProfileError(problems);
+  return {
+    timeZone,
+    branches,
+    itemTypes,
+    patronTypes,
+    circulationRules: rules.sort((a, b) => (ruleKey(a) < ruleKey(b) ? -1 : ruleKey(a) > ruleKey(b) ? 1 : 0)),
+    holds: { limit: p.holds?.limit ?? 50, neededByMonths: p.holds?.neededByMonths ?? 3 },
+    blocks,
+  };
+}
+
+/** Reads a profile file's text: JSON when it looks like JSON, else YAML (of which JSON is a part). */
+export function parseProfile(text: string, source = 'the profile'): Profile {
+  const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length) {
+    throw new ProfileError(doc.errors.map((e) => `${source}: ${e.message.split('\n')[0]}`));
+  }
+  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw fail.invalidInput(`${source} must be a mapping (branches:, itemTypes:, …), not ${value === null ? 'empty' : typeof value}`);
+  }
+  return checkProfile(value);
+}
+
+/** The file form of a profile: defaults left out, so what a library wrote reads back the same. */
+export function profileDocument(p: Profile): ProfileInput {
+  const some = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+  const amount = (m: string | null) => (m === null ? null : Number(m));
+  return {
+    timeZone: p.timeZone,
+    branches: p.branches.map((b) => ({
+      id: b.id,
+      name: b.name,
+      ...(b.address ? { address: b.address } : {}),
+      locations: b.locations.map((l) => ({
+        code: l.code,
+        name: l.name,
+        ...(l.pickup ? { pickup: true } : {}),
+        ...(l.holdShelfDays !== 7 ? { holdShelfDays: l.holdShelfDays } : {}),
+        ...(l.openDays.length !== 7 ? { openDays: l.openDays } : {}),
+        ...(l.closedDates.length ? { closedDates: l.closedDates } : {}),
+      })),
+    })),
+    itemTypes: p.itemTypes,
+    patronTypes: p.patronTypes,
+    circulationRules: p.circulationRules.map((r) => some({ ...r, finePerDay: amount(r.finePerDay), maxFine: amount(r.maxFine) })),
+    holds: p.holds,
+    blocks: some({ moneyOwed: amount(p.blocks.moneyOwed), overdueItems: p.blocks.overdueItems }),
+  };
+}
+
+export function formatProfile(p: Profile, as: 'yaml' | 'json'): string {
+  const doc = profileDocument(p);
+  if (as === 'json') return `${JSON.stringify(doc, null, 2)}\n`;
+  return `# Carrel library profile: apply with \`carrel profile apply FILE\` (README, "Your own library").\n${YAML.stringify(doc, { lineWidth: 0 })}`;
+}

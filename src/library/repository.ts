@@ -1,0 +1,222 @@
+// SQL for the library's setup: reading it whole as a profile, writing one change at a time, the
+// records that still name a code, and the circulation rule for a loan (circulation_rule(), 0023).
+import type { Queryable } from '../db/types.ts';
+import { ruleKey, WEEKDAYS, type BranchSpec, type LocationSpec, type Profile, type RuleSpec } from './profile.ts';
+
+export interface Settings {
+  timeZone: string;
+  holdLimit: number;
+  holdMonths: number;
+  maxMoneyOwed: string | null;
+  maxOverdueItems: number | null;
+}
+
+export async function readSettings(db: Queryable): Promise<Settings> {
+  const row = (
+    await db.query<Settings>(
+      `select time_zone as "timeZone", hold_limit as "holdLimit", hold_months as "holdMonths",
+         max_money_owed::text as "maxMoneyOwed", max_overdue_items as "maxOverdueItems" from library_settings`,
+    )
+  )[0];
+  if (!row) throw new Error('library_settings has no row (migration 0023 makes it)');
+  return row;
+}
+
+/** The rule for one loan: each value from the most specific matching row that sets it. */
+export interface Rule {
+  loanDays: number;
+  renewals: number;
+  holdable: boolean;
+  /** Null: the library's hold limit. */
+  holdLimit: number | null;
+  finePerDay: string;
+  /** Null: no maximum. */
+  maxFine: string | null;
+  graceDays: number;
+}
+
+export async function ruleFor(db: Queryable, patronType: number | null, itemType: string | null, location: string | null): Promise<Rule> {
+  return (
+    await db.query<Rule>(
+      `select loan_days as "loanDays", renewals, holdable, hold_limit as "holdLimit", fine_per_day::text as "finePerDay",
+         max_fine::text as "maxFine", grace_days as "graceDays" from circulation_rule($1, $2, $3)`,
+      [patronType, itemType, location],
+    )
+  )[0]!;
+}
+
+export async function readProfile(db: Queryable): Promise<Profile> {
+  const settings = await readSettings(db);
+  const branches = await db.query<{ id: number; name: string; address: string | null }>(
+    'select id, name, address from branches order by id',
+  );
+  const locations = await db.query<{
+    code: string;
+    name: string;
+    branch_id: number;
+    pickup: boolean;
+    hold_shelf_days: number;
+    closed_weekdays: number[];
+    closed_dates: string[];
+  }>(
+    `select l.code, l.name, l.branch_id, l.pickup, l.hold_shelf_days,
+       array(select weekday from location_closed_days d where d.location_code = l.code order by weekday) as closed_weekdays,
+       array(select to_char(closed_date, 'YYYY-MM-DD') from location_closed_dates d where d.location_code = l.code order by closed_date) as closed_dates
+     from locations l order by l.code collate "C"`,
+  );
+  const rules = await db.query<RuleSpec>(
+    `select patron_type as "patronType", item_type as "itemType", location_code as location, loan_days as "loanDays", renewals, holdable,
+       hold_limit as "holdLimit", fine_per_day::text as "finePerDay", max_fine::text as "maxFine", grace_days as "graceDays"
+     from circulation_rules`,
+  );
+  const location = (l: (typeof locations)[number]): LocationSpec => ({
+    code: l.code,
+    name: l.name,
+    pickup: l.pickup,
+    holdShelfDays: l.hold_shelf_days,
+    openDays: WEEKDAYS.filter((_, i) => !l.closed_weekdays.includes(i)),
+    closedDates: l.closed_dates,
+  });
+  return {
+    timeZone: settings.timeZone,
+    branches: branches.map((b): BranchSpec => ({ ...b, locations: locations.filter((l) => l.branch_id === b.id).map(location) })),
+    // Plain arrays and objects (a driver's rows may be neither), so that two profiles compare by value.
+    itemTypes: (await db.query<{ code: string; name: string }>('select code, name from item_types order by code collate "C"')).map((r) => ({
+      ...r,
+    })),
+    patronTypes: (await db.query<{ code: number; name: string }>('select code, description as name from patron_types order by code')).map(
+      (r) => ({
+        ...r,
+      }),
+    ),
+    circulationRules: rules.map((r) => ({ ...r })).sort((a, b) => (ruleKey(a) < ruleKey(b) ? -1 : ruleKey(a) > ruleKey(b) ? 1 : 0)),
+    holds: { limit: settings.holdLimit, neededByMonths: settings.holdMonths },
+    blocks: { moneyOwed: settings.maxMoneyOwed, overdueItems: settings.maxOverdueItems },
+  };
+}
+
+// ---- what still names a code
+
+/** How many records name each of these locations: items (deleted ones too), patrons' home library, holds' pickup. */
+export async function locationUses(
+  db: Queryable,
+  codes: string[],
+): Promise<Map<string, { items: number; patrons: number; holds: number }>> {
+  const rows = await db.query<{ code: string; items: number; patrons: number; holds: number }>(
+    `select c as code,
+       (select count(*)::int from items where location_code = c) as items,
+       (select count(*)::int from patrons where home_library_code = c) as patrons,
+       (select count(*)::int from holds where pickup_location = c) as holds
+     from unnest($1::text[]) c`,
+    [codes],
+  );
+  return new Map(rows.map((r) => [r.code, r]));
+}
+
+export async function itemTypeUses(db: Queryable, codes: string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ code: string; n: number }>(
+    'select c as code, (select count(*)::int from items where item_type = c) as n from unnest($1::text[]) c',
+    [codes],
+  );
+  return new Map(rows.map((r) => [r.code, r.n]));
+}
+
+export async function patronTypeUses(db: Queryable, codes: number[]): Promise<Map<number, number>> {
+  const rows = await db.query<{ code: number; n: number }>(
+    'select c as code, (select count(*)::int from patrons where patron_type = c) as n from unnest($1::int[]) c',
+    [codes],
+  );
+  return new Map(rows.map((r) => [r.code, r.n]));
+}
+
+// ---- writes, one change each
+
+export async function writeSettings(tx: Queryable, p: Profile): Promise<void> {
+  await tx.query(
+    `update library_settings set time_zone = $1, hold_limit = $2, hold_months = $3, max_money_owed = $4::numeric, max_overdue_items = $5`,
+    [p.timeZone, p.holds.limit, p.holds.neededByMonths, p.blocks.moneyOwed, p.blocks.overdueItems],
+  );
+}
+
+export async function upsertPatronType(tx: Queryable, t: { code: number; name: string }): Promise<void> {
+  await tx.query(
+    'insert into patron_types (code, description) values ($1, $2) on conflict (code) do update set description = excluded.description',
+    [t.code, t.name],
+  );
+}
+
+export async function deletePatronType(tx: Queryable, code: number): Promise<void> {
+  await tx.query('delete from patron_types where code = $1', [code]);
+}
+
+export async function upsertItemType(tx: Queryable, t: { code: string; name: string }): Promise<void> {
+  await tx.query('insert into item_types (code, name) values ($1, $2) on conflict (code) do update set name = excluded.name', [
+    t.code,
+    t.name,
+  ]);
+}
+
+export async function deleteItemType(tx: Queryable, code: string): Promise<void> {
+  await tx.query('delete from item_types where code = $1', [code]);
+}
+
+export async function upsertBranch(tx: Queryable, b: { id: number; name: string; address: string | null }): Promise<void> {
+  await tx.query(
+    `insert into branches (id, name, address) overriding system value values ($1, $2, $3)
+     on conflict (id) do update set name = excluded.name, address = excluded.address`,
+    [b.id, b.name, b.address],
+  );
+  // A branch made later without a number takes the next one free.
+  await tx.query(`select setval(pg_get_serial_sequence('branches', 'id'), greatest((select max(id) from branches), 1))`);
+}
+
+export async function deleteBranch(tx: Queryable, id: number): Promise<void> {
+  await tx.query('delete from branches where id = $1', [id]);
+}
+
+export async function upsertLocation(tx: Queryable, l: LocationSpec, branchId: number): Promise<void> {
+  await tx.query(
+    `insert into locations (code, name, branch_id, pickup, hold_shelf_days) values ($1, $2, $3, $4, $5)
+     on conflict (code) do update set name = excluded.name, branch_id = excluded.branch_id, pickup = excluded.pickup,
+       hold_shelf_days = excluded.hold_shelf_days`,
+    [l.code, l.name, branchId, l.pickup, l.holdShelfDays],
+  );
+  await tx.query('delete from location_closed_days where location_code = $1', [l.code]);
+  await tx.query('insert into location_closed_days (location_code, weekday) select $1, d from unnest($2::int[]) d', [
+    l.code,
+    WEEKDAYS.flatMap((d, i) => (l.openDays.includes(d) ? [] : [i])),
+  ]);
+  await tx.query('delete from location_closed_dates where location_code = $1', [l.code]);
+  await tx.query('insert into location_closed_dates (location_code, closed_date) select $1, d from unnest($2::date[]) d', [
+    l.code,
+    l.closedDates,
+  ]);
+}
+
+export async function deleteLocation(tx: Queryable, code: string): Promise<void> {
+  await tx.query('delete from locations where code = $1', [code]);
+}
+
+const RULE_WHERE = `coalesce(patron_type, -1) = coalesce($1::int, -1) and coalesce(item_type, '') = coalesce($2::text, '')
+  and coalesce(location_code, '') = coalesce($3::text, '')`;
+
+export async function deleteRule(tx: Queryable, r: RuleSpec): Promise<void> {
+  await tx.query(`delete from circulation_rules where ${RULE_WHERE}`, [r.patronType, r.itemType, r.location]);
+}
+
+export async function upsertRule(tx: Queryable, r: RuleSpec): Promise<void> {
+  await deleteRule(tx, r);
+  await tx.query(
+    `insert into circulation_rules (patron_type, item_type, location_code, loan_days, renewals, holdable, hold_limit, fine_per_day, max_fine, grace_days)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9::numeric, $10)`,
+    [r.patronType, r.itemType, r.location, r.loanDays, r.renewals, r.holdable, r.holdLimit, r.finePerDay, r.maxFine, r.graceDays],
+  );
+}
+
+/** True the first time it is asked of a database with no branches and no locations: it starts from the starter profile. */
+export async function claimStart(tx: Queryable): Promise<boolean> {
+  const rows = await tx.query<{ started: boolean }>('select started from library_settings for update');
+  if (rows[0]?.started !== false) return false;
+  await tx.query('update library_settings set started = true');
+  return (await tx.query('select 1 from branches union all select 1 from locations limit 1')).length === 0;
+}

@@ -1,0 +1,135 @@
+// The library's setup as one service: its profile (read, planned, applied in one transaction), its
+// settings, "today" in its time zone, and the circulation rule for a loan. Circulation and holds
+// ask it; `carrel profile` and PUT /library/profile apply through it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LOCK_KEYS } from '../db/lock-keys.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import type { Clock } from '../shared/calendar.ts';
+import { describeChange, plan, type Change } from './plan.ts';
+import { parseProfile, ProfileError, ruleKey as ruleKeyOf, type Profile } from './profile.ts';
+import * as repo from './repository.ts';
+
+export type { Rule, Settings } from './repository.ts';
+
+export interface ApplyResult {
+  changes: Change[];
+  /** False for a dry run, or when there was nothing to change. */
+  applied: boolean;
+}
+
+/** Where the starter profile is: profiles/ at the package's root, from src/library or from dist. */
+export function starterProfilePath(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, 'profiles', 'starter.yaml');
+}
+
+export function readStarterProfile(): Profile {
+  const file = starterProfilePath();
+  return parseProfile(fs.readFileSync(file, 'utf8'), file);
+}
+
+export class LibraryService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  settings(q: Queryable = this.db): Promise<repo.Settings> {
+    return repo.readSettings(q);
+  }
+
+  /** Today where the library is (YYYY-MM-DD). */
+  async today(q: Queryable = this.db): Promise<string> {
+    return this.clock.today((await repo.readSettings(q)).timeZone);
+  }
+
+  ruleFor(q: Queryable, patronType: number | null, itemType: string | null, location: string | null): Promise<repo.Rule> {
+    return repo.ruleFor(q, patronType, itemType, location);
+  }
+
+  profile(): Promise<Profile> {
+    return repo.readProfile(this.db);
+  }
+
+  /**
+   * Makes the library what the profile says, in one transaction, or (dryRun) only says what that
+   * would change. Refuses, changing nothing, a removal that would leave records naming a code gone.
+   */
+  async apply(wanted: Profile, options: { dryRun?: boolean } = {}): Promise<ApplyResult> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
+      const changes = plan(await repo.readProfile(tx), wanted);
+      await refuseOrphans(tx, changes);
+      if (options.dryRun || changes.length === 0) return { changes, applied: false };
+      await write(tx, wanted, changes);
+      return { changes, applied: true };
+    });
+  }
+
+  /** A database opened for the first time with no branches starts from the starter profile. */
+  async startIfNew(): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if (!(await repo.claimStart(tx))) return false;
+      await write(tx, readStarterProfile(), plan(await repo.readProfile(tx), readStarterProfile()));
+      return true;
+    });
+  }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+async function refuseOrphans(tx: Queryable, changes: Change[]): Promise<void> {
+  const removed = (kind: Change['kind']) => changes.filter((c) => c.action === 'remove' && c.kind === kind).map((c) => c.key);
+  const problems: string[] = [];
+  for (const [code, uses] of await repo.locationUses(tx, removed('location'))) {
+    const named = [
+      uses.items && `${plural(uses.items, 'item')} are there`,
+      uses.patrons && `${plural(uses.patrons, 'patron')} have it as home library`,
+      uses.holds && `${plural(uses.holds, 'hold')} name it as pickup location`,
+    ].filter(Boolean);
+    if (named.length) problems.push(`location ${code} cannot be removed: ${named.join(', ')}; keep it in the profile, or move them first`);
+  }
+  for (const [code, n] of await repo.itemTypeUses(tx, removed('itemType'))) {
+    if (n)
+      problems.push(`item type ${code} cannot be removed: ${plural(n, 'item')} ${n === 1 ? 'has' : 'have'} it; keep it in the profile`);
+  }
+  for (const [code, n] of await repo.patronTypeUses(tx, removed('patronType').map(Number))) {
+    if (n)
+      problems.push(`patron type ${code} cannot be removed: ${plural(n, 'patron')} ${n === 1 ? 'has' : 'have'} it; keep it in the profile`);
+  }
+  if (problems.length) throw new ProfileError(problems);
+}
+
+/** Writes the planned changes: additions and changes first, parents before children; removals after, children first. */
+async function write(tx: Queryable, p: Profile, changes: Change[]): Promise<void> {
+  const touched = (kind: Change['kind']) => new Set(changes.filter((c) => c.kind === kind && c.action !== 'remove').map((c) => c.key));
+  const removed = (kind: Change['kind']) => changes.filter((c) => c.kind === kind && c.action === 'remove').map((c) => c.key);
+  if (touched('settings').size) await repo.writeSettings(tx, p);
+  for (const t of p.patronTypes) if (touched('patronType').has(String(t.code))) await repo.upsertPatronType(tx, t);
+  for (const t of p.itemTypes) if (touched('itemType').has(t.code)) await repo.upsertItemType(tx, t);
+  for (const b of p.branches) if (touched('branch').has(String(b.id))) await repo.upsertBranch(tx, b);
+  for (const b of p.branches) for (const l of b.locations) if (touched('location').has(l.code)) await repo.upsertLocation(tx, l, b.id);
+  const current = await repo.readProfile(tx);
+  for (const key of removed('rule'))
+    await repo.deleteRule(
+      tx,
+      current.circulationRules.find((r) => ruleKeyOf(r) === key)!,
+    );
+  for (const r of p.circulationRules) if (touched('rule').has(ruleKeyOf(r))) await repo.upsertRule(tx, r);
+  for (const code of removed('location')) await repo.deleteLocation(tx, code);
+  for (const id of removed('branch')) await repo.deleteBranch(tx, Number(id));
+  for (const code of removed('itemType')) await repo.deleteItemType(tx, code);
+  for (const code of removed('patronType')) await repo.deletePatronType(tx, Number(code));
+}
+
+/** The plan as `carrel profile apply` prints it. */
+export function describePlan(result: ApplyResult, dryRun: boolean): string {
+  if (result.changes.length === 0) return 'The library already matches the profile: nothing to change.';
+  const head = dryRun
+    ? `Applying the profile would make ${plural(result.changes.length, 'change')} (dry run: nothing written):`
+    : `Applied ${plural(result.changes.length, 'change')}:`;
+  return [head, ...result.changes.map((c) => `  ${describeChange(c)}`)].join('\n');
+}
