@@ -4,7 +4,27 @@ import type { Command } from 'commander';
 import { CliError, print, progressBar } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
 import { DEFAULT_ITEM_MAP, parseItemMap, type ItemMap } from '../items/from-marc.ts';
-import { importFiles, type ImportSummary } from './import.ts';
+import { importFiles, type ImportSummary, type UnknownCode } from './import.ts';
+
+const KIND = { location: 'location', itemType: 'item type' } as const;
+
+/** The codes items named that the library lacks, once each: what was added, and what was left off. */
+function unknownCodeLines(codes: UnknownCode[]): string[] {
+  const line = (u: UnknownCode) => `  ${KIND[u.kind]} ${u.code}: ${u.items.toLocaleString('en-US')} item${u.items === 1 ? '' : 's'}`;
+  const added = codes.filter((u) => u.created);
+  const left = codes.filter((u) => !u.created);
+  return [
+    ...(added.length
+      ? ['added to the library (under the first branch; not pickup locations; the default rules):', ...added.map(line)]
+      : []),
+    ...(left.length
+      ? [
+          'codes this library does not have, left off the items naming them (`carrel profile apply` to add them, or import again with --create-missing):',
+          ...left.map(line),
+        ]
+      : []),
+  ];
+}
 
 function readItemMap(file: string): ItemMap {
   let json: unknown;
@@ -33,6 +53,7 @@ export function printImportSummary(summary: ImportSummary, seconds: number, json
         `${summary.created} created, ${summary.updated} updated, ${summary.failed.length} failed; ` +
         `items: ${summary.items.created} created, ${summary.items.updated} updated`,
       ...(summary.failed.length ? ['failed records:', ...problems(summary.failed)] : []),
+      ...unknownCodeLines(summary.unknownCodes),
       ...(warnings.length ? ['loaded with warnings:', ...warnings] : []),
     ].join('\n'),
   );
@@ -48,8 +69,12 @@ export function bibCommands(program: Command, cli: Cli): void {
     .argument('<files...>', 'MARC files')
     .option('--item-map <file>', 'JSON file saying which fields and subfields hold items (default: `carrel item-map`)')
     .option('--no-items', 'load the bibs only, ignoring item fields')
+    .option(
+      '--create-missing',
+      'add the location and item type codes items name that the library lacks (locations under the first branch, not for pickup; item types under the default rules)',
+    )
     .option('--json', 'print the summary as JSON')
-    .action(async (files: string[], opts: { itemMap?: string; items: boolean; json?: boolean }) => {
+    .action(async (files: string[], opts: { itemMap?: string; items: boolean; createMissing?: boolean; json?: boolean }) => {
       const missing = files.filter((file) => !fs.existsSync(file) || !fs.statSync(file).isFile());
       if (missing.length) throw new CliError(`no such file: ${missing.join(', ')}`);
       const itemMap = !opts.items ? null : opts.itemMap ? readItemMap(opts.itemMap) : DEFAULT_ITEM_MAP;
@@ -64,6 +89,7 @@ export function bibCommands(program: Command, cli: Cli): void {
             files.map((file) => ({ name: file, open: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }) })),
             {
               itemMap,
+              createMissing: !!opts.createMissing,
               onProgress: (p) =>
                 bar?.update(p.bytes, {
                   records: p.records,

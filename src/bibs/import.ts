@@ -7,6 +7,8 @@ import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import { itemLoader, type ImportedItem, type ItemPlan } from '../items/service.ts';
+import { CODE_PATTERN } from '../library/profile.ts';
+import { codeLoader } from '../library/service.ts';
 import type { RawReadResult } from '../marc/read.ts';
 import type { DerivedBib } from './derive.ts';
 import { ImportThread } from './import-thread.ts';
@@ -25,9 +27,22 @@ export interface ImportSummary {
   updated: number;
   items: { created: number; updated: number };
   failed: ImportProblem[];
-  /** Records loaded with something left out (an item's unknown location, say); at most WARNINGS_KEPT listed. */
+  /** Records loaded with something left out (an item's unknown status, say); at most WARNINGS_KEPT listed. */
   warnings: ImportProblem[];
   warningCount: number;
+  /**
+   * Location and item type codes items named that the library did not have, once each with the
+   * number of items naming it: added (createMissing) or left off those items.
+   */
+  unknownCodes: UnknownCode[];
+}
+
+export interface UnknownCode {
+  kind: 'location' | 'itemType';
+  code: string;
+  items: number;
+  /** Added to the library (createMissing); otherwise the items were loaded without it. */
+  created: boolean;
 }
 
 export interface ImportProgress {
@@ -39,6 +54,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   /** Where items come from in each record; null: no items. */
   itemMap: ItemMap | null;
+  /** Add the locations (under the first branch, not for pickup) and item types items name that the library lacks. */
+  createMissing?: boolean;
   onProgress?: (progress: ImportProgress) => void;
   /** Told once when another import of the database is running and this one waits for it to end. */
   onWaiting?: () => void;
@@ -129,14 +146,19 @@ interface Plan {
   updated: number;
   items: ItemPlan;
   warnings: Warning[];
+  /** Codes the library lacks, by kind and code, with how many of the batch's items name each. */
+  unknown: Map<string, { kind: UnknownCode['kind']; code: string; items: number }>;
   footprint: Footprint;
 }
 
-/** Codes the database knows, read once per run: an item's location and status are checked against them. */
+/** Codes the database knows, read once per run: an item's location, type and status are checked against them. */
 interface Known {
   locations: Set<string>;
+  itemTypes: Set<string>;
   statuses: Set<string>;
 }
+
+const CODE = new RegExp(CODE_PATTERN);
 
 class Importer {
   /** The first batch that failed: once set, no batch starts its transaction. */
@@ -151,6 +173,7 @@ class Importer {
     failed: [],
     warnings: [],
     warningCount: 0,
+    unknownCodes: [],
   };
 
   constructor(
@@ -164,22 +187,27 @@ class Importer {
     if (this.summary.warnings.length < WARNINGS_KEPT) this.summary.warnings.push({ file: p.file, position: p.position, reason: reason() });
   }
 
-  /** The record's items as rows for the database, with what cannot be kept said in warnings. */
-  private itemRows(p: Prepared, bibId: string, isNew: boolean, warnings: Warning[]): ImportedItem[] {
+  /**
+   * A code an item names, as it will be written: kept when the library has it (or will add it,
+   * createMissing), else left off; either way an unknown one is counted.
+   */
+  private code(kind: UnknownCode['kind'], code: string | undefined, unknown: Plan['unknown']): string | null {
+    if (code === undefined) return null;
+    if ((kind === 'location' ? this.known.locations : this.known.itemTypes).has(code)) return code;
+    const key = `${kind}\t${code}`;
+    const counted = unknown.get(key) ?? { kind, code, items: 0 };
+    counted.items++;
+    unknown.set(key, counted);
+    return this.options.createMissing && CODE.test(code) ? code : null;
+  }
+
+  /** The record's items as rows for the database, with what cannot be kept said in warnings or counted in unknown. */
+  private itemRows(p: Prepared, bibId: string, isNew: boolean, warnings: Warning[], unknown: Plan['unknown']): ImportedItem[] {
     const rows: ImportedItem[] = [];
     for (const item of p.items) {
       // Without a barcode an item cannot be recognised again: it is added with a new bib only.
       if (!item.barcode && !isNew) continue;
-      let location = item.location ?? null;
-      if (location !== null && !this.known.locations.has(location)) {
-        const unknown = location;
-        warnings.push([
-          p,
-          () =>
-            `item ${item.barcode ?? '(no barcode)'}: location "${unknown}" is not a location of this library; the item is loaded without one`,
-        ]);
-        location = null;
-      }
+      const location = this.code('location', item.location, unknown);
       let status = item.status ?? '-';
       if (!this.known.statuses.has(status)) {
         const unknown = status;
@@ -195,7 +223,7 @@ class Importer {
         callNumber: item.callNumber ?? null,
         location,
         status,
-        itemType: item.itemType ?? null,
+        itemType: this.code('itemType', item.itemType, unknown),
       });
     }
     return rows;
@@ -247,16 +275,17 @@ class Importer {
     await turn;
     const freshIds = await repo.allocateBibIds(this.db, fresh.length);
     const warnings: Warning[] = [];
+    const unknown: Plan['unknown'] = new Map();
     const items = [
-      ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false, warnings)),
-      ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true, warnings)),
+      ...[...replacing].flatMap(([id, p]) => this.itemRows(p, id, false, warnings, unknown)),
+      ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true, warnings, unknown)),
     ];
     const footprint: Footprint = {
       keys: new Set(batch.flatMap((p) => identityKeys(p.derived))),
       replaced: new Set(replacing.keys()),
       barcodes: new Set(items.flatMap((item) => (item.barcode === null ? [] : [item.barcode]))),
     };
-    return { batch, fresh, freshIds, replacing, updated, items: await itemLoader.plan(this.db, items), warnings, footprint };
+    return { batch, fresh, freshIds, replacing, updated, items: await itemLoader.plan(this.db, items), warnings, unknown, footprint };
   }
 
   /**
@@ -301,6 +330,7 @@ class Importer {
           fresh.map((p, i) => ({ id: freshIds[i], row: p.row, derived: p.derived })),
           at,
         );
+      if (this.options.createMissing) await createCodes(tx, [...plan.unknown.values()]);
       const written = plan.items.rows.length ? await itemLoader.write(tx, plan.items, at) : { created: 0, updated: 0 };
       // Counted only once the transaction has its rows: a failed batch adds nothing to the summary.
       this.summary.updated += plan.updated;
@@ -309,6 +339,11 @@ class Importer {
       this.summary.items.updated += written.updated;
     });
     for (const [p, reason] of plan.warnings) this.warn(p, reason);
+    for (const u of plan.unknown.values()) {
+      const seen = this.summary.unknownCodes.find((s) => s.kind === u.kind && s.code === u.code);
+      if (seen) seen.items += u.items;
+      else this.summary.unknownCodes.push({ ...u, created: !!this.options.createMissing && CODE.test(u.code) });
+    }
   }
 
   private throwIfFailed(): void {
@@ -374,6 +409,9 @@ class Importer {
       throw error;
     }
     progress({ records: summary.read, failed: summary.failed.length, bytes: bytesDone });
+    summary.unknownCodes.sort((a, b) =>
+      a.kind === b.kind ? b.items - a.items || (a.code < b.code ? -1 : 1) : a.kind === 'location' ? -1 : 1,
+    );
     if (summary.created + summary.updated >= 1000) await repo.analyzeCatalogue(this.db);
     return summary;
   }
@@ -393,9 +431,17 @@ async function importTurn(db: Db, onWaiting: () => void = () => {}): Promise<() 
   }
 }
 
+/** Adds the codes a batch's items name that the library lacks (those that are codes at all), in the batch's transaction. */
+async function createCodes(tx: Queryable, unknown: { kind: UnknownCode['kind']; code: string }[]): Promise<void> {
+  const codes = (kind: UnknownCode['kind']) => unknown.filter((u) => u.kind === kind && CODE.test(u.code)).map((u) => u.code);
+  if (codes('location').length) await codeLoader.createLocations(tx, codes('location'));
+  if (codes('itemType').length) await codeLoader.createItemTypes(tx, codes('itemType'));
+}
+
 async function knownCodes(db: Db): Promise<Known> {
   return {
     locations: new Set(await itemLoader.locationCodes(db)),
+    itemTypes: new Set(await codeLoader.itemTypeCodes(db)),
     statuses: new Set(await itemLoader.statusCodes(db)),
   };
 }

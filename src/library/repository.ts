@@ -213,6 +213,27 @@ export async function upsertRule(tx: Queryable, r: RuleSpec): Promise<void> {
   );
 }
 
+// ---- codes an import brings
+
+export async function itemTypeCodes(db: Queryable): Promise<string[]> {
+  return (await db.query<{ code: string }>('select code from item_types')).map((r) => r.code);
+}
+
+/** Adds these locations (named by their codes, not pickup locations) to the first branch, made when there is none. */
+export async function createLocations(tx: Queryable, codes: string[]): Promise<void> {
+  await tx.query(`insert into branches (name) select 'Main Library' where not exists (select from branches)`);
+  await tx.query(
+    `insert into locations (code, name, branch_id) select c, c, (select min(id) from branches) from unnest($1::text[]) c
+     on conflict (code) do nothing`,
+    [codes],
+  );
+}
+
+/** Adds these item types, named by their codes (the default rules apply to them). */
+export async function createItemTypes(tx: Queryable, codes: string[]): Promise<void> {
+  await tx.query('insert into item_types (code, name) select c, c from unnest($1::text[]) c on conflict (code) do nothing', [codes]);
+}
+
 /** True the first time it is asked of a database with no branches and no locations: it starts from the starter profile. */
 export async function claimStart(tx: Queryable): Promise<boolean> {
   const rows = await tx.query<{ started: boolean }>('select started from library_settings for update');

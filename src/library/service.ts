@@ -125,6 +125,13 @@ async function write(tx: Queryable, p: Profile, changes: Change[]): Promise<void
   for (const code of removed('patronType')) await repo.deletePatronType(tx, Number(code));
 }
 
+/** What an import reads and writes in its own transactions: the codes it knows, and those it adds (`--create-missing`). */
+export const codeLoader = {
+  itemTypeCodes: repo.itemTypeCodes,
+  createLocations: repo.createLocations,
+  createItemTypes: repo.createItemTypes,
+};
+
 /** The plan as `carrel profile apply` prints it. */
 export function describePlan(result: ApplyResult, dryRun: boolean): string {
   if (result.changes.length === 0) return 'The library already matches the profile: nothing to change.';

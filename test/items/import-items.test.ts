@@ -118,16 +118,22 @@ describe(`items on import on ${ENGINE}`, () => {
     );
   });
 
-  it('loads an item with an unknown location or status without them, and says so', async () => {
-    const summary = await load(t, [bib('a4', df('949', ['i', '31004'], ['l', 'zz'], ['s', '?']))]);
-    assert.equal(summary.created, 1);
-    assert.equal(summary.warningCount, 2);
-    assert.match(summary.warnings[0]!.reason, /location "zz" is not a location/);
-    assert.match(summary.warnings[1]!.reason, /status "\?" is not an item status/);
+  it('loads an item with an unknown location, item type or status without them, counting each unknown code once', async () => {
+    const summary = await load(t, [
+      bib('a4', df('949', ['i', '31004'], ['l', 'zz'], ['s', '?'], ['t', 'laserdisc'])),
+      bib('a4b', df('949', ['i', '31005'], ['l', 'zz'], ['t', 'laserdisc']), df('949', ['i', '31006'], ['l', 'zz'], ['t', 'book'])),
+    ]);
+    assert.equal(summary.created, 2);
+    assert.equal(summary.warningCount, 1);
+    assert.match(summary.warnings[0]!.reason, /status "\?" is not an item status/);
     assert.equal(summary.warnings[0]!.position, 'record 1');
+    assert.deepEqual(summary.unknownCodes, [
+      { kind: 'location', code: 'zz', items: 3, created: false },
+      { kind: 'itemType', code: 'laserdisc', items: 2, created: false },
+    ]);
     assert.deepEqual(
-      (await items(t, 'a4')).map((i) => [i.barcode, i.location_code, i.status]),
-      [['31004', null, '-']],
+      (await items(t, 'a4')).map((i) => [i.barcode, i.location_code, i.status, i.item_type]),
+      [['31004', null, '-', null]],
     );
   });
 
@@ -297,5 +303,50 @@ describe(`items on import on ${ENGINE}`, () => {
     const after = await dates();
     assert.ok(after.bib > moved.bib);
     assert.equal(after.item.getTime(), moved.item.getTime(), 'the item is as it was');
+  });
+});
+
+describe(`unknown codes on import on ${ENGINE}`, () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+    await t.db.transaction((tx) => ensureDemoLocations(tx));
+  });
+  after(() => t.drop());
+
+  it('--create-missing adds the codes (locations under the first branch, not for pickup), keeping them on the items', async () => {
+    const long = 'hunt-audio-listening';
+    const summary = await load(
+      t,
+      [
+        bib('cm1', df('949', ['i', '34001'], ['l', long], ['t', 'laserdisc'])),
+        bib('cm2', df('949', ['i', '34002'], ['l', long], ['t', 'book']), df('949', ['i', '34003'], ['l', 'no such code!'])),
+      ],
+      { itemMap: DEFAULT_ITEM_MAP, createMissing: true },
+    );
+    assert.deepEqual(summary.unknownCodes, [
+      { kind: 'location', code: long, items: 2, created: true },
+      { kind: 'location', code: 'no such code!', items: 1, created: false },
+      { kind: 'itemType', code: 'laserdisc', items: 1, created: true },
+    ]);
+    assert.deepEqual(
+      (await items(t, 'cm1')).map((i) => [i.location_code, i.item_type]),
+      [[long, 'laserdisc']],
+    );
+    assert.deepEqual(
+      (await items(t, 'cm2')).map((i) => [i.barcode, i.location_code]),
+      [
+        ['34002', long],
+        ['34003', null],
+      ],
+    );
+    const [location] = await t.db.query<{ name: string; pickup: boolean; first: boolean }>(
+      'select name, pickup, branch_id = (select min(id) from branches) as first from locations where code = $1',
+      [long],
+    );
+    assert.deepEqual({ ...location }, { name: long, pickup: false, first: true });
+    // Known from now on: a second import has nothing to report.
+    const again = await load(t, [bib('cm3', df('949', ['i', '34004'], ['l', long], ['t', 'laserdisc']))]);
+    assert.deepEqual(again.unknownCodes, []);
   });
 });
