@@ -19,6 +19,10 @@ export async function listBranches(db: Queryable, limit: number, offset: number)
   return db.query<BranchRow>('select id, name, address from branches order by id limit $1 offset $2', [limit, offset]);
 }
 
+export async function getBranch(db: Queryable, id: number): Promise<BranchRow | undefined> {
+  return (await db.query<BranchRow>('select id, name, address from branches where id = $1', [id]))[0];
+}
+
 export async function listLocations(db: Queryable, branchIds?: number[]): Promise<LocationRow[]> {
   return branchIds
     ? db.query<LocationRow>(

@@ -1,13 +1,52 @@
-// /branches and /branches/pickupLocations.
-import { Type } from 'typebox';
+// /branches, /branches/{id} and /branches/pickupLocations, in Sierra's shapes.
+import { Type, type Static } from 'typebox';
 import { access } from '../http/access.ts';
-import { pagingQuery } from '../http/params.ts';
+import { fieldSet, pagingQuery, parseFields } from '../http/params.ts';
+import { presenter } from '../http/present.ts';
+import { errorRef } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import type { BranchService } from './service.ts';
+import { parseRecordId } from '../shared/filters.ts';
+import type { BranchRow, BranchService, LocationRow } from './service.ts';
 
 const Location = Type.Object({ code: Type.String(), name: Type.String() });
 
+// Sierra's branch fields; Carrel keeps no e-mail sender or coordinates, so those are never present.
+const BRANCH_FIELDS = fieldSet(['id', 'name', 'address', 'emailSource', 'emailReplyTo', 'latitude', 'longitude', 'locations']);
+
+const Branch = Type.Object({
+  id: Type.String(),
+  name: Type.Optional(Type.String()),
+  address: Type.Optional(Type.String()),
+  emailSource: Type.Optional(Type.String()),
+  emailReplyTo: Type.Optional(Type.String()),
+  latitude: Type.Optional(Type.String()),
+  longitude: Type.Optional(Type.String()),
+  locations: Type.Optional(Type.Array(Location)),
+});
+
+const fieldsQuery = {
+  fields: Type.Optional(Type.String({ description: `Comma-separated: ${BRANCH_FIELDS.all.join(', ')} (default all).` })),
+};
+
+type Row = BranchRow & { locations: LocationRow[] };
+const presentFields = presenter<Row, (typeof BRANCH_FIELDS.all)[number]>({
+  id: (b) => String(b.id),
+  name: (b) => b.name,
+  address: (b) => b.address ?? undefined,
+  emailSource: () => undefined,
+  emailReplyTo: () => undefined,
+  latitude: () => undefined,
+  longitude: () => undefined,
+  locations: (b) => b.locations.map((l) => ({ code: l.code, name: l.name })),
+});
+const presentBranch = (b: Row, fields: readonly (typeof BRANCH_FIELDS.all)[number][]) => presentFields(b, fields) as Static<typeof Branch>;
+
 export function branchRoutes(app: App, branches: BranchService): void {
+  const withLocations = async (list: BranchRow[]): Promise<Row[]> => {
+    const locations = await branches.locations(list.map((b) => b.id));
+    return list.map((b) => ({ ...b, locations: locations.filter((l) => l.branch_id === b.id) }));
+  };
+
   app.get(
     '/branches',
     {
@@ -16,37 +55,15 @@ export function branchRoutes(app: App, branches: BranchService): void {
         summary: 'List branches with their locations',
         tags: ['branches'],
         security: [{ bearer: [] }],
-        querystring: Type.Object({ ...pagingQuery }, { additionalProperties: false }),
-        response: {
-          200: Type.Object({
-            total: Type.Integer(),
-            start: Type.Integer(),
-            entries: Type.Array(
-              Type.Object({
-                id: Type.String(),
-                name: Type.String(),
-                address: Type.Optional(Type.String()),
-                locations: Type.Array(Location),
-              }),
-            ),
-          }),
-        },
+        querystring: Type.Object({ ...pagingQuery, ...fieldsQuery }, { additionalProperties: false }),
+        response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Branch) }) },
       },
     },
     async (request) => {
+      const fields = parseFields(request.query.fields, BRANCH_FIELDS);
       const offset = request.query.offset ?? 0;
-      const list = await branches.list(request.query.limit ?? 50, offset);
-      const locations = await branches.locations(list.map((b) => b.id));
-      return {
-        total: list.length,
-        start: offset,
-        entries: list.map((b) => ({
-          id: String(b.id),
-          name: b.name,
-          ...(b.address ? { address: b.address } : {}),
-          locations: locations.filter((l) => l.branch_id === b.id).map((l) => ({ code: l.code, name: l.name })),
-        })),
-      };
+      const list = await withLocations(await branches.list(request.query.limit ?? 50, offset));
+      return { total: list.length, start: offset, entries: list.map((b) => presentBranch(b, fields)) };
     },
   );
 
@@ -65,5 +82,25 @@ export function branchRoutes(app: App, branches: BranchService): void {
     },
     async () =>
       (await branches.locations()).filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name, holdShelfDays: l.hold_shelf_days })),
+  );
+
+  app.get(
+    '/branches/:id',
+    {
+      config: { access: access.need('Branches_Read') },
+      schema: {
+        summary: 'Get a branch with its locations',
+        tags: ['branches'],
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object(fieldsQuery, { additionalProperties: false }),
+        response: { 200: Branch, 404: errorRef },
+      },
+    },
+    async (request) => {
+      const fields = parseFields(request.query.fields, BRANCH_FIELDS);
+      const [branch] = await withLocations([await branches.get(parseRecordId('id', request.params.id))]);
+      return presentBranch(branch!, fields);
+    },
   );
 }

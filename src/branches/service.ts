@@ -1,5 +1,6 @@
 // Rules for branches and their locations: what the API lists and what loaders create.
 import type { Db } from '../db/types.ts';
+import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 
 export type { BranchRow, LocationRow } from './repository.ts';
@@ -9,6 +10,13 @@ export class BranchService {
 
   list(limit: number, offset: number): Promise<repo.BranchRow[]> {
     return repo.listBranches(this.db, limit, offset);
+  }
+
+  async get(id: string): Promise<repo.BranchRow> {
+    // Branch numbers are small; a longer one names no branch (and would not fit the column).
+    const branch = id.length <= 9 ? await repo.getBranch(this.db, Number(id)) : undefined;
+    if (!branch) throw fail.notFound(`no branch ${id}`);
+    return branch;
   }
 
   /** Every location, or those of these branches. */

@@ -164,6 +164,16 @@ export async function locationCodes(db: Queryable): Promise<string[]> {
   return (await db.query<{ code: string }>('select code from locations')).map((r) => r.code);
 }
 
+/** The codes of an item's coded fields with their descriptions, for GET /items/metadata. */
+export async function codedValues(db: Queryable, field: 'itemType' | 'location' | 'status'): Promise<{ code: string; desc: string }[]> {
+  const sql = {
+    itemType: 'select code, name as desc from item_types order by code collate "C"',
+    location: 'select code, name as desc from locations order by code collate "C"',
+    status: 'select code, display as desc from item_statuses order by code collate "C"',
+  }[field];
+  return (await db.query<{ code: string; desc: string }>(sql)).map((r) => ({ code: r.code, desc: r.desc }));
+}
+
 export async function statusCodes(db: Queryable): Promise<string[]> {
   return (await db.query<{ code: string }>('select code from item_statuses')).map((r) => r.code);
 }

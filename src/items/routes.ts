@@ -6,7 +6,10 @@ import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
+import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { ITEM_FIELDS, presentItem } from './present.ts';
+
+const METADATA_FIELDS = ['itemType', 'location', 'status'] as const;
 import type { ItemService } from './service.ts';
 
 export const ItemSchema = Type.Object(
@@ -77,6 +80,21 @@ export function itemRoutes(app: App, items: ItemService): void {
       });
       return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentItem(row, fields)) };
     },
+  );
+
+  app.get(
+    '/items/metadata',
+    {
+      config: { access: access.need('Items_Read') },
+      schema: {
+        summary: "Codes of the coded item fields (the library's item types and locations, the statuses), with descriptions",
+        tags: ['items'],
+        security: [{ bearer: [] }],
+        querystring: metadataQuery(METADATA_FIELDS, 'Accepted; descriptions are as the library wrote them.'),
+        response: { 200: MetadataAnswer },
+      },
+    },
+    async (request) => items.metadata(parseMetadataFields(request.query.fields, METADATA_FIELDS)),
   );
 
   app.get(

@@ -9,6 +9,15 @@ export type { ItemRow } from './repository.ts';
 export class ItemService {
   constructor(private readonly db: Db) {}
 
+  /** GET /items/metadata: the codes of an item's coded fields (the library's item types and locations, the statuses), with descriptions. */
+  async metadata<F extends 'itemType' | 'location' | 'status'>(
+    fields: readonly F[],
+  ): Promise<{ field: F; values: { code: string; desc: string }[] }[]> {
+    const out = [];
+    for (const field of fields) out.push({ field, values: await repo.codedValues(this.db, field) });
+    return out;
+  }
+
   async get(id: string): Promise<repo.ItemRow> {
     const row = await repo.getItem(this.db, id);
     if (!row) throw fail.notFound(`no item ${id}`);

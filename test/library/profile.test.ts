@@ -282,6 +282,52 @@ circulationRules:
     assert.match(lateRes.json().description, /2 overdue items/);
   });
 
+  it('serves what it set up in Sierra shapes: branches, a branch, pickup locations, item metadata', async () => {
+    const reader = caller(t, await bearer(t, ['Bibs_Read']));
+    const list = (await reader.get('/v6/branches')).json();
+    assert.deepEqual(
+      list.entries.map((b: { id: string; locations: { code: string }[] }) => [b.id, b.locations.map((l) => l.code)]),
+      [
+        ['1', ['cen', 'hunt-audio']],
+        ['7', ['riv']],
+      ],
+    );
+    assert.deepEqual((await reader.get('/v6/branches/7?fields=name,address')).json(), {
+      id: '7',
+      name: 'Riverside',
+      address: '2 River Rd',
+    });
+    assert.deepEqual((await reader.get('/iii/sierra-api/v5/branches?fields=name&limit=1')).json(), {
+      total: 1,
+      start: 0,
+      entries: [{ id: '1', name: 'Central' }],
+    });
+    assert.equal((await reader.get('/v6/branches/99')).json().code, 107);
+    assert.equal((await reader.get('/v6/branches/12345678901')).statusCode, 404);
+    assert.equal((await reader.get('/v6/branches/x1')).statusCode, 400);
+    assert.equal((await reader.get('/v6/branches?fields=colour')).json().code, 108);
+    assert.deepEqual((await reader.get('/v6/branches/pickupLocations')).json(), [
+      { code: 'cen', name: 'Central', holdShelfDays: 5 },
+      { code: 'riv', name: 'Riverside', holdShelfDays: 7 },
+    ]);
+    assert.deepEqual((await reader.get('/v6/items/metadata?fields=itemType')).json(), [
+      {
+        field: 'itemType',
+        values: [
+          { code: 'book', desc: 'Book' },
+          { code: 'dvd', desc: 'DVD' },
+          { code: 'reference-only-items', desc: 'Reference' },
+        ],
+      },
+    ]);
+    const all = (await reader.get('/v6/items/metadata')).json();
+    assert.deepEqual(
+      all.map((m: { field: string }) => m.field),
+      ['itemType', 'location', 'status'],
+    );
+    assert.equal((await reader.get('/v6/items/metadata?fields=shelf')).statusCode, 400);
+  });
+
   it('over REST: read with Branches_Read, plan and apply with Admin_Write only', async () => {
     const reader = caller(t, await bearer(t, ['Bibs_Read']));
     const doc = (await reader.get('/v6/library/profile')).json();
