@@ -28,7 +28,9 @@ export type ToMain =
 function startWorker(workerData: unknown): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./import-worker.js', import.meta.url), { workerData });
   const module = JSON.stringify(new URL('./import-worker.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${module}); })`, { eval: true, workerData });
+  // Resolved here: an eval'd worker resolves bare names from the working directory, which may be anywhere.
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${module}); })`, { eval: true, workerData });
 }
 
 export class ImportThread {
