@@ -34,6 +34,7 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     const service = servicesOn(writerDb).invoices;
     let writing = true;
     let n = 0;
+    let payments = 0;
     const writer = async (slow: boolean) => {
       const open: string[] = []; // each writer changes only its own invoices
       while (writing) {
@@ -75,6 +76,7 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
           await service.update(open[Math.floor(Math.random() * open.length)]!, { note: `change ${++n}` });
         } else if (roll < 0.85) {
           await service.pay(open.splice(Math.floor(Math.random() * open.length), 1)[0]!);
+          payments++;
         } else {
           await service.delete(open.splice(Math.floor(Math.random() * open.length), 1)[0]!);
         }
@@ -111,9 +113,9 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
     const paid = walk('paidDate');
 
     const writers = [writer(false), writer(false), writer(true)];
-    // Until the writers have written enough and several windows were walked, however long the
+    // Until the writers have written enough (some payments among it) and several windows were walked, however long the
     // machine takes for it (the file's time-out bounds it).
-    while (n <= 40 || updated.windows() <= 4) {
+    while (n <= 40 || payments <= 3 || updated.windows() <= 4) {
       await updated.upTo(Date.now());
       await paid.upTo(Date.now());
       await sleep(150);
