@@ -67,8 +67,8 @@ async function main(): Promise<void> {
   const expiry = holdExpiry(services.holds, state, app.log, config.circulation.holdExpiryMs);
   expiry.start();
   const indexing = new Periodic('search indexing', state, app.log, config.searchIndexMs, async () => {
-    // Stops between batches when the service is shutting down or switched off.
-    await drainQueue(db, undefined, 1, () => !state.notRunningReason());
+    // Stops between batches when the service is shutting down or switched off, or an import runs.
+    await drainQueue(db, undefined, 1, () => !state.notRunningReason() && !state.importing);
   });
   indexing.start();
   // Answers kept for Idempotency-Key retries are forgotten after 24 h (src/idempotency/service.ts).

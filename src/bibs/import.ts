@@ -9,6 +9,7 @@ import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import { itemLoader, type ImportedItem, type ItemPlan } from '../items/service.ts';
 import { CODE_PATTERN } from '../library/profile.ts';
 import { codeLoader } from '../library/service.ts';
+import { ImportSignal } from '../operations/import-signal.ts';
 import type { RawReadResult } from '../marc/read.ts';
 import type { DerivedBib } from './derive.ts';
 import { ImportThread } from './import-thread.ts';
@@ -368,14 +369,16 @@ class Importer {
 
   async run(sources: BatchSource[]): Promise<ImportSummary> {
     const release = await importTurn(this.db, this.options.onWaiting);
+    const signal = new ImportSignal(this.db);
     try {
-      return await this.runInTurn(sources);
+      return await this.runInTurn(sources, signal);
     } finally {
+      await signal.end().catch(() => {}); // a server notices a silent import within a minute anyway
       await release();
     }
   }
 
-  private async runInTurn(sources: BatchSource[]): Promise<ImportSummary> {
+  private async runInTurn(sources: BatchSource[], signal: ImportSignal): Promise<ImportSummary> {
     const { summary } = this;
     const progress = this.options.onProgress ?? (() => {});
     let bytesDone = 0;
@@ -386,6 +389,7 @@ class Importer {
       for (const source of sources) {
         const bytes = () => bytesDone + (source.bytes?.() ?? 0);
         for await (const batch of source.batches) {
+          await signal.beat();
           summary.read += batch.read;
           for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
           if (batch.records.length) {

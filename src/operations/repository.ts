@@ -1,9 +1,22 @@
-// SQL for the operator's switch.
+// SQL for the operator's switch and the sign that an import is running.
 import type { Queryable } from '../db/types.ts';
 
 export async function readMaintenance(db: Queryable): Promise<boolean> {
   const rows = await db.query<{ maintenance: boolean }>('select maintenance from service_state');
   return rows[0]?.maintenance ?? false;
+}
+
+/** Whether an import has said it is running in the last minute (see migration 0023). */
+export async function readImporting(db: Queryable): Promise<boolean> {
+  const rows = await db.query<{ importing: boolean }>(
+    `select coalesce(import_seen > now() - interval '1 minute', false) as importing from service_state`,
+  );
+  return rows[0]?.importing ?? false;
+}
+
+/** An import says it runs (now), or has ended (null). */
+export async function markImporting(db: Queryable, running: boolean): Promise<void> {
+  await db.query(`update service_state set import_seen = case when $1 then now() end`, [running]);
 }
 
 export async function writeMaintenance(db: Queryable, on: boolean): Promise<void> {

@@ -5,6 +5,8 @@ export class ServiceState {
   maintenance = false;
   /** True once this process has seen the schema fully migrated. */
   schemaReady = false;
+  /** An import is running (re-read with the switch): search indexing waits for it to end. */
+  importing = false;
 
   /** Why the service is not running, or undefined when it is. */
   notRunningReason(): string | undefined {

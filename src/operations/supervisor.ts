@@ -7,7 +7,7 @@ import { describeDbError } from '../db/errors.ts';
 import { loggable } from '../shared/log.ts';
 import { DatabaseTooNewError, migrate } from '../db/migrate.ts';
 import type { Db } from '../db/types.ts';
-import { readMaintenance } from './repository.ts';
+import { readImporting, readMaintenance } from './repository.ts';
 import type { ServiceState } from './state.ts';
 
 export class Supervisor {
@@ -44,6 +44,14 @@ export class Supervisor {
       if (maintenance !== this.state.maintenance) {
         this.log.warn({ maintenance }, maintenance ? 'switched off for maintenance' : 'switched back on');
         this.state.maintenance = maintenance;
+      }
+      const importing = await readImporting(this.db);
+      if (importing !== this.state.importing) {
+        this.log.info(
+          { importing },
+          importing ? 'an import is running: search indexing waits for it' : 'no import running: search indexing goes on',
+        );
+        this.state.importing = importing;
       }
       if (this.lastError) this.log.info('database reachable again');
       this.lastError = undefined;

@@ -93,3 +93,9 @@ language sql stable as $$
       and (c.location_code is null or c.location_code = location)
   ) r
 $$;
+
+-- An import refreshes this every few seconds while it runs, and server processes leave search
+-- indexing until it has stopped (a minute without a refresh: an import that died): on the
+-- embedded engine the server and the import share one database engine, and indexing beside the
+-- import made it several times slower. The import's bibs are indexed when it ends.
+alter table service_state add column import_seen timestamptz;
