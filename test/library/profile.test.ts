@@ -241,11 +241,16 @@ circulationRules:
     refused(await place({ recordType: 'b', recordNumber: Number(refBib), pickupLocation: 'cen' }), 4);
     refused(await place({ recordType: 'i', recordNumber: Number(refItem), pickupLocation: 'cen' }), 4);
     // Holdable once another copy under a holdable rule is there.
-    await item(refBib, 'cen', 'book', 'H-BOOK');
+    const book = await item(refBib, 'cen', 'book', 'H-BOOK');
     const ok = await place({ recordType: 'b', recordNumber: Number(refBib), pickupLocation: 'cen' });
     assert.equal(ok.statusCode, 204, ok.body);
     const hold = (await desk.get(`/v6/patrons/${patron}/holds`)).json().entries[0];
     assert.equal(hold.notNeededAfterDate, '2027-01-07', 'holds.neededByMonths 2 from Auckland today');
+    // Ready today (Saturday the 7th in Auckland): 5 shelf days, to Thursday the 12th (from UTC's
+    // Friday the 6th it would be Wednesday the 11th).
+    assert.equal((await desk.send('POST', `/v6/items/${book}/checkin`)).json().status, '!');
+    const ready = (await desk.get(`/v6/patrons/${patron}/holds`)).json().entries[0];
+    assert.equal(ready.pickupByDate, '2026-11-12T00:00:00Z');
 
     // The visitor's rule allows one hold; the library's limit is 4.
     const visitor = await addPatron(db);
