@@ -291,13 +291,16 @@ export async function holdTrapping(tx: Queryable, itemId: string): Promise<Locke
   )[0];
 }
 
-/** The first hold, in placement order, this item can fill today: not frozen, wanted already. */
+/** The first hold, in placement order, this item can fill today: not frozen, wanted already, of a patron whose circulation rule for the item says holdable. */
 export async function nextHoldFor(tx: Queryable, itemId: string, bibIds: string[], today: string): Promise<LockedHold | undefined> {
   return (
     await tx.query<LockedHold>(
       `select ${LOCKED} from holds where state = '0' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
        and ((record_type = 'i' and item_id = $1) or (record_type = 'b' and bib_id = any($2::bigint[])))
-       and exists (select 1 from patrons p where p.id = holds.patron_id and p.deleted_date is null)
+       and exists (
+         select 1 from patrons p, items i where p.id = holds.patron_id and p.deleted_date is null and i.id = $1
+           and (select r.holdable from circulation_rule(p.patron_type, i.item_type, i.location_code) r)
+       )
      order by id limit 1 for update`,
       [itemId, bibIds, today],
     )

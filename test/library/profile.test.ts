@@ -248,6 +248,11 @@ circulationRules:
     assert.equal(hold.notNeededAfterDate, '2027-01-07', 'holds.neededByMonths 2 from Auckland today');
     // Ready today (Saturday the 7th in Auckland): 5 shelf days, to Thursday the 12th (from UTC's
     // Friday the 6th it would be Wednesday the 11th).
+    assert.equal(
+      (await desk.send('POST', `/v6/items/${refItem}/checkin`)).json().status,
+      '-',
+      'a copy its rule keeps from holds fills none',
+    );
     assert.equal((await desk.send('POST', `/v6/items/${book}/checkin`)).json().status, '!');
     const ready = (await desk.get(`/v6/patrons/${patron}/holds`)).json().entries[0];
     assert.equal(ready.pickupByDate, '2026-11-12T00:00:00Z');
