@@ -198,26 +198,16 @@ async function main(): Promise<void> {
   console.log(
     `\nEmbedded engine (PGlite), ${EMBEDDED_RECORDS} of the same records into a new data directory (${Math.round(stopped.baseMb)} MB migrated and empty; with no server, measured after the search index is built):\n`,
   );
-  console.table([
-    {
-      run: 'no server running',
-      'records/s': Math.round(EMBEDDED_RECORDS / stopped.seconds),
-      seconds: stopped.seconds.toFixed(1),
-      'CPU s': stopped.cpuSeconds.toFixed(1),
-      'peak RSS MB': stopped.peakRssMb,
-      'data dir MB': Math.round(stopped.dataMb),
-      'growth per 100k bibs, MB': Math.round(((stopped.dataMb - stopped.baseMb) * 100000) / EMBEDDED_RECORDS),
-    },
-    {
-      run: 'server running (through its socket)',
-      'records/s': Math.round(EMBEDDED_RECORDS / running.seconds),
-      seconds: running.seconds.toFixed(1),
-      'CPU s': running.cpuSeconds.toFixed(1),
-      'peak RSS MB': running.peakRssMb,
-      'data dir MB': Math.round(running.dataMb),
-      'growth per 100k bibs, MB': Math.round(((running.dataMb - running.baseMb) * 100000) / EMBEDDED_RECORDS),
-    },
-  ]);
+  const embeddedRow = (run: string, r: typeof stopped) => ({
+    run,
+    'records/s': Math.round(EMBEDDED_RECORDS / r.seconds),
+    seconds: r.seconds.toFixed(1),
+    'CPU s': r.cpuSeconds.toFixed(1),
+    'peak RSS MB': r.peakRssMb,
+    'data dir MB': Math.round(r.dataMb),
+    'growth per 100k bibs, MB': Math.round(((r.dataMb - r.baseMb) * 100000) / EMBEDDED_RECORDS),
+  });
+  console.table([embeddedRow('no server running', stopped), embeddedRow('server running (through its socket)', running)]);
   console.log(
     `\nbudget: embedded import with the server running >= 50% of the rate with it stopped -> ${((100 * stopped.seconds) / running.seconds).toFixed(0)}%`,
   );
