@@ -214,7 +214,8 @@ export async function listItems(db: Queryable, filter: ItemListFilter): Promise<
   if (filter.status) where.push(`i.status = any(${add(filter.status)}::text[])`);
   if (filter.location) {
     const exact = filter.location.filter((l) => !l.endsWith('*'));
-    const prefixes = filter.location.filter((l) => l.endsWith('*')).map((l) => `${l.slice(0, -1)}%`);
+    // A code may hold '_', which LIKE reads as any character: escaped, it is itself.
+    const prefixes = filter.location.filter((l) => l.endsWith('*')).map((l) => `${l.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%`);
     where.push(`(i.location_code = any(${add(exact)}::text[]) or i.location_code like any(${add(prefixes)}::text[]))`);
   }
   return db.query<ItemRow>(

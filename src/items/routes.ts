@@ -7,9 +7,12 @@ import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
+import { CODE_PATTERN } from '../library/profile.ts';
 import { ITEM_FIELDS, presentItem } from './present.ts';
 
 const METADATA_FIELDS = ['itemType', 'location', 'status'] as const;
+/** A location code (the library's own: CODE_PATTERN), or the start of some, ending in *. */
+const LOCATION_FILTER = new RegExp(`${CODE_PATTERN.slice(0, -1)}\\*?$`);
 import type { ItemService } from './service.ts';
 
 export const ItemSchema = Type.Object(
@@ -69,8 +72,8 @@ export function itemRoutes(app: App, items: ItemService): void {
       const q = request.query;
       const fields = parseFields(q.fields, ITEM_FIELDS);
       const location = list(q.location);
-      if (location?.some((l) => !/^[a-z0-9]{1,5}\*?$/.test(l)))
-        throw fail.invalidParameter('location: codes are 1 to 5 lower-case letters or digits, optionally ending in *');
+      if (location?.some((l) => !LOCATION_FILTER.test(l)))
+        throw fail.invalidParameter("location: codes are 1 to 20 letters, digits, '.', '_' or '-', optionally ending in *");
       const filter = parseCommonList(q);
       const rows = await items.list({
         ...filter,

@@ -336,6 +336,15 @@ circulationRules:
       ['itemType', 'location', 'status'],
     );
     assert.equal((await reader.get('/v6/items/metadata?fields=shelf')).statusCode, 400);
+    // Items by the library's longer codes, whole or by their start ('_' is itself, not any character).
+    const at = async (q: string) =>
+      ((await reader.get(`/v6/items?location=${q}&fields=location`)).json().entries as { location: { code: string } }[]).map(
+        (e) => e.location.code,
+      );
+    assert.ok((await at('hunt-audio')).length > 0);
+    assert.deepEqual(new Set(await at('hunt*')), new Set(['hunt-audio']));
+    assert.deepEqual(await at('hun_*'), []);
+    assert.equal((await reader.get('/v6/items?location=no%20such')).json().code, 108);
   });
 
   it('over REST: read with Branches_Read, plan and apply with Admin_Write only', async () => {
