@@ -57,7 +57,12 @@ async function main(): Promise<void> {
       fail(error.message);
     },
     async () => {
-      if (await services.library.startIfNew()) app.log.info('a new library: applied the starter profile (profiles/starter.yaml)');
+      // A starter that cannot be applied must not keep the library from being served.
+      const started = await services.library.startIfNew().catch((error: unknown) => {
+        app.log.error({ err: loggable(error) }, 'could not apply the starter profile');
+        return false;
+      });
+      if (started) app.log.info('a new library: applied the starter profile (profiles/starter.yaml)');
     },
   );
   // Migrate now when the database answers; when it does not, the server still starts, reports

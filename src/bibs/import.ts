@@ -437,7 +437,13 @@ async function importTurn(db: Db, onWaiting: () => void = () => {}): Promise<() 
 
 /** Adds the codes a batch's items name that the library lacks (those that are codes at all), in the batch's transaction. */
 async function createCodes(tx: Queryable, unknown: { kind: UnknownCode['kind']; code: string }[]): Promise<void> {
-  const codes = (kind: UnknownCode['kind']) => unknown.filter((u) => u.kind === kind && CODE.test(u.code)).map((u) => u.code);
+  const codes = (kind: UnknownCode['kind']) =>
+    unknown
+      .filter((u) => u.kind === kind && CODE.test(u.code))
+      .map((u) => u.code)
+      .sort();
+  if (codes('location').length + codes('itemType').length === 0) return;
+  await codeLoader.lockCodes(tx);
   if (codes('location').length) await codeLoader.createLocations(tx, codes('location'));
   if (codes('itemType').length) await codeLoader.createItemTypes(tx, codes('itemType'));
 }

@@ -66,9 +66,16 @@ export const ProfileSchema = Type.Object(
   {
     timeZone: Type.Optional(Type.String({ description: 'IANA time zone of the library (default UTC): "today" is the day there.' })),
     branches: Type.Array(BranchSchema, { minItems: 1 }),
-    itemTypes: Type.Optional(Type.Array(Type.Object({ code: Code('The item type code.'), name: Name }, { additionalProperties: false }))),
-    patronTypes: Type.Optional(
-      Type.Array(Type.Object({ code: Type.Integer({ minimum: 0, maximum: 255 }), name: Name }, { additionalProperties: false })),
+    itemTypes: Type.Array(Type.Object({ code: Code('The item type code.'), name: Name }, { additionalProperties: false }), {
+      minItems: 1,
+      description: 'Every item type: one left out is removed (refused while items have it).',
+    }),
+    patronTypes: Type.Array(
+      Type.Object({ code: Type.Integer({ minimum: 0, maximum: 255 }), name: Name }, { additionalProperties: false }),
+      {
+        minItems: 1,
+        description: 'Every patron type, 0 among them (a patron made without a patronType has it).',
+      },
     ),
     circulationRules: Type.Array(RuleSchema, {
       minItems: 1,
@@ -246,13 +253,14 @@ export function checkProfile(input: unknown): Profile {
         .sort((a, b) => (a.code < b.code ? -1 : 1)),
     }))
     .sort((a, b) => a.id - b.id);
-  const itemTypes = [...(p.itemTypes ?? [])].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => (a.code < b.code ? -1 : 1));
-  const patronTypes = [...(p.patronTypes ?? [])].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => a.code - b.code);
+  const itemTypes = [...p.itemTypes].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => (a.code < b.code ? -1 : 1));
+  const patronTypes = [...p.patronTypes].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => a.code - b.code);
   const locationCodes = branches.flatMap((b) => b.locations.map((l) => l.code));
   for (const id of duplicates(branches.map((b) => b.id))) problems.push(`branches: branch ${id} is listed twice`);
   for (const code of duplicates(locationCodes)) problems.push(`branches: location ${code} is listed twice`);
   for (const code of duplicates(itemTypes.map((t) => t.code))) problems.push(`itemTypes: ${code} is listed twice`);
   for (const code of duplicates(patronTypes.map((t) => t.code))) problems.push(`patronTypes: ${code} is listed twice`);
+  if (!patronTypes.some((t) => t.code === 0)) problems.push('patronTypes: 0 is missing (a patron made without a patronType has it)');
 
   const rules: RuleSpec[] = p.circulationRules.map((r, i) => {
     const at = `circulationRules[${i}]`;
@@ -317,7 +325,8 @@ export function parseProfile(text: string, source = 'the profile'): Profile {
 /** The file form of a profile: defaults left out, so what a library wrote reads back the same. */
 export function profileDocument(p: Profile): ProfileInput {
   const some = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
-  const amount = (m: string | null) => (m === null ? null : Number(m));
+  // A number where it reads back exactly (0.25), else the decimal text.
+  const amount = (m: string | null) => (m === null ? null : Number(m).toFixed(2) === m ? Number(m) : m);
   return {
     timeZone: p.timeZone,
     branches: p.branches.map((b) => ({

@@ -1,5 +1,6 @@
 // SQL for the library's setup: reading it whole as a profile, writing one change at a time, the
 // records that still name a code, and the circulation rule for a loan (circulation_rule(), 0023).
+import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Queryable } from '../db/types.ts';
 import { ruleKey, WEEKDAYS, type BranchSpec, type LocationSpec, type Profile, type RuleSpec } from './profile.ts';
 
@@ -219,6 +220,14 @@ export async function itemTypeCodes(db: Queryable): Promise<string[]> {
   return (await db.query<{ code: string }>('select code from item_types')).map((r) => r.code);
 }
 
+/**
+ * Takes the turn to add codes: an import writes batches side by side, and two adding the same
+ * codes in different orders would wait on each other. Held to the end of the transaction.
+ */
+export async function lockCodes(tx: Queryable): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
+}
+
 /** Adds these locations (named by their codes, not pickup locations) to the first branch, made when there is none. */
 export async function createLocations(tx: Queryable, codes: string[]): Promise<void> {
   await tx.query(`insert into branches (name) select 'Main Library' where not exists (select from branches)`);
@@ -234,10 +243,14 @@ export async function createItemTypes(tx: Queryable, codes: string[]): Promise<v
   await tx.query('insert into item_types (code, name) select c, c from unnest($1::text[]) c on conflict (code) do nothing', [codes]);
 }
 
-/** True the first time it is asked of a database with no branches and no locations: it starts from the starter profile. */
+/** True the first time it is asked of a database with nothing in it: it starts from the starter profile. */
 export async function claimStart(tx: Queryable): Promise<boolean> {
   const rows = await tx.query<{ started: boolean }>('select started from library_settings for update');
   if (rows[0]?.started !== false) return false;
   await tx.query('update library_settings set started = true');
-  return (await tx.query('select 1 from branches union all select 1 from locations limit 1')).length === 0;
+  const used = await tx.query(
+    `select 1 from branches union all select 1 from locations union all select 1 from bibs
+     union all select 1 from items union all select 1 from patrons limit 1`,
+  );
+  return used.length === 0;
 }

@@ -50,8 +50,12 @@ export class LibraryService {
     return repo.ruleFor(q, patronType, itemType, location);
   }
 
+  /** The library as one profile, read in one snapshot (an apply meanwhile shows whole or not at all). */
   profile(): Promise<Profile> {
-    return repo.readProfile(this.db);
+    return this.db.transaction(async (tx) => {
+      await tx.query('set transaction isolation level repeatable read');
+      return repo.readProfile(tx);
+    });
   }
 
   /**
@@ -59,21 +63,39 @@ export class LibraryService {
    * would change. Refuses, changing nothing, a removal that would leave records naming a code gone.
    */
   async apply(wanted: Profile, options: { dryRun?: boolean } = {}): Promise<ApplyResult> {
-    return this.db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
-      const changes = plan(await repo.readProfile(tx), wanted);
-      await refuseOrphans(tx, changes);
-      if (options.dryRun || changes.length === 0) return { changes, applied: false };
-      await write(tx, wanted, changes);
-      return { changes, applied: true };
-    });
+    try {
+      return await this.db.transaction(async (tx) => {
+        await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
+        const changes = plan(await repo.readProfile(tx), wanted);
+        await refuseOrphans(tx, changes);
+        if (options.dryRun || changes.length === 0) return { changes, applied: false };
+        await write(tx, wanted, changes);
+        return { changes, applied: true };
+      });
+    } catch (error) {
+      // A record naming a code being removed, written after the counts were taken: refused all the same.
+      if ((error as { code?: unknown }).code === '23503') {
+        throw new ProfileError(['a record written meanwhile names a code this profile removes; apply it again to see which']);
+      }
+      throw error;
+    }
   }
 
-  /** A database opened for the first time with no branches starts from the starter profile. */
+  /**
+   * A database opened for the first time, with nothing in it (no branches, locations, bibs, items
+   * or patrons), starts from the starter profile. Only additions: a database with anything in it
+   * is the library's, and left as it is.
+   */
   async startIfNew(): Promise<boolean> {
     return this.db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
       if (!(await repo.claimStart(tx))) return false;
-      await write(tx, readStarterProfile(), plan(await repo.readProfile(tx), readStarterProfile()));
+      const starter = readStarterProfile();
+      await write(
+        tx,
+        starter,
+        plan(await repo.readProfile(tx), starter).filter((c) => c.action !== 'remove'),
+      );
       return true;
     });
   }
@@ -128,6 +150,7 @@ async function write(tx: Queryable, p: Profile, changes: Change[]): Promise<void
 /** What an import reads and writes in its own transactions: the codes it knows, and those it adds (`--create-missing`). */
 export const codeLoader = {
   itemTypeCodes: repo.itemTypeCodes,
+  lockCodes: repo.lockCodes,
   createLocations: repo.createLocations,
   createItemTypes: repo.createItemTypes,
 };

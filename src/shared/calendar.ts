@@ -21,8 +21,10 @@ export interface Clock {
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in an IANA time zone. */
 export function dayIn(instant: Date, timeZone: string): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  // From the parts, not a locale's whole format: which order a locale writes them in has changed between ICU versions.
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
 }
 
 export const systemClock: Clock = { today: (timeZone) => dayIn(new Date(), timeZone) };

@@ -42,6 +42,7 @@ describe(`the README's own library on ${ENGINE}`, () => {
       .map((f) => JSON.stringify(path.join(MARC_DIR, f)))
       .join(' ');
     const server = PG_URL ? new URL(PG_URL) : undefined;
+    const serverUrl = server ? `${server.protocol}//${server.username}${server.password ? `:${server.password}` : ''}@${server.host}` : '';
     const lines = readmeBlock(ENGINE === 'postgres' ? 'postgres' : 'embedded')
       .filter((line) => !line.startsWith('npm start'))
       .map((line) =>
@@ -51,7 +52,7 @@ describe(`the README's own library on ${ENGINE}`, () => {
           .replaceAll('npx carrel', `node ${JSON.stringify(path.join(ROOT, 'bin/carrel.js'))}`)
           .replaceAll('profiles/starter.yaml', JSON.stringify(path.join(ROOT, 'profiles/starter.yaml')))
           .replaceAll('records/*.mrc', marc)
-          .replaceAll('postgres://postgres@127.0.0.1:5432', server ? `${server.protocol}//${server.username}@${server.host}` : ''),
+          .replaceAll('postgres://postgres@127.0.0.1:5432', serverUrl),
       );
     // Each line's exit status after it: an import with records that are not bibliographic exits 1 by design.
     const script = lines.map((line, i) => `${line}\necho "__status ${i} $?"`).join('\n');
@@ -70,11 +71,7 @@ describe(`the README's own library on ${ENGINE}`, () => {
     t.diagnostic(`the README's lines took ${seconds.toFixed(1)} s on ${ENGINE}`);
     assert.ok(seconds < 60, `${seconds.toFixed(1)} s`);
 
-    const config = loadConfig(
-      PG_URL
-        ? { DATABASE_URL: `${server!.protocol}//${server!.username}@${server!.host}/${name}` }
-        : { CARREL_DATA_DIR: path.join(dir, `${name}-data`) },
-    );
+    const config = loadConfig(PG_URL ? { DATABASE_URL: `${serverUrl}/${name}` } : { CARREL_DATA_DIR: path.join(dir, `${name}-data`) });
     const db = await openClientDb(config);
     try {
       const [counts] = await db.query<{ located: number; holdable: number; pickup: number }>(

@@ -153,6 +153,7 @@ branches:
       - { code: cen, name: Central, closedDates: ['2026-02-30'] }
       - { code: cen, name: Again }
 itemTypes: [{ code: book, name: Book }, { code: book, name: Book again }]
+patronTypes: [{ code: 1, name: Juvenile }]
 circulationRules:
   - { itemType: dvd, loanDays: 3, finePerDay: '1.234' }
   - { patronType: 3, loanDays: 5 }
@@ -168,12 +169,18 @@ circulationRules:
       /circulationRules\[1\]\.patronType: 3 is not one of the profile's patronTypes/,
       /more than one rule for patronType 3 × itemType \* × location \*/,
       /no default rule/,
+      /patronTypes: 0 is missing/,
     ]) {
       assert.match(meaning, expected);
     }
+    const types = 'itemTypes: [{ code: book, name: Book }]\npatronTypes: [{ code: 0, name: Adult }]\n';
+    assert.match(
+      parseProblems(`branches: [{ id: 1, name: A }]\n${types}circulationRules: [{ loanDays: 3 }]`),
+      /the default rule must set renewals, holdable, finePerDay, graceDays/,
+    );
     assert.match(
       parseProblems('branches: [{ id: 1, name: A }]\ncirculationRules: [{ loanDays: 3 }]'),
-      /the default rule must set renewals, holdable, finePerDay, graceDays/,
+      /\(the whole file\): must have required propert/,
     );
     assert.match(parseProblems('branches: [\n'), /the profile: /);
     assert.match(parseProblems('- a list'), /must be a mapping/);
@@ -353,6 +360,7 @@ circulationRules:
     assert.equal(doc.timeZone, 'Pacific/Auckland');
     const changed = { ...doc, holds: { limit: 9, neededByMonths: 2 } };
     assert.equal((await reader.send('PUT', '/v6/library/profile', changed)).statusCode, 403);
+    assert.equal((await reader.send('POST', '/v6/library/profile/plan', changed)).statusCode, 403);
     const plan = await admin.send('POST', '/v6/library/profile/plan', changed);
     assert.equal(plan.statusCode, 200, plan.body);
     assert.deepEqual(plan.json().changes, [
@@ -382,3 +390,18 @@ function parseProblems(text: string): string {
   }
   assert.fail('accepted');
 }
+
+describe(`the starter profile on ${ENGINE}`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it("leaves a database that holds anything as it is: it is the library's", async () => {
+    await addPatron(t.testDb.db);
+    assert.equal(await t.services.library.startIfNew(), false);
+    assert.deepEqual((await t.services.library.profile()).branches, []);
+    assert.equal(await t.services.library.startIfNew(), false, 'asked once');
+  });
+});

@@ -7,8 +7,10 @@
 alter table locations drop constraint locations_code_check;
 alter table locations add constraint locations_code_check check (code ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$');
 
+-- A new code follows the library's code pattern (src/library/profile.ts); one an earlier import
+-- wrote into items.item_type (free text then) is kept as it was, never lost.
 create table item_types (
-  code text primary key check (code ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$'),
+  code text primary key check (code <> ''),
   name text not null check (length(name) between 1 and 200)
 );
 -- The types the generator and the demo write, and whatever items already name.
@@ -17,9 +19,8 @@ insert into item_types (code, name) values
   ('score', 'Score'), ('map', 'Map'), ('dvd', 'DVD'), ('software', 'Software'), ('archive', 'Archival material'),
   ('picture', 'Picture'), ('kit', 'Kit'), ('manuscript', 'Manuscript'), ('media', 'Media');
 insert into item_types (code, name)
-  select distinct item_type, item_type from items where item_type is not null and item_type ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$'
-  on conflict do nothing;
-update items set item_type = null where item_type is not null and item_type not in (select code from item_types);
+  select distinct item_type, left(item_type, 200) from items where item_type <> '' on conflict do nothing;
+update items set item_type = null where item_type = '';
 
 -- Checked per statement, as an item's location is (0013_reference_checks_per_statement.sql).
 create trigger items_item_type_ref after insert on items
