@@ -33,11 +33,11 @@ export class CirculationService {
       const at = await stamp(tx);
       const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
       if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
-      const { bibIds, item: locked, patron } = await this.holds.lockForCirculation(tx, itemId, patronId);
+      const { bibIds, item: locked, patron, today } = await this.holds.lockForCirculation(tx, itemId, patronId);
       if (!locked) throw refuseHold.recordNotFound(`item ${itemId}`);
       if (await repo.activeCheckout(tx, itemId)) throw refuseHold.alreadyCheckedOut(itemId);
       const rule = await this.library.ruleFor(tx, patron!.patron_type, locked.item_type, locked.location_code);
-      const due = await this.holds.openDayAfter(tx, locked.location_code, await this.library.today(tx), rule.loanDays);
+      const due = await this.holds.openDayAfter(tx, locked.location_code, today, rule.loanDays);
       await this.holds.fillOnCheckout(tx, patronId, itemId, bibIds, due, at);
       return repo.insertCheckout(tx, patronId, itemId, due);
     });
@@ -48,11 +48,11 @@ export class CirculationService {
     if (location !== undefined && !(await this.branches.location(location))) throw fail.invalidInput(`location: no location ${location}`);
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      const { bibIds, item } = await this.holds.lockForCirculation(tx, itemId);
+      const { bibIds, item, today } = await this.holds.lockForCirculation(tx, itemId);
       if (!item) throw fail.notFound(`no item ${itemId}`);
       const checkout = await repo.activeCheckout(tx, itemId);
       if (checkout) await repo.returnCheckout(tx, checkout.id);
-      const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, at);
+      const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
       const status = outcome.kind === 'ready' ? '!' : outcome.kind === 'transit' ? 't' : '-';
       return { itemId, status, ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }) };
     });

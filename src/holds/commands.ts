@@ -5,10 +5,11 @@ import { FixedClock, systemClock } from '../shared/calendar.ts';
 import { CliError, print, table } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
 import { parseDay } from '../shared/calendar.ts';
+import { WEEKDAYS } from '../library/profile.ts';
 import { LibraryService } from '../library/service.ts';
 import { HoldService } from './service.ts';
 
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const DAYS: readonly string[] = WEEKDAYS;
 
 /** A weekday (sun … sat, or 0 … 6 from Sunday) or a date YYYY-MM-DD. */
 function parseClosed(raw: string): { weekday: number } | { date: string } {

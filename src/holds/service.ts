@@ -44,8 +44,8 @@ export class HoldService {
     if (req.recordType !== 'b' && req.recordType !== 'i') throw fail.invalidInput('recordType must be b or i');
     const recordId = String(req.recordNumber).replace(/^[bi]/, '');
     if (!/^\d{1,18}$/.test(recordId)) throw fail.invalidInput(`recordNumber: "${req.recordNumber}" is not a record number`);
-    const settings = await this.library.settings();
-    const today = await this.today();
+    const settings = await this.library.now();
+    const { today } = settings;
     const neededBy = req.neededBy === undefined ? addMonths(today, settings.holdMonths) : parseDay('neededBy', req.neededBy);
     if (neededBy === null || neededBy < today) throw fail.invalidInput('neededBy must be a date from today on');
     const note = (req.note ?? '').trim();
@@ -247,13 +247,11 @@ export class HoldService {
     tx: Queryable,
     itemId: string,
     patronId?: string,
-  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: repo.PatronState | undefined }> {
+  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: repo.PatronState | undefined; today: string }> {
     const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId));
-    const patron =
-      patronId === undefined
-        ? undefined
-        : await lockPatronInGoodStanding(tx, patronId, await this.today(tx), await this.library.settings(tx));
-    return { bibIds, item: await repo.lockItem(tx, itemId), patron };
+    const now = await this.library.now(tx);
+    const patron = patronId === undefined ? undefined : await lockPatronInGoodStanding(tx, patronId, now.today, now);
+    return { bibIds, item: await repo.lockItem(tx, itemId), patron, today: now.today };
   }
 
   /** `days` after today at the location, moved past the days it is closed (a due date). */
@@ -279,8 +277,8 @@ export class HoldService {
   }
 
   /** A checked-in item goes to the next hold it can fill, in transit or on the hold shelf, or back on the shelf. Under lockForCirculation. */
-  async arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, at: Date): ReturnType<typeof arrive> {
-    return arrive(tx, itemId, bibIds, location, await this.today(tx), at);
+  arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, today: string, at: Date): ReturnType<typeof arrive> {
+    return arrive(tx, itemId, bibIds, location, today, at);
   }
 }
 

@@ -43,7 +43,13 @@ export class LibraryService {
 
   /** Today where the library is (YYYY-MM-DD). */
   async today(q: Queryable = this.db): Promise<string> {
-    return this.clock.today((await repo.readSettings(q)).timeZone);
+    return (await this.now(q)).today;
+  }
+
+  /** The library's settings and its today, from one read: what a checkout or a hold needs of both. */
+  async now(q: Queryable = this.db): Promise<repo.Settings & { today: string }> {
+    const settings = await repo.readSettings(q);
+    return { ...settings, today: this.clock.today(settings.timeZone) };
   }
 
   ruleFor(q: Queryable, patronType: number | null, itemType: string | null, location: string | null): Promise<repo.Rule> {
@@ -66,10 +72,11 @@ export class LibraryService {
     try {
       return await this.db.transaction(async (tx) => {
         await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
-        const changes = plan(await repo.readProfile(tx), wanted);
+        const current = await repo.readProfile(tx);
+        const changes = plan(current, wanted);
         await refuseOrphans(tx, changes);
         if (options.dryRun || changes.length === 0) return { changes, applied: false };
-        await write(tx, wanted, changes);
+        await write(tx, current, wanted, changes);
         return { changes, applied: true };
       });
     } catch (error) {
@@ -91,10 +98,12 @@ export class LibraryService {
       await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
       if (!(await repo.claimStart(tx))) return false;
       const starter = readStarterProfile();
+      const current = await repo.readProfile(tx);
       await write(
         tx,
+        current,
         starter,
-        plan(await repo.readProfile(tx), starter).filter((c) => c.action !== 'remove'),
+        plan(current, starter).filter((c) => c.action !== 'remove'),
       );
       return true;
     });
@@ -126,7 +135,7 @@ async function refuseOrphans(tx: Queryable, changes: Change[]): Promise<void> {
 }
 
 /** Writes the planned changes: additions and changes first, parents before children; removals after, children first. */
-async function write(tx: Queryable, p: Profile, changes: Change[]): Promise<void> {
+async function write(tx: Queryable, current: Profile, p: Profile, changes: Change[]): Promise<void> {
   const touched = (kind: Change['kind']) => new Set(changes.filter((c) => c.kind === kind && c.action !== 'remove').map((c) => c.key));
   const removed = (kind: Change['kind']) => changes.filter((c) => c.kind === kind && c.action === 'remove').map((c) => c.key);
   if (touched('settings').size) await repo.writeSettings(tx, p);
@@ -134,7 +143,6 @@ async function write(tx: Queryable, p: Profile, changes: Change[]): Promise<void
   for (const t of p.itemTypes) if (touched('itemType').has(t.code)) await repo.upsertItemType(tx, t);
   for (const b of p.branches) if (touched('branch').has(String(b.id))) await repo.upsertBranch(tx, b);
   for (const b of p.branches) for (const l of b.locations) if (touched('location').has(l.code)) await repo.upsertLocation(tx, l, b.id);
-  const current = await repo.readProfile(tx);
   for (const key of removed('rule'))
     await repo.deleteRule(
       tx,

@@ -6,12 +6,12 @@ export async function readMaintenance(db: Queryable): Promise<boolean> {
   return rows[0]?.maintenance ?? false;
 }
 
-/** Whether an import has said it is running in the last minute (see migration 0023). */
-export async function readImporting(db: Queryable): Promise<boolean> {
-  const rows = await db.query<{ importing: boolean }>(
-    `select coalesce(import_seen > now() - interval '1 minute', false) as importing from service_state`,
+/** The switch, and whether an import has said it is running in the last minute (migration 0023): one read each poll. */
+export async function readServiceState(db: Queryable): Promise<{ maintenance: boolean; importing: boolean }> {
+  const rows = await db.query<{ maintenance: boolean; importing: boolean }>(
+    `select maintenance, coalesce(import_seen > now() - interval '1 minute', false) as importing from service_state`,
   );
-  return rows[0]?.importing ?? false;
+  return rows[0] ?? { maintenance: false, importing: false };
 }
 
 /** An import says it runs (now), or has ended (null). */

@@ -7,7 +7,7 @@ import { describeDbError } from '../db/errors.ts';
 import { loggable } from '../shared/log.ts';
 import { DatabaseTooNewError, migrate } from '../db/migrate.ts';
 import type { Db } from '../db/types.ts';
-import { readImporting, readMaintenance } from './repository.ts';
+import { readServiceState } from './repository.ts';
 import type { ServiceState } from './state.ts';
 
 export class Supervisor {
@@ -40,12 +40,11 @@ export class Supervisor {
         this.state.schemaReady = true;
         this.log.info({ applied: applied.map((m) => `${m.version}_${m.name}`) }, 'database schema is up to date');
       }
-      const maintenance = await readMaintenance(this.db);
+      const { maintenance, importing } = await readServiceState(this.db);
       if (maintenance !== this.state.maintenance) {
         this.log.warn({ maintenance }, maintenance ? 'switched off for maintenance' : 'switched back on');
         this.state.maintenance = maintenance;
       }
-      const importing = await readImporting(this.db);
       if (importing !== this.state.importing) {
         this.log.info(
           { importing },
