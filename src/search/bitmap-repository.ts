@@ -34,7 +34,7 @@ export async function idSpan(db: Queryable, tables = INDEX_TABLES): Promise<numb
  */
 export async function packedBibIds(db: Queryable, termIds: number[], tables = INDEX_TABLES): Promise<Map<number, Buffer>> {
   const rows = await db.query<{ term_id: number; ids: Uint8Array }>(
-    `select term_id, string_agg(int8send(bib_id), ''::bytea order by bib_id) as ids from ${tables.postings}
+    `select term_id, string_agg(int8send(bib_id::bigint), ''::bytea order by bib_id) as ids from ${tables.postings}
      where term_id = any($1::int[]) group by term_id`,
     [termIds],
     { prepared: false },

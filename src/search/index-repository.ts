@@ -179,7 +179,7 @@ export async function writeIndexRows(
     await tx.copyFrom(tables.docs, DOC_COLUMNS, copyText(docs));
     return;
   }
-  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::bigint[], $3::real[])`, [
+  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::int[], $3::real[])`, [
     postings.termIds,
     postings.bibIds,
     postings.weights,

@@ -21,7 +21,7 @@ export async function createBuildTables(db: Queryable): Promise<void> {
     drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps};
     create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0, version integer not null default 0,
       bitmap boolean not null default false);
-    create table ${BUILD.postings} (term_id integer not null, bib_id bigint not null, weight real not null);
+    create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
       year integer, material_type text, lang text, terms integer[] not null default '{}', weights real[] not null default '{}');
     create table ${BUILD.bitmaps} (term_id integer not null, chunk integer not null, bits bytea not null,
