@@ -31,6 +31,7 @@ import { ambientDb } from './db/ambient.ts';
 import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
+import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
 import { clientErrorHandler, createHttpServer } from './http/connection.ts';
@@ -71,7 +72,8 @@ export const DOMAINS: readonly Domain[] = [
  * serializers are compiled once rather than four times (a third of the server's memory).
  * Handlers that echo the prefix (record links) read request.originalUrl.
  */
-export function canonicalUrl(url: string): string {
+export function canonicalUrl(raw: string): string {
+  const url = collapseSlashes(raw);
   const api = /^(?:\/iii\/sierra-api)?\/v[56](?=[/?]|$)/.exec(url);
   if (api) return `/v6${url.slice(api[0].length)}`;
   if (/^\/iii\/sierra-api\/token(?=[/?]|$)/.test(url)) return url.slice('/iii/sierra-api'.length);
@@ -181,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   });
   installErrorHandling(app);
   installInputGuard(app);
+  installTolerance(app);
   installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });
   installCommonAnswers(app); // after access control, whose hook completes each route's access
   app.addSchema(ErrorBodySchema);

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { errorRef } from '../http/schemas.ts';
+import { acceptMultipartForms } from '../http/multipart-form.ts';
 import type { App } from '../http/types.ts';
 import { permissionsOf, ROLES } from './roles.ts';
 import type { AuthService } from './service.ts';
@@ -31,6 +32,7 @@ const TokenInfoSchema = Type.Object(
 
 /** POST /token: registered at the unversioned root as well as under /v5 and /v6. */
 export function tokenRoute(app: App, auth: AuthService): void {
+  acceptMultipartForms(app);
   app.post(
     '/token',
     {
@@ -38,13 +40,16 @@ export function tokenRoute(app: App, auth: AuthService): void {
       schema: {
         summary: 'Get an access token',
         description:
-          'OAuth 2 client credentials: `Authorization: Basic base64(key:secret)`; the body may be `grant_type=client_credentials`, `{}` or empty.',
+          'OAuth 2 client credentials: `Authorization: Basic base64(key:secret)`; the body may be `grant_type=client_credentials` (urlencoded or multipart/form-data), `{"grant_type": "client_credentials"}`, `{}` or empty.',
         tags: ['authorization'],
         response: { 200: TokenSchema, 400: errorRef, 401: errorRef, 503: errorRef },
       },
     },
     async (request, reply) => {
-      const body = request.body as Record<string, unknown> | undefined | null;
+      // A form sent as text/plain is read as the form it is.
+      const raw = request.body;
+      const body = (typeof raw === 'string' ? Object.fromEntries(new URLSearchParams(raw)) : raw) as
+        Record<string, unknown> | undefined | null;
       if (body !== undefined && body !== null && typeof body !== 'object')
         throw fail.invalidInput('the body must be a form or a JSON object');
       const grant = body?.grant_type;

@@ -10,7 +10,12 @@ export const DEFAULT_LIMIT = 50;
 
 export const pagingQuery = {
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Entries per page (1 to ${MAX_LIMIT}).` }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+      description: `Entries per page (1 to ${MAX_LIMIT}; a larger limit is read as ${MAX_LIMIT}, as Sierra does).`,
+    }),
   ),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Zero-based position of the first entry.' })),
 };
