@@ -3,6 +3,7 @@ import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { fieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
+import { fixedFields, type FixedField } from '../shared/fixed-fields.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import type { ItemRow } from '../items/service.ts';
 import { countryName } from './countries.ts';
@@ -145,26 +146,25 @@ export function normalizeText(text: string | null): string | null {
     .trim();
 }
 
-/** The established platform's fixed-length fields of a bib, keyed by number. */
-function fixedFields(row: BibRow): Record<string, { label: string; value: string | number; display?: string }> {
+/** Sierra's fixed-length fields of a bib (src/shared/fixed-fields.ts). */
+function bibFixedFields(row: BibRow): Record<string, FixedField> {
   const locations = row.item_locations ?? [];
-  const out: Record<string, { label: string; value: string | number; display?: string }> = {};
-  if (row.lang) out['24'] = { label: 'Language', value: row.lang, display: languageName(row.lang) };
-  out['25'] = { label: 'Skip', value: 0 };
-  out['26'] = { label: 'Location', value: locations.length === 1 ? locations[0]! : locations.length ? 'multi' : 'none' };
-  out['27'] = { label: 'COPIES', value: row.copies ?? 0 };
-  if (row.catalog_date) out['28'] = { label: 'Cat. Date', value: row.catalog_date };
-  if (row.bib_level) out['29'] = { label: 'Bib Level', value: row.bib_level, display: BIB_LEVELS[row.bib_level] ?? row.bib_level };
-  if (row.material_type)
-    out['30'] = { label: 'Material Type', value: row.material_type, display: row.material_type_desc ?? row.material_type };
-  // Bib Code 3 is where the established platform marks suppression: n = suppressed, - = shown.
-  out['31'] = { label: 'Bib Code 3', value: row.suppressed ? 'n' : '-' };
-  out['80'] = { label: 'Record Type', value: 'b' };
-  out['81'] = { label: 'Record Number', value: row.id };
-  out['83'] = { label: 'Created Date', value: instant(row.created_date) };
-  out['84'] = { label: 'Updated Date', value: instant(row.updated_date) };
-  if (row.country) out['89'] = { label: 'Country', value: row.country, display: countryName(row.country) };
-  return out;
+  return fixedFields('bib', {
+    24: row.lang ? { value: row.lang, display: languageName(row.lang) } : null,
+    25: 0,
+    26: locations.length === 1 ? locations[0]! : locations.length ? 'multi' : 'none',
+    27: row.copies ?? 0,
+    28: row.catalog_date || null,
+    29: row.bib_level ? { value: row.bib_level, display: BIB_LEVELS[row.bib_level] ?? row.bib_level } : null,
+    30: row.material_type ? { value: row.material_type, display: row.material_type_desc ?? row.material_type } : null,
+    // Bib Code 3 is where Sierra marks suppression: n = suppressed, - = shown.
+    31: row.suppressed ? 'n' : '-',
+    80: 'b',
+    81: row.id,
+    83: instant(row.created_date),
+    84: instant(row.updated_date),
+    89: row.country ? { value: row.country, display: countryName(row.country) } : null,
+  });
 }
 
 /** `items`: the page's items by bib, when `items` is among the fields. */
@@ -182,7 +182,7 @@ export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | un
   publishYear: (row) => row.publish_year ?? undefined,
   catalogDate: (row) => row.catalog_date || undefined,
   country: (row) => (row.country ? { code: row.country, name: countryName(row.country) } : undefined),
-  fixedFields,
+  fixedFields: bibFixedFields,
   items: (row, items) => (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)),
   normTitle: (row) => normalizeText(row.title),
   normAuthor: (row) => normalizeText(row.author),

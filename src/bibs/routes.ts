@@ -5,7 +5,7 @@ import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/meta
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, LinkAnswer, recordHeader } from '../http/schemas.ts';
+import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { BIB_FIELDS, presentBib } from './present.ts';
 import { parseBibBody } from './body.ts';
@@ -18,10 +18,6 @@ import { ApiError } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
-const FixedField = Type.Object(
-  { label: Type.String(), value: Type.Union([Type.String(), Type.Integer()]), display: Type.Optional(Type.String()) },
-  { additionalProperties: false },
-);
 export const BibSchema = Type.Object(
   {
     ...recordHeader,
@@ -38,12 +34,7 @@ export const BibSchema = Type.Object(
     normTitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     normAuthor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     varFields: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
-    fixedFields: Type.Optional(
-      Type.Record(Type.String(), FixedField, {
-        description:
-          "The established platform's fixed-length fields, keyed by their number (24 Language, 26 Location, 27 COPIES, 28 Cat. Date, 29 Bib Level, 30 Material Type, 31 Bib Code 3, 80 Record Type, 81 Record Number, 83 Created Date, 84 Updated Date, 89 Country).",
-      }),
-    ),
+    fixedFields: fixedFieldsSchema('bib'),
     items: Type.Optional(Type.Array(Type.Ref('Item'), { description: "The bib's items (fields=…,items)." })),
   },
   { $id: 'Bib', additionalProperties: false },

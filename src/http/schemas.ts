@@ -1,5 +1,6 @@
 // Response schemas shared by every route: the error body, listed once in the OpenAPI document.
 import { Type } from 'typebox';
+import { fixedFieldTable, type RecordKind } from '../shared/fixed-fields.ts';
 
 export const ErrorBodySchema = Type.Object(
   {
@@ -25,3 +26,29 @@ export const recordHeader = {
 
 /** The answer to a create: the new record's URL. */
 export const LinkAnswer = Type.Object({ link: Type.String() });
+
+const FixedFieldSchema = Type.Object(
+  {
+    label: Type.String(),
+    value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+    display: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** A record type's `fixedFields`, described with the numbers and labels it can hold (src/shared/fixed-fields.ts). */
+export function fixedFieldsSchema(kind: RecordKind) {
+  const table = fixedFieldTable(kind)
+    .map((f) => `${f.number} ${f.label}`)
+    .join(', ');
+  return Type.Optional(
+    Type.Record(Type.String(), FixedFieldSchema, {
+      description: `Sierra's fixed-length fields, keyed by number; those Carrel holds a value for: ${table}.`,
+    }),
+  );
+}
+
+/** A varField of an item or patron: a tag and its text. */
+export const SimpleVarFields = Type.Optional(
+  Type.Array(Type.Object({ fieldTag: Type.String(), content: Type.String() }, { additionalProperties: false })),
+);

@@ -18,6 +18,21 @@ export interface ItemRow {
   created_date: Date;
   updated_date: Date;
   deleted_date: Date | null;
+  /** With `circulation` only (the fields Sierra derives from loans and holds). */
+  item_type_name?: string | null;
+  copy_no?: number;
+  hold_count?: number;
+  transit_to?: string | null;
+  transit_to_name?: string | null;
+  out_date?: Date | null;
+  last_checkout?: Date | null;
+  last_checkin?: Date | null;
+  checkouts_total?: number;
+}
+
+/** What a read adds to each item's row: `circulation`, what Sierra's fixedFields and holdCount need. */
+export interface ItemExtras {
+  circulation?: boolean;
 }
 
 export interface NewItem {
@@ -29,10 +44,27 @@ export interface NewItem {
   itemType?: string;
 }
 
-const SELECT = `select i.id::text, array(select ib.bib_id::text from item_bibs ib where ib.item_id = i.id order by ib.bib_id) as bib_ids,
+const COLUMNS = `i.id::text, array(select ib.bib_id::text from item_bibs ib where ib.item_id = i.id order by ib.bib_id) as bib_ids,
   i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, i.item_type,
-  i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date
-  from items i left join locations l on l.code = i.location_code join item_statuses s on s.code = i.status`;
+  i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date`;
+const FROM = 'items i left join locations l on l.code = i.location_code join item_statuses s on s.code = i.status';
+/**
+ * Copy number: the item's place among its first bib's items in the order they were added, as
+ * Sierra numbers copies when they are created. Its loans in one pass over its checkouts; holds on
+ * the item itself (not on its bib) as its hold count; the pickup location of a hold it is in
+ * transit for.
+ */
+const CIRCULATION = `, (select t.name from item_types t where t.code = i.item_type) as item_type_name,
+  coalesce((select count(*)::int from item_bibs c where c.bib_id = (select min(f.bib_id) from item_bibs f where f.item_id = i.id) and c.item_id <= i.id), 1) as copy_no,
+  (select count(*)::int from holds h where h.item_id = i.id and h.state in ('0', 't', 'r')) as hold_count,
+  tr.pickup_location as transit_to, tl.name as transit_to_name,
+  lo.out_date, lo.last_checkout, lo.last_checkin, lo.checkouts_total`;
+const CIRCULATION_FROM = ` left join lateral (select max(c.out_date) filter (where c.returned_date is null) as out_date, max(c.out_date) as last_checkout,
+    max(c.returned_date) as last_checkin, count(*)::int as checkouts_total from checkouts c where c.item_id = i.id) lo on true
+  left join holds tr on tr.trapped_item_id = i.id and tr.state = 't'
+  left join locations tl on tl.code = tr.pickup_location`;
+const select = (extras: ItemExtras = {}) =>
+  extras.circulation ? `select ${COLUMNS}${CIRCULATION} from ${FROM}${CIRCULATION_FROM}` : `select ${COLUMNS} from ${FROM}`;
 
 export async function insertItem(tx: Queryable, item: NewItem, stamp: Date): Promise<string> {
   const rows = await tx.query<{ id: string }>(
@@ -179,22 +211,22 @@ export async function statusCodes(db: Queryable): Promise<string[]> {
 }
 
 /** Live items of any of these bibs, in id order. */
-export async function itemsOfBibs(db: Queryable, bibIds: string[]): Promise<ItemRow[]> {
+export async function itemsOfBibs(db: Queryable, bibIds: string[], extras?: ItemExtras): Promise<ItemRow[]> {
   return db.query<ItemRow>(
-    `${SELECT} where i.deleted_date is null and exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any($1::bigint[]))
+    `${select(extras)} where i.deleted_date is null and exists (select 1 from item_bibs ib where ib.item_id = i.id and ib.bib_id = any($1::bigint[]))
      order by i.id`,
     [bibIds],
   );
 }
 
-export async function getItem(db: Queryable, id: string): Promise<ItemRow | undefined> {
-  return (await db.query<ItemRow>(`${SELECT} where i.id = $1`, [id]))[0];
+export async function getItem(db: Queryable, id: string, extras?: ItemExtras): Promise<ItemRow | undefined> {
+  return (await db.query<ItemRow>(`${select(extras)} where i.id = $1`, [id]))[0];
 }
 
 /** Several items by id in one statement (a page of holds with expand=record); missing ids are left out. */
-export async function getItems(db: Queryable, ids: readonly string[]): Promise<ItemRow[]> {
+export async function getItems(db: Queryable, ids: readonly string[], extras?: ItemExtras): Promise<ItemRow[]> {
   if (ids.length === 0) return [];
-  return db.query<ItemRow>(`${SELECT} where i.id = any($1::bigint[])`, [ids]);
+  return db.query<ItemRow>(`${select(extras)} where i.id = any($1::bigint[])`, [ids]);
 }
 
 export interface ItemListFilter extends CommonListFilter {
@@ -204,6 +236,7 @@ export interface ItemListFilter extends CommonListFilter {
   location?: string[];
   limit: number;
   offset: number;
+  extras?: ItemExtras;
 }
 
 export async function listItems(db: Queryable, filter: ItemListFilter): Promise<ItemRow[]> {
@@ -219,7 +252,7 @@ export async function listItems(db: Queryable, filter: ItemListFilter): Promise<
     where.push(`(i.location_code = any(${add(exact)}::text[]) or i.location_code like any(${add(prefixes)}::text[]))`);
   }
   return db.query<ItemRow>(
-    `${SELECT} ${where.length ? `where ${where.join(' and ')}` : ''} order by i.id limit ${add(filter.limit)} offset ${add(filter.offset)}`,
+    `${select(filter.extras)} ${where.length ? `where ${where.join(' and ')}` : ''} order by i.id limit ${add(filter.limit)} offset ${add(filter.offset)}`,
     params,
   );
 }

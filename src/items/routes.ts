@@ -4,11 +4,11 @@ import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, recordHeader } from '../http/schemas.ts';
+import { errorRef, fixedFieldsSchema, recordHeader, SimpleVarFields } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { CODE_PATTERN } from '../library/profile.ts';
-import { ITEM_FIELDS, presentItem } from './present.ts';
+import { CIRCULATION_FIELDS, ITEM_FIELDS, presentItem, type ItemField } from './present.ts';
 
 const METADATA_FIELDS = ['itemType', 'location', 'status'] as const;
 /** A location code (the library's own: CODE_PATTERN), or the start of some, ending in *. */
@@ -22,12 +22,26 @@ export const ItemSchema = Type.Object(
     bibIds: Type.Optional(Type.Array(Type.String())),
     location: Type.Optional(Type.Object({ code: Type.String(), name: Type.String() })),
     status: Type.Optional(Type.Object({ code: Type.String(), display: Type.String(), duedate: Type.Optional(Type.String()) })),
+    volumes: Type.Optional(Type.Array(Type.String(), { description: 'Volume records are not kept: always empty.' })),
     barcode: Type.Optional(Type.String()),
     callNumber: Type.Optional(Type.String()),
     itemType: Type.Optional(Type.String()),
+    transitInfo: Type.Optional(
+      Type.Object(
+        { to: Type.Object({ code: Type.String(), name: Type.String() }), forHold: Type.Boolean() },
+        { description: 'Only while the item travels to the pickup location of the hold it was trapped for.' },
+      ),
+    ),
+    copyNo: Type.Optional(Type.Integer({ description: "The item's place among its bib's items, in the order they were added." })),
+    holdCount: Type.Optional(Type.Integer({ description: 'Active holds on this item (not on its bib).' })),
+    fixedFields: fixedFieldsSchema('item'),
+    varFields: SimpleVarFields,
   },
   { $id: 'Item', additionalProperties: false },
 );
+
+/** What a read of these fields needs besides the item's own columns. */
+export const extrasFor = (fields: readonly ItemField[]) => ({ circulation: fields.some((f) => CIRCULATION_FIELDS.includes(f)) });
 
 const list = (raw: string | undefined) =>
   raw
@@ -80,6 +94,7 @@ export function itemRoutes(app: App, items: ItemService): void {
         bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
         status: list(q.status),
         location,
+        extras: extrasFor(fields),
       });
       return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentItem(row, fields)) };
     },
@@ -115,7 +130,7 @@ export function itemRoutes(app: App, items: ItemService): void {
     },
     async (request) => {
       const fields = parseFields(request.query.fields, ITEM_FIELDS);
-      return presentItem(await items.get(parseRecordId('id', request.params.id)), fields);
+      return presentItem(await items.get(parseRecordId('id', request.params.id), extrasFor(fields)), fields);
     },
   );
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 
-export type { ItemRow } from './repository.ts';
+export type { ItemExtras, ItemRow } from './repository.ts';
 
 export class ItemService {
   constructor(private readonly db: Db) {}
@@ -18,20 +18,20 @@ export class ItemService {
     return out;
   }
 
-  async get(id: string): Promise<repo.ItemRow> {
-    const row = await repo.getItem(this.db, id);
+  async get(id: string, extras?: repo.ItemExtras): Promise<repo.ItemRow> {
+    const row = await repo.getItem(this.db, id, extras);
     if (!row) throw fail.notFound(`no item ${id}`);
     return row;
   }
 
   /** These items (those that exist), in no order. */
-  many(ids: readonly string[]): Promise<repo.ItemRow[]> {
-    return repo.getItems(this.db, ids);
+  many(ids: readonly string[], extras?: repo.ItemExtras): Promise<repo.ItemRow[]> {
+    return repo.getItems(this.db, ids, extras);
   }
 
   /** The live items of these bibs (a bound-with item once, with all its bib ids). */
-  ofBibs(bibIds: string[]): Promise<repo.ItemRow[]> {
-    return repo.itemsOfBibs(this.db, bibIds);
+  ofBibs(bibIds: string[], extras?: repo.ItemExtras): Promise<repo.ItemRow[]> {
+    return repo.itemsOfBibs(this.db, bibIds, extras);
   }
 
   async list(filter: Omit<repo.ItemListFilter, 'horizon'>): Promise<repo.ItemRow[]> {
