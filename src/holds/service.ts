@@ -5,8 +5,8 @@ import { addMonths, openDayAfter } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { LibraryService, Settings } from '../library/service.ts';
 import type { Db, Queryable } from '../db/types.ts';
+import { standing } from '../library/standing.ts';
 import { fail } from '../shared/errors.ts';
-import { Decimal } from '../shared/money.ts';
 import { parseDay } from '../shared/calendar.ts';
 import { arrive, passItemOn } from './lifecycle.ts';
 import { refuseHold } from './refusals.ts';
@@ -286,15 +286,18 @@ export class HoldService {
 async function lockPatronInGoodStanding(tx: Queryable, patronId: string, today: string, settings: Settings): Promise<repo.PatronState> {
   const patron = await repo.lockPatron(tx, patronId, today);
   if (!patron) throw fail.notFound(`no patron ${patronId}`);
-  if (patron.expiration_date && patron.expiration_date < today) throw refuseHold.patronExpired(patronId, patron.expiration_date);
-  if (patron.block_code !== '-') throw refuseHold.patronBlocked(patronId, patron.block_code);
-  if (settings.maxMoneyOwed !== null && new Decimal(patron.money_owed).gt(settings.maxMoneyOwed)) {
-    throw refuseHold.owesTooMuch(patronId, patron.money_owed, settings.maxMoneyOwed);
+  const found = standing(patron, today, settings);
+  if (found.ok) return patron;
+  switch (found.reason) {
+    case 'expired':
+      throw refuseHold.patronExpired(patronId, found.expirationDate);
+    case 'blocked':
+      throw refuseHold.patronBlocked(patronId, found.blockCode);
+    case 'owesTooMuch':
+      throw refuseHold.owesTooMuch(patronId, found.owed, found.limit);
+    case 'tooManyOverdue':
+      throw refuseHold.tooManyOverdue(patronId, found.overdue, found.limit);
   }
-  if (settings.maxOverdueItems !== null && patron.overdue >= settings.maxOverdueItems) {
-    throw refuseHold.tooManyOverdue(patronId, patron.overdue, settings.maxOverdueItems);
-  }
-  return patron;
 }
 
 export type { BulkHold } from './bulk-repository.ts';

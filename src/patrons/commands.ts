@@ -62,7 +62,7 @@ export function patronCommands(program: Command, cli: Cli): void {
         });
         return service.get(id);
       });
-      const patron = presentPatron(row, PATRON_FIELDS.defaults);
+      const patron = presentPatron(row, PATRON_FIELDS.defaults, {});
       print(
         !!opts.json,
         patron,
@@ -77,7 +77,7 @@ export function patronCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (opts: { limit: number; offset: number; json?: boolean }) => {
       const rows = await cli.read(({ services }) => services.patrons.list({ deleted: false, limit: opts.limit, offset: opts.offset }));
-      const entries = rows.map((row) => presentPatron(row, PATRON_FIELDS.defaults));
+      const entries = rows.map((row) => presentPatron(row, PATRON_FIELDS.defaults, {}));
       const lines = [
         ['ID', 'NAME', 'BARCODES', 'TYPE', 'EXPIRES', 'BLOCK', 'OWED'],
         ...rows.map((r) => [

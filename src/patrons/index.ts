@@ -15,10 +15,15 @@ export const patrons: Domain = {
   name: 'patrons',
   services: ({ db, config, services }) => ({
     // Deleting a patron cancels its holds in the same transaction.
-    patrons: new PatronService(db, config.pinLimits, {
-      prepare: (tx, id) => services.holds.lockQueuesOf(tx, id),
-      finish: (tx, id) => services.holds.cancelHoldsIn(tx, id),
-    }),
+    patrons: new PatronService(
+      db,
+      config.pinLimits,
+      {
+        prepare: (tx, id) => services.holds.lockQueuesOf(tx, id),
+        finish: (tx, id) => services.holds.cancelHoldsIn(tx, id),
+      },
+      services.library,
+    ),
   }),
   register: async (app, { services, config }) => {
     app.addSchema(PatronSchema);

@@ -28,13 +28,21 @@ export interface PatronInput {
   birthDate?: string | null;
   blockInfo?: { code: string };
   moneyOwed?: string | number;
-  message?: string | null;
+  message?: string | null | { code?: string; accountMessages?: string[] };
   suppressed?: boolean;
+  uniqueIds?: string[];
+  /** Sierra's varFields: each tag given replaces that field's values (see VAR_FIELD_TAGS). */
+  varFields?: { fieldTag: string; content: string }[];
+  /** Sierra's fixedFields by number: those Carrel keeps (WRITABLE_FIXED_FIELDS). */
+  fixedFields?: Record<string, { label?: string; value: unknown }>;
 }
 
 export interface ParsedPatron {
   fields: PatronFields;
   barcodes?: string[];
+  uniqueIds?: string[];
+  /** Phones or addresses of only some types (varFields t, p, a, h): the others are kept as they are. */
+  keepOtherTypes?: { phones?: string[]; addresses?: string[] };
   /** The new PIN, to be hashed (never stored or logged as given). */
   pin?: string;
 }
@@ -75,7 +83,8 @@ export function checkPin(raw: string): string {
   return raw;
 }
 
-export function parsePatronInput(input: PatronInput, creating: boolean): ParsedPatron {
+export function parsePatronInput(raw: PatronInput, creating: boolean): ParsedPatron {
+  const { input, keepOtherTypes } = fromSierraFields(raw);
   const f: PatronFields = {};
   if (input.names !== undefined) f.names = list('names', input.names, 10, (n, v) => text(n, v, 200));
   if (creating && !f.names?.length) throw bad('names', 'must hold at least one name');
@@ -111,11 +120,128 @@ export function parsePatronInput(input: PatronInput, creating: boolean): ParsedP
     // A JSON number is read by its shortest text, as invoice amounts are (README, "Money").
     f.moneyOwed = formatMoney(parseMoney('moneyOwed', typeof input.moneyOwed === 'number' ? String(input.moneyOwed) : input.moneyOwed));
   }
-  if (input.message !== undefined)
-    f.message = input.message === null || input.message.trim() === '' ? null : text('message', input.message, 500);
+  if (input.message !== undefined) {
+    const message =
+      typeof input.message === 'object' && input.message !== null ? (input.message.accountMessages ?? []).join('; ') : input.message;
+    f.message = message === null || message.trim() === '' ? null : text('message', message, 500);
+  }
+  if (input.notes !== undefined) f.notes = list('varFields x', input.notes, 20, (n, v) => text(n, v, 500));
   if (input.suppressed !== undefined) f.suppressed = input.suppressed;
   const out: ParsedPatron = { fields: f };
   if (input.barcodes !== undefined) out.barcodes = barcodes(input.barcodes);
+  if (input.uniqueIds !== undefined) {
+    out.uniqueIds = list('uniqueIds', input.uniqueIds, 10, (n, v) => text(n, v, 200));
+    if (new Set(out.uniqueIds).size !== out.uniqueIds.length) throw bad('uniqueIds', 'lists an id twice');
+  }
+  if (keepOtherTypes) out.keepOtherTypes = keepOtherTypes;
   if (input.pin !== undefined) out.pin = checkPin(input.pin);
   return out;
+}
+
+/**
+ * Sierra's varField tags a patron write takes, and the member each fills. Each tag given replaces
+ * that member's values; for phones (t, p) and addresses (a, h), only those of the types given.
+ */
+export const VAR_FIELD_TAGS: Record<string, string> = {
+  n: 'names',
+  b: 'barcodes',
+  z: 'emails',
+  t: 'phones (telephone)',
+  p: 'phones (second telephone)',
+  a: 'addresses (address; lines separated by $)',
+  h: 'addresses (second address)',
+  u: 'uniqueIds',
+  x: 'notes',
+  m: 'message',
+};
+
+/** Sierra's fixed fields a patron write takes, and the member each sets. */
+export const WRITABLE_FIXED_FIELDS: Record<string, keyof PatronInput> = {
+  '43': 'expirationDate',
+  '47': 'patronType',
+  '51': 'birthDate',
+  '53': 'homeLibraryCode',
+  '56': 'blockInfo',
+  '96': 'moneyOwed',
+};
+
+type Expanded = PatronInput & { notes?: string[] };
+
+/** The write with its varFields and fixedFields read into the members they stand for. */
+function fromSierraFields(raw: PatronInput): { input: Expanded; keepOtherTypes?: ParsedPatron['keepOtherTypes'] } {
+  const input: Expanded = { ...raw };
+  delete input.varFields;
+  delete input.fixedFields;
+  const given = (member: keyof Expanded, from: string) => {
+    if (raw[member as keyof PatronInput] !== undefined) throw bad(from, `sets ${member}, which the request also gives: give one of them`);
+  };
+  let keepOtherTypes: ParsedPatron['keepOtherTypes'];
+  if (raw.varFields !== undefined) {
+    const byTag = new Map<string, string[]>();
+    raw.varFields.forEach((field, i) => {
+      if (!Object.hasOwn(VAR_FIELD_TAGS, field.fieldTag))
+        throw bad(
+          `varFields[${i}].fieldTag`,
+          `"${field.fieldTag}" is not a patron field Carrel keeps; tags are ${Object.keys(VAR_FIELD_TAGS).join(', ')}`,
+        );
+      byTag.set(field.fieldTag, [...(byTag.get(field.fieldTag) ?? []), field.content]);
+    });
+    const take = (tag: string, member: keyof Expanded) => {
+      const values = byTag.get(tag);
+      if (values === undefined) return undefined;
+      given(member, `varFields ${tag}`);
+      return values;
+    };
+    const set = <K extends keyof Expanded>(member: K, value: Expanded[K] | undefined) => {
+      if (value !== undefined) input[member] = value;
+    };
+    set('names', take('n', 'names'));
+    set('barcodes', take('b', 'barcodes'));
+    set('emails', take('z', 'emails'));
+    set('uniqueIds', take('u', 'uniqueIds'));
+    set('notes', take('x', 'notes'));
+    const message = take('m', 'message');
+    if (message !== undefined) {
+      if (message.length > 1) throw bad('varFields m', 'may be given once: a patron has one message');
+      input.message = message[0] ?? null;
+    }
+    const phoneTypes = ['t', 'p'].filter((t) => byTag.has(t));
+    if (phoneTypes.length) {
+      given('phones', 'varFields t/p');
+      input.phones = phoneTypes.flatMap((type) => byTag.get(type)!.map((number) => ({ number, type })));
+      keepOtherTypes = { ...keepOtherTypes, phones: ['t', 'p'].filter((t) => !byTag.has(t)) };
+    }
+    const addressTypes = ['a', 'h'].filter((t) => byTag.has(t));
+    if (addressTypes.length) {
+      given('addresses', 'varFields a/h');
+      input.addresses = addressTypes.flatMap((type) => byTag.get(type)!.map((content) => ({ lines: content.split('$'), type })));
+      keepOtherTypes = { ...keepOtherTypes, addresses: ['a', 'h'].filter((t) => !byTag.has(t)) };
+    }
+  }
+  for (const [number, field] of Object.entries(raw.fixedFields ?? {})) {
+    const member = Object.hasOwn(WRITABLE_FIXED_FIELDS, number) ? WRITABLE_FIXED_FIELDS[number] : undefined;
+    const name = `fixedFields.${number}`;
+    if (!member)
+      throw bad(name, `cannot be written; the fixed fields a patron write takes are ${Object.keys(WRITABLE_FIXED_FIELDS).join(', ')}`);
+    given(member, name);
+    const value = field?.value;
+    if (member === 'patronType') {
+      const code = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+      if (typeof code !== 'number' || !Number.isInteger(code) || code < 0 || code > 255) throw bad(name, 'must be a patron type, 0 to 255');
+      input.patronType = code;
+    } else if (member === 'blockInfo') {
+      if (typeof value !== 'string') throw bad(name, 'must be a block code');
+      input.blockInfo = { code: value.trim() || '-' };
+    } else if (member === 'moneyOwed') {
+      if (typeof value !== 'string' && typeof value !== 'number') throw bad(name, 'must be an amount');
+      input.moneyOwed = value;
+    } else {
+      if (typeof value !== 'string' && value !== null) throw bad(name, 'must be text');
+      // Dates come as YYYY-MM-DD or as an instant (Sierra answers 43 so): the day is what is kept.
+      const textValue =
+        value === null ? null : member === 'homeLibraryCode' ? value.trim() : value.trim().replace(/^(\d{4}-\d\d-\d\d)T.*$/, '$1');
+      (input as Record<string, unknown>)[member] = textValue;
+    }
+  }
+  return keepOtherTypes ? { input, keepOtherTypes } : { input };
 }

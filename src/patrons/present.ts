@@ -2,6 +2,10 @@
 // `fields`. The PIN (its hash) is never part of it.
 import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.ts';
 import { fieldSet } from '../http/params.ts';
+import { autoBlock } from '../library/standing.ts';
+import type { Settings } from '../library/service.ts';
+import { fixedFields, type FixedField } from '../shared/fixed-fields.ts';
+import { instant } from '../shared/instant.ts';
 import type { PatronRow } from './repository.ts';
 
 export const PATRON_FIELDS = fieldSet(
@@ -15,30 +19,88 @@ export const PATRON_FIELDS = fieldSet(
     'phones',
     'addresses',
     'patronType',
+    'patronCodes',
     'homeLibraryCode',
     'homeLibrary',
     'message',
     'blockInfo',
+    'autoBlockInfo',
+    'uniqueIds',
+    'pMessage',
     'moneyOwed',
+    'fixedFields',
     'varFields',
   ],
-  ['deletedDate', 'birthDate', 'phones', 'addresses', 'homeLibrary', 'varFields'],
+  [
+    'deletedDate',
+    'birthDate',
+    'phones',
+    'addresses',
+    'patronCodes',
+    'homeLibrary',
+    'autoBlockInfo',
+    'uniqueIds',
+    'pMessage',
+    'fixedFields',
+    'varFields',
+  ],
 );
 
 export type PatronField = (typeof PATRON_FIELDS.all)[number];
 
-/** The established platform's variable-length fields of a patron: b barcode, n name, z email, t phone, a address. */
-function varFields(row: PatronRow): { fieldTag: string; content: string }[] {
+/** Fields read from the patron's loans and the library's blocks: a read asking for one asks for its circulation. */
+export const CIRCULATION_FIELDS: readonly PatronField[] = ['autoBlockInfo', 'fixedFields'];
+
+/** What presenting a patron read with its circulation needs: the library's blocks. */
+export interface PatronContext {
+  blocks?: Pick<Settings, 'maxMoneyOwed' | 'maxOverdueItems'>;
+}
+
+/** The library's automatic blocks: x owes more than the limit, o too many overdue items, - none. */
+function autoBlockInfo(row: PatronRow, ctx: PatronContext): { code: string } | undefined {
+  if (!ctx.blocks || row.overdue === undefined) return undefined;
+  const found = autoBlock({ ...row, overdue: row.overdue }, ctx.blocks);
+  return { code: found.ok ? '-' : found.reason === 'owesTooMuch' ? 'x' : 'o' };
+}
+
+/** Sierra's fixed-length fields of a patron (src/shared/fixed-fields.ts), from a row read with its circulation. */
+function patronFixedFields(row: PatronRow): Record<string, FixedField> {
+  return fixedFields('patron', {
+    // Sierra answers the expiration date as an instant in fixedFields, as a day at the top level.
+    43: row.expiration_date ? `${row.expiration_date}T00:00:00Z` : null,
+    47: { value: row.patron_type, display: row.patron_type_desc },
+    48: row.checkouts_total,
+    50: row.current_checkouts,
+    51: row.birth_date,
+    53: row.home_library_code ? { value: row.home_library_code, display: row.home_library_name } : null,
+    56: row.block_code,
+    80: 'p',
+    81: row.id,
+    83: instant(row.created_date),
+    84: instant(row.updated_date),
+    96: Number(row.money_owed),
+    163: row.last_circ_activity ? instant(row.last_circ_activity) : null,
+  });
+}
+
+/**
+ * Sierra's variable-length fields of a patron: b barcode, n name, z email, t and p phones, a and h
+ * addresses (lines joined by $), u unique id, x note, m message. Never the PIN.
+ */
+function patronVarFields(row: PatronRow): { fieldTag: string; content: string }[] {
   return [
     ...row.barcodes.map((content) => ({ fieldTag: 'b', content })),
     ...row.names.map((content) => ({ fieldTag: 'n', content })),
     ...row.emails.map((content) => ({ fieldTag: 'z', content })),
-    ...row.phones.map((p) => ({ fieldTag: 't', content: p.number })),
-    ...row.addresses.map((a) => ({ fieldTag: 'a', content: a.lines.join('$') })),
+    ...row.phones.map((p) => ({ fieldTag: p.type === 'p' ? 'p' : 't', content: p.number })),
+    ...row.addresses.map((a) => ({ fieldTag: a.type === 'h' ? 'h' : 'a', content: a.lines.join('$') })),
+    ...row.unique_ids.map((content) => ({ fieldTag: 'u', content })),
+    ...row.notes.map((content) => ({ fieldTag: 'x', content })),
+    ...(row.message ? [{ fieldTag: 'm', content: row.message }] : []),
   ];
 }
 
-export const presentPatron: Presenter<PatronRow, PatronField> = recordPresenter<PatronRow, PatronField>({
+export const presentPatron: Presenter<PatronRow, PatronField, PatronContext> = recordPresenter<PatronRow, PatronField, PatronContext>({
   names: (row) => row.names,
   barcodes: (row) => row.barcodes,
   expirationDate: (row) => row.expiration_date || undefined,
@@ -47,11 +109,17 @@ export const presentPatron: Presenter<PatronRow, PatronField> = recordPresenter<
   phones: (row) => row.phones,
   addresses: (row) => row.addresses,
   patronType: (row) => row.patron_type,
+  // Patron codes are not kept: Sierra's answer for a patron with none set.
+  patronCodes: () => ({ pcode1: '-', pcode2: '-', pcode3: 0, pcode4: 0 }),
   homeLibraryCode: (row) => row.home_library_code || undefined,
   homeLibrary: (row) =>
     row.home_library_code ? { code: row.home_library_code, name: row.home_library_name ?? row.home_library_code } : undefined,
   message: (row) => (row.message ? { code: '-', accountMessages: [row.message] } : undefined),
   blockInfo: (row) => ({ code: row.block_code }),
+  autoBlockInfo,
+  uniqueIds: (row) => row.unique_ids,
+  pMessage: () => '-',
   moneyOwed: (row) => row.money_owed,
-  varFields,
+  fixedFields: patronFixedFields,
+  varFields: patronVarFields,
 });

@@ -2,11 +2,12 @@
 // names something that does not exist, conflict when another record's state forbids it.
 import { fail } from '../shared/errors.ts';
 
-export const PATRON_SPECIFIC_CODES = { barcodeTaken: 1, unknownLocation: 2, unknownPatronType: 3 } as const;
+export const PATRON_SPECIFIC_CODES = { barcodeTaken: 1, unknownLocation: 2, unknownPatronType: 3, uniqueIdTaken: 4 } as const;
 const c = PATRON_SPECIFIC_CODES;
 
 export const refusePatron = {
   barcodeTaken: (barcodes: readonly string[]) => fail.conflict(c.barcodeTaken, `barcode ${barcodes.join(', ')} belongs to another patron`),
+  uniqueIdTaken: (ids: readonly string[]) => fail.conflict(c.uniqueIdTaken, `unique id ${ids.join(', ')} belongs to another patron`),
   unknownLocation: (code: string) => fail.refused(c.unknownLocation, `homeLibraryCode: no location ${code}`),
   unknownPatronType: (code: number) => fail.refused(c.unknownPatronType, `patronType: no patron type ${code}`),
 };

@@ -31,6 +31,18 @@ export interface PatronRow {
   created_date: Date;
   updated_date: Date;
   deleted_date: Date | null;
+  unique_ids: string[];
+  notes: string[];
+  /** With `circulation` only: what Sierra's fixedFields and autoBlockInfo count. */
+  current_checkouts?: number;
+  checkouts_total?: number;
+  overdue?: number;
+  last_circ_activity?: Date | null;
+}
+
+/** What a read adds to each patron's row: `circulation` counts its loans, overdue as of that day. */
+export interface PatronExtras {
+  circulation?: { today: string };
 }
 
 /** What a write sets; undefined leaves a column as it is (on update). */
@@ -46,6 +58,7 @@ export interface PatronFields {
   blockCode?: string;
   moneyOwed?: string;
   message?: string | null;
+  notes?: string[];
   suppressed?: boolean;
   pinHash?: string;
 }
@@ -54,8 +67,22 @@ const COLUMNS = `p.id::text, p.names, p.emails, p.phones, p.addresses, p.patron_
   p.home_library_code, l.name as home_library_name, to_char(p.expiration_date, 'YYYY-MM-DD') as expiration_date,
   to_char(p.birth_date, 'YYYY-MM-DD') as birth_date, p.block_code, p.money_owed::text as money_owed, p.message, p.suppressed,
   p.created_date, p.updated_date, p.deleted_date,
-  array(select b.barcode from patron_barcodes b where b.patron_id = p.id order by b.position) as barcodes`;
+  array(select b.barcode from patron_barcodes b where b.patron_id = p.id order by b.position) as barcodes,
+  array(select u.unique_id from patron_unique_ids u where u.patron_id = p.id order by u.position) as unique_ids, p.notes`;
 const FROM = 'patrons p join patron_types t on t.code = p.patron_type left join locations l on l.code = p.home_library_code';
+
+/**
+ * What `select` reads: the patron's columns, and with `circulation` its loans in one pass (open,
+ * all, overdue on the day given, the last time one went out or came back). `add` takes the day as
+ * a parameter.
+ */
+function select(extras: PatronExtras | undefined, add: (v: unknown) => string): string {
+  if (!extras?.circulation) return `select ${COLUMNS} from ${FROM}`;
+  return `select ${COLUMNS}, lo.current_checkouts, lo.checkouts_total, lo.overdue, greatest(lo.last_out, lo.last_in) as last_circ_activity
+    from ${FROM} left join lateral (select count(*) filter (where c.returned_date is null)::int as current_checkouts, count(*)::int as checkouts_total,
+      count(*) filter (where c.returned_date is null and c.due_date < ${add(extras.circulation.today)}::date)::int as overdue,
+      max(c.out_date) as last_out, max(c.returned_date) as last_in from checkouts c where c.patron_id = p.id) lo on true`;
+}
 
 // Column and the SQL type its parameter is cast to, per writable field.
 const SET: Record<keyof PatronFields, [string, string]> = {
@@ -70,6 +97,7 @@ const SET: Record<keyof PatronFields, [string, string]> = {
   blockCode: ['block_code', 'text'],
   moneyOwed: ['money_owed', 'numeric'],
   message: ['message', 'text'],
+  notes: ['notes', 'text[]'],
   suppressed: ['suppressed', 'boolean'],
   pinHash: ['pin_hash', 'text'],
 };
@@ -155,42 +183,72 @@ export async function setBarcodes(tx: Queryable, id: string, barcodes: string[])
   return barcodes.filter((b) => !stored.has(b));
 }
 
+/** Gives a patron exactly these unique ids, in order; answers those another live patron holds. */
+export async function setUniqueIds(tx: Queryable, id: string, uniqueIds: string[]): Promise<string[]> {
+  await tx.query('delete from patron_unique_ids where patron_id = $1', [id]);
+  if (uniqueIds.length === 0) return [];
+  const rows = await tx.query<{ unique_id: string }>(
+    `insert into patron_unique_ids (unique_id, patron_id, position)
+     select u, $1, n from unnest($2::text[]) with ordinality as t(u, n)
+     on conflict (unique_id) do nothing returning unique_id`,
+    [id, uniqueIds],
+  );
+  const stored = new Set(rows.map((r) => r.unique_id));
+  return uniqueIds.filter((u) => !stored.has(u));
+}
+
 /** Deletes a live patron, leaving its tombstone: personal data and PIN cleared, barcodes released. */
 export async function tombstonePatron(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
   const rows = await tx.query(
-    `update patrons set names = '{}', emails = '{}', phones = '[]', addresses = '[]', birth_date = null, message = null,
+    `update patrons set names = '{}', emails = '{}', phones = '[]', addresses = '[]', birth_date = null, message = null, notes = '{}',
        pin_hash = null, deleted_date = $2, updated_date = $2
      where id = $1 and deleted_date is null returning id`,
     [id, stamp],
   );
-  if (rows.length > 0) await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
+  if (rows.length > 0) {
+    await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
+    await tx.query('delete from patron_unique_ids where patron_id = $1', [id]);
+  }
   return rows.length > 0;
+}
+
+/** A live patron's phones and addresses, locked for the write that changes them. */
+export async function lockPatronForUpdate(tx: Queryable, id: string): Promise<{ phones: Phone[]; addresses: Address[] } | undefined> {
+  return (
+    await tx.query<{ phones: Phone[]; addresses: Address[] }>(
+      'select phones, addresses from patrons where id = $1 and deleted_date is null for update',
+      [id],
+    )
+  )[0];
 }
 
 export async function patronExists(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('select 1 from patrons where id = $1 and deleted_date is null', [id])).length > 0;
 }
 
-export async function getPatron(db: Queryable, id: string): Promise<PatronRow | undefined> {
-  return (await db.query<PatronRow>(`select ${COLUMNS} from ${FROM} where p.id = $1`, [id]))[0];
+export async function getPatron(db: Queryable, id: string, extras?: PatronExtras): Promise<PatronRow | undefined> {
+  const { params, add } = parameters();
+  return (await db.query<PatronRow>(`${select(extras, add)} where p.id = ${add(id)}`, params))[0];
 }
 
 export interface PatronListFilter extends CommonListFilter {
   limit: number;
   offset: number;
+  extras?: PatronExtras;
 }
 
 export async function listPatrons(db: Queryable, filter: PatronListFilter): Promise<PatronRow[]> {
   const { params, add } = parameters();
+  const from = select(filter.extras, add);
   const where = commonConditions('p', filter, add);
   return db.query<PatronRow>(
-    `select ${COLUMNS} from ${FROM} ${where.length ? `where ${where.join(' and ')}` : ''}
+    `${from} ${where.length ? `where ${where.join(' and ')}` : ''}
      order by p.id limit ${add(filter.limit)} offset ${add(filter.offset)}`,
     params,
   );
 }
 
-export type FindKey = { kind: 'barcode' | 'name' | 'email' | 'phone'; value: string };
+export type FindKey = { kind: 'barcode' | 'name' | 'email' | 'phone' | 'uniqueId'; value: string };
 
 /** Ids of live patrons matching exactly, at most `limit` of them, ascending. */
 export async function findPatronIds(db: Queryable, key: FindKey, limit: number): Promise<string[]> {
@@ -199,6 +257,7 @@ export async function findPatronIds(db: Queryable, key: FindKey, limit: number):
     name: 'p.names @> array[$1::text]',
     email: 'p.emails @> array[$1::text]',
     phone: "p.phones @> jsonb_build_array(jsonb_build_object('number', $1::text))",
+    uniqueId: 'p.id in (select patron_id from patron_unique_ids where unique_id = $1)',
   }[key.kind];
   const rows = await db.query<{ id: string }>(
     `select p.id::text from patrons p where p.deleted_date is null and ${condition} order by p.id limit $2`,

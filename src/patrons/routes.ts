@@ -7,10 +7,11 @@ import { fail } from '../shared/errors.ts';
 import { recordLink } from '../http/links.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, LinkAnswer, recordHeader } from '../http/schemas.ts';
+import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { PATRON_FIELDS, presentPatron } from './present.ts';
+import { CIRCULATION_FIELDS, PATRON_FIELDS, presentPatron } from './present.ts';
 import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
+import { VAR_FIELD_TAGS, WRITABLE_FIXED_FIELDS } from './input.ts';
 
 const Phone = Type.Object(
   { number: Type.String(), type: Type.Optional(Type.String({ description: 't telephone (default), p second telephone.' })) },
@@ -36,9 +37,27 @@ export const PatronSchema = Type.Object(
     homeLibraryCode: Type.Optional(Type.String()),
     homeLibrary: Type.Optional(Type.Object({ code: Type.String(), name: Type.String() })),
     message: Type.Optional(Type.Object({ code: Type.String(), accountMessages: Type.Array(Type.String()) })),
+    patronCodes: Type.Optional(
+      Type.Object(
+        { pcode1: Type.String(), pcode2: Type.String(), pcode3: Type.Integer(), pcode4: Type.Integer() },
+        { description: 'Patron codes are not kept: always the answer for none set.' },
+      ),
+    ),
     blockInfo: Type.Optional(Type.Object({ code: Type.String() })),
+    autoBlockInfo: Type.Optional(
+      Type.Object(
+        { code: Type.String() },
+        {
+          description:
+            "The library's automatic blocks (its profile's blocks): x owes more than the limit, o too many overdue items, - none.",
+        },
+      ),
+    ),
+    uniqueIds: Type.Optional(Type.Array(Type.String())),
+    pMessage: Type.Optional(Type.String()),
     moneyOwed: Type.Optional(Type.String({ description: 'Decimal string with two places, e.g. "12.30".' })),
-    varFields: Type.Optional(Type.Array(Type.Object({ fieldTag: Type.String(), content: Type.String() }))),
+    fixedFields: fixedFieldsSchema('patron'),
+    varFields: SimpleVarFields,
   },
   { $id: 'Patron', additionalProperties: false },
 );
@@ -48,9 +67,9 @@ const text = (description?: string) => Type.Optional(Type.String(description ? {
 const PatronWrite = (creating: boolean) =>
   Type.Object(
     {
-      names: creating
-        ? Type.Array(Type.String(), { description: 'At least one; "Last, First".' })
-        : Type.Optional(Type.Array(Type.String())),
+      names: Type.Optional(
+        Type.Array(Type.String(), { description: creating ? 'At least one (here or as varFields n); "Last, First".' : '"Last, First".' }),
+      ),
       barcodes: Type.Optional(
         Type.Array(Type.String(), { description: 'Each belongs to one live patron; given on PUT, they replace all.' }),
       ),
@@ -64,8 +83,34 @@ const PatronWrite = (creating: boolean) =>
       birthDate: text('YYYY-MM-DD; empty clears.'),
       blockInfo: Type.Optional(Type.Object({ code: Type.String() }, { additionalProperties: false })),
       moneyOwed: text('Decimal string with at most two decimals (a JSON number is accepted).'),
-      message: text('A message for the patron; empty clears.'),
+      message: Type.Optional(
+        Type.Union(
+          [
+            Type.String(),
+            Type.Null(),
+            Type.Object({ code: Type.Optional(Type.String()), accountMessages: Type.Optional(Type.Array(Type.String())) }),
+          ],
+          {
+            description: 'A message for the patron (or Sierra\'s {"accountMessages": [...]}); empty clears.',
+          },
+        ),
+      ),
       suppressed: Type.Optional(Type.Boolean()),
+      uniqueIds: Type.Optional(Type.Array(Type.String(), { description: 'Each belongs to one live patron; given, they replace all.' })),
+      varFields: Type.Optional(
+        Type.Array(Type.Object({ fieldTag: Type.String(), content: Type.String() }), {
+          description: `Sierra's varFields; each tag given replaces that field's values: ${Object.entries(VAR_FIELD_TAGS)
+            .map(([t, m]) => `${t} ${m}`)
+            .join(', ')}.`,
+        }),
+      ),
+      fixedFields: Type.Optional(
+        Type.Record(Type.String(), Type.Object({ label: Type.Optional(Type.String()), value: Type.Unknown() }), {
+          description: `Sierra's fixedFields by number; written: ${Object.entries(WRITABLE_FIXED_FIELDS)
+            .map(([n, m]) => `${n} ${m}`)
+            .join(', ')}.`,
+        }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -117,6 +162,14 @@ const sec = { tags: ['patrons'], security: [{ bearer: [] }] };
 const validateErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 429: errorRef, 503: errorRef };
 
 export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: string | undefined): void {
+  /** The fields asked for, and what reading them takes: the patron's loans and the library's blocks, when they show. */
+  const reading = async (raw: string | undefined) => {
+    const fields = parseFields(raw, PATRON_FIELDS);
+    if (!fields.some((f) => CIRCULATION_FIELDS.includes(f))) return { fields, extras: undefined, ctx: {} };
+    const { extras, blocks } = await patrons.circulation();
+    return { fields, extras, ctx: { blocks } };
+  };
+
   app.get(
     '/patrons',
     {
@@ -124,10 +177,10 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
       schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList } },
     },
     async (request) => {
-      const fields = parseFields(request.query.fields, PATRON_FIELDS);
+      const { fields, extras, ctx } = await reading(request.query.fields);
       const filter = parseCommonList(request.query);
-      const rows = await patrons.list(filter);
-      return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentPatron(row, fields)) };
+      const rows = await patrons.list({ ...filter, extras });
+      return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentPatron(row, fields, ctx)) };
     },
   );
 
@@ -144,18 +197,19 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
     },
     async (request) => {
       const q = request.query;
-      const fields = parseFields(q.fields, PATRON_FIELDS);
+      const { fields, extras, ctx } = await reading(q.fields);
       if (q.barcode !== undefined && (q.varFieldTag !== undefined || q.varFieldContent !== undefined)) {
         throw fail.invalidParameter('give barcode, or varFieldTag with varFieldContent, not both');
       }
-      if (q.barcode !== undefined) return presentPatron(await patrons.find({ kind: 'barcode', value: q.barcode.trim() }), fields);
+      if (q.barcode !== undefined)
+        return presentPatron(await patrons.find({ kind: 'barcode', value: q.barcode.trim() }, extras), fields, ctx);
       if (q.varFieldTag === undefined || q.varFieldContent === undefined)
         throw fail.missingParameter('barcode, or varFieldTag and varFieldContent, is required');
       const kind = FIND_TAGS[q.varFieldTag];
       if (!kind || !Object.hasOwn(FIND_TAGS, q.varFieldTag)) {
         throw fail.invalidParameter(`varFieldTag: "${q.varFieldTag}" cannot be searched; tags are ${Object.keys(FIND_TAGS).join(', ')}`);
       }
-      return presentPatron(await patrons.find({ kind, value: q.varFieldContent.trim() }), fields);
+      return presentPatron(await patrons.find({ kind, value: q.varFieldContent.trim() }, extras), fields, ctx);
     },
   );
 
@@ -187,8 +241,11 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
         response: { 200: Type.Ref('Patron'), 404: errorRef },
       },
     },
-    async (request) =>
-      presentPatron(await patrons.get(parseRecordId('id', request.params.id)), parseFields(request.query.fields, PATRON_FIELDS)),
+    async (request) => {
+      const id = parseRecordId('id', request.params.id);
+      const { fields, extras, ctx } = await reading(request.query.fields);
+      return presentPatron(await patrons.get(id, extras), fields, ctx);
+    },
   );
 
   app.post(

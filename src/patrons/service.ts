@@ -6,6 +6,8 @@ import { horizon, stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { PinLimits } from '../config.ts';
 import { fail } from '../shared/errors.ts';
+import type { LibraryService } from '../library/service.ts';
+import type { Settings } from '../library/service.ts';
 import { BLOCK_CODES, parsePatronInput, type PatronInput } from './input.ts';
 import { hashPin, verifyPin } from './pin.ts';
 import { invalidBarcodeOrPin, refusePatron, tooManyAttempts } from './refusals.ts';
@@ -15,7 +17,7 @@ export const METADATA_FIELDS = ['patronType', 'homeLibraryCode', 'blockInfo'] as
 export type MetadataField = (typeof METADATA_FIELDS)[number];
 
 /** varFieldTag values GET /patrons/find understands, and what each matches. */
-export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n: 'name', z: 'email', t: 'phone' };
+export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n: 'name', z: 'email', t: 'phone', u: 'uniqueId' };
 
 const subject = (kind: 'barcode' | 'key', value: string) => crypto.createHash('sha256').update(`${kind}:${value}`).digest();
 
@@ -31,8 +33,15 @@ export class PatronService {
   constructor(
     private readonly db: Db,
     private readonly limits: PinLimits,
-    private readonly deletion?: PatronDeletion,
+    private readonly deletion: PatronDeletion,
+    private readonly library: Pick<LibraryService, 'now'>,
   ) {}
+
+  /** What a read of the patron's loans and blocks needs: today (for overdue loans) and the library's blocks. */
+  async circulation(): Promise<{ extras: repo.PatronExtras; blocks: Pick<Settings, 'maxMoneyOwed' | 'maxOverdueItems'> }> {
+    const now = await this.library.now();
+    return { extras: { circulation: { today: now.today } }, blocks: now };
+  }
 
   async create(input: PatronInput): Promise<string> {
     const parsed = parsePatronInput(input, true);
@@ -40,8 +49,7 @@ export class PatronService {
     return this.db.transaction(async (tx) => {
       await this.checkCodes(tx, fields);
       const id = await repo.insertPatron(tx, fields, await stamp(tx));
-      const taken = await repo.setBarcodes(tx, id, parsed.barcodes ?? []);
-      if (taken.length) throw refusePatron.barcodeTaken(taken);
+      await this.setIds(tx, id, parsed.barcodes ?? [], parsed.uniqueIds ?? []);
       return id;
     });
   }
@@ -51,14 +59,33 @@ export class PatronService {
     const fields = { ...parsed.fields, ...(parsed.pin === undefined ? {} : { pinHash: await hashPin(parsed.pin) }) };
     const found = await this.db.transaction(async (tx) => {
       await this.checkCodes(tx, fields);
-      if (!(await repo.updatePatron(tx, id, fields, await stamp(tx)))) return false;
-      if (parsed.barcodes) {
-        const taken = await repo.setBarcodes(tx, id, parsed.barcodes);
-        if (taken.length) throw refusePatron.barcodeTaken(taken);
+      if (parsed.keepOtherTypes) {
+        // varFields t/p or a/h replace the phones or addresses of those types only.
+        const current = await repo.lockPatronForUpdate(tx, id);
+        if (!current) return false;
+        const keep = parsed.keepOtherTypes;
+        if (keep.phones && fields.phones)
+          fields.phones = [...fields.phones, ...current.phones.filter((p) => keep.phones!.includes(p.type))];
+        if (keep.addresses && fields.addresses)
+          fields.addresses = [...fields.addresses, ...current.addresses.filter((a) => keep.addresses!.includes(a.type))];
       }
+      if (!(await repo.updatePatron(tx, id, fields, await stamp(tx)))) return false;
+      await this.setIds(tx, id, parsed.barcodes, parsed.uniqueIds);
       return true;
     });
     if (!found) throw fail.notFound(`no patron ${id}`);
+  }
+
+  /** Gives the patron these barcodes and unique ids (those given), refusing any another patron holds. */
+  private async setIds(tx: Queryable, id: string, barcodes: string[] | undefined, uniqueIds: string[] | undefined): Promise<void> {
+    if (barcodes) {
+      const taken = await repo.setBarcodes(tx, id, barcodes);
+      if (taken.length) throw refusePatron.barcodeTaken(taken);
+    }
+    if (uniqueIds) {
+      const taken = await repo.setUniqueIds(tx, id, uniqueIds);
+      if (taken.length) throw refusePatron.uniqueIdTaken(taken);
+    }
   }
 
   private async checkCodes(tx: Queryable, fields: repo.PatronFields): Promise<void> {
@@ -71,9 +98,9 @@ export class PatronService {
   async delete(id: string): Promise<void> {
     const found = await this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      await this.deletion?.prepare(tx, id);
+      await this.deletion.prepare(tx, id);
       if (!(await repo.tombstonePatron(tx, id, at))) return false;
-      await this.deletion?.finish(tx, id);
+      await this.deletion.finish(tx, id);
       return true;
     });
     if (!found) throw fail.notFound(`no patron ${id}`);
@@ -84,8 +111,8 @@ export class PatronService {
     return repo.patronExists(this.db, id);
   }
 
-  async get(id: string): Promise<repo.PatronRow> {
-    const row = await repo.getPatron(this.db, id);
+  async get(id: string, extras?: repo.PatronExtras): Promise<repo.PatronRow> {
+    const row = await repo.getPatron(this.db, id, extras);
     if (!row) throw fail.notFound(`no patron ${id}`);
     return row;
   }
@@ -96,11 +123,11 @@ export class PatronService {
   }
 
   /** The one live patron matching; 404 when none, 409 (code 133) when several. */
-  async find(key: repo.FindKey): Promise<repo.PatronRow> {
+  async find(key: repo.FindKey, extras?: repo.PatronExtras): Promise<repo.PatronRow> {
     const ids = await repo.findPatronIds(this.db, key, 2);
     if (ids.length > 1) throw fail.multipleRecords(`more than one patron has this ${key.kind}`);
     if (ids.length === 0) throw fail.notFound(`no patron has this ${key.kind}`);
-    return this.get(ids[0]!);
+    return this.get(ids[0]!, extras);
   }
 
   /**

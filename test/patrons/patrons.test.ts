@@ -83,6 +83,7 @@ describe(`patrons on ${ENGINE}`, () => {
         { fieldTag: 'z', content: 'ada@example.org' },
         { fieldTag: 't', content: '555-0100' },
         { fieldTag: 'a', content: '12 St James Sq$London' },
+        { fieldTag: 'm', content: 'Card renewed' },
       ],
     });
     assertRefused(await reader.get(`/v6/patrons/${ada}?fields=pin`), 400, 108);
