@@ -169,32 +169,28 @@ export async function updatePatron(tx: Queryable, id: string, fields: PatronFiel
   return rows.length > 0;
 }
 
-/** Gives a patron exactly these barcodes, in order; answers the ones another live patron holds (then nothing should be committed). */
-export async function setBarcodes(tx: Queryable, id: string, barcodes: string[]): Promise<string[]> {
-  await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
-  if (barcodes.length === 0) return [];
-  const rows = await tx.query<{ barcode: string }>(
-    `insert into patron_barcodes (barcode, patron_id, position)
-     select b, $1, n from unnest($2::text[]) with ordinality as t(b, n)
-     on conflict (barcode) do nothing returning barcode`,
-    [id, barcodes],
-  );
-  const stored = new Set(rows.map((r) => r.barcode));
-  return barcodes.filter((b) => !stored.has(b));
-}
+/** The keys a patron is found by, each held by one live patron: their tables and columns. */
+const KEYS = {
+  barcodes: { table: 'patron_barcodes', column: 'barcode' },
+  uniqueIds: { table: 'patron_unique_ids', column: 'unique_id' },
+} as const;
 
-/** Gives a patron exactly these unique ids, in order; answers those another live patron holds. */
-export async function setUniqueIds(tx: Queryable, id: string, uniqueIds: string[]): Promise<string[]> {
-  await tx.query('delete from patron_unique_ids where patron_id = $1', [id]);
-  if (uniqueIds.length === 0) return [];
-  const rows = await tx.query<{ unique_id: string }>(
-    `insert into patron_unique_ids (unique_id, patron_id, position)
-     select u, $1, n from unnest($2::text[]) with ordinality as t(u, n)
-     on conflict (unique_id) do nothing returning unique_id`,
-    [id, uniqueIds],
+/**
+ * Gives a patron exactly these barcodes or unique ids, in order; answers the ones another live
+ * patron holds (then nothing should be committed).
+ */
+export async function setKeys(tx: Queryable, kind: keyof typeof KEYS, id: string, values: string[]): Promise<string[]> {
+  const { table, column } = KEYS[kind];
+  await tx.query(`delete from ${table} where patron_id = $1`, [id]);
+  if (values.length === 0) return [];
+  const rows = await tx.query<{ value: string }>(
+    `insert into ${table} (${column}, patron_id, position)
+     select v, $1, n from unnest($2::text[]) with ordinality as t(v, n)
+     on conflict (${column}) do nothing returning ${column} as value`,
+    [id, values],
   );
-  const stored = new Set(rows.map((r) => r.unique_id));
-  return uniqueIds.filter((u) => !stored.has(u));
+  const stored = new Set(rows.map((r) => r.value));
+  return values.filter((v) => !stored.has(v));
 }
 
 /** Deletes a live patron, leaving its tombstone: personal data and PIN cleared, barcodes released. */

@@ -79,11 +79,11 @@ export class PatronService {
   /** Gives the patron these barcodes and unique ids (those given), refusing any another patron holds. */
   private async setIds(tx: Queryable, id: string, barcodes: string[] | undefined, uniqueIds: string[] | undefined): Promise<void> {
     if (barcodes) {
-      const taken = await repo.setBarcodes(tx, id, barcodes);
+      const taken = await repo.setKeys(tx, 'barcodes', id, barcodes);
       if (taken.length) throw refusePatron.barcodeTaken(taken);
     }
     if (uniqueIds) {
-      const taken = await repo.setUniqueIds(tx, id, uniqueIds);
+      const taken = await repo.setKeys(tx, 'uniqueIds', id, uniqueIds);
       if (taken.length) throw refusePatron.uniqueIdTaken(taken);
     }
   }
