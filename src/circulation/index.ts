@@ -15,5 +15,6 @@ export const circulation: Domain = {
   services: ({ db, services }) => ({
     circulation: new CirculationService(db, services.library, services.holds, services.patrons, services.branches),
   }),
-  register: async (app, { services, config }) => v6(app, (api) => circulationRoutes(api, services.circulation, config.publicBaseUrl)),
+  register: async (app, { services, config }) =>
+    v6(app, (api) => circulationRoutes(api, services.circulation, services.items, config.publicBaseUrl)),
 };

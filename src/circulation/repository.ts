@@ -6,14 +6,23 @@ export interface CheckoutRow {
   patron_id: string;
   item_id: string;
   barcode: string | null;
+  call_number: string | null;
   out_date: Date;
   due_date: string;
+  renewals: number;
 }
 
-export async function activeCheckout(tx: Queryable, itemId: string): Promise<{ id: string; patron_id: string } | undefined> {
+const CHECKOUT = `select c.id::text, c.patron_id::text, c.item_id::text, i.barcode, i.call_number, c.out_date,
+  to_char(c.due_date, 'YYYY-MM-DD') as due_date, c.renewals from checkouts c join items i on i.id = c.item_id`;
+
+export async function activeCheckout(
+  tx: Queryable,
+  itemId: string,
+): Promise<{ id: string; patron_id: string; due_date: string; renewals: number } | undefined> {
   return (
-    await tx.query<{ id: string; patron_id: string }>(
-      'select id::text, patron_id::text from checkouts where item_id = $1 and returned_date is null for update',
+    await tx.query<{ id: string; patron_id: string; due_date: string; renewals: number }>(
+      `select id::text, patron_id::text, to_char(due_date, 'YYYY-MM-DD') as due_date, renewals from checkouts
+       where item_id = $1 and returned_date is null for update`,
       [itemId],
     )
   )[0];
@@ -33,10 +42,34 @@ export async function returnCheckout(tx: Queryable, id: string): Promise<void> {
 }
 
 export async function listCheckouts(db: Queryable, patronId: string, limit: number, offset: number): Promise<CheckoutRow[]> {
-  return db.query<CheckoutRow>(
-    `select c.id::text, c.patron_id::text, c.item_id::text, i.barcode, c.out_date, to_char(c.due_date, 'YYYY-MM-DD') as due_date
-     from checkouts c join items i on i.id = c.item_id where c.patron_id = $1 and c.returned_date is null
-     order by c.id limit $2 offset $3`,
-    [patronId, limit, offset],
-  );
+  return db.query<CheckoutRow>(`${CHECKOUT} where c.patron_id = $1 and c.returned_date is null order by c.id limit $2 offset $3`, [
+    patronId,
+    limit,
+    offset,
+  ]);
+}
+
+/** The open checkout of an item (a list of one or none, as Sierra answers it). */
+export async function checkoutsOfItem(db: Queryable, itemId: string): Promise<CheckoutRow[]> {
+  return db.query<CheckoutRow>(`${CHECKOUT} where c.item_id = $1 and c.returned_date is null`, [itemId]);
+}
+
+/** An open checkout by id. */
+export async function getCheckout(db: Queryable, id: string): Promise<CheckoutRow | undefined> {
+  return (await db.query<CheckoutRow>(`${CHECKOUT} where c.id = $1 and c.returned_date is null`, [id]))[0];
+}
+
+/** The item and patron of an open checkout, read before their locks are taken (then read again under them). */
+export async function checkoutParties(db: Queryable, id: string): Promise<{ item_id: string; patron_id: string } | undefined> {
+  return (
+    await db.query<{ item_id: string; patron_id: string }>(
+      'select item_id::text, patron_id::text from checkouts where id = $1 and returned_date is null',
+      [id],
+    )
+  )[0];
+}
+
+/** Renews an open checkout: its new due date, one renewal more. */
+export async function renewCheckout(tx: Queryable, id: string, due: string): Promise<void> {
+  await tx.query('update checkouts set due_date = $2::date, renewals = renewals + 1 where id = $1', [id, due]);
 }

@@ -1,26 +1,43 @@
-// Check-out (POST /patrons/{id}/checkouts), the patron's checkouts, and check-in (POST /items/{id}/checkin).
+// Check-out (POST /patrons/{id}/checkouts, or by barcodes: POST /patrons/checkout), the patron's
+// checkouts, one checkout and its renewal, an item's checkout, and check-in (POST /items/{id}/checkin,
+// or by barcode: DELETE /items/checkouts/{barcode}).
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
 import { pagingQuery } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { instant } from '../shared/instant.ts';
 import { errorRef, LinkAnswer } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
+import type { FastifyRequest } from 'fastify';
 import type { CirculationService } from './service.ts';
+import type { ItemService } from '../items/service.ts';
+import { ITEM_FIELDS, presentItem } from '../items/present.ts';
+import { parseFields } from '../http/params.ts';
+import { CHECKOUT_FIELDS, presentCheckout } from './present.ts';
+import type { CheckoutRow } from './repository.ts';
 
 const PatronParams = Type.Object({ id: Type.String() });
 const Checkout = Type.Object(
   {
     id: Type.String(),
-    patron: Type.String(),
-    item: Type.String(),
+    patron: Type.Optional(Type.String()),
+    item: Type.Optional(Type.Union([Type.String(), Type.Ref('Item')], { description: 'URL of the item; with expand=item, the item.' })),
     barcode: Type.Optional(Type.String()),
-    outDate: Type.String({ description: 'Instant.' }),
-    dueDate: Type.String({ description: 'YYYY-MM-DD' }),
+    dueDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+    callNumber: Type.Optional(Type.String()),
+    numberOfRenewals: Type.Optional(Type.Integer()),
+    outDate: Type.Optional(Type.String({ description: 'Instant.' })),
   },
   { additionalProperties: false },
+);
+const CheckoutList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Checkout) });
+const ReadQuery = {
+  fields: Type.Optional(Type.String({ description: `Fields to return: ${CHECKOUT_FIELDS.all.join(', ')}, or default.` })),
+  expand: Type.Optional(Type.String({ description: 'item: nest the item instead of its URL.' })),
+};
+const statgroup = Type.Optional(
+  Type.Integer({ minimum: 0, maximum: 999, description: "The statistics group of the terminal (Sierra's statgroup); accepted." }),
 );
 const CheckoutBody = Type.Object(
   {
@@ -39,7 +56,21 @@ const CheckinBody = Type.Union([
 
 const sec = { tags: ['circulation'], security: [{ bearer: [] }] };
 
-export function circulationRoutes(app: App, circulation: CirculationService, publicBaseUrl: string | undefined): void {
+export function circulationRoutes(app: App, circulation: CirculationService, items: ItemService, publicBaseUrl: string | undefined): void {
+  /** Checkouts as the request asks for them: its fields, and with expand=item each item nested. */
+  async function present(request: FastifyRequest, rows: CheckoutRow[], q: { fields?: string; expand?: string }) {
+    const fields = parseFields(q.fields, CHECKOUT_FIELDS);
+    if (q.expand !== undefined && q.expand !== 'item') throw fail.invalidParameter('expand: only item is supported');
+    const nested = q.expand === 'item' ? new Map((await items.many(rows.map((r) => r.item_id))).map((i) => [i.id, i])) : undefined;
+    const base = apiBase(request, publicBaseUrl);
+    return rows.map((row) => {
+      const out = presentCheckout(row, fields, base);
+      const item = nested?.get(row.item_id);
+      if (item && 'item' in out) out.item = presentItem(item, ITEM_FIELDS.defaults);
+      return out;
+    });
+  }
+
   app.post(
     '/patrons/:id/checkouts',
     {
@@ -50,6 +81,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, pub
           "Fills the patron's hold the item is trapped for; refused (409 code 132 specificCode 9) when it is held for another patron.",
         ...sec,
         params: PatronParams,
+        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
         body: CheckoutBody,
         response: { 200: LinkAnswer, 404: errorRef, 409: errorRef },
       },
@@ -73,29 +105,113 @@ export function circulationRoutes(app: App, circulation: CirculationService, pub
         summary: "A patron's checkouts",
         ...sec,
         params: PatronParams,
-        querystring: Type.Object({ ...pagingQuery }, { additionalProperties: false }),
-        response: {
-          200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Checkout) }),
-          404: errorRef,
-        },
+        querystring: Type.Object({ ...pagingQuery, ...ReadQuery }, { additionalProperties: false }),
+        response: { 200: CheckoutList, 404: errorRef },
       },
     },
     async (request) => {
       const offset = request.query.offset ?? 0;
       const rows = await circulation.checkouts(parseRecordId('id', request.params.id), request.query.limit ?? 50, offset);
-      const base = apiBase(request, publicBaseUrl);
-      return {
-        total: rows.length,
-        start: offset,
-        entries: rows.map((r) => ({
-          id: `${base}/patrons/checkouts/${r.id}`,
-          patron: `${base}/patrons/${r.patron_id}`,
-          item: `${base}/items/${r.item_id}`,
-          ...(r.barcode ? { barcode: r.barcode } : {}),
-          outDate: instant(r.out_date),
-          dueDate: r.due_date,
-        })),
-      };
+      return { total: rows.length, start: offset, entries: await present(request, rows, request.query) };
+    },
+  );
+
+  app.get(
+    '/patrons/checkouts/:id',
+    {
+      config: { access: access.need('Patrons_Checkouts_Read') },
+      schema: {
+        summary: 'A checkout',
+        ...sec,
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object(ReadQuery, { additionalProperties: false }),
+        response: { 200: Checkout, 404: errorRef },
+      },
+    },
+    async (request) => (await present(request, [await circulation.loan(parseRecordId('id', request.params.id))], request.query))[0],
+  );
+
+  app.post(
+    '/patrons/checkouts/:id/renewal',
+    {
+      config: { access: access.need('Patrons_Checkouts_Write') },
+      schema: {
+        summary: 'Renew a checkout',
+        description:
+          "Due again after its circulation rule's loan period from today. Refused (409 code 132) past the rule's renewals (specificCode 11), when a hold of another patron wants the item (12), or when the patron may not borrow (1 expired, 2 blocked).",
+        ...sec,
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        response: { 200: Checkout, 404: errorRef, 409: errorRef },
+      },
+    },
+    async (request) => {
+      const row = await circulation.renew(parseRecordId('id', request.params.id));
+      return (await present(request, [row], { fields: CHECKOUT_FIELDS.all.join(',') }))[0];
+    },
+  );
+
+  app.post(
+    '/patrons/checkout',
+    {
+      config: { access: access.need('Patrons_Checkouts_Write') },
+      schema: {
+        summary: 'Check an item out to a patron, both by barcode',
+        description: 'With patronPin, the PIN is checked first (counted against the same limits as POST /patrons/validate).',
+        ...sec,
+        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            patronBarcode: Type.String({ minLength: 1, maxLength: 200 }),
+            itemBarcode: Type.String({ minLength: 1, maxLength: 200 }),
+            patronPin: Type.Optional(Type.String({ maxLength: 128 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: LinkAnswer, 400: errorRef, 404: errorRef, 409: errorRef },
+      },
+    },
+    async (request) => {
+      const { patronBarcode, itemBarcode, patronPin } = request.body;
+      const id = await circulation.checkoutByBarcodes(patronBarcode.trim(), itemBarcode.trim(), patronPin, request.principal!.keyId);
+      return { link: `${apiBase(request, publicBaseUrl)}/patrons/checkouts/${id}` };
+    },
+  );
+
+  app.get(
+    '/items/:id/checkouts',
+    {
+      config: { access: access.need('Patrons_Checkouts_Read') },
+      schema: {
+        summary: "An item's checkout (a list of one, or none)",
+        ...sec,
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object(ReadQuery, { additionalProperties: false }),
+        response: { 200: CheckoutList, 404: errorRef },
+      },
+    },
+    async (request) => {
+      const rows = await circulation.checkoutsOfItem(parseRecordId('id', request.params.id));
+      return { total: rows.length, start: 0, entries: await present(request, rows, request.query) };
+    },
+  );
+
+  app.delete(
+    '/items/checkouts/:barcode',
+    {
+      config: { access: access.need('Items_Write') },
+      schema: {
+        summary: 'Check an item in by its barcode',
+        description: "As POST /items/{id}/checkin at the item's own location: traps it for the first hold it can fill.",
+        ...sec,
+        params: Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 200 }) }),
+        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        response: { 204: Type.Null(), 404: errorRef },
+      },
+    },
+    async (request, reply) => {
+      await circulation.checkinByBarcode(request.params.barcode.trim());
+      return reply.code(204).send(null);
     },
   );
 

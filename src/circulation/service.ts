@@ -58,6 +58,63 @@ export class CirculationService {
     });
   }
 
+  /**
+   * Renews a loan: due again after its rule's loan period from today (never earlier than it was),
+   * refused past the rule's renewals, when a hold of another patron wants the item, or when the
+   * patron may not borrow (expired, blocked, the library's blocks).
+   */
+  async renew(checkoutId: string): Promise<repo.CheckoutRow> {
+    return this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      const parties = await repo.checkoutParties(tx, checkoutId);
+      if (!parties) throw fail.notFound(`no checkout ${checkoutId}`);
+      const { bibIds, item, patron, today } = await this.holds.lockForCirculation(tx, parties.item_id, parties.patron_id);
+      const loan = await repo.activeCheckout(tx, parties.item_id);
+      // Returned (or returned and lent again) between the read and the locks.
+      if (!item || !patron || loan?.id !== checkoutId) throw fail.notFound(`no checkout ${checkoutId}`);
+      const rule = await this.library.ruleFor(tx, patron.patron_type, item.item_type, item.location_code);
+      if (loan.renewals >= rule.renewals) throw refuseHold.renewalLimit(rule.renewals);
+      if (await this.holds.wantedByAnother(tx, item.id, bibIds, patron.id, today)) throw refuseHold.wantedByHold(item.id);
+      const next = await this.holds.openDayAfter(tx, item.location_code, today, rule.loanDays);
+      const due = next > loan.due_date ? next : loan.due_date;
+      await repo.renewCheckout(tx, checkoutId, due);
+      await this.holds.setDue(tx, item.id, due, at);
+      return (await repo.getCheckout(tx, checkoutId))!;
+    });
+  }
+
+  /** An open checkout by id. */
+  async loan(id: string): Promise<repo.CheckoutRow> {
+    const row = await repo.getCheckout(this.db, id);
+    if (!row) throw fail.notFound(`no checkout ${id}`);
+    return row;
+  }
+
+  /** An item's open checkout, as a list of one or none. */
+  async checkoutsOfItem(itemId: string): Promise<repo.CheckoutRow[]> {
+    if (!(await this.holds.itemIdExists(itemId))) throw fail.notFound(`no item ${itemId}`);
+    return repo.checkoutsOfItem(this.db, itemId);
+  }
+
+  /**
+   * Checks an item out by the patron's and the item's barcodes (a self-check or a resource-sharing
+   * hub). With a PIN, the PIN is validated first, under the limits of PatronService.validate.
+   */
+  async checkoutByBarcodes(patronBarcode: string, itemBarcode: string, pin: string | undefined, keyId: string): Promise<string> {
+    const patronId =
+      pin === undefined
+        ? (await this.patrons.find({ kind: 'barcode', value: patronBarcode })).id
+        : await this.patrons.validate(patronBarcode, pin, keyId);
+    return this.checkout(patronId, { itemBarcode });
+  }
+
+  /** Checks in the live item with this barcode. */
+  async checkinByBarcode(barcode: string): Promise<CheckinResult> {
+    const itemId = await this.holds.itemIdOfBarcode(this.db, barcode);
+    if (!itemId) throw fail.notFound(`no item with barcode ${barcode}`);
+    return this.checkin(itemId);
+  }
+
   async checkouts(patronId: string, limit: number, offset: number): Promise<repo.CheckoutRow[]> {
     if (!(await this.patrons.exists(patronId))) throw fail.notFound(`no patron ${patronId}`);
     return repo.listCheckouts(this.db, patronId, limit, offset);

@@ -15,6 +15,8 @@ export const HOLD_SPECIFIC_CODES = {
   holdReady: 8,
   heldForAnother: 9,
   alreadyCheckedOut: 10,
+  renewalLimit: 11,
+  wantedByHold: 12,
 } as const;
 const c = HOLD_SPECIFIC_CODES;
 
@@ -33,4 +35,13 @@ export const refuseHold = {
   holdReady: (id: string) => fail.conflict(c.holdReady, `hold ${id} is ready for pickup: it cannot be frozen or moved`),
   heldForAnother: (item: string) => fail.conflict(c.heldForAnother, `item ${item} is held for another patron`),
   alreadyCheckedOut: (item: string) => fail.conflict(c.alreadyCheckedOut, `item ${item} is already checked out`),
+  renewalLimit: (limit: number) =>
+    fail.conflict(
+      c.renewalLimit,
+      limit === 0
+        ? 'this loan cannot be renewed: its circulation rule allows no renewals'
+        : `this loan has been renewed ${limit} times, the most its circulation rule allows`,
+    ),
+  wantedByHold: (item: string) =>
+    fail.conflict(c.wantedByHold, `item ${item} is wanted by a hold of another patron: the loan cannot be renewed`),
 };

@@ -151,6 +151,10 @@ export async function itemIdOfBarcode(db: Queryable, barcode: string): Promise<s
   return (await db.query<{ id: string }>('select id::text from items where barcode = $1 and deleted_date is null', [barcode]))[0]?.id;
 }
 
+export async function itemExists(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('select 1 from items where id = $1 and deleted_date is null', [id])).length > 0;
+}
+
 /** Item statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims returned, damaged). */
 export const HOLDABLE_STATUSES = ['-', 't', '!', 'o', 'p'];
 

@@ -259,6 +259,11 @@ export class HoldService {
     return openDayAfter(today, days, location === null ? { weekdays: [], dates: [] } : await repo.closedDays(tx, location, today));
   }
 
+  /** Whether a live item has this id. */
+  itemIdExists(id: string): Promise<boolean> {
+    return repo.itemExists(this.db, id);
+  }
+
   /** The live item with this barcode, read in the caller's transaction. */
   itemIdOfBarcode(tx: Queryable, barcode: string): Promise<string | undefined> {
     return repo.itemIdOfBarcode(tx, barcode);
@@ -274,6 +279,17 @@ export class HoldService {
     const filled = trapped ?? (await repo.waitingHoldOfPatron(tx, patronId, itemId, bibIds));
     if (filled) await repo.finishHold(tx, filled.id, 'f', 'checked out');
     await repo.setItemStatus(tx, itemId, '-', due, at);
+  }
+
+  /** A renewed loan's new due date on its item. Under lockForCirculation. */
+  async setDue(tx: Queryable, itemId: string, due: string, at: Date): Promise<void> {
+    await repo.setItemStatus(tx, itemId, '-', due, at);
+  }
+
+  /** Whether a hold of another patron waits for this item (it could fill it today): a loan of it is not renewed. Under lockForCirculation. */
+  async wantedByAnother(tx: Queryable, itemId: string, bibIds: string[], patronId: string, today: string): Promise<boolean> {
+    const next = await repo.nextHoldFor(tx, itemId, bibIds, today);
+    return next !== undefined && next.patron_id !== patronId;
   }
 
   /** A checked-in item goes to the next hold it can fill, in transit or on the hold shelf, or back on the shelf. Under lockForCirculation. */

@@ -19,3 +19,6 @@ alter table patrons add constraint patrons_check
 
 -- A patron's fixedFields count all its checkouts (48 Total Checkouts), not only the open ones.
 create index checkouts_patron_all on checkouts (patron_id, out_date);
+
+-- Renewals (issue 19): how many times the loan was renewed, limited by its circulation rule.
+alter table checkouts add column renewals integer not null default 0 check (renewals >= 0);
