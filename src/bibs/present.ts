@@ -24,13 +24,22 @@ export const BIB_FIELDS = fieldSet(
     'normTitle',
     'normAuthor',
     'varFields',
+    'orders',
+    'locations',
+    'marc',
     'fixedFields',
     'items',
   ],
-  ['deletedDate', 'normTitle', 'normAuthor', 'varFields', 'fixedFields', 'items'],
+  ['deletedDate', 'normTitle', 'normAuthor', 'varFields', 'orders', 'locations', 'marc', 'fixedFields', 'items'],
 );
 
 export type BibField = (typeof BIB_FIELDS.all)[number];
+
+/** What a read of these fields needs besides the derived columns: the MARC, the items' locations and count. */
+export const bibExtrasFor = (fields: readonly BibField[]) => ({
+  marc: fields.includes('varFields') || fields.includes('marc'),
+  holdings: fields.includes('fixedFields') || fields.includes('locations'),
+});
 
 // MARC language codes are ISO 639-2/B; the runtime's names know the /T forms of these few.
 const BIBLIOGRAPHIC_TO_TERMINOLOGY: Record<string, string> = {
@@ -148,7 +157,7 @@ export function normalizeText(text: string | null): string | null {
 
 /** Sierra's fixed-length fields of a bib (src/shared/fixed-fields.ts). */
 function bibFixedFields(row: BibRow): Record<string, FixedField> {
-  const locations = row.item_locations ?? [];
+  const locations = (row.item_locations ?? []).map((l) => l.code);
   return fixedFields('bib', {
     24: row.lang ? { value: row.lang, display: languageName(row.lang) } : null,
     25: 0,
@@ -187,4 +196,8 @@ export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | un
   normTitle: (row) => normalizeText(row.title),
   normAuthor: (row) => normalizeText(row.author),
   varFields: (row) => (row.marc ? varFields(row.marc) : undefined),
+  // Order records are not kept (acquisitions keeps invoices): no bib has an order.
+  orders: () => [],
+  locations: (row) => row.item_locations,
+  marc: (row) => row.marc ?? undefined,
 });

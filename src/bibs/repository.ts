@@ -23,15 +23,15 @@ export interface BibRow {
   deleted_date: Date | null;
   /** Some item of the bib is on the shelf: status available, not checked out. */
   available: boolean;
-  /** Read with the fixed fields only: the locations of the bib's items, and how many items it has. */
-  item_locations?: string[];
+  /** Read with the fixed fields or locations only: the locations of the bib's items (by code), and how many items it has. */
+  item_locations?: { code: string; name: string }[];
   copies?: number;
 }
 
 /** What a read includes beyond the derived columns. */
 export interface BibExtras {
   marc?: boolean;
-  /** The item locations and copy count the fixed fields show. */
+  /** The item locations and copy count the fixed fields and `locations` show. */
   holdings?: boolean;
 }
 
@@ -47,8 +47,9 @@ const columns = ({
           where ib.bib_id = b.id and i.status = '-' and i.due_date is null and i.deleted_date is null and not i.suppressed) as available
   ${
     holdings
-      ? `, array(select distinct i.location_code from item_bibs ib join items i on i.id = ib.item_id
-              where ib.bib_id = b.id and i.deleted_date is null and i.location_code is not null order by 1) as item_locations,
+      ? `, (select coalesce(jsonb_agg(jsonb_build_object('code', l.code, 'name', l.name) order by l.code), '[]') from locations l
+              where l.code in (select i.location_code from item_bibs ib join items i on i.id = ib.item_id
+                               where ib.bib_id = b.id and i.deleted_date is null)) as item_locations,
     (select count(*)::int from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as copies`
       : ''
   }`;

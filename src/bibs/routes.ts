@@ -7,7 +7,7 @@ import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { BIB_FIELDS, presentBib } from './present.ts';
+import { BIB_FIELDS, bibExtrasFor, presentBib } from './present.ts';
 import { parseBibBody } from './body.ts';
 import { METADATA_FIELDS, type BibService } from './service.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
@@ -34,6 +34,16 @@ export const BibSchema = Type.Object(
     normTitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     normAuthor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     varFields: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    orders: Type.Optional(
+      Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Order records are not kept: always empty.' }),
+    ),
+    locations: Type.Optional(Type.Array(CodeName, { description: "The locations of the bib's items." })),
+    marc: Type.Optional(
+      Type.Object(
+        { leader: Type.String(), fields: Type.Array(Type.Object({}, { additionalProperties: true })) },
+        { description: 'The MARC record in MARC-in-JSON.' },
+      ),
+    ),
     fixedFields: fixedFieldsSchema('bib'),
     items: Type.Optional(Type.Array(Type.Ref('Item'), { description: "The bib's items (fields=…,items)." })),
   },
@@ -85,7 +95,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       const q = request.query;
       const fields = parseFields(q.fields, BIB_FIELDS);
       const filter = parseCommonList(q);
-      const rows = await bibs.list({ ...filter, extras: { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') } });
+      const rows = await bibs.list({ ...filter, extras: bibExtrasFor(fields) });
       const items = fields.includes('items') ? await bibs.itemsOf(rows.filter((r) => !r.deleted_date).map((r) => r.id)) : undefined;
       return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
     },

@@ -1,7 +1,7 @@
 // GET /bibs/search: the search box as an API (DESIGN.md section 3, "Search"). The public catalogue
 // page asks the same SearchService, so both give the same records in the same order.
 import { Type, type TSchema } from 'typebox';
-import { presentBib, BIB_FIELDS } from '../bibs/present.ts';
+import { bibExtrasFor, presentBib, BIB_FIELDS } from '../bibs/present.ts';
 import type { BibService } from '../bibs/service.ts';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
@@ -93,7 +93,7 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
         decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
       };
       // The page's bibs come with it (in the ranking's round trip where the search allows).
-      const extras = { marc: fields.includes('varFields'), holdings: fields.includes('fixedFields') };
+      const extras = bibExtrasFor(fields);
       const result = await search.search({
         text: q.text,
         index: q.index,
