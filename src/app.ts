@@ -10,6 +10,7 @@ import { auth } from './auth/index.ts';
 import { bibs } from './bibs/index.ts';
 import { branches } from './branches/index.ts';
 import { catalog } from './catalog/index.ts';
+import { fines } from './fines/index.ts';
 import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
@@ -60,6 +61,7 @@ export const DOMAINS: readonly Domain[] = [
   invoices,
   holds,
   patrons,
+  fines,
   circulation,
   catalog,
   generate,

@@ -13,7 +13,7 @@ declare module '../domain.ts' {
 export const circulation: Domain = {
   name: 'circulation',
   services: ({ db, services }) => ({
-    circulation: new CirculationService(db, services.library, services.holds, services.patrons, services.branches),
+    circulation: new CirculationService(db, services.library, services.holds, services.patrons, services.branches, services.fines),
   }),
   register: async (app, { services, config }) =>
     v6(app, (api) => circulationRoutes(api, services.circulation, services.items, config.publicBaseUrl)),

@@ -9,6 +9,7 @@ import type { BranchService } from '../branches/service.ts';
 import type { HoldService } from '../holds/service.ts';
 import type { PatronService } from '../patrons/service.ts';
 import type { LibraryService } from '../library/service.ts';
+import type { FineService } from '../fines/service.ts';
 import * as repo from './repository.ts';
 
 export interface CheckinResult {
@@ -25,6 +26,7 @@ export class CirculationService {
     private readonly holds: HoldService,
     private readonly patrons: PatronService,
     private readonly branches: BranchService,
+    private readonly fines: FineService,
   ) {}
 
   /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
@@ -51,7 +53,13 @@ export class CirculationService {
       const { bibIds, item, today } = await this.holds.lockForCirculation(tx, itemId);
       if (!item) throw fail.notFound(`no item ${itemId}`);
       const checkout = await repo.activeCheckout(tx, itemId);
-      if (checkout) await repo.returnCheckout(tx, checkout.id);
+      if (checkout) {
+        await repo.returnCheckout(tx, checkout.id);
+        if (checkout.due_date < today) {
+          const loan = { checkoutId: checkout.id, patronId: checkout.patron_id, itemId, dueDate: checkout.due_date };
+          await this.fines.assessOverdue(tx, { ...loan, itemType: item.item_type, location: item.location_code }, today, false, at);
+        }
+      }
       const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
       const status = outcome.kind === 'ready' ? '!' : outcome.kind === 'transit' ? 't' : '-';
       return { itemId, status, ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }) };
@@ -75,6 +83,10 @@ export class CirculationService {
       const rule = await this.library.ruleFor(tx, patron.patron_type, item.item_type, item.location_code);
       if (loan.renewals >= rule.renewals) throw refuseHold.renewalLimit(rule.renewals);
       if (await this.holds.wantedByAnother(tx, item.id, bibIds, patron.id, today)) throw refuseHold.wantedByHold(item.id);
+      if (loan.due_date < today) {
+        const ending = { checkoutId, patronId: patron.id, itemId: item.id, dueDate: loan.due_date };
+        await this.fines.assessOverdue(tx, { ...ending, itemType: item.item_type, location: item.location_code }, today, true, at);
+      }
       const next = await this.holds.openDayAfter(tx, item.location_code, today, rule.loanDays);
       const due = next > loan.due_date ? next : loan.due_date;
       await repo.renewCheckout(tx, checkoutId, due);

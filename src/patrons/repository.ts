@@ -218,6 +218,16 @@ export async function lockPatronForUpdate(tx: Queryable, id: string): Promise<{ 
   )[0];
 }
 
+/** Locks a live patron's row for a change of what it owes; false when there is none. */
+export async function lockPatronRow(tx: Queryable, id: string): Promise<boolean> {
+  return (await tx.query('select 1 from patrons where id = $1 and deleted_date is null for update', [id])).length > 0;
+}
+
+/** Moves what a patron owes by `delta` (a decimal string, negative for a payment), never below zero. */
+export async function addOwed(tx: Queryable, id: string, delta: string): Promise<void> {
+  await tx.query('update patrons set money_owed = greatest(money_owed + $2::numeric, 0) where id = $1', [id, delta]);
+}
+
 export async function patronExists(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('select 1 from patrons where id = $1 and deleted_date is null', [id])).length > 0;
 }

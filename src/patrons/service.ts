@@ -106,6 +106,16 @@ export class PatronService {
     if (!found) throw fail.notFound(`no patron ${id}`);
   }
 
+  /** Locks a live patron for a change of what it owes (fines): false when there is none. In the caller's transaction. */
+  lockForMoney(tx: Queryable, id: string): Promise<boolean> {
+    return repo.lockPatronRow(tx, id);
+  }
+
+  /** Moves what the patron owes (a fine charged, a payment), in the caller's transaction. */
+  addOwed(tx: Queryable, id: string, delta: string): Promise<void> {
+    return repo.addOwed(tx, id, delta);
+  }
+
   /** Whether a live patron has this id. */
   exists(id: string): Promise<boolean> {
     return repo.patronExists(this.db, id);

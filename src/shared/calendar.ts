@@ -57,6 +57,11 @@ export function addDays(day: string, days: number): string {
   return text(ms(day) + days * 86_400_000);
 }
 
+/** Days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((ms(to) - ms(from)) / 86_400_000);
+}
+
 /** The same day of the month `months` later (clamped to the month's last day). */
 export function addMonths(day: string, months: number): string {
   const d = new Date(ms(day));
