@@ -11,6 +11,7 @@ import { bibs } from './bibs/index.ts';
 import { branches } from './branches/index.ts';
 import { catalog } from './catalog/index.ts';
 import { fines } from './fines/index.ts';
+import { query } from './query/index.ts';
 import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
@@ -63,6 +64,7 @@ export const DOMAINS: readonly Domain[] = [
   patrons,
   fines,
   circulation,
+  query,
   catalog,
   generate,
 ];

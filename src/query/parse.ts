@@ -1,0 +1,143 @@
+// Sierra's JSON query language (the one its Create Lists and POST /{bibs,items,patrons}/query take),
+// read into a checked tree. Every problem is a 400 code 108 naming where it is in the body
+// (`queries[2].expr.op`), so a client's mistake is never a 500 or an empty answer.
+import { fail } from '../shared/errors.ts';
+import type { RecordKind } from '../shared/fixed-fields.ts';
+
+export const OPS = {
+  equals: 1,
+  not_equal: 1,
+  in: -1,
+  has: 1,
+  all_fields_not_have: 1,
+  starts_with: 1,
+  ends_with: 1,
+  between: 2,
+  not_within: 2,
+  greater_than: 1,
+  less_than: 1,
+  greater_than_or_equal: 1,
+  less_than_or_equal: 1,
+  exists: 0,
+  not_exists: 0,
+} as const satisfies Record<string, number>;
+export type Op = keyof typeof OPS;
+
+export type Joiner = 'and' | 'or';
+export type Target =
+  | { kind: 'fixed'; id: number }
+  | { kind: 'tag'; tag: string }
+  | { kind: 'marc'; marcTag: string; ind1?: string; ind2?: string; subfields?: string };
+export type Expr = { op: Op; operands: string[] } | { parts: Expr[]; joiners: Joiner[] };
+export type Query = { record: RecordKind; target: Target; expr: Expr } | { parts: Query[]; joiners: Joiner[] };
+
+const MAX_DEPTH = 16;
+const MAX_OPERANDS = 1000;
+const bad = (path: string, why: string) => fail.invalidParameter(`${path || 'query'}: ${why}`);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** [a, "and", b, "or", c]: the parts and the joiners between them, each checked by `each`. */
+function alternating<T>(raw: unknown[], path: string, each: (v: unknown, path: string) => T): { parts: T[]; joiners: Joiner[] } {
+  if (raw.length === 0 || raw.length % 2 === 0) throw bad(path, 'must alternate parts and "and"/"or", starting and ending with a part');
+  const parts: T[] = [];
+  const joiners: Joiner[] = [];
+  raw.forEach((v, i) => {
+    if (i % 2 === 0) parts.push(each(v, `${path}[${i}]`));
+    else {
+      const joiner = typeof v === 'string' ? v.toLowerCase() : v;
+      if (joiner !== 'and' && joiner !== 'or') throw bad(`${path}[${i}]`, 'must be "and" or "or"');
+      joiners.push(joiner);
+    }
+  });
+  return { parts, joiners };
+}
+
+function operand(v: unknown, path: string): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  throw bad(path, 'must be a string (or a number)');
+}
+
+function expression(raw: unknown, path: string, depth: number): Expr {
+  if (depth > MAX_DEPTH) throw bad(path, `nests more than ${MAX_DEPTH} deep`);
+  if (Array.isArray(raw)) {
+    const { parts, joiners } = alternating(raw, path, (v, p) => expression(v, p, depth + 1));
+    return parts.length === 1 ? parts[0]! : { parts, joiners };
+  }
+  if (!isObject(raw)) throw bad(path, 'must be an expression {"op", "operands"} or a list of them joined by "and"/"or"');
+  const op = raw.op;
+  if (typeof op !== 'string' || !Object.hasOwn(OPS, op)) throw bad(`${path}.op`, `must be one of ${Object.keys(OPS).join(', ')}`);
+  // One published client sends a single "operand" where Sierra documents "operands".
+  const given = raw.operands ?? (raw.operand === undefined ? [] : [raw.operand]);
+  if (!Array.isArray(given)) throw bad(`${path}.operands`, 'must be a list');
+  if (given.length > MAX_OPERANDS) throw bad(`${path}.operands`, `may hold at most ${MAX_OPERANDS} values`);
+  const unknown = Object.keys(raw).filter((k) => !['op', 'operands', 'operand'].includes(k));
+  if (unknown.length) throw bad(`${path}.${unknown[0]}`, 'is not part of an expression');
+  let operands = given.map((v, i) => operand(v, `${path}.operands[${i}]`));
+  const arity: number = OPS[op as Op];
+  // The Create Lists editor pads one-value operators with "" as a second operand.
+  if (arity >= 0) operands = arity === 2 ? operands : operands.filter((v, i) => i < arity || v !== '');
+  if (arity >= 0 && operands.length !== arity)
+    throw bad(`${path}.operands`, `${op} takes ${arity === 0 ? 'no values' : arity === 1 ? 'one value' : 'two values'}`);
+  if (arity < 0 && operands.length === 0) throw bad(`${path}.operands`, `${op} takes at least one value`);
+  return { op: op as Op, operands };
+}
+
+function target(raw: unknown, path: string): { record: RecordKind; target: Target } {
+  if (!isObject(raw)) throw bad(path, 'must be an object {"record": {"type"}, and "id", "field" or "specialField"}');
+  const record = raw.record;
+  const type = isObject(record) ? record.type : undefined;
+  if (type !== 'bib' && type !== 'item' && type !== 'patron') throw bad(`${path}.record.type`, 'must be bib, item or patron');
+  const found = ['id', 'field', 'specialField'].filter((k) => raw[k] !== undefined);
+  if (found.length !== 1)
+    throw bad(path, 'must name the data by exactly one of "id" (a fixed field), "field" (a varField) or "specialField"');
+  if (raw.specialField !== undefined)
+    throw bad(`${path}.specialField`, 'special fields are not searchable here; search the MARC field instead');
+  if (raw.id !== undefined) {
+    if (typeof raw.id !== 'number' || !Number.isInteger(raw.id)) throw bad(`${path}.id`, 'must be a fixed-field number');
+    return { record: type, target: { kind: 'fixed', id: raw.id } };
+  }
+  const field = raw.field;
+  if (!isObject(field)) throw bad(`${path}.field`, 'must be {"tag"} or {"marcTag", "ind1", "ind2", "subfields"}');
+  if (typeof field.tag === 'string' && field.marcTag === undefined) {
+    if (!/^[a-z0-9=^]$/i.test(field.tag)) throw bad(`${path}.field.tag`, 'must be one field tag letter');
+    return { record: type, target: { kind: 'tag', tag: field.tag } };
+  }
+  if (typeof field.marcTag !== 'string' || !/^\d{3}$/.test(field.marcTag))
+    throw bad(`${path}.field.marcTag`, 'must be a three-digit MARC tag');
+  const one = (name: 'ind1' | 'ind2') => {
+    const v = field[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v.length > 1) throw bad(`${path}.field.${name}`, 'must be one character');
+    return v === '' ? ' ' : v;
+  };
+  const subfields = field.subfields;
+  if (subfields !== undefined && (typeof subfields !== 'string' || !/^[a-z0-9]*$/.test(subfields)))
+    throw bad(`${path}.field.subfields`, 'must be subfield codes, such as "ab"');
+  const out: Target = { kind: 'marc', marcTag: field.marcTag };
+  const ind1 = one('ind1');
+  const ind2 = one('ind2');
+  if (ind1 !== undefined) out.ind1 = ind1;
+  if (ind2 !== undefined) out.ind2 = ind2;
+  if (subfields) out.subfields = subfields;
+  return { record: type, target: out };
+}
+
+function query(raw: unknown, path: string, depth: number): Query {
+  if (depth > MAX_DEPTH) throw bad(path, `nests more than ${MAX_DEPTH} deep`);
+  if (!isObject(raw)) throw bad(path, 'must be a query {"target", "expr"} or {"queries": [...]}');
+  if (raw.queries !== undefined) {
+    if (!Array.isArray(raw.queries)) throw bad(`${path}.queries`, 'must be a list');
+    const { parts, joiners } = alternating(raw.queries, `${path ? `${path}.` : ''}queries`, (v, p) => query(v, p, depth + 1));
+    return parts.length === 1 ? parts[0]! : { parts, joiners };
+  }
+  const at = (name: string) => (path ? `${path}.${name}` : name);
+  const unknown = Object.keys(raw).filter((k) => !['target', 'expr'].includes(k));
+  if (unknown.length) throw bad(at(unknown[0]!), 'is not part of a query');
+  return { ...target(raw.target, at('target')), expr: expression(raw.expr, at('expr'), depth + 1) };
+}
+
+/** The body of a query request, checked. */
+export function parseQuery(body: unknown): Query {
+  return query(body, '', 0);
+}

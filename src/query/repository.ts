@@ -1,0 +1,237 @@
+// SQL for Sierra's JSON queries: a checked query tree (parse.ts) compiled into one parameterised
+// condition over the live records of the endpoint's type. Each target is a value of the record
+// (a fixed field by its number, a varField by its tag, a MARC field by tag, indicators and
+// subfields); one that repeats (a bib's titles, a patron's barcodes) matches when any of its
+// values does, and the negative operators (not_equal, all_fields_not_have, not_exists) when none does.
+// Text is compared without regard to case or surrounding spaces, as Create Lists compares it.
+import type { Queryable } from '../db/types.ts';
+import { parameters } from '../db/list-filters.ts';
+import { fail } from '../shared/errors.ts';
+import type { RecordKind } from '../shared/fixed-fields.ts';
+import type { Expr, Op, Query, Target } from './parse.ts';
+
+type ValueType = 'text' | 'number' | 'date';
+/** One value per record (`sql`), or several (`from`: a set of rows of one column `v`). */
+type Source = { type: ValueType; sql: string } | { type: ValueType; from: string };
+
+const ALIAS: Record<RecordKind, string> = { bib: 'b', item: 'i', patron: 'p' };
+const TABLE: Record<RecordKind, string> = { bib: 'bibs', item: 'items', patron: 'patrons' };
+
+const day = (instant: string) => `(${instant} at time zone 'UTC')::date`;
+
+/** Fixed fields a query can name, per record type: what each reads. */
+const FIXED: Record<RecordKind, Record<number, (a: string) => Source>> = {
+  bib: {
+    24: (a) => ({ type: 'text', sql: `${a}.lang` }),
+    26: (a) => ({
+      type: 'text',
+      from: `(select i.location_code as v from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = ${a}.id and i.deleted_date is null)`,
+    }),
+    28: (a) => ({ type: 'date', sql: `${a}.catalog_date` }),
+    29: (a) => ({ type: 'text', sql: `${a}.bib_level` }),
+    30: (a) => ({ type: 'text', sql: `${a}.material_type` }),
+    31: (a) => ({ type: 'text', sql: `(case when ${a}.suppressed then 'n' else '-' end)` }),
+    81: (a) => ({ type: 'number', sql: `${a}.id` }),
+    83: (a) => ({ type: 'date', sql: day(`${a}.created_date`) }),
+    84: (a) => ({ type: 'date', sql: day(`${a}.updated_date`) }),
+    89: (a) => ({ type: 'text', sql: `${a}.country` }),
+  },
+  item: {
+    61: (a) => ({ type: 'text', sql: `${a}.item_type` }),
+    65: (a) => ({ type: 'date', sql: day(`${a}.due_date`) }),
+    76: (a) => ({ type: 'number', sql: `(select count(*) from checkouts c where c.item_id = ${a}.id)` }),
+    79: (a) => ({ type: 'text', sql: `${a}.location_code` }),
+    81: (a) => ({ type: 'number', sql: `${a}.id` }),
+    83: (a) => ({ type: 'date', sql: day(`${a}.created_date`) }),
+    84: (a) => ({ type: 'date', sql: day(`${a}.updated_date`) }),
+    88: (a) => ({ type: 'text', sql: `${a}.status` }),
+  },
+  patron: {
+    43: (a) => ({ type: 'date', sql: `${a}.expiration_date` }),
+    47: (a) => ({ type: 'number', sql: `${a}.patron_type` }),
+    51: (a) => ({ type: 'date', sql: `${a}.birth_date` }),
+    53: (a) => ({ type: 'text', sql: `${a}.home_library_code` }),
+    56: (a) => ({ type: 'text', sql: `${a}.block_code` }),
+    81: (a) => ({ type: 'number', sql: `${a}.id` }),
+    83: (a) => ({ type: 'date', sql: day(`${a}.created_date`) }),
+    84: (a) => ({ type: 'date', sql: day(`${a}.updated_date`) }),
+    96: (a) => ({ type: 'number', sql: `${a}.money_owed` }),
+  },
+};
+
+/** A bib's varField groups (Sierra's field group tags) as the MARC tags they gather. */
+export const BIB_TAGS: Record<string, string[]> = {
+  a: ['100', '110', '111', '700', '710', '711'],
+  t: ['245', '246', '130', '240', '730', '740'],
+  d: Array.from({ length: 100 }, (_, i) => String(600 + i)),
+  i: ['020', '022'],
+  n: Array.from({ length: 100 }, (_, i) => String(500 + i)),
+  s: ['490', '800', '810', '811', '830'],
+  p: ['260', '264'],
+  o: ['001'],
+};
+
+const ITEM_TAGS: Record<string, (a: string) => string> = {
+  b: (a) => `(select ${a}.barcode as v)`,
+  c: (a) => `(select ${a}.call_number as v)`,
+};
+
+const PATRON_TAGS: Record<string, (a: string) => string> = {
+  b: (a) => `(select b.barcode as v from patron_barcodes b where b.patron_id = ${a}.id)`,
+  n: (a) => `(select unnest(${a}.names) as v)`,
+  z: (a) => `(select unnest(${a}.emails) as v)`,
+  t: (a) => `(select ph->>'number' as v from jsonb_array_elements(${a}.phones) ph)`,
+  a: (a) =>
+    `(select (select string_agg(l, '$') from jsonb_array_elements_text(ad->'lines') l) as v from jsonb_array_elements(${a}.addresses) ad)`,
+  u: (a) => `(select u.unique_id as v from patron_unique_ids u where u.patron_id = ${a}.id)`,
+  x: (a) => `(select unnest(${a}.notes) as v)`,
+  m: (a) => `(select ${a}.message as v)`,
+};
+
+type Add = (value: unknown) => string;
+
+/** A bib's MARC fields with these tags (and indicators), each as the text of its chosen subfields. */
+function marcValues(a: string, tags: string[], add: Add, t: { ind1?: string; ind2?: string; subfields?: string } = {}): string {
+  const codes = t.subfields ? `and position(s.key in ${add(t.subfields)}) > 0` : '';
+  const indicators = [
+    t.ind1 === undefined ? '' : `and f.value->>'ind1' = ${add(t.ind1)}`,
+    t.ind2 === undefined ? '' : `and f.value->>'ind2' = ${add(t.ind2)}`,
+  ].join(' ');
+  // bibs.marc is json (kept as written): the json functions, not the jsonb ones.
+  return `(select case json_typeof(f.value) when 'string' then f.value #>> '{}'
+      else (select string_agg(s.value, ' ') from json_array_elements(f.value->'subfields') sf, json_each_text(sf) s where true ${codes}) end as v
+    from json_array_elements(${a}.marc->'fields') fe, json_each(fe) f where f.key = any(${add(tags)}::text[]) ${indicators})`;
+}
+
+function source(record: RecordKind, target: Target, a: string, add: Add): Source {
+  const named = (what: string) => fail.invalidParameter(`query: ${record} records have no ${what} a query can search`);
+  if (target.kind === 'fixed') {
+    const read = FIXED[record][target.id];
+    if (!read) throw named(`fixed field ${target.id}; those searchable are ${Object.keys(FIXED[record]).join(', ')}`);
+    return read(a);
+  }
+  if (target.kind === 'marc') {
+    if (record !== 'bib') throw named('MARC fields');
+    return { type: 'text', from: marcValues(a, [target.marcTag], add, target) };
+  }
+  if (record === 'bib') {
+    const tags = BIB_TAGS[target.tag];
+    if (!tags) throw named(`varField tag ${target.tag}; tags are ${Object.keys(BIB_TAGS).join(', ')}`);
+    return { type: 'text', from: marcValues(a, tags, add) };
+  }
+  const tags = record === 'item' ? ITEM_TAGS : PATRON_TAGS;
+  const from = Object.hasOwn(tags, target.tag) ? tags[target.tag] : undefined;
+  if (!from) throw named(`varField tag ${target.tag}; tags are ${Object.keys(tags).join(', ')}`);
+  return { type: 'text', from: from(a) };
+}
+
+const DATE = /^(?:(\d{2})[-/](\d{2})[-/](\d{4})|(\d{4})-(\d{2})-(\d{2}))$/;
+
+/** An operand as the SQL parameter its comparison takes. */
+function typed(type: ValueType, raw: string, add: Add): string {
+  const value = raw.trim();
+  if (type === 'number') {
+    if (!/^-?\d{1,15}(\.\d{1,6})?$/.test(value)) throw fail.invalidParameter(`query: "${raw}" is not a number`);
+    return `${add(value)}::numeric`;
+  }
+  if (type === 'date') {
+    const m = DATE.exec(value);
+    if (!m) throw fail.invalidParameter(`query: "${raw}" is not a date (MM-DD-YYYY or YYYY-MM-DD)`);
+    const [y, mo, d] = m[1] ? [m[3], m[1], m[2]] : [m[4], m[5], m[6]];
+    const iso = `${y}-${mo}-${d}`;
+    if (Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) || new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) !== iso)
+      throw fail.invalidParameter(`query: "${raw}" is not a date`);
+    return `${add(iso)}::date`;
+  }
+  return `lower(${add(value)})`;
+}
+
+const like = (raw: string, before: boolean, after: boolean) =>
+  `${before ? '%' : ''}${raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, '\\$&')}${after ? '%' : ''}`;
+
+/** The condition one value `v` meets for a positive operator. */
+function positive(op: Op, operands: string[], type: ValueType, v: string, add: Add): string {
+  const value = type === 'text' ? `lower(trim(${v}))` : v;
+  const [first = '', second = ''] = operands;
+  switch (op) {
+    case 'equals':
+      return `${value} = ${typed(type, first, add)}`;
+    case 'in':
+      return `(${operands.map((o) => `${value} = ${typed(type, o, add)}`).join(' or ')})`;
+    case 'has':
+      return `${value}::text like ${add(like(first, true, true))}`;
+    case 'starts_with':
+      return `${value}::text like ${add(like(first, false, true))}`;
+    case 'ends_with':
+      return `${value}::text like ${add(like(first, true, false))}`;
+    case 'between':
+      return `${value} between ${typed(type, first, add)} and ${typed(type, second, add)}`;
+    case 'greater_than':
+      return `${value} > ${typed(type, first, add)}`;
+    case 'less_than':
+      return `${value} < ${typed(type, first, add)}`;
+    case 'greater_than_or_equal':
+      return `${value} >= ${typed(type, first, add)}`;
+    case 'less_than_or_equal':
+      return `${value} <= ${typed(type, first, add)}`;
+    case 'exists':
+      return `${v} is not null`;
+    default:
+      throw new Error(`not a positive operator: ${op}`);
+  }
+}
+
+/** The negative operators, and the positive one each denies. */
+const NEGATION: Partial<Record<Op, Op>> = { not_equal: 'equals', all_fields_not_have: 'has', not_within: 'between', not_exists: 'exists' };
+
+function condition(expr: Expr, src: Source, add: Add): string {
+  if ('parts' in expr) {
+    return expr.parts.reduce(
+      (sql, part, i) => (i === 0 ? `(${condition(part, src, add)})` : `(${sql} ${expr.joiners[i - 1]} (${condition(part, src, add)}))`),
+      '',
+    );
+  }
+  const denied = NEGATION[expr.op];
+  const op = denied ?? expr.op;
+  if ('sql' in src) {
+    const met = positive(op, expr.operands, src.type, src.sql, add);
+    return denied ? `not coalesce(${met}, false)` : `coalesce(${met}, false)`;
+  }
+  const any = `exists (select 1 from ${src.from} as m where m.v is not null and ${positive(op, expr.operands, src.type, 'm.v', add)})`;
+  return denied ? `not ${any}` : any;
+}
+
+function compile(q: Query, record: RecordKind, add: Add): string {
+  if ('parts' in q) {
+    return q.parts.reduce(
+      (sql, part, i) => (i === 0 ? `(${compile(part, record, add)})` : `(${sql} ${q.joiners[i - 1]} (${compile(part, record, add)}))`),
+      '',
+    );
+  }
+  const a = ALIAS[record];
+  if (q.record === record) return condition(q.expr, source(record, q.target, a, add), add);
+  // A condition on the linked records: an item's bibs, a bib's live items.
+  if (record === 'bib' && q.record === 'item')
+    return `exists (select 1 from item_bibs qb join items qi on qi.id = qb.item_id where qb.bib_id = b.id and qi.deleted_date is null
+      and ${condition(q.expr, source('item', q.target, 'qi', add), add)})`;
+  if (record === 'item' && q.record === 'bib')
+    return `exists (select 1 from item_bibs qb join bibs qbb on qbb.id = qb.bib_id where qb.item_id = i.id
+      and ${condition(q.expr, source('bib', q.target, 'qbb', add), add)})`;
+  throw fail.invalidParameter(`query: a ${record} query cannot search ${q.record} records`);
+}
+
+/** Ids of the live records of `record` the query matches, ascending, one page of them. */
+export async function queryIds(db: Queryable, record: RecordKind, q: Query, limit: number, offset: number): Promise<string[]> {
+  const { params, add } = parameters();
+  const a = ALIAS[record];
+  const where = compile(q, record, add);
+  const rows = await db.query<{ id: string }>(
+    `select ${a}.id::text from ${TABLE[record]} ${a} where ${a}.deleted_date is null and ${where}
+     order by ${a}.id limit ${add(limit)} offset ${add(offset)}`,
+    params,
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,46 @@
+// POST /bibs/query, /items/query, /patrons/query: Sierra's JSON query language over live records.
+import { Type } from 'typebox';
+import { access } from '../http/access.ts';
+import { apiBase } from '../http/links.ts';
+import { pagingQuery } from '../http/params.ts';
+import { errorRef } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import type { Permission } from '../auth/roles.ts';
+import type { RecordKind } from '../shared/fixed-fields.ts';
+import { OPS } from './parse.ts';
+import type { QueryService } from './service.ts';
+
+const ENDPOINTS: [RecordKind, string, Permission][] = [
+  ['bib', 'bibs', 'Bibs_Read'],
+  ['item', 'items', 'Items_Read'],
+  ['patron', 'patrons', 'Patrons_Read'],
+];
+
+export function queryRoutes(app: App, queries: QueryService, publicBaseUrl: string | undefined): void {
+  for (const [record, resource, permission] of ENDPOINTS) {
+    app.post(
+      `/${resource}/query`,
+      {
+        config: { access: access.need(permission) },
+        schema: {
+          summary: `Find ${resource} by a JSON query`,
+          description: `Sierra's JSON query (as Create Lists writes it): {"target": {"record": {"type": "${record}"}, "id": N | "field": {"tag"} | {"marcTag", "ind1", "ind2", "subfields"}}, "expr": {"op", "operands"}}, or {"queries": [q, "and", q, …]}; expressions join the same way. Operators: ${Object.keys(OPS).join(', ')}. Text matches regardless of case; dates are MM-DD-YYYY or YYYY-MM-DD. Answers the links of the live ${resource} that match, in id order.`,
+          tags: [resource],
+          security: [{ bearer: [] }],
+          querystring: Type.Object(pagingQuery, { additionalProperties: false }),
+          body: Type.Unknown(),
+          response: {
+            200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Object({ link: Type.String() })) }),
+            400: errorRef,
+          },
+        },
+      },
+      async (request) => {
+        const offset = request.query.offset ?? 0;
+        const ids = await queries.ids(record, request.body, request.query.limit ?? 50, offset);
+        const base = apiBase(request, publicBaseUrl);
+        return { total: ids.length, start: offset, entries: ids.map((id) => ({ link: `${base}/${resource}/${id}` })) };
+      },
+    );
+  }
+}

@@ -1,0 +1,30 @@
+// Sierra's JSON queries (POST /{bibs,items,patrons}/query): a query checked, then run as one
+// statement under a time limit, so a query that would read the whole catalogue for minutes is
+// refused with a clear answer instead of holding a connection.
+import type { Db } from '../db/types.ts';
+import { fail } from '../shared/errors.ts';
+import type { RecordKind } from '../shared/fixed-fields.ts';
+import { parseQuery } from './parse.ts';
+import * as repo from './repository.ts';
+
+/** The longest a query may run. */
+export const QUERY_TIMEOUT_MS = 30_000;
+
+export class QueryService {
+  constructor(private readonly db: Db) {}
+
+  /** The ids of the live records of `record` the query (a request body) matches: one page, ascending. */
+  async ids(record: RecordKind, body: unknown, limit: number, offset: number): Promise<string[]> {
+    const query = parseQuery(body);
+    try {
+      return await this.db.transaction(async (tx) => {
+        await tx.exec(`set local statement_timeout = ${QUERY_TIMEOUT_MS}`);
+        return repo.queryIds(tx, record, query, limit, offset);
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '57014')
+        throw fail.refused(0, `the query ran longer than ${QUERY_TIMEOUT_MS / 1000} s: narrow it (an indexed field, a date range)`);
+      throw error;
+    }
+  }
+}
