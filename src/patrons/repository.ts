@@ -272,14 +272,27 @@ export async function findPatronIds(db: Queryable, key: FindKey, limit: number):
   return rows.map((r) => r.id);
 }
 
-/** The live patron holding a barcode, with its PIN hash (null when it has no PIN). */
-export async function pinOfBarcode(db: Queryable, barcode: string): Promise<{ id: string; pin_hash: string | null } | undefined> {
-  const rows = await db.query<{ id: string; pin_hash: string | null }>(
+/**
+ * The live patron holding a barcode, with its PIN hash (null when it has no PIN). Not case
+ * sensitive: a barcode that matches only with letters of another case, and only one such.
+ */
+export async function pinOfBarcode(
+  db: Queryable,
+  barcode: string,
+  caseSensitive = true,
+): Promise<{ id: string; pin_hash: string | null } | undefined> {
+  const exact = await db.query<{ id: string; pin_hash: string | null }>(
     `select p.id::text, p.pin_hash from patron_barcodes b join patrons p on p.id = b.patron_id
      where b.barcode = $1 and p.deleted_date is null`,
     [barcode],
   );
-  return rows[0];
+  if (exact.length || caseSensitive) return exact[0];
+  const folded = await db.query<{ id: string; pin_hash: string | null }>(
+    `select p.id::text, p.pin_hash from patron_barcodes b join patrons p on p.id = b.patron_id
+     where lower(b.barcode) = lower($1) and p.deleted_date is null limit 2`,
+    [barcode],
+  );
+  return folded.length === 1 ? folded[0] : undefined;
 }
 
 export async function patronTypeExists(db: Queryable, code: number): Promise<boolean> {

@@ -147,7 +147,11 @@ const FindQuery = Type.Object(
 );
 const IdParams = Type.Object({ id: Type.String() });
 const Credentials = Type.Object(
-  { barcode: Type.String({ maxLength: 200 }), pin: Type.String({ maxLength: 128 }) },
+  {
+    barcode: Type.String({ maxLength: 200 }),
+    pin: Type.String({ maxLength: 128 }),
+    caseSensitivity: Type.Optional(Type.Boolean({ description: 'false: the barcode matches whatever its letter case (default true).' })),
+  },
   { additionalProperties: false },
 );
 const AuthBody = Type.Object(
@@ -315,7 +319,8 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
       },
     },
     async (request, reply) => {
-      await patrons.validate(request.body.barcode, request.body.pin, request.principal!.keyId);
+      const { barcode, pin, caseSensitivity } = request.body;
+      await patrons.validate(barcode, pin, request.principal!.keyId, caseSensitivity ?? true);
       return reply.code(204).send(null);
     },
   );

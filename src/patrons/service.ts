@@ -145,9 +145,9 @@ export class PatronService {
    * wrong PIN) gives the same answer after the same work. Over a limit: tooManyAttempts, without
    * checking the PIN.
    */
-  async validate(barcode: string, pin: string, keyId: string): Promise<string> {
+  async validate(barcode: string, pin: string, keyId: string, caseSensitive = true): Promise<string> {
     const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
-    const barcodeSubject = subject('barcode', barcode.trim());
+    const barcodeSubject = subject('barcode', caseSensitive ? barcode.trim() : barcode.trim().toLowerCase());
     const keySubject = subject('key', keyId);
     const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
     if (!counts.keyCounted) throw tooManyAttempts(counts.keyRetrySec, 'API key');
@@ -155,7 +155,7 @@ export class PatronService {
       await repo.takeBackAttempt(this.db, keySubject); // the PIN is not checked: not a failure of the key
       throw tooManyAttempts(counts.barcodeRetrySec, 'barcode');
     }
-    const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim()) : undefined;
+    const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim(), caseSensitive) : undefined;
     const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);
     if (ok && found) {
       await repo.clearFailures(this.db, barcodeSubject);

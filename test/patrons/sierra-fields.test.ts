@@ -149,6 +149,17 @@ describe(`patron fields Sierra documents, on ${ENGINE}`, () => {
     assert.equal(back.fixedFields['48'].value, 1);
   });
 
+  it('validates a barcode whatever its letter case when caseSensitivity is false, as VuFind and DCB send it', async () => {
+    await create(api, '/v6/patrons', { names: ['Case, Cy'], barcodes: ['LibCard77'], pin: '8642' });
+    const validate = (barcode: string, extra: object = {}) => api.send('POST', '/v5/patrons/validate', { barcode, pin: '8642', ...extra });
+    assert.equal((await validate('LibCard77')).statusCode, 204);
+    assertRefused(await validate('libcard77'), 400, 108);
+    assertRefused(await validate('libcard77', { caseSensitivity: true }), 400, 108);
+    assert.equal((await validate('libcard77', { caseSensitivity: false })).statusCode, 204);
+    assert.equal((await validate('LIBCARD77', { caseSensitivity: false })).statusCode, 204);
+    assertRefused(await api.send('POST', '/v6/patrons/validate', { barcode: 'libcard77', pin: '0000', caseSensitivity: false }), 400, 108);
+  });
+
   it("a deleted patron's unique ids are free again", async () => {
     const id = await create(api, '/v6/patrons', { names: ['Gone, Gil'], uniqueIds: ['gil-1'] });
     assert.equal((await api.send('DELETE', `/v6/patrons/${id}`)).statusCode, 204);

@@ -22,3 +22,6 @@ create index checkouts_patron_all on checkouts (patron_id, out_date);
 
 -- Renewals (issue 19): how many times the loan was renewed, limited by its circulation rule.
 alter table checkouts add column renewals integer not null default 0 check (renewals >= 0);
+
+-- POST /patrons/validate with caseSensitivity false matches a barcode whatever its letter case.
+create index patron_barcodes_folded on patron_barcodes (lower(barcode));
