@@ -10,6 +10,7 @@ import type { HoldService } from '../holds/service.ts';
 import type { PatronService } from '../patrons/service.ts';
 import type { LibraryService } from '../library/service.ts';
 import type { FineService } from '../fines/service.ts';
+import type { ReadingHistoryService } from './history/service.ts';
 import * as repo from './repository.ts';
 
 export interface CheckinResult {
@@ -27,6 +28,7 @@ export class CirculationService {
     private readonly patrons: PatronService,
     private readonly branches: BranchService,
     private readonly fines: FineService,
+    private readonly history: ReadingHistoryService,
   ) {}
 
   /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
@@ -41,6 +43,7 @@ export class CirculationService {
       const rule = await this.library.ruleFor(tx, patron!.patron_type, locked.item_type, locked.location_code);
       const due = await this.holds.openDayAfter(tx, locked.location_code, today, rule.loanDays);
       await this.holds.fillOnCheckout(tx, patronId, itemId, bibIds, due, at);
+      await this.history.record(tx, patronId, itemId, bibIds[0] ?? null);
       return repo.insertCheckout(tx, patronId, itemId, due);
     });
   }

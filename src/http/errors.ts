@@ -44,6 +44,7 @@ const WIRE: Record<FailureKind, { code: number; httpStatus: number; name: string
   tooManyAttempts: { code: 134, httpStatus: 429, name: 'Too many attempts' },
   unauthenticated: { code: 113, httpStatus: 401, name: 'Unauthorized' },
   invalidToken: { code: 120, httpStatus: 401, name: 'invalid_token' },
+  historyOff: { code: 146, httpStatus: 400, name: 'Reading history not activated' },
 };
 
 function onTheWire(kind: FailureKind, description?: string, specificCode = 0): ApiError {

@@ -22,7 +22,9 @@ export type FailureKind =
   /** No credentials, or credentials that do not match. */
   | 'unauthenticated'
   /** A token that is invalid, expired or revoked. */
-  | 'invalidToken';
+  | 'invalidToken'
+  /** The patron keeps no reading history: it was never turned on, or was turned off. */
+  | 'historyOff';
 
 export class DomainError extends Error {
   constructor(
@@ -50,4 +52,5 @@ export const fail = {
   tooManyAttempts: (retryAfterSec: number, d: string) => new DomainError('tooManyAttempts', d, 0, retryAfterSec),
   unauthenticated: (d: string) => new DomainError('unauthenticated', d),
   invalidToken: (d: string) => new DomainError('invalidToken', d),
+  historyOff: (d: string) => new DomainError('historyOff', d),
 };
