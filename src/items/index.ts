@@ -13,8 +13,8 @@ declare module '../domain.ts' {
 export const items: Domain = {
   name: 'items',
   services: ({ db }) => ({ items: new ItemService(db) }),
-  register: async (app, { services }) => {
+  register: async (app, { services, config }) => {
     app.addSchema(ItemSchema);
-    await v6(app, (api) => itemRoutes(api, services.items));
+    await v6(app, (api) => itemRoutes(api, services.items, config.publicBaseUrl));
   },
 };

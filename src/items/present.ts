@@ -49,11 +49,12 @@ function itemFixedFields(row: ItemRow): Record<string, FixedField> {
   });
 }
 
-/** Sierra's variable-length fields of an item: b barcode, c call number. */
+/** Sierra's variable-length fields of an item: b barcode, c call number, m message. */
 function itemVarFields(row: ItemRow): { fieldTag: string; content: string }[] {
   return [
     ...(row.barcode ? [{ fieldTag: 'b', content: row.barcode }] : []),
     ...(row.call_number ? [{ fieldTag: 'c', content: row.call_number }] : []),
+    ...(row.message ? [{ fieldTag: 'm', content: row.message }] : []),
   ];
 }
 

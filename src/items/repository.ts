@@ -18,6 +18,7 @@ export interface ItemRow {
   created_date: Date;
   updated_date: Date;
   deleted_date: Date | null;
+  message: string | null;
   /** With `circulation` only (the fields Sierra derives from loans and holds). */
   item_type_name?: string | null;
   copy_no?: number;
@@ -37,16 +38,17 @@ export interface ItemExtras {
 
 export interface NewItem {
   bibIds: string[];
-  barcode?: string;
-  callNumber?: string;
-  location?: string;
+  barcode?: string | null;
+  callNumber?: string | null;
+  location?: string | null;
   status?: string;
-  itemType?: string;
+  itemType?: string | null;
+  message?: string | null;
 }
 
 const COLUMNS = `i.id::text, array(select ib.bib_id::text from item_bibs ib where ib.item_id = i.id order by ib.bib_id) as bib_ids,
   i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, i.item_type,
-  i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date`;
+  i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date, i.message`;
 const FROM = 'items i left join locations l on l.code = i.location_code join item_statuses s on s.code = i.status';
 /**
  * Copy number: the item's place among its first bib's items in the order they were added, as
@@ -68,13 +70,95 @@ const select = (extras: ItemExtras = {}) =>
 
 export async function insertItem(tx: Queryable, item: NewItem, stamp: Date): Promise<string> {
   const rows = await tx.query<{ id: string }>(
-    `insert into items (barcode, call_number, location_code, status, item_type, created_date, updated_date)
-     values ($1, $2, $3, coalesce($4, '-'), $5, $6, $6) returning id::text`,
-    [item.barcode ?? null, item.callNumber ?? null, item.location ?? null, item.status ?? null, item.itemType ?? null, stamp],
+    `insert into items (barcode, call_number, location_code, status, item_type, message, created_date, updated_date)
+     values ($1, $2, $3, coalesce($4, '-'), $5, $6, $7, $7) returning id::text`,
+    [
+      item.barcode ?? null,
+      item.callNumber ?? null,
+      item.location ?? null,
+      item.status ?? null,
+      item.itemType ?? null,
+      item.message ?? null,
+      stamp,
+    ],
   );
   const id = rows[0]!.id;
   await tx.query('insert into item_bibs (item_id, bib_id) select $1, unnest($2::bigint[])', [id, item.bibIds]);
   return id;
+}
+
+/** Changes the given members of a live item (bibIds: its links replaced); false when there is none. */
+export async function updateItem(tx: Queryable, id: string, item: Partial<NewItem>, stamp: Date): Promise<boolean> {
+  const { params, add } = parameters();
+  const columns: [keyof NewItem, string][] = [
+    ['barcode', 'barcode'],
+    ['callNumber', 'call_number'],
+    ['location', 'location_code'],
+    ['status', 'status'],
+    ['itemType', 'item_type'],
+    ['message', 'message'],
+  ];
+  const sets = columns.filter(([member]) => item[member] !== undefined).map(([member, column]) => `${column} = ${add(item[member])}`);
+  const rows = await tx.query(
+    `update items set ${[...sets, `updated_date = ${add(stamp)}`].join(', ')} where id = ${add(id)} and deleted_date is null returning id`,
+    params,
+  );
+  if (rows.length === 0) return false;
+  if (item.bibIds) {
+    await tx.query('delete from item_bibs where item_id = $1', [id]);
+    await tx.query('insert into item_bibs (item_id, bib_id) select $1, unnest($2::bigint[])', [id, item.bibIds]);
+  }
+  return true;
+}
+
+/** Deletes a live item, leaving its tombstone (its barcode free again); false when there is none. */
+export async function tombstoneItem(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
+  return (
+    (
+      await tx.query('update items set deleted_date = $2, updated_date = $2 where id = $1 and deleted_date is null returning id', [
+        id,
+        stamp,
+      ])
+    ).length > 0
+  );
+}
+
+/** What keeps an item from being deleted: its open checkout, the active holds on it. */
+export async function itemInUse(tx: Queryable, id: string): Promise<{ on_loan: boolean; holds: number }> {
+  return (
+    await tx.query<{ on_loan: boolean; holds: number }>(
+      `select exists (select 1 from checkouts where item_id = $1 and returned_date is null) as on_loan,
+         (select count(*)::int from holds where (item_id = $1 or trapped_item_id = $1) and state in ('0', 't', 'r')) as holds`,
+      [id],
+    )
+  )[0]!;
+}
+
+/** Which of these codes are missing from their tables: the bibs (live), the location, status and item type. */
+export async function missingReferences(
+  db: Queryable,
+  r: { bibIds?: string[]; location?: string | null; status?: string; itemType?: string | null },
+): Promise<{ bibs: string[]; location: boolean; status: boolean; itemType: boolean }> {
+  const row = (
+    await db.query<{ bibs: string[]; location: boolean; status: boolean; item_type: boolean }>(
+      `select array(select b::text from unnest($1::bigint[]) b where not exists (select 1 from bibs where id = b and deleted_date is null)) as bibs,
+         ($2::text is not null and not exists (select 1 from locations where code = $2)) as location,
+         ($3::text is not null and not exists (select 1 from item_statuses where code = $3)) as status,
+         ($4::text is not null and not exists (select 1 from item_types where code = $4)) as item_type`,
+      [r.bibIds ?? [], r.location ?? null, r.status ?? null, r.itemType ?? null],
+    )
+  )[0]!;
+  return { bibs: row.bibs, location: row.location, status: row.status, itemType: row.item_type };
+}
+
+/** The live item other than `except` that has this barcode. */
+export async function barcodeHolder(db: Queryable, barcode: string, except?: string): Promise<string | undefined> {
+  return (
+    await db.query<{ id: string }>(
+      'select id::text from items where barcode = $1 and deleted_date is null and id <> coalesce($2::bigint, 0)',
+      [barcode, except ?? null],
+    )
+  )[0]?.id;
 }
 
 /** An item read from a bib's item field on import. */

@@ -4,7 +4,8 @@ import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
 import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, fixedFieldsSchema, recordHeader, SimpleVarFields } from '../http/schemas.ts';
+import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
+import { recordLink } from '../http/links.ts';
 import type { App } from '../http/types.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { CODE_PATTERN } from '../library/profile.ts';
@@ -50,7 +51,86 @@ const list = (raw: string | undefined) =>
     .filter(Boolean);
 const dateRange = Type.Optional(Type.String({ description: 'One ISO 8601 instant, or [from,to] with either end open.' }));
 
-export function itemRoutes(app: App, items: ItemService): void {
+const ItemWrite = Type.Object(
+  {
+    bibIds: Type.Optional(
+      Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: 'Required on POST; given on PUT, they replace the links.' }),
+    ),
+    location: Type.Optional(Type.String()),
+    status: Type.Optional(Type.String({ description: 'A code from GET /items/metadata (default - on POST).' })),
+    barcode: Type.Optional(Type.String()),
+    barcodes: Type.Optional(Type.Array(Type.String(), { description: "Sierra's form: one barcode." })),
+    callNumber: Type.Optional(Type.String()),
+    callNumbers: Type.Optional(Type.Array(Type.String(), { description: "Sierra's form: one call number." })),
+    itemType: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    messages: Type.Optional(Type.Array(Type.String(), { description: 'The item message (varField m); [] clears it.' })),
+    owningLocations: Type.Optional(Type.Array(Type.String(), { description: "Accepted when it names the item's location." })),
+    fixedFields: Type.Optional(
+      Type.Record(Type.String(), Type.Object({ label: Type.Optional(Type.String()), value: Type.Unknown() }), {
+        description: '61 item type, 79 location, 88 status.',
+      }),
+    ),
+    varFields: Type.Optional(
+      Type.Array(Type.Object({ fieldTag: Type.String(), content: Type.String() }), { description: 'b barcode, c call number, m message.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string | undefined): void {
+  const write = { config: { access: access.need('Items_Write') } };
+  app.post(
+    '/items',
+    {
+      ...write,
+      schema: {
+        summary: 'Create an item',
+        description: 'Refused (409 code 132) when another live item has its barcode; its bibs and codes must exist.',
+        tags: ['items'],
+        security: [{ bearer: [] }],
+        body: ItemWrite,
+        response: { 200: LinkAnswer, 400: errorRef, 409: errorRef },
+      },
+    },
+    async (request) => ({ link: recordLink(request, publicBaseUrl, 'items', await items.create(request.body)) }),
+  );
+  app.put(
+    '/items/:id',
+    {
+      ...write,
+      schema: {
+        summary: 'Change an item (the members given)',
+        tags: ['items'],
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String() }),
+        body: ItemWrite,
+        response: { 204: Type.Null(), 400: errorRef, 404: errorRef, 409: errorRef },
+      },
+    },
+    async (request, reply) => {
+      await items.update(parseRecordId('id', request.params.id), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+  app.delete(
+    '/items/:id',
+    {
+      ...write,
+      schema: {
+        summary: 'Delete an item (leaves a tombstone)',
+        description: 'Refused (409 code 132) while it is checked out or has active holds on it.',
+        tags: ['items'],
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String() }),
+        response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
+      },
+    },
+    async (request, reply) => {
+      await items.delete(parseRecordId('id', request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     '/items',
     {

@@ -1,5 +1,7 @@
 // Rules for reading items: date windows are read behind the change clock's horizon, like bibs.
-import { horizon } from '../db/change-clock.ts';
+import { horizon, stamp } from '../db/change-clock.ts';
+import type { Queryable } from '../db/types.ts';
+import { parseItemInput, type ItemChanges, type ItemInput } from './input.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
@@ -34,9 +36,68 @@ export class ItemService {
     return repo.itemsOfBibs(this.db, bibIds, extras);
   }
 
+  /** POST /items: a new item on its bibs, in one transaction; nothing is written when any part is refused. */
+  async create(input: ItemInput): Promise<string> {
+    const changes = parseItemInput(input, true);
+    return barcodeRace(changes, () =>
+      this.db.transaction(async (tx) => {
+        await this.check(tx, changes);
+        return repo.insertItem(tx, { ...changes, bibIds: changes.bibIds!, status: changes.status ?? '-' }, await stamp(tx));
+      }),
+    );
+  }
+
+  /** PUT /items/{id}: the members given. */
+  async update(id: string, input: ItemInput): Promise<void> {
+    const changes = parseItemInput(input, false);
+    const found = await barcodeRace(changes, () =>
+      this.db.transaction(async (tx) => {
+        await this.check(tx, changes, id);
+        return repo.updateItem(tx, id, changes, await stamp(tx));
+      }),
+    );
+    if (!found) throw fail.notFound(`no item ${id}`);
+  }
+
+  /** DELETE /items/{id}: a tombstone; refused while the item is on loan or held. */
+  async delete(id: string): Promise<void> {
+    const found = await this.db.transaction(async (tx) => {
+      const use = await repo.itemInUse(tx, id);
+      if (use.on_loan) throw fail.conflict(0, `item ${id} is checked out: check it in first`);
+      if (use.holds) throw fail.conflict(0, `item ${id} has ${use.holds} active hold(s) on it: cancel them first`);
+      return repo.tombstoneItem(tx, id, await stamp(tx));
+    });
+    if (!found) throw fail.notFound(`no item ${id}`);
+  }
+
+  /** The bibs and codes a write names exist; its barcode is no other live item's. */
+  private async check(tx: Queryable, changes: ItemChanges, id?: string): Promise<void> {
+    const missing = await repo.missingReferences(tx, {
+      ...changes,
+      location: changes.location ?? null,
+      itemType: changes.itemType ?? null,
+    });
+    if (missing.bibs.length) throw fail.refused(0, `bibIds: no bib ${missing.bibs.join(', ')}`);
+    if (missing.location) throw fail.refused(0, `location: no location ${changes.location}`);
+    if (missing.status) throw fail.refused(0, `status: no item status ${changes.status}`);
+    if (missing.itemType) throw fail.refused(0, `itemType: no item type ${changes.itemType}`);
+    const holder = changes.barcode ? await repo.barcodeHolder(tx, changes.barcode, id) : undefined;
+    if (holder) throw fail.conflict(0, `barcode ${changes.barcode} belongs to item ${holder}`);
+  }
+
   async list(filter: Omit<repo.ItemListFilter, 'horizon'>): Promise<repo.ItemRow[]> {
     const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
     return repo.listItems(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+  }
+}
+
+/** A write whose barcode another writer took after it was checked: the same refusal as the check's. */
+async function barcodeRace<T>(changes: ItemChanges, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '23505') throw fail.conflict(0, `barcode ${changes.barcode} belongs to another item`);
+    throw error;
   }
 }
 

@@ -25,3 +25,6 @@ alter table checkouts add column renewals integer not null default 0 check (rene
 
 -- POST /patrons/validate with caseSensitivity false matches a barcode whatever its letter case.
 create index patron_barcodes_folded on patron_barcodes (lower(barcode));
+
+-- An item's message (Sierra's item varField m: shown to staff when it circulates).
+alter table items add column message text check (length(message) <= 500);
