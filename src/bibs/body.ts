@@ -12,6 +12,7 @@ import type { ReadResult } from '../marc/read-result.ts';
 import type { MarcRecord } from '../marc/record.ts';
 import { DomainError, fail } from '../shared/errors.ts';
 import type { BibInput } from './service.ts';
+import { fromBibPatch, isBibPatch } from './patch.ts';
 
 /** Refuses a body that does not hold exactly one record. */
 function expectOne(count: number): void {
@@ -50,6 +51,7 @@ async function fromMarcXml(body: string): Promise<MarcRecord> {
 
 function fromJson(body: unknown): BibInput {
   if (!body || typeof body !== 'object') throw fail.invalidInput('the body must be a MARC-in-JSON record or {"marc": …}');
+  if (isBibPatch(body)) return fromBibPatch(body as Record<string, unknown>);
   const wrapper = (Array.isArray(body) ? {} : body) as { marc?: unknown; suppressed?: unknown };
   if (wrapper.suppressed !== undefined && typeof wrapper.suppressed !== 'boolean')
     throw fail.invalidInput('suppressed must be true or false');
