@@ -77,6 +77,9 @@ const PlaceBody = Type.Object(
       }),
     ),
     note: Type.Optional(Type.String({ maxLength: 500 })),
+    statgroup: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 999, description: "The statistics group of the terminal (Sierra's statgroup); accepted." }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -34,6 +34,8 @@ const at = (date: Date | null | undefined) => (date ? instant(date) : null);
 function itemFixedFields(row: ItemRow): Record<string, FixedField> {
   return fixedFields('item', {
     58: row.copy_no,
+    // Item codes and messages are not kept: Sierra's value for none, which discovery layers read.
+    60: '-',
     61: row.item_type ? { value: row.item_type, display: row.item_type_name } : null,
     63: at(row.out_date),
     65: at(row.due_date),
@@ -46,6 +48,8 @@ function itemFixedFields(row: ItemRow): Record<string, FixedField> {
     83: instant(row.created_date),
     84: instant(row.updated_date),
     88: { value: row.status, display: row.status_display },
+    97: '-',
+    108: '-',
   });
 }
 

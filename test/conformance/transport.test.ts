@@ -2,40 +2,20 @@
 // a real socket with exactly their headers: VuFind's SierraRest driver (Laminas), DCB (Micronaut),
 // @nypl/sierra-wrapper (axios 1.1.1, fetch 1.2.0). Each answer is read as that client reads it.
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, addPatron, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  json(): any;
-}
+import { wire as sendOnWire, type WireAnswer } from '../helpers/wire.ts';
 
 describe(`Sierra clients' transport on ${ENGINE}`, () => {
   let t: TestApp;
   let port: number;
   let basic: string;
 
-  /** One request exactly as given: these headers and this body, nothing added but Host. */
-  function wire(method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) });
-        });
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
+  const wire = (method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<WireAnswer> =>
+    sendOnWire(port, method, path, headers, body);
 
   async function vufindToken(path = '/iii/sierra-api/token'): Promise<string> {
     const res = await wire(
