@@ -32,7 +32,8 @@ describe(`@nypl/sierra-wrapper 1.1.1 against Carrel on ${ENGINE}`, () => {
   let t: TestApp;
   let bibIds: string[];
   before(async () => {
-    t = await createTestApp();
+    // Tokens checked against the database on every request, so a revoked one is refused at once.
+    t = await createTestApp({ CARREL_TOKEN_CACHE_MS: '0' });
     await setUpLibrary(t.testDb.db);
     await importFiles(t.testDb.db, [{ name: 'brkrtest.mrc', open: () => chunks('brkrtest.mrc') }]);
     bibIds = (await t.testDb.db.query<{ id: string }>('select id::text from bibs order by id')).map((r) => r.id);
