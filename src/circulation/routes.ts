@@ -225,6 +225,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
           "Ends its checkout, and traps it for the first hold it can fill: ready (status !) at that hold's pickup location, else in transit (t).",
         ...sec,
         params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
         body: CheckinBody,
         response: {
           200: Type.Object({
