@@ -10,14 +10,13 @@ import { fail } from '../shared/errors.ts';
 import type { RecordKind } from '../shared/fixed-fields.ts';
 import type { Expr, Op, Query, Target } from './parse.ts';
 
-type ValueType = 'text' | 'number' | 'date';
+/** `instant`: a timestamp compared by its UTC day, written so that an index on the column serves a range. */
+type ValueType = 'text' | 'number' | 'date' | 'instant';
 /** One value per record (`sql`), or several (`from`: a set of rows of one column `v`). */
 type Source = { type: ValueType; sql: string } | { type: ValueType; from: string };
 
 const ALIAS: Record<RecordKind, string> = { bib: 'b', item: 'i', patron: 'p' };
 const TABLE: Record<RecordKind, string> = { bib: 'bibs', item: 'items', patron: 'patrons' };
-
-const day = (instant: string) => `(${instant} at time zone 'UTC')::date`;
 
 /** Fixed fields a query can name, per record type: what each reads. */
 const FIXED: Record<RecordKind, Record<number, (a: string) => Source>> = {
@@ -32,18 +31,18 @@ const FIXED: Record<RecordKind, Record<number, (a: string) => Source>> = {
     30: (a) => ({ type: 'text', sql: `${a}.material_type` }),
     31: (a) => ({ type: 'text', sql: `(case when ${a}.suppressed then 'n' else '-' end)` }),
     81: (a) => ({ type: 'number', sql: `${a}.id` }),
-    83: (a) => ({ type: 'date', sql: day(`${a}.created_date`) }),
-    84: (a) => ({ type: 'date', sql: day(`${a}.updated_date`) }),
+    83: (a) => ({ type: 'instant', sql: `${a}.created_date` }),
+    84: (a) => ({ type: 'instant', sql: `${a}.updated_date` }),
     89: (a) => ({ type: 'text', sql: `${a}.country` }),
   },
   item: {
     61: (a) => ({ type: 'text', sql: `${a}.item_type` }),
-    65: (a) => ({ type: 'date', sql: day(`${a}.due_date`) }),
+    65: (a) => ({ type: 'instant', sql: `${a}.due_date` }),
     76: (a) => ({ type: 'number', sql: `(select count(*) from checkouts c where c.item_id = ${a}.id)` }),
     79: (a) => ({ type: 'text', sql: `${a}.location_code` }),
     81: (a) => ({ type: 'number', sql: `${a}.id` }),
-    83: (a) => ({ type: 'date', sql: day(`${a}.created_date`) }),
-    84: (a) => ({ type: 'date', sql: day(`${a}.updated_date`) }),
+    83: (a) => ({ type: 'instant', sql: `${a}.created_date` }),
+    84: (a) => ({ type: 'instant', sql: `${a}.updated_date` }),
     88: (a) => ({ type: 'text', sql: `${a}.status` }),
   },
   patron: {
@@ -53,8 +52,8 @@ const FIXED: Record<RecordKind, Record<number, (a: string) => Source>> = {
     53: (a) => ({ type: 'text', sql: `${a}.home_library_code` }),
     56: (a) => ({ type: 'text', sql: `${a}.block_code` }),
     81: (a) => ({ type: 'number', sql: `${a}.id` }),
-    83: (a) => ({ type: 'date', sql: day(`${a}.created_date`) }),
-    84: (a) => ({ type: 'date', sql: day(`${a}.updated_date`) }),
+    83: (a) => ({ type: 'instant', sql: `${a}.created_date` }),
+    84: (a) => ({ type: 'instant', sql: `${a}.updated_date` }),
     96: (a) => ({ type: 'number', sql: `${a}.money_owed` }),
   },
 };
@@ -134,7 +133,7 @@ function typed(type: ValueType, raw: string, add: Add): string {
     if (!/^-?\d{1,15}(\.\d{1,6})?$/.test(value)) throw fail.invalidParameter(`query: "${raw}" is not a number`);
     return `${add(value)}::numeric`;
   }
-  if (type === 'date') {
+  if (type === 'date' || type === 'instant') {
     const m = DATE.exec(value);
     if (!m) throw fail.invalidParameter(`query: "${raw}" is not a date (MM-DD-YYYY or YYYY-MM-DD)`);
     const [y, mo, d] = m[1] ? [m[3], m[1], m[2]] : [m[4], m[5], m[6]];
@@ -152,8 +151,41 @@ const like = (raw: string, before: boolean, after: boolean) =>
     .toLowerCase()
     .replace(/[\\%_]/g, '\\$&')}${after ? '%' : ''}`;
 
+/** The start of a day, and of the day after, in UTC: the bounds an instant is compared between. */
+const dayStart = (day: string) => `(${day}::timestamp at time zone 'UTC')`;
+const nextDayStart = (day: string) => `((${day} + 1)::timestamp at time zone 'UTC')`;
+
+/** An instant's comparisons with days, as ranges of the column itself (an index on it serves them). */
+function instantCondition(op: Op, operands: string[], v: string, add: Add): string | undefined {
+  const [first = '', second = ''] = operands;
+  const d = (raw: string) => typed('instant', raw, add);
+  switch (op) {
+    case 'equals':
+      return `(${v} >= ${dayStart(d(first))} and ${v} < ${nextDayStart(d(first))})`;
+    case 'in':
+      return `(${operands.map((o) => `(${v} >= ${dayStart(d(o))} and ${v} < ${nextDayStart(d(o))})`).join(' or ')})`;
+    case 'between':
+      return `(${v} >= ${dayStart(d(first))} and ${v} < ${nextDayStart(d(second))})`;
+    case 'greater_than':
+      return `${v} >= ${nextDayStart(d(first))}`;
+    case 'greater_than_or_equal':
+      return `${v} >= ${dayStart(d(first))}`;
+    case 'less_than':
+      return `${v} < ${dayStart(d(first))}`;
+    case 'less_than_or_equal':
+      return `${v} < ${nextDayStart(d(first))}`;
+    default:
+      return undefined;
+  }
+}
+
 /** The condition one value `v` meets for a positive operator. */
 function positive(op: Op, operands: string[], type: ValueType, v: string, add: Add): string {
+  if (type === 'instant') {
+    const range = instantCondition(op, operands, v, add);
+    if (range) return range;
+    return positive(op, operands, 'date', `(${v} at time zone 'UTC')::date`, add);
+  }
   const value = type === 'text' ? `lower(trim(${v}))` : v;
   const [first = '', second = ''] = operands;
   switch (op) {
@@ -198,7 +230,9 @@ function condition(expr: Expr, src: Source, add: Add): string {
   const op = denied ?? expr.op;
   if ('sql' in src) {
     const met = positive(op, expr.operands, src.type, src.sql, add);
-    return denied ? `not coalesce(${met}, false)` : `coalesce(${met}, false)`;
+    // Only AND and OR join conditions, so an unknown (null) one counts as false as it is; left bare,
+    // a range of an indexed column stays one the index serves.
+    return denied ? `not coalesce(${met}, false)` : met;
   }
   const any = `exists (select 1 from ${src.from} as m where m.v is not null and ${positive(op, expr.operands, src.type, 'm.v', add)})`;
   return denied ? `not ${any}` : any;

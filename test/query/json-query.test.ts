@@ -102,6 +102,21 @@ describe(`JSON queries on ${ENGINE}`, () => {
       bibs.map((b) => b.id),
     );
     assert.deepEqual(await ids('bibs', q('bib', { id: 83 }, 'less_than', [created])), []);
+    assert.deepEqual(
+      await ids('bibs', q('bib', { id: 83 }, 'equals', [created])),
+      bibs.map((b) => b.id),
+    );
+    assert.deepEqual(
+      await ids('bibs', q('bib', { id: 83 }, 'less_than_or_equal', [created])),
+      bibs.map((b) => b.id),
+    );
+    const dayAfter = new Date(Date.parse(`${created}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    assert.deepEqual(await ids('bibs', q('bib', { id: 83 }, 'greater_than_or_equal', [dayAfter])), []);
+    assert.deepEqual(await ids('bibs', q('bib', { id: 83 }, 'greater_than', [created])), []);
+    assert.deepEqual(
+      await ids('bibs', q('bib', { id: 83 }, 'starts_with', [created.slice(0, 4)])),
+      bibs.map((b) => b.id),
+    );
   });
 
   it('compound queries and expressions, a bib query on its items, paging', async () => {
