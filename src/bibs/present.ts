@@ -27,10 +27,11 @@ export const BIB_FIELDS = fieldSet(
     'orders',
     'locations',
     'marc',
+    'holdCount',
     'fixedFields',
     'items',
   ],
-  ['deletedDate', 'normTitle', 'normAuthor', 'varFields', 'orders', 'locations', 'marc', 'fixedFields', 'items'],
+  ['deletedDate', 'normTitle', 'normAuthor', 'varFields', 'orders', 'locations', 'marc', 'holdCount', 'fixedFields', 'items'],
 );
 
 export type BibField = (typeof BIB_FIELDS.all)[number];
@@ -39,6 +40,7 @@ export type BibField = (typeof BIB_FIELDS.all)[number];
 export const bibExtrasFor = (fields: readonly BibField[]) => ({
   marc: fields.includes('varFields') || fields.includes('marc'),
   holdings: fields.includes('fixedFields') || fields.includes('locations'),
+  holds: fields.includes('holdCount'),
 });
 
 // MARC language codes are ISO 639-2/B; the runtime's names know the /T forms of these few.
@@ -200,4 +202,5 @@ export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | un
   orders: () => [],
   locations: (row) => row.item_locations,
   marc: (row) => row.marc ?? undefined,
+  holdCount: (row) => row.hold_count,
 });

@@ -26,6 +26,8 @@ export interface BibRow {
   /** Read with the fixed fields or locations only: the locations of the bib's items (by code), and how many items it has. */
   item_locations?: { code: string; name: string }[];
   copies?: number;
+  /** Read with `holds` only: active holds on the bib. */
+  hold_count?: number;
 }
 
 /** What a read includes beyond the derived columns. */
@@ -33,6 +35,8 @@ export interface BibExtras {
   marc?: boolean;
   /** The item locations and copy count the fixed fields and `locations` show. */
   holdings?: boolean;
+  /** The count of active holds on the bib (`holdCount`). */
+  holds?: boolean;
 }
 
 // The MARC is read only when the answer shows it (varFields): a page of 2,000 bibs without it is a
@@ -40,6 +44,7 @@ export interface BibExtras {
 const columns = ({
   marc = false,
   holdings = false,
+  holds = false,
 }: BibExtras) => `b.id::text, ${marc ? 'b.marc' : 'null as marc'}, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
   b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
   b.created_date, b.updated_date, b.deleted_date,
@@ -52,7 +57,7 @@ const columns = ({
                                where ib.bib_id = b.id and i.deleted_date is null)) as item_locations,
     (select count(*)::int from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as copies`
       : ''
-  }`;
+  }${holds ? `, (select count(*)::int from holds h where h.bib_id = b.id and h.record_type = 'b' and h.state in ('0', 't', 'r')) as hold_count` : ''}`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 
 /**
@@ -320,7 +325,7 @@ export async function tombstoneBib(tx: Queryable, id: string, stamp: Date): Prom
 }
 
 export async function getBib(db: Queryable, id: string): Promise<BibRow | undefined> {
-  const rows = await db.query<BibRow>(`select ${columns({ marc: true, holdings: true })} from ${FROM} where b.id = $1`, [id]);
+  const rows = await db.query<BibRow>(`select ${columns({ marc: true, holdings: true, holds: true })} from ${FROM} where b.id = $1`, [id]);
   return rows[0];
 }
 

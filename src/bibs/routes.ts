@@ -44,6 +44,7 @@ export const BibSchema = Type.Object(
         { description: 'The MARC record in MARC-in-JSON.' },
       ),
     ),
+    holdCount: Type.Optional(Type.Integer({ description: 'Active holds on the bib (not on its items).' })),
     fixedFields: fixedFieldsSchema('bib'),
     items: Type.Optional(Type.Array(Type.Ref('Item'), { description: "The bib's items (fields=…,items)." })),
   },

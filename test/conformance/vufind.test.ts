@@ -142,6 +142,8 @@ describe(`VuFind's SierraRest driver against Carrel on ${ENGINE}`, () => {
     assert.equal(hold.pickupLocation.code, location);
     assert.equal(hold.notNeededAfterDate, '2027-01-31');
     const holdId = String(hold.id).split('/').pop()!;
+    // getItemStatusesForBib shows the bib's hold count.
+    assert.equal(ok(await request('GET', 'v6/bibs', { id: bib, fields: 'bibLevel,holdCount', limit: 1 })).entries[0].holdCount, 1);
     const one = ok(await request('GET', `v6/patrons/holds/${holdId}`, { fields: 'default,canFreeze' }));
     assert.equal(one.frozen, false);
     assert.equal(typeof one.canFreeze, 'boolean');
@@ -150,6 +152,7 @@ describe(`VuFind's SierraRest driver against Carrel on ${ENGINE}`, () => {
     const cancel = await request('DELETE', `v6/patrons/holds/${holdId}`, '');
     assert.equal(cancel.status, 204);
     assert.equal(ok(await request('GET', `v6/patrons/${patronId}/holds`, { limit: 10000 })).entries.length, 0);
+    assert.equal(ok(await request('GET', `v6/bibs/${bib}`, { fields: 'holdCount' })).holdCount, 0);
   });
 
   it('lists items of a bib fifty at a time while total is 50, with the fixed fields it reads', async () => {
