@@ -52,6 +52,11 @@ export async function insertFine(tx: Queryable, fine: NewFine, at: Date): Promis
   return rows[0]!.id;
 }
 
+/** A fine by id, owed or paid. */
+export async function getFine(db: Queryable, id: string): Promise<FineRow | undefined> {
+  return (await db.query<FineRow>(`${SELECT} where f.id = $1`, [id]))[0];
+}
+
 /** The fines a patron still owes (not wholly paid), in the order they were assessed. */
 export async function owedFines(db: Queryable, patronId: string, limit: number, offset: number): Promise<FineRow[]> {
   return db.query<FineRow>(`${SELECT} where f.patron_id = $1 and f.paid_date is null order by f.id limit $2 offset $3`, [

@@ -84,6 +84,24 @@ export function fineRoutes(app: App, fines: FineService, publicBaseUrl: string |
     },
   );
 
+  app.get(
+    '/patrons/fines/:id',
+    {
+      config: { access: access.need('Patrons_Read') },
+      schema: {
+        summary: 'A fine, owed or paid',
+        ...sec,
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: { 200: Fine, 404: errorRef },
+      },
+    },
+    async (request) => {
+      const fine = await fines.get(parseRecordId('id', request.params.id));
+      return presentFine(fine, parseFields(request.query.fields, FINE_FIELDS), apiBase(request, publicBaseUrl));
+    },
+  );
+
   const pay = {
     config: { access: access.need('Patrons_Write') },
     schema: {

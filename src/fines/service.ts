@@ -68,7 +68,8 @@ export class FineService {
     const rule = await this.library.ruleFor(tx, patronType ?? null, loan.itemType, loan.location);
     const amount = overdueFine(loan.dueDate, today, rule);
     if (amount.isZero()) return undefined;
-    await this.patrons.lockForMoney(tx, loan.patronId);
+    // A deleted patron owes nothing more.
+    if (!(await this.patrons.lockForMoney(tx, loan.patronId))) return undefined;
     const id = await repo.insertFine(
       tx,
       {
@@ -84,6 +85,12 @@ export class FineService {
     );
     await this.patrons.addOwed(tx, loan.patronId, formatMoney(amount));
     return id;
+  }
+
+  async get(id: string): Promise<repo.FineRow> {
+    const row = await repo.getFine(this.db, id);
+    if (!row) throw fail.notFound(`no fine ${id}`);
+    return row;
   }
 
   async owed(patronId: string, limit: number, offset: number): Promise<repo.FineRow[]> {

@@ -84,7 +84,7 @@ export function parseItemInput(input: ItemInput, creating: boolean): ItemChanges
     ['fixedFields.79', fixed('79')],
   ]);
   if (location) out.location = text('location', location[0], 20);
-  if (input.owningLocations?.some((l) => l.trim() !== (out.location ?? '')))
+  if (out.location !== undefined && input.owningLocations?.some((l) => l.trim() !== (out.location ?? '')))
     throw bad('owningLocations', "must name the item's location, if anything: Carrel keeps one location per item");
   const status = oneOf('status', [
     ['status', wrap(input.status)],

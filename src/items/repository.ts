@@ -123,6 +123,11 @@ export async function tombstoneItem(tx: Queryable, id: string, stamp: Date): Pro
   );
 }
 
+/** Locks a live item's row (a checkout of it waits, or has committed); false when there is none. */
+export async function lockItemRow(tx: Queryable, id: string): Promise<boolean> {
+  return (await tx.query('select 1 from items where id = $1 and deleted_date is null for update', [id])).length > 0;
+}
+
 /** What keeps an item from being deleted: its open checkout, the active holds on it. */
 export async function itemInUse(tx: Queryable, id: string): Promise<{ on_loan: boolean; holds: number }> {
   return (

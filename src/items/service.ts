@@ -41,8 +41,10 @@ export class ItemService {
     const changes = parseItemInput(input, true);
     return barcodeRace(changes, () =>
       this.db.transaction(async (tx) => {
+        // The change clock first: a bib deleted meanwhile has committed, or waits for this write.
+        const at = await stamp(tx);
         await this.check(tx, changes);
-        return repo.insertItem(tx, { ...changes, bibIds: changes.bibIds!, status: changes.status ?? '-' }, await stamp(tx));
+        return repo.insertItem(tx, { ...changes, bibIds: changes.bibIds!, status: changes.status ?? '-' }, at);
       }),
     );
   }
@@ -52,8 +54,9 @@ export class ItemService {
     const changes = parseItemInput(input, false);
     const found = await barcodeRace(changes, () =>
       this.db.transaction(async (tx) => {
+        const at = await stamp(tx);
         await this.check(tx, changes, id);
-        return repo.updateItem(tx, id, changes, await stamp(tx));
+        return repo.updateItem(tx, id, changes, at);
       }),
     );
     if (!found) throw fail.notFound(`no item ${id}`);
@@ -62,10 +65,12 @@ export class ItemService {
   /** DELETE /items/{id}: a tombstone; refused while the item is on loan or held. */
   async delete(id: string): Promise<void> {
     const found = await this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      if (!(await repo.lockItemRow(tx, id))) return false;
       const use = await repo.itemInUse(tx, id);
       if (use.on_loan) throw fail.conflict(0, `item ${id} is checked out: check it in first`);
       if (use.holds) throw fail.conflict(0, `item ${id} has ${use.holds} active hold(s) on it: cancel them first`);
-      return repo.tombstoneItem(tx, id, await stamp(tx));
+      return repo.tombstoneItem(tx, id, at);
     });
     if (!found) throw fail.notFound(`no item ${id}`);
   }

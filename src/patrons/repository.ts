@@ -197,13 +197,15 @@ export async function setKeys(tx: Queryable, kind: keyof typeof KEYS, id: string
 export async function tombstonePatron(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
   const rows = await tx.query(
     `update patrons set names = '{}', emails = '{}', phones = '[]', addresses = '[]', birth_date = null, message = null, notes = '{}',
-       pin_hash = null, deleted_date = $2, updated_date = $2
+       reading_history = false, pin_hash = null, deleted_date = $2, updated_date = $2
      where id = $1 and deleted_date is null returning id`,
     [id, stamp],
   );
   if (rows.length > 0) {
     await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
     await tx.query('delete from patron_unique_ids where patron_id = $1', [id]);
+    // What a patron read goes with the patron.
+    await tx.query('delete from reading_history where patron_id = $1', [id]);
   }
   return rows.length > 0;
 }
@@ -216,6 +218,11 @@ export async function lockPatronForUpdate(tx: Queryable, id: string): Promise<{ 
       [id],
     )
   )[0];
+}
+
+/** How many fines the patron still owes (any not wholly paid). */
+export async function finesOwed(db: Queryable, id: string): Promise<number> {
+  return (await db.query<{ n: number }>('select count(*)::int as n from fines where patron_id = $1 and paid_date is null', [id]))[0]!.n;
 }
 
 /** Locks a live patron's row for a change of what it owes; false when there is none. */

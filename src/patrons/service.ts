@@ -58,7 +58,11 @@ export class PatronService {
     const parsed = parsePatronInput(input, false);
     const fields = { ...parsed.fields, ...(parsed.pin === undefined ? {} : { pinHash: await hashPin(parsed.pin) }) };
     const found = await this.db.transaction(async (tx) => {
+      // The change clock first, as every write takes it, then the patron's row.
+      const at = await stamp(tx);
       await this.checkCodes(tx, fields);
+      if (fields.moneyOwed !== undefined && (await repo.finesOwed(tx, id)) > 0)
+        throw fail.conflict(0, `moneyOwed: patron ${id} owes fines, and money owed follows them: charge or pay a fine instead`);
       if (parsed.keepOtherTypes) {
         // varFields t/p or a/h replace the phones or addresses of those types only.
         const current = await repo.lockPatronForUpdate(tx, id);
@@ -69,7 +73,7 @@ export class PatronService {
         if (keep.addresses && fields.addresses)
           fields.addresses = [...fields.addresses, ...current.addresses.filter((a) => keep.addresses!.includes(a.type))];
       }
-      if (!(await repo.updatePatron(tx, id, fields, await stamp(tx)))) return false;
+      if (!(await repo.updatePatron(tx, id, fields, at))) return false;
       await this.setIds(tx, id, parsed.barcodes, parsed.uniqueIds);
       return true;
     });

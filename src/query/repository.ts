@@ -138,6 +138,7 @@ function typed(type: ValueType, raw: string, add: Add): string {
     if (!m) throw fail.invalidParameter(`query: "${raw}" is not a date (MM-DD-YYYY or YYYY-MM-DD)`);
     const [y, mo, d] = m[1] ? [m[3], m[1], m[2]] : [m[4], m[5], m[6]];
     const iso = `${y}-${mo}-${d}`;
+    if (y === '0000') throw fail.invalidParameter(`query: "${raw}" is not a date (years start at 0001)`);
     if (Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) || new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) !== iso)
       throw fail.invalidParameter(`query: "${raw}" is not a date`);
     return `${add(iso)}::date`;

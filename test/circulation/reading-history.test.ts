@@ -87,4 +87,13 @@ describe(`reading history on ${ENGINE}`, () => {
     assertRefused(await history(patron), 400, 146);
     assertRefused(await api.get('/v6/patrons/99999999/checkouts/history/activationStatus'), 404, 107);
   });
+
+  it("a deleted patron's history goes with the patron", async () => {
+    const patron = await addPatron(t.testDb.db);
+    await api.send('POST', `/v6/patrons/${patron}/checkouts/history/activationStatus`, { readingHistoryActivation: true });
+    await borrow(patron, 'H-5');
+    assert.equal((await api.send('DELETE', `/v6/patrons/${patron}`)).statusCode, 204);
+    const [row] = await t.testDb.db.query<{ n: number }>('select count(*)::int as n from reading_history where patron_id = $1', [patron]);
+    assert.equal(row!.n, 0);
+  });
 });

@@ -96,6 +96,9 @@ describe(`fines on ${ENGINE}`, () => {
     const manual = await create(api, `/v6/patrons/${patron}/fines/charge`, { amount: 300, reason: 'Damaged cover', location: 'mn' });
     const [overdue, charged] = (await finesOf(patron)).entries;
     assert.equal(charged.invoiceNumber, Number(manual));
+    assert.deepEqual((await api.get(`/v6/patrons/fines/${manual}`)).json(), charged);
+    // Money owed follows the fines: it is not set by hand while some are owed.
+    assertRefused(await api.send('PUT', `/v6/patrons/${patron}`, { moneyOwed: '0' }), 409, 132);
     assert.deepEqual(charged.chargeType, { code: '1', display: 'Manual Charge' });
     assert.equal(await owed(patron), '4.75');
     const snapshot = () =>

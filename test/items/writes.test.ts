@@ -76,6 +76,7 @@ describe(`item writes on ${ENGINE}`, () => {
     assert.equal(after.status.code, 't');
     assert.deepEqual(after.varFields, [{ fieldTag: 'b', content: 'DCB-2' }]);
     assert.equal(after.location.code, 'mn');
+    assert.equal((await api.send('PUT', `/v6/items/${id}`, { owningLocations: ['mn'], status: '-' })).statusCode, 204);
     assert.equal((await api.send('PUT', `/v6/items/${id}`, { bibIds: [two, one], callNumbers: ['ILL 2026'] })).statusCode, 204);
     const moved = (await api.get(`/v6/items/${id}?fields=bibIds,callNumber`)).json();
     assert.deepEqual(moved.bibIds, [one, two].sort());

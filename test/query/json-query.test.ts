@@ -171,6 +171,7 @@ describe(`JSON queries on ${ENGINE}`, () => {
       ['bibs', q('bib', { id: 30 }, 'between', ['a']), /expr\.operands/],
       ['bibs', q('bib', { id: 999 }, 'equals', ['a']), /fixed field 999/],
       ['bibs', q('bib', { id: 28 }, 'equals', ['31-31-2020']), /not a date/],
+      ['bibs', q('bib', { id: 28 }, 'equals', ['01-01-0000']), /not a date/],
       ['bibs', q('bib', { id: 81 }, 'equals', ['ten']), /not a number/],
       ['patrons', q('patron', { field: { marcTag: '245' } }, 'equals', ['x']), /MARC/],
       ['patrons', q('bib', { id: 30 }, 'equals', ['a']), /cannot search bib/],
