@@ -35,12 +35,14 @@ export function fieldSet<const F extends string, const X extends F = never>(
 
 /** `fields=a,b` picks fields, `default` stands for the default set; id always comes along. */
 export function parseFields<F extends string>(raw: string | undefined, set: FieldSet<F>): F[] {
-  if (raw === undefined || raw.trim() === '') return [...set.defaults];
-  const chosen = new Set<F>();
-  for (const name of raw
+  const names = (raw ?? '')
     .split(',')
     .map((part) => part.trim())
-    .filter(Boolean)) {
+    .filter(Boolean);
+  // No name at all (absent, empty, or only commas: `fields=,`) is the default set, as Sierra answers it.
+  if (names.length === 0) return [...set.defaults];
+  const chosen = new Set<F>();
+  for (const name of names) {
     if (name === 'default') set.defaults.forEach((field) => chosen.add(field));
     else if ((set.all as readonly string[]).includes(name)) chosen.add(name as F);
     else throw errors.invalidParameter(`fields: "${name}" is not a field of this record; fields are ${set.all.join(', ')}`);

@@ -83,6 +83,10 @@ describe('parseFields', () => {
     assert.deepEqual(parseFields(undefined, set), ['id', 'title', 'author']);
     assert.deepEqual(parseFields('author,title', set), ['id', 'title', 'author']);
     assert.deepEqual(parseFields('default,varFields', set), ['id', 'title', 'author', 'varFields']);
+    assert.deepEqual(parseFields(',', set), ['id', 'title', 'author']);
+    assert.deepEqual(parseFields(' , ,', set), ['id', 'title', 'author']);
+    // A name given twice is given once (DCB lists emails twice).
+    assert.deepEqual(parseFields('title,title,author', set), ['id', 'title', 'author']);
   });
   it('refuses an unknown field with 108 naming it', () => {
     try {
