@@ -8,6 +8,10 @@ export function metadataQuery<F extends string>(fields: readonly F[], languageDe
     {
       fields: Type.Optional(Type.String({ description: `Comma-separated: ${fields.join(', ')} (default all).` })),
       language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: languageDescription })),
+      // A resource-sharing hub (DCB) pages metadata as it pages records: taken, and every code comes in one answer.
+      offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Accepted; every code comes in one answer.' })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Accepted; every code comes in one answer.' })),
+      deleted: Type.Optional(Type.Boolean({ description: 'Accepted; codes have no deleted state.' })),
     },
     { additionalProperties: false },
   );
