@@ -22,10 +22,7 @@ function readForm(request: FastifyRequest, payload: NodeJS.ReadableStream): Prom
       if (nameTruncated || valueTruncated) refuse('has a field too long');
       else form[name] = value;
     });
-    busboy.on('file', (_name, stream) => {
-      stream.resume();
-      refuse('holds a file; only text fields are read');
-    });
+    // With files: 0, busboy skips a file part and says so here.
     busboy.on('filesLimit', () => refuse('holds a file; only text fields are read'));
     busboy.on('fieldsLimit', () => refuse(`has more than ${LIMITS.fields} fields`));
     busboy.on('partsLimit', () => refuse(`has more than ${LIMITS.parts} parts`));

@@ -8,7 +8,7 @@ import type { Queryable } from '../db/types.ts';
 import { parameters } from '../db/list-filters.ts';
 import { fail } from '../shared/errors.ts';
 import type { RecordKind } from '../shared/fixed-fields.ts';
-import type { Expr, Op, Query, Target } from './parse.ts';
+import type { Expr, Joiner, Op, Query, Target } from './parse.ts';
 
 /** `instant`: a timestamp compared by its UTC day, written so that an index on the column serves a range. */
 type ValueType = 'text' | 'number' | 'date' | 'instant';
@@ -220,13 +220,13 @@ function positive(op: Op, operands: string[], type: ValueType, v: string, add: A
 /** The negative operators, and the positive one each denies. */
 const NEGATION: Partial<Record<Op, Op>> = { not_equal: 'equals', all_fields_not_have: 'has', not_within: 'between', not_exists: 'exists' };
 
+/** Parts joined by "and"/"or" left to right, as Create Lists reads them: ((a and b) or c). */
+function joined<T>(parts: T[], joiners: Joiner[], each: (part: T) => string): string {
+  return parts.slice(1).reduce((sql, part, i) => `(${sql} ${joiners[i]} (${each(part)}))`, `(${each(parts[0]!)})`);
+}
+
 function condition(expr: Expr, src: Source, add: Add): string {
-  if ('parts' in expr) {
-    return expr.parts.reduce(
-      (sql, part, i) => (i === 0 ? `(${condition(part, src, add)})` : `(${sql} ${expr.joiners[i - 1]} (${condition(part, src, add)}))`),
-      '',
-    );
-  }
+  if ('parts' in expr) return joined(expr.parts, expr.joiners, (part) => condition(part, src, add));
   const denied = NEGATION[expr.op];
   const op = denied ?? expr.op;
   if ('sql' in src) {
@@ -240,12 +240,7 @@ function condition(expr: Expr, src: Source, add: Add): string {
 }
 
 function compile(q: Query, record: RecordKind, add: Add): string {
-  if ('parts' in q) {
-    return q.parts.reduce(
-      (sql, part, i) => (i === 0 ? `(${compile(part, record, add)})` : `(${sql} ${q.joiners[i - 1]} (${compile(part, record, add)}))`),
-      '',
-    );
-  }
+  if ('parts' in q) return joined(q.parts, q.joiners, (part) => compile(part, record, add));
   const a = ALIAS[record];
   if (q.record === record) return condition(q.expr, source(record, q.target, a, add), add);
   // A condition on the linked records: an item's bibs, a bib's live items.
