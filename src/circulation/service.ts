@@ -88,7 +88,7 @@ export class CirculationService {
       if (await this.holds.wantedByAnother(tx, item.id, bibIds, patron.id, today)) throw refuseHold.wantedByHold(item.id);
       if (loan.due_date < today) {
         const ending = { checkoutId, patronId: patron.id, itemId: item.id, dueDate: loan.due_date };
-        await this.fines.assessOverdue(tx, { ...ending, itemType: item.item_type, location: item.location_code }, today, true, at);
+        await this.fines.assessOverdue(tx, { ...ending, itemType: item.item_type, location: item.location_code }, today, true, at, rule);
       }
       const next = await this.holds.openDayAfter(tx, item.location_code, today, rule.loanDays);
       const due = next > loan.due_date ? next : loan.due_date;

@@ -7,7 +7,7 @@ import type { LibraryService } from '../library/service.ts';
 import type { PatronService } from '../patrons/service.ts';
 import { fail } from '../shared/errors.ts';
 import { Decimal, formatMoney } from '../shared/money.ts';
-import { overdueFine } from './overdue.ts';
+import { overdueFine, type FineRule } from './overdue.ts';
 import * as repo from './repository.ts';
 
 export type { FineRow } from './repository.ts';
@@ -63,9 +63,17 @@ export class FineService {
    * 6 when it is renewed late); none when its rule charges nothing. In the caller's transaction,
    * under the circulation locks (the patron's row among them).
    */
-  async assessOverdue(tx: Queryable, loan: EndingLoan, today: string, renewed: boolean, at: Date): Promise<string | undefined> {
-    const patronType = await repo.patronTypeOf(tx, loan.patronId);
-    const rule = await this.library.ruleFor(tx, patronType ?? null, loan.itemType, loan.location);
+  async assessOverdue(
+    tx: Queryable,
+    loan: EndingLoan,
+    today: string,
+    renewed: boolean,
+    at: Date,
+    /** The loan's rule, when the caller has read it (a renewal has); else it is read here. */
+    known?: FineRule,
+  ): Promise<string | undefined> {
+    const rule =
+      known ?? (await this.library.ruleFor(tx, (await repo.patronTypeOf(tx, loan.patronId)) ?? null, loan.itemType, loan.location));
     const amount = overdueFine(loan.dueDate, today, rule);
     if (amount.isZero()) return undefined;
     // A deleted patron owes nothing more.
