@@ -12,8 +12,13 @@ import type { Expr, Joiner, Op, Query, Target } from './parse.ts';
 
 /** `instant`: a timestamp compared by its UTC day, written so that an index on the column serves a range. */
 type ValueType = 'text' | 'number' | 'date' | 'instant';
-/** One value per record (`sql`), or several (`from`: a set of rows of one column `v`). */
-type Source = { type: ValueType; sql: string } | { type: ValueType; from: string };
+/**
+ * One value per record (`sql`), or several (`from`: a set of rows of one column `v`, written only
+ * when used, as its parameters are added then). `keys`: the
+ * values are also in an index of keys (`sql` gives the record's keys, each value after one of
+ * `prefixes`), which answers equality without reading them.
+ */
+type Source = { type: ValueType; sql: string } | { type: ValueType; from: () => string; keys?: { sql: string; prefixes: string[] } };
 
 const ALIAS: Record<RecordKind, string> = { bib: 'b', item: 'i', patron: 'p' };
 const TABLE: Record<RecordKind, string> = { bib: 'bibs', item: 'items', patron: 'patrons' };
@@ -24,7 +29,8 @@ const FIXED: Record<RecordKind, Record<number, (a: string) => Source>> = {
     24: (a) => ({ type: 'text', sql: `${a}.lang` }),
     26: (a) => ({
       type: 'text',
-      from: `(select i.location_code as v from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = ${a}.id and i.deleted_date is null)`,
+      from: () =>
+        `(select i.location_code as v from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = ${a}.id and i.deleted_date is null)`,
     }),
     28: (a) => ({ type: 'date', sql: `${a}.catalog_date` }),
     29: (a) => ({ type: 'text', sql: `${a}.bib_level` }),
@@ -102,6 +108,22 @@ function marcValues(a: string, tags: string[], add: Add, t: { ind1?: string; ind
     from json_array_elements(${a}.marc->'fields') fe, json_each(fe) f where f.key = any(${add(tags)}::text[]) ${indicators})`;
 }
 
+/** The MARC fields migration 0028's carrel_marc_keys indexes. */
+const KEYED_TAGS = new Set(['001', '020', '022', '035']);
+
+/**
+ * The index keys of a bib's values for these tags and subfields, when carrel_marc_keys holds them:
+ * control fields whatever subfields are asked for (they have none), the others' $a or all subfields.
+ */
+function marcKeys(a: string, tags: string[], t: { ind1?: string; ind2?: string; subfields?: string } = {}) {
+  if (t.ind1 !== undefined || t.ind2 !== undefined || !tags.every((tag) => KEYED_TAGS.has(tag))) return undefined;
+  const prefixes = tags.map((tag) =>
+    tag === '001' ? '001:' : t.subfields === undefined ? `${tag}:` : t.subfields === 'a' ? `${tag}a:` : '',
+  );
+  if (prefixes.includes('')) return undefined;
+  return { sql: `carrel_marc_keys(${a}.marc)`, prefixes };
+}
+
 function source(record: RecordKind, target: Target, a: string, add: Add): Source {
   const named = (what: string) => fail.invalidParameter(`query: ${record} records have no ${what} a query can search`);
   if (target.kind === 'fixed') {
@@ -111,17 +133,17 @@ function source(record: RecordKind, target: Target, a: string, add: Add): Source
   }
   if (target.kind === 'marc') {
     if (record !== 'bib') throw named('MARC fields');
-    return { type: 'text', from: marcValues(a, [target.marcTag], add, target) };
+    return { type: 'text', from: () => marcValues(a, [target.marcTag], add, target), keys: marcKeys(a, [target.marcTag], target) };
   }
   if (record === 'bib') {
     const tags = BIB_TAGS[target.tag];
     if (!tags) throw named(`varField tag ${target.tag}; tags are ${Object.keys(BIB_TAGS).join(', ')}`);
-    return { type: 'text', from: marcValues(a, tags, add) };
+    return { type: 'text', from: () => marcValues(a, tags, add), keys: marcKeys(a, tags) };
   }
   const tags = record === 'item' ? ITEM_TAGS : PATRON_TAGS;
   const from = Object.hasOwn(tags, target.tag) ? tags[target.tag] : undefined;
   if (!from) throw named(`varField tag ${target.tag}; tags are ${Object.keys(tags).join(', ')}`);
-  return { type: 'text', from: from(a) };
+  return { type: 'text', from: () => from(a) };
 }
 
 const DATE = /^(?:(\d{2})[-/](\d{2})[-/](\d{4})|(\d{4})-(\d{2})-(\d{2}))$/;
@@ -235,7 +257,15 @@ function condition(expr: Expr, src: Source, add: Add): string {
     // a range of an indexed column stays one the index serves.
     return denied ? `not coalesce(${met}, false)` : met;
   }
-  const any = `exists (select 1 from ${src.from} as m where m.v is not null and ${positive(op, expr.operands, src.type, 'm.v', add)})`;
+  if (src.keys && (op === 'equals' || op === 'in')) {
+    const { sql, prefixes } = src.keys;
+    const operands = op === 'equals' ? expr.operands.slice(0, 1) : expr.operands;
+    // The key of a value is lower(trim(value)) after its prefix; an operand is compared as `typed` compares it.
+    const wanted = prefixes.flatMap((prefix) => operands.map((o) => `${add(prefix)}::text || ${typed('text', o, add)}`));
+    const met = `${sql} && array[${wanted.join(', ')}]::text[]`;
+    return denied ? `not (${met})` : met;
+  }
+  const any = `exists (select 1 from ${src.from()} as m where m.v is not null and ${positive(op, expr.operands, src.type, 'm.v', add)})`;
   return denied ? `not ${any}` : any;
 }
 
@@ -253,15 +283,19 @@ function compile(q: Query, record: RecordKind, add: Add): string {
   throw fail.invalidParameter(`query: a ${record} query cannot search ${q.record} records`);
 }
 
-/** Ids of the live records of `record` the query matches, ascending, one page of them. */
-export async function queryIds(db: Queryable, record: RecordKind, q: Query, limit: number, offset: number): Promise<string[]> {
+/** The statement that finds one page of the ids of the live records of `record` the query matches, ascending. */
+export function querySql(record: RecordKind, q: Query, limit: number, offset: number): { sql: string; params: unknown[] } {
   const { params, add } = parameters();
   const a = ALIAS[record];
   const where = compile(q, record, add);
-  const rows = await db.query<{ id: string }>(
-    `select ${a}.id::text from ${TABLE[record]} ${a} where ${a}.deleted_date is null and ${where}
-     order by ${a}.id limit ${add(limit)} offset ${add(offset)}`,
-    params,
-  );
+  const sql = `select ${a}.id::text from ${TABLE[record]} ${a} where ${a}.deleted_date is null and ${where}
+     order by ${a}.id limit ${add(limit)} offset ${add(offset)}`;
+  return { sql, params };
+}
+
+/** Ids of the live records of `record` the query matches, ascending, one page of them. */
+export async function queryIds(db: Queryable, record: RecordKind, q: Query, limit: number, offset: number): Promise<string[]> {
+  const { sql, params } = querySql(record, q, limit, offset);
+  const rows = await db.query<{ id: string }>(sql, params);
   return rows.map((r) => r.id);
 }

@@ -9,6 +9,8 @@ import { assertRefused, caller, create, type Caller } from '../helpers/acquisiti
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addItem, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { parseQuery } from '../../src/query/parse.ts';
+import { querySql } from '../../src/query/repository.ts';
 import { chunks } from '../helpers/shared-data.ts';
 import { bearer } from '../helpers/tokens.ts';
 
@@ -117,6 +119,53 @@ describe(`JSON queries on ${ENGINE}`, () => {
       await ids('bibs', q('bib', { id: 83 }, 'starts_with', [created.slice(0, 4)])),
       bibs.map((b) => b.id),
     );
+  });
+
+  it('identifier fields (001, 020, 022, 035) are found through their index as the records say', async () => {
+    const cases: [object, string[], string | undefined][] = [
+      [{ marcTag: '001' }, ['001'], undefined],
+      [{ marcTag: '001', subfields: 'a' }, ['001'], undefined],
+      [{ marcTag: '020', subfields: 'a' }, ['020'], 'a'],
+      [{ marcTag: '020' }, ['020'], undefined],
+      [{ marcTag: '035', subfields: 'a' }, ['035'], 'a'],
+      [{ tag: 'i' }, ['020', '022'], undefined],
+      [{ tag: 'o' }, ['001'], undefined],
+    ];
+    const norm = (v: string) => v.trim().toLowerCase();
+    let tried = 0;
+    for (const [field, tags, codes] of cases) {
+      const values = [...new Set(bibs.flatMap((b) => fieldTexts(b.marc, tags, codes)).filter((v) => v.trim()))].slice(0, 4);
+      for (const value of values) {
+        tried++;
+        const want = bibs.filter((b) => fieldTexts(b.marc, tags, codes).some((v) => norm(v) === norm(value))).map((b) => b.id);
+        // Spelt as a person types it: other case, spaces around.
+        const typed = ` ${value.toUpperCase()} `;
+        assert.deepEqual(await ids('bibs', q('bib', { field }, 'equals', [typed])), want, `${JSON.stringify(field)} = ${value}`);
+        assert.deepEqual(
+          await ids('bibs', q('bib', { field }, 'not_equal', [typed])),
+          bibs.filter((b) => !want.includes(b.id)).map((b) => b.id),
+        );
+        assert.deepEqual(await ids('bibs', q('bib', { field }, 'in', ['no such value', value])), want);
+      }
+    }
+    assert.ok(tried >= 10, `only ${tried} identifier values in the test records`);
+    // A part of a value is not the value.
+    const isbn = bibs.flatMap((b) => fieldTexts(b.marc, ['020'])).find((v) => v.includes(' '))!;
+    assert.ok(isbn, 'a 020 with more than one subfield');
+    assert.deepEqual(
+      await ids('bibs', q('bib', { field: { marcTag: '020' } }, 'equals', [isbn.split(' ')[0]!])),
+      bibs.filter((b) => fieldTexts(b.marc, ['020']).some((v) => norm(v) === norm(isbn.split(' ')[0]!))).map((b) => b.id),
+    );
+    if (ENGINE === 'postgres') {
+      // The index serves the query as the compiler writes it (the planner is kept off the table scan
+      // a table this small would invite).
+      const { sql, params } = querySql('bib', parseQuery(q('bib', { field: { marcTag: '020', subfields: 'a' } }, 'equals', [isbn])), 50, 0);
+      const plan = await t.testDb.db.transaction(async (tx) => {
+        await tx.exec('set local enable_seqscan = off');
+        return tx.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
+      });
+      assert.match(plan.map((r) => r['QUERY PLAN']).join('\n'), /bibs_marc_keys/);
+    }
   });
 
   it('compound queries and expressions, a bib query on its items, paging', async () => {
