@@ -19,6 +19,7 @@ import { health } from './health/index.ts';
 import { holds } from './holds/index.ts';
 import { idempotency } from './idempotency/index.ts';
 import { invoices } from './acquisitions/invoices/index.ts';
+import { holdings } from './holdings/index.ts';
 import { items } from './items/index.ts';
 import { library } from './library/index.ts';
 import { operations } from './operations/index.ts';
@@ -53,6 +54,7 @@ export const DOMAINS: readonly Domain[] = [
   idempotency,
   library,
   items,
+  holdings,
   bibs,
   search,
   branches,

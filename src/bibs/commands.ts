@@ -51,7 +51,10 @@ export function printImportSummary(summary: ImportSummary, seconds: number, json
     [
       `read ${summary.read} records in ${seconds.toFixed(1)} s (${Math.round(summary.read / Math.max(seconds, 0.001))} records/s): ` +
         `${summary.created} created, ${summary.updated} updated, ${summary.failed.length} failed; ` +
-        `items: ${summary.items.created} created, ${summary.items.updated} updated`,
+        `items: ${summary.items.created} created, ${summary.items.updated} updated` +
+        (summary.holdings.created + summary.holdings.updated
+          ? `; holdings: ${summary.holdings.created} created, ${summary.holdings.updated} updated`
+          : ''),
       ...(summary.failed.length ? ['failed records:', ...problems(summary.failed)] : []),
       ...unknownCodeLines(summary.unknownCodes),
       ...(warnings.length ? ['loaded with warnings:', ...warnings] : []),
@@ -64,7 +67,7 @@ export function bibCommands(program: Command, cli: Cli): void {
   program
     .command('import')
     .description(
-      'load MARC records (ISO 2709 in MARC-8 or UTF-8, MARCXML or MARC-in-JSON, detected from content) as bibs, with the items in their item fields; a record matching a bib by 001+003 or 035 replaces it',
+      'load MARC records (ISO 2709 in MARC-8 or UTF-8, MARCXML or MARC-in-JSON, detected from content) as bibs, with the items in their item fields and the holdings in their 852/853-868; a record matching a bib by 001+003 or 035 replaces it; MARC holdings records join the bib their 004 names (by its 001), replacing one with the same 001',
     )
     .argument('<files...>', 'MARC files')
     .option('--item-map <file>', 'JSON file saying which fields and subfields hold items (default: `carrel item-map`)')

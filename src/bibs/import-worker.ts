@@ -59,11 +59,13 @@ async function post(preparer: RecordPreparer): Promise<void> {
   const out: WorkerBatch = {
     read: batch.read,
     failed: batch.failed,
-    records: batch.records.map(({ row, derived, items, position }) => ({
+    holdings: batch.holdings,
+    records: batch.records.map(({ row, derived, items, holdings, position }) => ({
       start: row.byteOffset - buffer.byteOffset,
       end: row.byteOffset - buffer.byteOffset + row.length,
       derived,
       items,
+      holdings,
       position,
     })),
   };

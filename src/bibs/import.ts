@@ -5,6 +5,7 @@
 import { batchStamp } from '../db/change-clock.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db, Queryable } from '../db/types.ts';
+import { holdingsLoader, type PreparedHoldingsRecord } from '../holdings/service.ts';
 import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import { itemLoader, type ImportedItem, type ItemPlan } from '../items/service.ts';
 import { CODE_PATTERN } from '../library/profile.ts';
@@ -13,7 +14,7 @@ import { ImportSignal } from '../operations/import-signal.ts';
 import type { RawReadResult } from '../marc/read.ts';
 import type { DerivedBib } from './derive.ts';
 import { ImportThread } from './import-thread.ts';
-import { prepareHere, type PreparedBatch, type PreparedBib } from './prepare.ts';
+import { BATCH, prepareHere, type PreparedBatch, type PreparedBib } from './prepare.ts';
 import * as repo from './repository.ts';
 
 export interface ImportProblem {
@@ -27,6 +28,8 @@ export interface ImportSummary {
   created: number;
   updated: number;
   items: { created: number; updated: number };
+  /** Holdings records: MARC holdings records, and those bibs state in their own 852/853-868 fields. */
+  holdings: { created: number; updated: number };
   failed: ImportProblem[];
   /** Records loaded with something left out (an item's unknown status, say); at most WARNINGS_KEPT listed. */
   warnings: ImportProblem[];
@@ -166,11 +169,14 @@ class Importer {
   private failure: { error: unknown } | undefined;
   /** Settles when the latest plan has taken its ids (see plan). */
   private idsTaken: Promise<void> = Promise.resolve();
+  /** MARC holdings records read, written once every bib is (a record's bib may come after it). */
+  private holdingsRecords: (PreparedHoldingsRecord & { file: string })[] = [];
   readonly summary: ImportSummary = {
     read: 0,
     created: 0,
     updated: 0,
     items: { created: 0, updated: 0 },
+    holdings: { created: 0, updated: 0 },
     failed: [],
     warnings: [],
     warningCount: 0,
@@ -333,11 +339,19 @@ class Importer {
         );
       if (this.options.createMissing) await createCodes(tx, [...plan.unknown.values()]);
       const written = plan.items.rows.length ? await itemLoader.write(tx, plan.items, at) : { created: 0, updated: 0 };
+      // A replaced bib's own holdings are replaced with it (those it no longer states deleted).
+      const ownHoldings = [
+        ...[...replacing].map(([bibId, p]) => ({ bibId, holdings: p.holdings })),
+        ...fresh.flatMap((p, i) => (p.holdings.length ? [{ bibId: freshIds[i]!, holdings: p.holdings }] : [])),
+      ];
+      const holdings = ownHoldings.length ? await holdingsLoader.replaceOfBibs(tx, ownHoldings, at) : { created: 0, updated: 0 };
       // Counted only once the transaction has its rows: a failed batch adds nothing to the summary.
       this.summary.updated += plan.updated;
       this.summary.created += fresh.length;
       this.summary.items.created += written.created;
       this.summary.items.updated += written.updated;
+      this.summary.holdings.created += holdings.created;
+      this.summary.holdings.updated += holdings.updated;
     });
     for (const [p, reason] of plan.warnings) this.warn(p, reason);
     for (const u of plan.unknown.values()) {
@@ -345,6 +359,22 @@ class Importer {
       if (seen) seen.items += u.items;
       else this.summary.unknownCodes.push({ ...u, created: !!this.options.createMissing && CODE.test(u.code) });
     }
+  }
+
+  /** The holdings records read, once their bibs are written: a transaction a batch. */
+  private async writeHoldingsRecords(): Promise<void> {
+    const records = this.holdingsRecords;
+    for (let i = 0; i < records.length; i += BATCH) {
+      const chunk = records.slice(i, i + BATCH);
+      const written = await this.db.transaction(async (tx) => holdingsLoader.writeRecords(tx, chunk, await batchStamp(tx)));
+      this.summary.holdings.created += written.created;
+      this.summary.holdings.updated += written.updated;
+      for (const { record, why } of written.refused) {
+        const { file, position } = record as PreparedHoldingsRecord & { file: string };
+        this.summary.failed.push({ file, position, reason: why });
+      }
+    }
+    this.holdingsRecords = [];
   }
 
   private throwIfFailed(): void {
@@ -392,6 +422,7 @@ class Importer {
           await signal.beat();
           summary.read += batch.read;
           for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
+          for (const h of batch.holdings) this.holdingsRecords.push({ ...h, file: source.name });
           if (batch.records.length) {
             // The batches not yet committed when this one's plan starts are those it may clash with.
             writing = writing.filter((w) => !w.committed);
@@ -407,6 +438,7 @@ class Importer {
         bytesDone = bytes();
       }
       await Promise.all(writing.map((w) => w.done));
+      await this.writeHoldingsRecords();
     } catch (error) {
       // Nothing is written once the import has failed: the batches in flight finish (or fail) first.
       await Promise.allSettled(writing.map((w) => w.done));

@@ -3,6 +3,8 @@
 // (import-worker.ts), so that the main thread only talks to the database, or in the importing
 // thread for records made in memory (`carrel generate`).
 import { CopyWriter } from '../db/copy-text.ts';
+import { HOLDINGS_DATA_TAGS, isHoldingsRecord } from '../holdings/from-marc.ts';
+import { bibHoldingWrites, prepareHoldingsRecord, type HoldingWrite, type PreparedHoldingsRecord } from '../holdings/service.ts';
 import { itemsFromRecord, type ItemFromMarc, type ItemMap } from '../items/from-marc.ts';
 import { readIso2709Json, tagKey } from '../marc/iso2709-json.ts';
 import { marcInJsonText } from '../marc/marc-in-json.ts';
@@ -16,6 +18,8 @@ export interface PreparedBib {
   row: Uint8Array;
   derived: DerivedBib;
   items: ItemFromMarc[];
+  /** The holdings the bib states itself (852 with 853-868), as holdings records. */
+  holdings: HoldingWrite[];
   position: string;
 }
 
@@ -23,6 +27,8 @@ export interface PreparedBatch {
   records: PreparedBib[];
   /** Records that cannot be loaded, with why. */
   failed: { position: string; reason: string }[];
+  /** MARC holdings records, written once every bib of the import is (their 004 names a bib by its 001). */
+  holdings: PreparedHoldingsRecord[];
   /** Records read for this batch, failed ones included. */
   read: number;
 }
@@ -36,10 +42,10 @@ export class RecordPreparer {
   /** The fields read of a record (its derived columns, whether it is a bib, its items); the rest stay bytes. */
   private readonly keep: ReadonlySet<number>;
   private out = new CopyWriter(BATCH_BYTES);
-  private batch: PreparedBatch = { records: [], failed: [], read: 0 };
+  private batch: PreparedBatch = { records: [], failed: [], holdings: [], read: 0 };
 
   constructor(private readonly itemMap: ItemMap | null) {
-    const tags = [...DERIVED_FROM_TAGS, '200', ...(itemMap?.fields.map((f) => f.tag) ?? [])];
+    const tags = [...DERIVED_FROM_TAGS, '200', '852', ...HOLDINGS_DATA_TAGS, ...(itemMap?.fields.map((f) => f.tag) ?? [])];
     this.keep = new Set(tags.map(tagKey));
   }
 
@@ -48,14 +54,15 @@ export class RecordPreparer {
     this.batch.read++;
     const prepared = this.prepare(result);
     if (typeof prepared === 'string') this.batch.failed.push({ position: result.position, reason: prepared });
-    else this.batch.records.push(prepared);
+    else if ('row' in prepared) this.batch.records.push(prepared);
+    else this.batch.holdings.push(prepared);
     return this.batch.records.length >= BATCH;
   }
 
   /** The batch so far, with the buffer its rows are in; the next batch starts empty. */
   take(): { batch: PreparedBatch; buffer: Buffer } {
     const taken = { batch: this.batch, buffer: this.out.buf };
-    this.batch = { records: [], failed: [], read: 0 };
+    this.batch = { records: [], failed: [], holdings: [], read: 0 };
     this.out = new CopyWriter(BATCH_BYTES);
     return taken;
   }
@@ -64,7 +71,7 @@ export class RecordPreparer {
    * Reads and derives one record, writing its row into the batch's buffer; a string says why it
    * cannot be loaded. ISO 2709 records take the fast path where they can (readIso2709Json).
    */
-  private prepare(result: RawReadResult): PreparedBib | string {
+  private prepare(result: RawReadResult): PreparedBib | PreparedHoldingsRecord | string {
     if (result.error !== undefined) return result.error;
     const out = this.out;
     const start = out.pos;
@@ -72,6 +79,15 @@ export class RecordPreparer {
     // other record is checked whole, as POST and PUT /bibs check theirs (refusal.ts).
     let record = result.bytes ? readIso2709Json(result.bytes, this.keep, out) : undefined;
     let why: string | undefined;
+    if (record && isHoldingsRecord(record)) {
+      // A holdings record is read whole (the fast path kept only some of its fields).
+      out.pos = start;
+      try {
+        return prepareHoldingsRecord(result.record ?? readBinaryRecord(result.bytes), result.position);
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    }
     if (record) why = notBibliographic(record);
     else {
       try {
@@ -79,6 +95,7 @@ export class RecordPreparer {
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
+      if (isHoldingsRecord(record)) return prepareHoldingsRecord(record, result.position);
       why = bibRefusal(record);
       if (why === undefined) out.cell(marcInJsonText(record));
     }
@@ -91,7 +108,7 @@ export class RecordPreparer {
     const items = this.itemMap ? itemsFromRecord(record, this.itemMap) : [];
     // A view of the buffer as it is now; if it grows later the view keeps the old one's bytes,
     // which are the same.
-    return { row: out.buf.subarray(start, out.pos), derived, items, position: result.position };
+    return { row: out.buf.subarray(start, out.pos), derived, items, holdings: bibHoldingWrites(record), position: result.position };
   }
 }
 

@@ -15,8 +15,10 @@ const OTHER_KINDS: Record<string, string> = {
 /** Why a record that can be kept is not a bib, or undefined when it is one. */
 export function notBibliographic(record: MarcRecord): string | undefined {
   const kind = OTHER_KINDS[record.leader[6] ?? ''];
+  if (kind === 'holdings')
+    return `a holdings record (leader/06 "${record.leader[6]}"), not a bibliographic record: load it with carrel import, which links it to the bib its 004 names`;
   if (kind)
-    return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; Carrel keeps only bibliographic records so far`;
+    return `a ${kind} record (leader/06 "${record.leader[6]}"), not a bibliographic record; Carrel keeps bibliographic and holdings records`;
   if (record.fields.some((f) => f.tag === '245')) return undefined;
   if (record.fields.some((f) => f.tag === '200')) return 'no title (245); the title is in 200, as in UNIMARC: Carrel takes MARC 21';
   return 'no title (245)';

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { recordLink } from '../http/links.ts';
-import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
+import { recordListQuery, parseCommonList, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
@@ -52,23 +52,9 @@ export const BibSchema = Type.Object(
 );
 const BibList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Bib')) });
 
-const dateRange = (what: string) =>
-  Type.Optional(
-    Type.String({
-      description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open). Whole seconds; the current second is shown once it is over.`,
-    }),
-  );
-
 const ListQuery = Type.Object(
   {
-    ...pagingQuery,
-    id: Type.Optional(Type.String({ description: 'Ids: 1000001,1000007 or a range [1000001,1000050].' })),
-    createdDate: dateRange('Created'),
-    updatedDate: dateRange('Updated (also matches deletions)'),
-    deletedDate: dateRange('Deleted'),
-    deleted: Type.Optional(Type.Boolean()),
-    suppressed: Type.Optional(Type.Boolean()),
-    fields: Type.Optional(Type.String({ description: `Fields to return: ${BIB_FIELDS.all.join(', ')}, or default.` })),
+    ...recordListQuery(BIB_FIELDS),
   },
   { additionalProperties: false },
 );

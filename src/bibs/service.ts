@@ -1,6 +1,7 @@
 // Rules for bibliographic records: every write derives the fields kept beside the MARC, stamps the
 // change clock and runs in one transaction, so nothing half-written is ever seen.
 import { horizon, stamp } from '../db/change-clock.ts';
+import { bibHoldingWrites, holdingsLoader } from '../holdings/service.ts';
 import type { ItemRow, ItemService } from '../items/service.ts';
 import { countryName } from './countries.ts';
 import type { Db } from '../db/types.ts';
@@ -36,7 +37,10 @@ export class BibService {
     refuseUnlessBib(input);
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      return repo.insertBib(tx, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed ?? false, at);
+      const id = await repo.insertBib(tx, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed ?? false, at);
+      const holdings = bibHoldingWrites(input.marc);
+      if (holdings.length) await holdingsLoader.replaceOfBibs(tx, [{ bibId: id, holdings }], at);
+      return id;
     });
   }
 
@@ -44,13 +48,20 @@ export class BibService {
     refuseUnlessBib(input);
     const found = await this.db.transaction(async (tx) => {
       const at = await stamp(tx);
-      return repo.updateBib(tx, id, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed, at);
+      if (!(await repo.updateBib(tx, id, toMarcInJson(input.marc), deriveBib(input.marc), input.suppressed, at))) return false;
+      await holdingsLoader.replaceOfBibs(tx, [{ bibId: id, holdings: bibHoldingWrites(input.marc) }], at);
+      return true;
     });
     if (!found) throw fail.notFound(`no bib ${id}`);
   }
 
   async delete(id: string): Promise<void> {
-    const found = await this.db.transaction(async (tx) => repo.tombstoneBib(tx, id, await stamp(tx)));
+    const found = await this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      if (!(await repo.tombstoneBib(tx, id, at))) return false;
+      await holdingsLoader.tombstoneOfBib(tx, id, at);
+      return true;
+    });
     if (!found) throw fail.notFound(`no bib ${id}`);
   }
 

@@ -20,6 +20,27 @@ export const pagingQuery = {
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Zero-based position of the first entry.' })),
 };
 
+const dateRange = (what: string) =>
+  Type.Optional(
+    Type.String({
+      description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open). Whole seconds; the current second is shown once it is over.`,
+    }),
+  );
+
+/** The query parameters every list of records with a history takes (DESIGN.md, "Lists"), with its fields named. */
+export function recordListQuery(fields: { all: readonly string[] }) {
+  return {
+    ...pagingQuery,
+    id: Type.Optional(Type.String({ description: 'Ids: 1000001,1000007 or a range [1000001,1000050].' })),
+    createdDate: dateRange('Created'),
+    updatedDate: dateRange('Updated (also matches deletions)'),
+    deletedDate: dateRange('Deleted'),
+    deleted: Type.Optional(Type.Boolean()),
+    suppressed: Type.Optional(Type.Boolean()),
+    fields: Type.Optional(Type.String({ description: `Fields to return: ${fields.all.join(', ')}, or default.` })),
+  };
+}
+
 export interface FieldSet<F extends string> {
   all: readonly F[];
   defaults: readonly F[];

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
-import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
+import { parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
 import { recordLink } from '../http/links.ts';
@@ -49,7 +49,6 @@ const list = (raw: string | undefined) =>
     ?.split(',')
     .map((v) => v.trim())
     .filter(Boolean);
-const dateRange = Type.Optional(Type.String({ description: 'One ISO 8601 instant, or [from,to] with either end open.' }));
 
 const ItemWrite = Type.Object(
   {
@@ -141,19 +140,12 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
         security: [{ bearer: [] }],
         querystring: Type.Object(
           {
-            ...pagingQuery,
-            id: Type.Optional(Type.String()),
+            ...recordListQuery(ITEM_FIELDS),
             bibIds: Type.Optional(Type.String({ description: 'Items of these bibs: 1000001,1000002.' })),
             status: Type.Optional(Type.String({ description: 'Status codes, comma-separated (- is available).' })),
             location: Type.Optional(
               Type.String({ description: 'Location codes, comma-separated; mn* matches every code starting with mn.' }),
             ),
-            createdDate: dateRange,
-            updatedDate: dateRange,
-            deletedDate: dateRange,
-            deleted: Type.Optional(Type.Boolean()),
-            suppressed: Type.Optional(Type.Boolean()),
-            fields: Type.Optional(Type.String()),
           },
           { additionalProperties: false },
         ),

@@ -5,7 +5,7 @@ import { access } from '../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { fail } from '../shared/errors.ts';
 import { recordLink } from '../http/links.ts';
-import { pagingQuery, parseCommonList, parseFields } from '../http/params.ts';
+import { parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
@@ -114,19 +114,10 @@ const PatronWrite = (creating: boolean) =>
     },
     { additionalProperties: false },
   );
-const dateRange = (what: string) =>
-  Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open).` }));
 const fieldsParam = Type.Optional(Type.String({ description: `Fields to return: ${PATRON_FIELDS.all.join(', ')}, or default.` }));
 const ListQuery = Type.Object(
   {
-    ...pagingQuery,
-    id: Type.Optional(Type.String({ description: 'Ids: 1000001,1000007 or a range [1000001,1000050].' })),
-    createdDate: dateRange('Created'),
-    updatedDate: dateRange('Updated (also matches deletions)'),
-    deletedDate: dateRange('Deleted'),
-    deleted: Type.Optional(Type.Boolean()),
-    suppressed: Type.Optional(Type.Boolean()),
-    fields: fieldsParam,
+    ...recordListQuery(PATRON_FIELDS),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,9 @@
 import { fail } from '../shared/errors.ts';
 import type { RecordKind } from '../shared/fixed-fields.ts';
 
+/** The record types a JSON query searches (Sierra's query endpoints: bibs, items, patrons). */
+export type QueryRecord = Exclude<RecordKind, 'holding'>;
+
 export const OPS = {
   equals: 1,
   not_equal: 1,
@@ -29,7 +32,7 @@ export type Target =
   | { kind: 'tag'; tag: string }
   | { kind: 'marc'; marcTag: string; ind1?: string; ind2?: string; subfields?: string };
 export type Expr = { op: Op; operands: string[] } | { parts: Expr[]; joiners: Joiner[] };
-export type Query = { record: RecordKind; target: Target; expr: Expr } | { parts: Query[]; joiners: Joiner[] };
+export type Query = { record: QueryRecord; target: Target; expr: Expr } | { parts: Query[]; joiners: Joiner[] };
 
 const MAX_DEPTH = 16;
 const MAX_OPERANDS = 1000;
@@ -83,7 +86,7 @@ function expression(raw: unknown, path: string, depth: number): Expr {
   return { op: op as Op, operands };
 }
 
-function target(raw: unknown, path: string): { record: RecordKind; target: Target } {
+function target(raw: unknown, path: string): { record: QueryRecord; target: Target } {
   if (!isObject(raw)) throw bad(path, 'must be an object {"record": {"type"}, and "id", "field" or "specialField"}');
   const record = raw.record;
   const type = isObject(record) ? record.type : undefined;

@@ -7,8 +7,7 @@
 import type { Queryable } from '../db/types.ts';
 import { parameters } from '../db/list-filters.ts';
 import { fail } from '../shared/errors.ts';
-import type { RecordKind } from '../shared/fixed-fields.ts';
-import type { Expr, Joiner, Op, Query, Target } from './parse.ts';
+import type { Expr, Joiner, Op, Query, QueryRecord, Target } from './parse.ts';
 
 /** `instant`: a timestamp compared by its UTC day, written so that an index on the column serves a range. */
 type ValueType = 'text' | 'number' | 'date' | 'instant';
@@ -20,11 +19,11 @@ type ValueType = 'text' | 'number' | 'date' | 'instant';
  */
 type Source = { type: ValueType; sql: string } | { type: ValueType; from: () => string; keys?: { sql: string; prefixes: string[] } };
 
-const ALIAS: Record<RecordKind, string> = { bib: 'b', item: 'i', patron: 'p' };
-const TABLE: Record<RecordKind, string> = { bib: 'bibs', item: 'items', patron: 'patrons' };
+const ALIAS: Record<QueryRecord, string> = { bib: 'b', item: 'i', patron: 'p' };
+const TABLE: Record<QueryRecord, string> = { bib: 'bibs', item: 'items', patron: 'patrons' };
 
 /** Fixed fields a query can name, per record type: what each reads. */
-const FIXED: Record<RecordKind, Record<number, (a: string) => Source>> = {
+const FIXED: Record<QueryRecord, Record<number, (a: string) => Source>> = {
   bib: {
     24: (a) => ({ type: 'text', sql: `${a}.lang` }),
     26: (a) => ({
@@ -124,7 +123,7 @@ function marcKeys(a: string, tags: string[], t: { ind1?: string; ind2?: string; 
   return { sql: `carrel_marc_keys(${a}.marc)`, prefixes };
 }
 
-function source(record: RecordKind, target: Target, a: string, add: Add): Source {
+function source(record: QueryRecord, target: Target, a: string, add: Add): Source {
   const named = (what: string) => fail.invalidParameter(`query: ${record} records have no ${what} a query can search`);
   if (target.kind === 'fixed') {
     const read = FIXED[record][target.id];
@@ -269,7 +268,7 @@ function condition(expr: Expr, src: Source, add: Add): string {
   return denied ? `not ${any}` : any;
 }
 
-function compile(q: Query, record: RecordKind, add: Add): string {
+function compile(q: Query, record: QueryRecord, add: Add): string {
   if ('parts' in q) return joined(q.parts, q.joiners, (part) => compile(part, record, add));
   const a = ALIAS[record];
   if (q.record === record) return condition(q.expr, source(record, q.target, a, add), add);
@@ -284,7 +283,7 @@ function compile(q: Query, record: RecordKind, add: Add): string {
 }
 
 /** The statement that finds one page of the ids of the live records of `record` the query matches, ascending. */
-export function querySql(record: RecordKind, q: Query, limit: number, offset: number): { sql: string; params: unknown[] } {
+export function querySql(record: QueryRecord, q: Query, limit: number, offset: number): { sql: string; params: unknown[] } {
   const { params, add } = parameters();
   const a = ALIAS[record];
   const where = compile(q, record, add);
@@ -294,7 +293,7 @@ export function querySql(record: RecordKind, q: Query, limit: number, offset: nu
 }
 
 /** Ids of the live records of `record` the query matches, ascending, one page of them. */
-export async function queryIds(db: Queryable, record: RecordKind, q: Query, limit: number, offset: number): Promise<string[]> {
+export async function queryIds(db: Queryable, record: QueryRecord, q: Query, limit: number, offset: number): Promise<string[]> {
   const { sql, params } = querySql(record, q, limit, offset);
   const rows = await db.query<{ id: string }>(sql, params);
   return rows.map((r) => r.id);

@@ -1,4 +1,5 @@
 // POST /bibs/query, /items/query, /patrons/query: Sierra's JSON query language over live records.
+import type { QueryRecord } from './parse.ts';
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { apiBase } from '../http/links.ts';
@@ -6,11 +7,10 @@ import { pagingQuery } from '../http/params.ts';
 import { errorRef } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { Permission } from '../auth/roles.ts';
-import type { RecordKind } from '../shared/fixed-fields.ts';
 import { OPS } from './parse.ts';
 import type { QueryService } from './service.ts';
 
-const ENDPOINTS: [RecordKind, string, Permission][] = [
+const ENDPOINTS: [QueryRecord, string, Permission][] = [
   ['bib', 'bibs', 'Bibs_Read'],
   ['item', 'items', 'Items_Read'],
   ['patron', 'patrons', 'Patrons_Read'],

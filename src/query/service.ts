@@ -1,9 +1,9 @@
 // Sierra's JSON queries (POST /{bibs,items,patrons}/query): a query checked, then run as one
 // statement under a time limit, so a query that would read the whole catalogue for minutes is
 // refused with a clear answer instead of holding a connection.
+import type { QueryRecord } from './parse.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
-import type { RecordKind } from '../shared/fixed-fields.ts';
 import { parseQuery } from './parse.ts';
 import * as repo from './repository.ts';
 
@@ -14,7 +14,7 @@ export class QueryService {
   constructor(private readonly db: Db) {}
 
   /** The ids of the live records of `record` the query (a request body) matches: one page, ascending. */
-  async ids(record: RecordKind, body: unknown, limit: number, offset: number): Promise<string[]> {
+  async ids(record: QueryRecord, body: unknown, limit: number, offset: number): Promise<string[]> {
     const query = parseQuery(body);
     try {
       return await this.db.transaction(async (tx) => {

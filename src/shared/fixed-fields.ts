@@ -5,7 +5,7 @@
 // and Create Lists print the short one. Numbers and labels are Sierra's defaults (its "Fixed-length
 // fields" documentation, checked against answers published Sierra clients keep as fixtures).
 
-export type RecordKind = 'bib' | 'item' | 'patron';
+export type RecordKind = 'bib' | 'item' | 'patron' | 'holding';
 
 export interface FixedFieldDef {
   /** The label in REST answers. */
@@ -89,6 +89,25 @@ export const FIXED_FIELDS = {
     126: def('Patron Code 4', 'PCODE4'),
     163: def('Last Circ Activity', 'CIRCACTIVE'),
     268: def('Notice Preference', 'NOTICE PREF'),
+    ...EVERY_RECORD,
+  },
+  // Holdings (checkin) records.
+  holding: {
+    35: def('Label Type', 'LABEL TYPE'),
+    36: def('Serial Code 1', 'SCODE1'),
+    37: def('Serial Code 2', 'SCODE2'),
+    38: def('Copies', 'COPIES'),
+    39: def('Claim On', 'CLAIMON'),
+    40: def('Location', 'LOCATION'),
+    41: def('Recv Location', 'RECV LOC'),
+    42: def('Vendor', 'VENDOR'),
+    118: def('Serial Code 3', 'SCODE3'),
+    119: def('Serial Code 4', 'SCODE4'),
+    120: def('Update Count', 'UPDATE CNT'),
+    121: def('Piece Count', 'PIECE CNT'),
+    137: def('E-Checkin', 'ECHECKIN'),
+    159: def('Media Type', 'MEDIA TYPE'),
+    266: def('Inherit Location', 'INHERIT LOC'),
     ...EVERY_RECORD,
   },
 } as const satisfies Record<RecordKind, Record<number, FixedFieldDef>>;

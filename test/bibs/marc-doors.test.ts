@@ -80,11 +80,6 @@ const REFUSED: { what: string; body: Body; message: string | RegExp }[] = [
     message: 'field "5$0": a tag is three ASCII letters or digits',
   },
   {
-    what: 'ISO 2709, a holdings record',
-    body: iso({ ...bib('Holdings'), leader: '00000nx  a2200000 a 4500' }),
-    message: 'a holdings record (leader/06 "x"), not a bibliographic record; Carrel keeps only bibliographic records so far',
-  },
-  {
     what: 'MARCXML, a two-character indicator',
     body: xml(withField({ tag: '500', ind1: '10', ind2: ' ', subfields: [{ code: 'a', value: 'x' }] })),
     message: 'field 500: ind1 must be one ASCII character, not "10"',

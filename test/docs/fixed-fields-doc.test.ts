@@ -18,7 +18,7 @@ function rows(kind: RecordKind): string[] {
 }
 
 describe('the fixed-field table in the docs', () => {
-  for (const kind of ['bib', 'item', 'patron'] as const) {
+  for (const kind of ['bib', 'item', 'patron', 'holding'] as const) {
     it(`lists the ${kind} fields the module defines`, () => {
       assert.deepEqual(
         rows(kind),
