@@ -1,6 +1,5 @@
 // A bib as the API shows it: the established platform's bib object, fields chosen by `fields`.
 import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.ts';
-import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { fieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
 import { fixedFields, type FixedField } from '../shared/fixed-fields.ts';
@@ -8,6 +7,8 @@ import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import type { ItemRow } from '../items/service.ts';
 import { countryName } from './countries.ts';
 import type { BibRow } from './repository.ts';
+import { varFields, varFieldsJson } from './var-fields.ts';
+import { RawJson } from '../shared/raw-json.ts';
 
 export const BIB_FIELDS = fieldSet(
   [
@@ -107,45 +108,6 @@ export const BIB_LEVELS: Record<string, string> = {
   s: 'Serial',
 };
 
-/** Sierra's field-group tag for a MARC tag, as varFields carry it. */
-function fieldGroup(tag: string): string {
-  if (/^1[0-1]\d$/.test(tag) || /^7[0-1]\d$/.test(tag)) return 'a';
-  if (tag === '245' || tag === '246' || tag === '130' || tag === '240') return 't';
-  if (tag.startsWith('6')) return 'd';
-  if (tag.startsWith('5')) return 'n';
-  if (tag === '020' || tag === '022' || tag === '024') return 'i';
-  if (tag === '250') return 'e';
-  if (tag === '260' || tag === '264') return 'p';
-  if (tag === '300') return 'r';
-  if (tag.startsWith('4') || tag.startsWith('8')) return 's';
-  return 'y';
-}
-
-/** A blank or absent indicator is a space, as MARC-in-JSON readers give it. */
-const indicator = (value: string | undefined): string => (value ? value : ' ');
-
-/**
- * The record's fields as Sierra's varFields, straight from the MARC-in-JSON the database holds
- * (written by Carrel, so not checked again): a harvest page of 2,000 records with their MARC
- * spent a quarter of its time collecting the garbage of an intermediate record.
- */
-export function varFields(marc: MarcInJson): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const entry of marc.fields) {
-    for (const tag in entry) {
-      const body = entry[tag]!;
-      if (typeof body === 'string') {
-        out.push({ fieldTag: 'y', marcTag: tag, content: body });
-        continue;
-      }
-      const subfields: { tag: string; content: string }[] = [];
-      for (const sf of body.subfields) for (const code in sf) subfields.push({ tag: code, content: sf[code]! });
-      out.push({ fieldTag: fieldGroup(tag), marcTag: tag, ind1: indicator(body.ind1), ind2: indicator(body.ind2), subfields });
-    }
-  }
-  return out;
-}
-
 /** Text folded for sorting and matching: lower case, no diacritics, no punctuation. */
 export function normalizeText(text: string | null): string | null {
   if (text === null) return null;
@@ -159,12 +121,12 @@ export function normalizeText(text: string | null): string | null {
 
 /** Sierra's fixed-length fields of a bib (src/shared/fixed-fields.ts). */
 function bibFixedFields(row: BibRow): Record<string, FixedField> {
-  const locations = (row.item_locations ?? []).map((l) => l.code);
+  const locations = (row.item_holdings?.locations ?? []).map((l) => l.code);
   return fixedFields('bib', {
     24: row.lang ? { value: row.lang, display: languageName(row.lang) } : null,
     25: 0,
     26: locations.length === 1 ? locations[0]! : locations.length ? 'multi' : 'none',
-    27: row.copies ?? 0,
+    27: row.item_holdings?.copies ?? 0,
     28: row.catalog_date || null,
     29: row.bib_level ? { value: row.bib_level, display: BIB_LEVELS[row.bib_level] ?? row.bib_level } : null,
     30: row.material_type ? { value: row.material_type, display: row.material_type_desc ?? row.material_type } : null,
@@ -197,10 +159,10 @@ export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | un
   items: (row, items) => (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)),
   normTitle: (row) => normalizeText(row.title),
   normAuthor: (row) => normalizeText(row.author),
-  varFields: (row) => (row.marc ? varFields(row.marc) : undefined),
+  varFields: (row) => (row.marc ? varFields(row.marc) : row.marc_text ? new RawJson(varFieldsJson(row.marc_text)) : undefined),
   // Order records are not kept (acquisitions keeps invoices): no bib has an order.
   orders: () => [],
-  locations: (row) => row.item_locations,
-  marc: (row) => row.marc ?? undefined,
+  locations: (row) => row.item_holdings?.locations,
+  marc: (row) => row.marc ?? (row.marc_text ? new RawJson(row.marc_text) : undefined),
   holdCount: (row) => row.hold_count,
 });

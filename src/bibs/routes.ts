@@ -1,5 +1,6 @@
 // /bibs: list and harvest, read, create, replace and delete bibliographic records.
 import { Type } from 'typebox';
+import { stringifyPage } from '../shared/raw-json.ts';
 import { access } from '../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { recordLink } from '../http/links.ts';
@@ -78,13 +79,17 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         response: { 200: BibList },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const fields = parseFields(q.fields, BIB_FIELDS);
       const filter = parseCommonList(q);
-      const rows = await bibs.list({ ...filter, extras: bibExtrasFor(fields) });
+      const extras = bibExtrasFor(fields);
+      // A page with the MARC writes it from the stored text (var-fields.ts): read as text, not parsed.
+      const rows = await bibs.list({ ...filter, extras: { ...extras, marc: false, marcText: extras.marc } });
       const items = fields.includes('items') ? await bibs.itemsOf(rows.filter((r) => !r.deleted_date).map((r) => r.id)) : undefined;
-      return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
+      const page = { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
+      if (!extras.marc) return page;
+      return reply.type('application/json; charset=utf-8').serializer(stringifyPage).send(page);
     },
   );
 

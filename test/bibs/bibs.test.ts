@@ -114,6 +114,19 @@ describe(`bibs on ${ENGINE}`, () => {
     assert.equal(bad.json().code, 108);
   });
 
+  it("a page with the MARC (written from the stored text) answers what each record's own read answers", async () => {
+    const fields = 'default,fixedFields,varFields,marc,locations';
+    const page = await get(`/v6/bibs?limit=2000&fields=${fields}`);
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^application\/json/);
+    const entries = page.json().entries as { id: string }[];
+    assert.ok(entries.length >= 100);
+    for (const entry of entries) {
+      const own = (await get(`/v6/bibs/${entry.id}?fields=${fields}`)).json();
+      assert.deepEqual(entry, own, entry.id);
+    }
+  });
+
   it('replaces, suppresses and deletes, leaving a tombstone that the deleted filters find', async () => {
     const id = ids[5]!;
     const before = (await get(`/v6/bibs/${id}`)).json();

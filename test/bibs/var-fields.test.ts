@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { varFields } from '../../src/bibs/present.ts';
+import { Unexpected, varFields, varFieldsFromText, varFieldsJson } from '../../src/bibs/var-fields.ts';
 import { fromMarcInJson, toMarcInJson } from '../../src/marc/marc-in-json.ts';
 import { readMarc } from '../../src/marc/read.ts';
 import { isControlField } from '../../src/marc/record.ts';
@@ -37,6 +37,52 @@ describe('varFields from stored MARC-in-JSON', () => {
       }
     }
     assert.ok(records > 50, `read ${records} records`);
+  });
+
+  it('written straight from the stored text, are the varFields of the parsed record, however the text is spelt', async () => {
+    let records = 0;
+    // Stored text as each writer may spell it: compact, indented, data-field members in another
+    // order, every non-ASCII character escaped.
+    const spellings: [string, (marc: unknown) => string][] = [
+      ['compact', (m) => JSON.stringify(m)],
+      ['indented', (m) => JSON.stringify(m, null, 2)],
+      [
+        'reordered',
+        (m) =>
+          JSON.stringify(m, (key, v: unknown) =>
+            v && typeof v === 'object' && 'subfields' in v
+              ? { subfields: (v as any).subfields, ind2: (v as any).ind2, ind1: (v as any).ind1 }
+              : v,
+          ),
+      ],
+      ['escaped', (m) => JSON.stringify(m).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)],
+    ];
+    for (const name of fs.readdirSync(MARC_DIR).sort()) {
+      for await (const result of readMarc(chunks(name))) {
+        if (!result.record) continue;
+        const marc = toMarcInJson(result.record);
+        for (const [how, spell] of spellings) {
+          const text = spell(marc);
+          // The fast reading itself, not its fallback: it must take every spelling.
+          assert.deepEqual(JSON.parse(varFieldsFromText(text)), varFields(JSON.parse(text)), `${name} ${result.position} ${how}`);
+        }
+        records++;
+      }
+    }
+    assert.ok(records > 50, `read ${records} records`);
+  });
+
+  it('takes the slow way for a shape it does not expect, with the same answer', () => {
+    const odd = JSON.stringify({
+      leader: '00000nam a2200000 a 4500',
+      fields: [{ '245': { ind1: '1', ind2: '0', subfields: [{ a: 'T' }], extra: 1 } }],
+    });
+    assert.throws(() => varFieldsFromText(odd), Unexpected);
+    assert.deepEqual(JSON.parse(varFieldsJson(odd)), varFields(JSON.parse(odd)));
+    const blank = JSON.stringify({ leader: 'x', fields: [{ '500': { ind1: '', subfields: [{ a: 'Note "quoted" \\ back' }] } }] });
+    assert.deepEqual(JSON.parse(varFieldsFromText(blank)), [
+      { fieldTag: 'n', marcTag: '500', ind1: ' ', ind2: ' ', subfields: [{ tag: 'a', content: 'Note "quoted" \\ back' }] },
+    ]);
   });
 
   it('gives blank indicators as spaces, and names each field group', () => {
