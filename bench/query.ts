@@ -207,7 +207,12 @@ async function main(): Promise<void> {
     });
     generated = (performance.now() - started) / 1000;
     const sql = postgres(URL_OF(DB), { max: 1, onnotice: () => {} });
-    await sql`update bibs set catalog_date = date '2015-01-01' + ((id * 7919) % 3650)::int`;
+    // Cataloguing dates are not searched: the bench skips the trigger that would queue every bib
+    // to be indexed again (a superuser's session_replication_role).
+    await sql.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update bibs set catalog_date = date '2015-01-01' + ((id * 7919) % 3650)::int`;
+    });
     await sql`vacuum analyze bibs`;
     await sql.end();
   } else process.stderr.write(`reusing the ${BIBS} bibs in ${DB} (--fresh to rebuild)\n`);
