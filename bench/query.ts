@@ -207,11 +207,18 @@ async function main(): Promise<void> {
     });
     generated = (performance.now() - started) / 1000;
     const sql = postgres(URL_OF(DB), { max: 1, onnotice: () => {} });
-    // Cataloguing dates are not searched: the bench skips the trigger that would queue every bib
-    // to be indexed again (a superuser's session_replication_role).
+    // Cataloguing dates, set as a bulk load would: the table's indexes are dropped and built again
+    // after (updated row by row, the MARC key index alone took most of an hour on two cores), and
+    // the trigger that would queue every bib to be indexed for search again is skipped (the dates
+    // are not searched; a superuser's session_replication_role).
     await sql.begin(async (tx) => {
+      const indexes = await tx<{ name: string; def: string }[]>`
+        select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as def from pg_index
+        where indrelid = 'bibs'::regclass and not indisprimary and not indisunique`;
+      for (const { name } of indexes) await tx.unsafe(`drop index ${name}`);
       await tx`set local session_replication_role = replica`;
       await tx`update bibs set catalog_date = date '2015-01-01' + ((id * 7919) % 3650)::int`;
+      for (const { def } of indexes) await tx.unsafe(def);
     });
     await sql`vacuum analyze bibs`;
     await sql.end();
@@ -257,10 +264,10 @@ async function main(): Promise<void> {
       const base = await baselineClass(direct, cases);
       let naive = 'n/a';
       if (cases[0]!.naive) {
-        // Three of them, one at a time: each reads the whole catalogue.
+        // One of them: it reads the whole catalogue.
         const started = performance.now();
-        for (const c of cases.slice(0, 3)) await direct.unsafe(c.naive![0], c.naive![1] as postgres.ParameterOrJSON<never>[]);
-        naive = ((performance.now() - started) / 3).toFixed(0);
+        await direct.unsafe(cases[0]!.naive![0], cases[0]!.naive![1] as postgres.ParameterOrJSON<never>[]);
+        naive = (performance.now() - started).toFixed(0);
       }
       rows.push({
         class: name,

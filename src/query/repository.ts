@@ -282,19 +282,60 @@ function compile(q: Query, record: QueryRecord, add: Add): string {
   throw fail.invalidParameter(`query: a ${record} query cannot search ${q.record} records`);
 }
 
+/** The most candidates a key lookup hands on as an id list (more: the query runs on its own). */
+const CANDIDATES = 10_000;
+
+/**
+ * A keyed condition every match must meet (the query itself, or one of a chain joined only by
+ * "and"), as the statement that asks its index for the candidates. The planner cannot know how
+ * rare a key is (every key is unique, so the statistics hold none as common, and it assumes half a
+ * percent of the table), and under "order by id limit 50" it would rather walk the table in id
+ * order, reading each record's MARC, than ask the index: so Carrel asks the index first.
+ */
+function keyedCandidates(q: Query): { sql: string; params: unknown[] } | undefined {
+  if ('parts' in q) {
+    if (!q.joiners.every((j) => j === 'and')) return undefined;
+    for (const part of q.parts) {
+      const found = keyedCandidates(part);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (q.record !== 'bib' || 'parts' in q.expr || (q.expr.op !== 'equals' && q.expr.op !== 'in')) return undefined;
+  const { params, add } = parameters();
+  const src = source('bib', q.target, 'b', add);
+  if (!('from' in src) || !src.keys) return undefined;
+  const where = condition(q.expr, src, add);
+  return { sql: `select b.id::text from bibs b where b.deleted_date is null and ${where} limit ${CANDIDATES + 1}`, params };
+}
+
 /** The statement that finds one page of the ids of the live records of `record` the query matches, ascending. */
-export function querySql(record: QueryRecord, q: Query, limit: number, offset: number): { sql: string; params: unknown[] } {
+export function querySql(
+  record: QueryRecord,
+  q: Query,
+  limit: number,
+  offset: number,
+  candidates?: string[],
+): { sql: string; params: unknown[] } {
   const { params, add } = parameters();
   const a = ALIAS[record];
   const where = compile(q, record, add);
-  const sql = `select ${a}.id::text from ${TABLE[record]} ${a} where ${a}.deleted_date is null and ${where}
+  const among = candidates ? `and ${a}.id = any(${add(candidates)}::bigint[])` : '';
+  const sql = `select ${a}.id::text from ${TABLE[record]} ${a} where ${a}.deleted_date is null ${among} and ${where}
      order by ${a}.id limit ${add(limit)} offset ${add(offset)}`;
   return { sql, params };
 }
 
 /** Ids of the live records of `record` the query matches, ascending, one page of them. */
 export async function queryIds(db: Queryable, record: QueryRecord, q: Query, limit: number, offset: number): Promise<string[]> {
-  const { sql, params } = querySql(record, q, limit, offset);
+  const keyed = record === 'bib' ? keyedCandidates(q) : undefined;
+  let candidates: string[] | undefined;
+  if (keyed) {
+    const found = await db.query<{ id: string }>(keyed.sql, keyed.params);
+    if (found.length === 0) return [];
+    if (found.length <= CANDIDATES) candidates = found.map((r) => r.id);
+  }
+  const { sql, params } = querySql(record, q, limit, offset, candidates);
   const rows = await db.query<{ id: string }>(sql, params);
   return rows.map((r) => r.id);
 }

@@ -149,6 +149,32 @@ describe(`JSON queries on ${ENGINE}`, () => {
       }
     }
     assert.ok(tried >= 10, `only ${tried} identifier values in the test records`);
+    // Joined with other conditions: "and" narrows the keyed matches, "or" adds to them.
+    const holder = bibs.find((b) => fieldTexts(b.marc, ['020'], 'a').length > 0)!;
+    const key = fieldTexts(holder.marc, ['020'], 'a')[0]!;
+    const byKey = q('bib', { field: { marcTag: '020', subfields: 'a' } }, 'equals', [key]);
+    const keyed = bibs.filter((b) => fieldTexts(b.marc, ['020'], 'a').some((v) => norm(v) === norm(key))).map((b) => b.id);
+    const other = bibs.find((b) => !keyed.includes(b.id))!;
+    const byType = q('bib', { id: 30 }, 'equals', [holder.material_type!]);
+    assert.deepEqual(
+      await ids('bibs', { queries: [byKey, 'and', byType] }),
+      keyed.filter((id) => bibs.find((b) => b.id === id)!.material_type === holder.material_type),
+    );
+    assert.deepEqual(await ids('bibs', { queries: [byKey, 'and', q('bib', { id: 81 }, 'equals', [other.id])] }), []);
+    assert.deepEqual(
+      await ids('bibs', { queries: [byKey, 'or', q('bib', { id: 81 }, 'equals', [other.id])] }),
+      [...keyed, other.id].sort(),
+    );
+    assert.deepEqual(
+      await ids('bibs', {
+        queries: [
+          q('bib', { field: { marcTag: '020', subfields: 'a' } }, 'equals', ['no such isbn']),
+          'or',
+          q('bib', { id: 81 }, 'equals', [other.id]),
+        ],
+      }),
+      [other.id],
+    );
     // A part of a value is not the value.
     const isbn = bibs.flatMap((b) => fieldTexts(b.marc, ['020'])).find((v) => v.includes(' '))!;
     assert.ok(isbn, 'a 020 with more than one subfield');
