@@ -306,7 +306,11 @@ function keyedCandidates(q: Query): { sql: string; params: unknown[] } | undefin
   const src = source('bib', q.target, 'b', add);
   if (!('from' in src) || !src.keys) return undefined;
   const where = condition(q.expr, src, add);
-  return { sql: `select b.id::text from bibs b where b.deleted_date is null and ${where} limit ${CANDIDATES + 1}`, params };
+  // "offset 0" plans the lookup on its own: under the limit the planner could still prefer the walk.
+  return {
+    sql: `select id from (select b.id::text from bibs b where b.deleted_date is null and ${where} offset 0) k limit ${CANDIDATES + 1}`,
+    params,
+  };
 }
 
 /** The statement that finds one page of the ids of the live records of `record` the query matches, ascending. */
