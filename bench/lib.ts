@@ -80,3 +80,13 @@ export async function cpuDuring<T>(
   const postgres = (await backends()).reduce((sum, pid) => sum + cpuMs(pid) - (before.get(pid) ?? 0), 0);
   return { result, cpu: { server, postgres, self: (self.user + self.system) / 1000 } };
 }
+
+/** A stable pseudo-random order of items (the same queries every run). */
+export const byHash = <T>(items: T[], key: (t: T) => string): T[] => {
+  const hash = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  return [...items].sort((a, b) => hash(key(a)) - hash(key(b)));
+};
+
+/** The p-th quantile of ascending latencies, to 0.1 ms. */
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 10) / 10 : NaN;

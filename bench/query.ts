@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import { dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { dbUrl, peakRssMb, ROOT, startChild, stop, byHash, percentile } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -51,12 +51,6 @@ const bibQuery = (target: object, op: string, operands: string[]) => ({
   expr: { op, operands },
 });
 const page = `order by id limit ${LIMIT}`;
-
-/** A stable pseudo-random order (the same queries every run). */
-const byHash = <T>(items: T[], key: (t: T) => string): T[] => {
-  const hash = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
-  return [...items].sort((a, b) => hash(key(a)) - hash(key(b)));
-};
 
 async function chooseCases(sql: postgres.Sql): Promise<Record<string, Case[]>> {
   // A sample spread over the whole catalogue: every (BIBS / PER_CLASS)th bib.
@@ -109,9 +103,6 @@ async function chooseCases(sql: postgres.Sql): Promise<Record<string, Case[]>> {
     })),
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 10) / 10 : NaN;
 
 interface Load {
   rps: number;

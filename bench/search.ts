@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { loadConfig } from '../src/config.ts';
 import { fold, stem, STOP_WORDS } from '../src/search/text.ts';
-import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop, byHash, percentile } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,12 +67,6 @@ function run(command: string[], env: Record<string, string>): number {
   execFileSync(process.execPath, command, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return (performance.now() - started) / 1000;
 }
-
-/** A stable pseudo-random order (the same queries every run). */
-const byHash = <T>(items: T[], key: (t: T) => string): T[] => {
-  const hash = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
-  return [...items].sort((a, b) => hash(key(a)) - hash(key(b)));
-};
 
 /** The query classes, drawn from a sample of the catalogue's own words, titles, authors and ISBNs. */
 async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
@@ -160,9 +154,6 @@ async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
     })),
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 10) / 10 : NaN;
 
 async function loadClass(queries: Query[], auth: string) {
   const latencies: number[] = [];

@@ -29,7 +29,7 @@ const blankIsSpace = (value: string | undefined): string => (value ? value : ' '
  * (written by Carrel, so not checked again): a harvest page of 2,000 records with their MARC
  * spent a quarter of its time collecting the garbage of an intermediate record.
  */
-export function varFields(marc: MarcInJson): Record<string, unknown>[] {
+export function varFields(marc: MarcInJson, groupOf: (tag: string) => string = fieldGroup): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const entry of marc.fields) {
     for (const tag in entry) {
@@ -40,7 +40,7 @@ export function varFields(marc: MarcInJson): Record<string, unknown>[] {
       }
       const subfields: { tag: string; content: string }[] = [];
       for (const sf of body.subfields) for (const code in sf) subfields.push({ tag: code, content: sf[code]! });
-      out.push({ fieldTag: fieldGroup(tag), marcTag: tag, ind1: blankIsSpace(body.ind1), ind2: blankIsSpace(body.ind2), subfields });
+      out.push({ fieldTag: groupOf(tag), marcTag: tag, ind1: blankIsSpace(body.ind1), ind2: blankIsSpace(body.ind2), subfields });
     }
   }
   return out;

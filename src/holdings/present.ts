@@ -6,6 +6,7 @@ import { RECORD_FIELDS, recordPresenter } from '../http/present.ts';
 import { fixedFields } from '../shared/fixed-fields.ts';
 import { instant } from '../shared/instant.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
+import { varFields } from '../bibs/var-fields.ts';
 import type { HoldingRow } from './repository.ts';
 
 export const HOLDING_FIELDS = fieldSet(
@@ -22,26 +23,8 @@ function fieldGroup(tag: string): string {
   return 'y';
 }
 
-const indicator = (value: string | undefined) => (value ? value : ' ');
-
 /** The record's leader and fields as Sierra's varFields. */
-function holdingVarFields(marc: MarcInJson): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [{ fieldTag: '_', content: marc.leader }];
-  for (const entry of marc.fields)
-    for (const tag in entry) {
-      const body = entry[tag]!;
-      if (typeof body === 'string') out.push({ fieldTag: 'y', marcTag: tag, content: body });
-      else
-        out.push({
-          fieldTag: fieldGroup(tag),
-          marcTag: tag,
-          ind1: indicator(body.ind1),
-          ind2: indicator(body.ind2),
-          subfields: body.subfields.flatMap((sf) => Object.entries(sf).map(([code, content]) => ({ tag: code, content }))),
-        });
-    }
-  return out;
-}
+const holdingVarFields = (marc: MarcInJson) => [{ fieldTag: '_', content: marc.leader }, ...varFields(marc, fieldGroup)];
 
 export interface HoldingContext {
   /** The API's base URL, for the links to bibs. */

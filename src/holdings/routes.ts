@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { apiBase } from '../http/links.ts';
-import { parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
+import { commaList, parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
 import { errorRef, fixedFieldsSchema, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { parseRecordId } from '../shared/filters.ts';
@@ -70,11 +70,7 @@ export function holdingRoutes(app: App, holdings: HoldingsService, publicBaseUrl
       const q = request.query;
       const fields = parseFields(q.fields, HOLDING_FIELDS);
       const filter = parseCommonList(q);
-      const bibIds = q.bibIds
-        ?.split(',')
-        .map((v) => v.trim())
-        .filter(Boolean)
-        .map((id) => parseRecordId('bibIds', id));
+      const bibIds = commaList(q.bibIds)?.map((id) => parseRecordId('bibIds', id));
       const rows = await holdings.list({ ...filter, bibIds });
       const ctx = { base: apiBase(request, publicBaseUrl) };
       return { total: rows.length, start: filter.offset, entries: rows.map((row) => presentHolding(row, fields, ctx)) };

@@ -41,6 +41,14 @@ export function recordListQuery(fields: { all: readonly string[] }) {
   };
 }
 
+/** A comma-separated list parameter (`bibIds=1,2`), its empty parts dropped; undefined when absent. */
+export function commaList(raw: string | undefined): string[] | undefined {
+  return raw
+    ?.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
 export interface FieldSet<F extends string> {
   all: readonly F[];
   defaults: readonly F[];

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { fail } from '../shared/errors.ts';
-import { parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
+import { parseCommonList, parseFields, recordListQuery, commaList } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
 import { recordLink } from '../http/links.ts';
@@ -43,12 +43,6 @@ export const ItemSchema = Type.Object(
 
 /** What a read of these fields needs besides the item's own columns. */
 export const extrasFor = (fields: readonly ItemField[]) => ({ circulation: fields.some((f) => CIRCULATION_FIELDS.includes(f)) });
-
-const list = (raw: string | undefined) =>
-  raw
-    ?.split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
 
 const ItemWrite = Type.Object(
   {
@@ -157,14 +151,14 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
     async (request) => {
       const q = request.query;
       const fields = parseFields(q.fields, ITEM_FIELDS);
-      const location = list(q.location);
+      const location = commaList(q.location);
       if (location?.some((l) => !LOCATION_FILTER.test(l)))
         throw fail.invalidParameter("location: codes are 1 to 20 letters, digits, '.', '_' or '-', optionally ending in *");
       const filter = parseCommonList(q);
       const rows = await items.list({
         ...filter,
-        bibIds: list(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
-        status: list(q.status),
+        bibIds: commaList(q.bibIds)?.map((id) => parseRecordId('bibIds', id)),
+        status: commaList(q.status),
         location,
         extras: extrasFor(fields),
       });

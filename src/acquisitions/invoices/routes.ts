@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
-import { pagingQuery, parseCommonList, parseFields } from '../../http/params.ts';
+import { pagingQuery, parseCommonList, parseFields, commaList } from '../../http/params.ts';
 import { parseDateFilter, parseRecordId } from '../../shared/filters.ts';
 import { errorRef, LinkAnswer, recordHeader } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
@@ -111,11 +111,6 @@ const InvoiceUpdate = Type.Object(
 
 const dateRange = (what: string) =>
   Type.Optional(Type.String({ description: `${what}: one ISO 8601 instant, or a range [from,to] (either end open).` }));
-const list = (raw: string | undefined) =>
-  raw
-    ?.split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
 
 const ListQuery = Type.Object(
   {
@@ -157,7 +152,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       const q = request.query;
       const fields = parseFields(q.fields, INVOICE_FIELDS);
       const common = parseCommonList(q);
-      const status = list(q.status ?? q.statusCode);
+      const status = commaList(q.status ?? q.statusCode);
       if (status?.some((s) => !['o', 's', 'p'].includes(s)))
         throw fail.invalidParameter('status: codes are o (open), s (suspended) and p (paid)');
       const rows = await invoices.list({
@@ -165,7 +160,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         paidDate: q.paidDate === undefined ? undefined : parseDateFilter('paidDate', q.paidDate),
         invDate: q.invDate === undefined ? undefined : parseDateFilter('invDate', q.invDate),
         status,
-        invNum: list(q.invNum),
+        invNum: commaList(q.invNum),
       });
       const linesByInvoice = new Map<string, LineRow[]>();
       if (fields.includes('lineItems')) {
