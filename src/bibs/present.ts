@@ -2,13 +2,13 @@
 import { RECORD_FIELDS, recordPresenter, type Presenter } from '../http/present.ts';
 import { fieldSet } from '../http/params.ts';
 import { instant } from '../shared/instant.ts';
-import { fixedFields, type FixedField } from '../shared/fixed-fields.ts';
+import { fixedFields, fixedFieldsJson, type FixedFieldNumber, type FixedValue } from '../shared/fixed-fields.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import type { ItemRow } from '../items/service.ts';
 import { countryName } from './countries.ts';
 import type { BibRow } from './repository.ts';
-import { varFields, varFieldsJson } from './var-fields.ts';
-import { RawJson } from '../shared/raw-json.ts';
+import { varFields, writeVarFields } from './var-fields.ts';
+import { RawJson } from '../shared/json-bytes.ts';
 
 export const BIB_FIELDS = fieldSet(
   [
@@ -120,9 +120,9 @@ export function normalizeText(text: string | null): string | null {
 }
 
 /** Sierra's fixed-length fields of a bib (src/shared/fixed-fields.ts). */
-function bibFixedFields(row: BibRow): Record<string, FixedField> {
+function bibFixedFields(row: BibRow): Partial<Record<FixedFieldNumber<'bib'>, FixedValue>> {
   const locations = (row.item_holdings?.locations ?? []).map((l) => l.code);
-  return fixedFields('bib', {
+  return {
     24: row.lang ? { value: row.lang, display: languageName(row.lang) } : null,
     25: 0,
     26: locations.length === 1 ? locations[0]! : locations.length ? 'multi' : 'none',
@@ -137,16 +137,21 @@ function bibFixedFields(row: BibRow): Record<string, FixedField> {
     83: instant(row.created_date),
     84: instant(row.updated_date),
     89: row.country ? { value: row.country, display: countryName(row.country) } : null,
-  });
+  };
 }
 
-/** `items`: the page's items by bib, when `items` is among the fields. */
-export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | undefined> = recordPresenter<
-  BibRow,
-  BibField,
-  Map<string, ItemRow[]> | undefined
->({
-  available: (row) => row.available,
+export interface BibContext {
+  /** The page's items by bib, when `items` is among the fields. */
+  items?: Map<string, ItemRow[]>;
+  /**
+   * The answer is written by pageJson (src/shared/json-bytes.ts): the MARC (read as its stored
+   * text) and the fixed fields are given as JSON that writes itself, not as objects.
+   */
+  asText?: boolean;
+}
+
+export const presentBib: Presenter<BibRow, BibField, BibContext> = recordPresenter<BibRow, BibField, BibContext>({
+  available: (row) => row.item_holdings?.available ?? row.available ?? false,
   lang: (row) => (row.lang ? { code: row.lang, name: languageName(row.lang) } : undefined),
   title: (row) => row.title ?? undefined,
   author: (row) => row.author ?? undefined,
@@ -155,14 +160,16 @@ export const presentBib: Presenter<BibRow, BibField, Map<string, ItemRow[]> | un
   publishYear: (row) => row.publish_year ?? undefined,
   catalogDate: (row) => row.catalog_date || undefined,
   country: (row) => (row.country ? { code: row.country, name: countryName(row.country) } : undefined),
-  fixedFields: bibFixedFields,
-  items: (row, items) => (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)),
+  fixedFields: (row, { asText }) =>
+    asText ? RawJson.text(fixedFieldsJson('bib', bibFixedFields(row))) : fixedFields('bib', bibFixedFields(row)),
+  items: (row, { items }) => (items?.get(row.id) ?? []).map((item) => presentItem(item, ITEM_FIELDS.defaults)),
   normTitle: (row) => normalizeText(row.title),
   normAuthor: (row) => normalizeText(row.author),
-  varFields: (row) => (row.marc ? varFields(row.marc) : row.marc_text ? new RawJson(varFieldsJson(row.marc_text)) : undefined),
+  varFields: (row, { asText }) =>
+    asText && row.marc_text ? new RawJson((out) => writeVarFields(row.marc_text!, out)) : row.marc ? varFields(row.marc) : undefined,
   // Order records are not kept (acquisitions keeps invoices): no bib has an order.
   orders: () => [],
   locations: (row) => row.item_holdings?.locations,
-  marc: (row) => row.marc ?? (row.marc_text ? new RawJson(row.marc_text) : undefined),
+  marc: (row, { asText }) => (asText && row.marc_text ? RawJson.text(row.marc_text) : (row.marc ?? undefined)),
   holdCount: (row) => row.hold_count,
 });

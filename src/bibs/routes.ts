@@ -1,7 +1,8 @@
 // /bibs: list and harvest, read, create, replace and delete bibliographic records.
 import { Type } from 'typebox';
-import { stringifyPage } from '../shared/raw-json.ts';
+import { pageJson } from '../shared/json-bytes.ts';
 import { access } from '../http/access.ts';
+import { sendJson } from '../http/json-bytes.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { recordLink } from '../http/links.ts';
 import { recordListQuery, parseCommonList, parseFields } from '../http/params.ts';
@@ -84,12 +85,13 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       const fields = parseFields(q.fields, BIB_FIELDS);
       const filter = parseCommonList(q);
       const extras = bibExtrasFor(fields);
-      // A page with the MARC writes it from the stored text (var-fields.ts): read as text, not parsed.
+      // A page with the MARC or the fixed fields (a harvest) is written as bytes (pageJson), the
+      // MARC from its stored text (var-fields.ts): read as text, not parsed.
+      const asText = extras.marc || fields.includes('fixedFields');
       const rows = await bibs.list({ ...filter, extras: { ...extras, marc: false, marcText: extras.marc } });
       const items = fields.includes('items') ? await bibs.itemsOf(rows.filter((r) => !r.deleted_date).map((r) => r.id)) : undefined;
-      const page = { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, items)) };
-      if (!extras.marc) return page;
-      return reply.type('application/json; charset=utf-8').serializer(stringifyPage).send(page);
+      const page = { total: rows.length, start: filter.offset, entries: rows.map((row) => presentBib(row, fields, { items, asText })) };
+      return asText ? sendJson(reply, pageJson(page)) : page;
     },
   );
 
@@ -109,7 +111,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
     async (request) => {
       const fields = parseFields(request.query.fields, BIB_FIELDS);
       const row = await bibs.get(parseRecordId('id', request.params.id));
-      return presentBib(row, fields, fields.includes('items') && !row.deleted_date ? await bibs.itemsOf([row.id]) : undefined);
+      return presentBib(row, fields, { items: fields.includes('items') && !row.deleted_date ? await bibs.itemsOf([row.id]) : undefined });
     },
   );
 

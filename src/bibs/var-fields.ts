@@ -2,10 +2,11 @@
 // record (varFields), or written straight from its stored MARC-in-JSON text for harvests: a page of
 // 2,000 records with their MARC spent most of its time parsing each record into objects, building
 // the varFields objects and serializing them again, and collecting the garbage of all three. Here
-// the text is read once, left to right, and every string is copied as it is stored (already JSON,
-// escapes and all), so nothing is decoded or encoded again. A record in a shape this reader does
-// not expect is converted the slow way, with the same answer.
+// the text's UTF-8 bytes are read once, left to right, and every string is copied as it is stored
+// (already JSON, escapes and all) into the answer's bytes, so nothing is decoded or encoded again.
+// A record in a shape this reader does not expect is converted the slow way, with the same answer.
 import type { MarcInJson } from '../marc/marc-in-json.ts';
+import type { ByteWriter } from '../shared/byte-writer.ts';
 
 /** Sierra's field-group tag for a MARC tag, as varFields carry it. */
 export function fieldGroup(tag: string): string {
@@ -48,52 +49,94 @@ export function varFields(marc: MarcInJson, groupOf: (tag: string) => string = f
 
 export class Unexpected extends Error {}
 
-/** A reader over one JSON text: positions, whitespace, raw strings. */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const ascii = (text: string) => Buffer.from(text, 'latin1');
+const KEYS = ['"leader"', '"fields"'].map(ascii);
+const [LEADER, FIELDS] = [0, 1];
+const KEY_IND1 = ascii('"ind1"');
+const KEY_IND2 = ascii('"ind2"');
+const KEY_SUBFIELDS = ascii('"subfields"');
+const BLANK = ascii('" "');
+const IND1 = ascii(',"ind1":');
+const IND2 = ascii(',"ind2":');
+const SUBFIELDS = ascii(',"subfields":[');
+const TAG = ascii('{"tag":');
+const CONTENT = ascii(',"content":');
+
+/** A reader over one JSON text's UTF-8 bytes (a byte of a multi-byte character is never ASCII). */
 class Reader {
   i = 0;
-  constructor(readonly s: string) {}
+  constructor(readonly s: Uint8Array) {}
 
   ws(): void {
     const s = this.s;
     let i = this.i;
-    for (let c = s.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = s.charCodeAt(++i));
+    for (let c = s[i]; c === 32 || c === 10 || c === 13 || c === 9; c = s[++i]);
     this.i = i;
   }
 
-  expect(char: string): void {
+  expect(char: number): void {
     this.ws();
     if (this.s[this.i] !== char) throw new Unexpected();
     this.i++;
   }
 
-  /** The next character after whitespace (not consumed). */
-  peek(): string | undefined {
+  /** The next byte after whitespace (not consumed). */
+  peek(): number | undefined {
     this.ws();
     return this.s[this.i];
   }
 
-  /** A string token as it stands in the text, quotes included. */
-  rawString(): string {
+  /** Passes a string token, quotes included: answers where it starts (it ends at this.i). */
+  string(): number {
     this.ws();
     const s = this.s;
     const start = this.i;
-    if (s.charCodeAt(start) !== 34) throw new Unexpected();
+    if (s[start] !== QUOTE) throw new Unexpected();
     let i = start + 1;
     for (;;) {
-      const c = s.charCodeAt(i);
-      if (c === 34) break;
-      if (c === 92) i += 2;
-      else if (Number.isNaN(c)) throw new Unexpected();
+      const c = s[i];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) i += 2;
+      else if (c === undefined) throw new Unexpected();
       else i++;
     }
     this.i = i + 1;
-    return s.slice(start, i + 1);
+    return start;
+  }
+
+  /** The member name next (after whitespace), with its colon, is this one: passes it and answers true. */
+  name(bytes: Uint8Array): boolean {
+    this.ws();
+    const s = this.s;
+    const at = this.i;
+    for (let k = 0; k < bytes.length; k++) if (s[at + k] !== bytes[k]) return false;
+    this.i = at + bytes.length;
+    this.expect(0x3a);
+    return true;
+  }
+
+  /** A member's name and its colon: which of KEYS it is (-1: none of them). */
+  key(): number {
+    const start = this.string();
+    const length = this.i - start;
+    let found = -1;
+    for (let k = 0; k < KEYS.length && found < 0; k++) {
+      const name = KEYS[k]!;
+      if (name.length !== length) continue;
+      let same = true;
+      for (let j = 0; j < length && same; j++) same = this.s[start + j] === name[j];
+      if (same) found = k;
+    }
+    this.expect(0x3a);
+    return found;
   }
 
   /** `,` before another member, or the closing bracket: true while there is another. */
-  more(close: string): boolean {
+  more(close: number): boolean {
     const c = this.peek();
-    if (c === ',') {
+    if (c === 0x2c) {
       this.i++;
       return true;
     }
@@ -105,87 +148,139 @@ class Reader {
   }
 }
 
-/** A tag as stored: three plain characters (anything escaped goes the slow way). */
-function tagOf(raw: string): string {
-  if (raw.length !== 5 || raw.includes('\\')) throw new Unexpected();
-  return raw.slice(1, 4);
+// Each tag's opening, `{"fieldTag":"t","marcTag":"245"`, made once.
+const openings = new Map<number, Buffer>();
+function opening(s: Uint8Array, start: number, control: boolean): Buffer {
+  const key = (s[start + 1]! << 17) | (s[start + 2]! << 9) | (s[start + 3]! << 1) | (control ? 1 : 0);
+  let bytes = openings.get(key);
+  if (!bytes) {
+    const tag = String.fromCharCode(s[start + 1]!, s[start + 2]!, s[start + 3]!);
+    bytes = Buffer.from(`{"fieldTag":"${control ? 'y' : fieldGroup(tag)}","marcTag":"${tag}"`);
+    if (openings.size < 100_000) openings.set(key, bytes);
+  }
+  return bytes;
 }
 
-/** The same, for an indicator as stored (a JSON string, or absent). */
-const indicator = (raw: string | undefined) => (raw === undefined || raw === '""' ? '" "' : raw);
-
-/** One data field's body {"ind1", "ind2", "subfields"} (any order), as a varField's members after marcTag. */
-function dataField(r: Reader): string {
-  let ind1: string | undefined;
-  let ind2: string | undefined;
-  let subfields = '';
-  r.expect('{');
-  if (r.peek() !== '}')
-    do {
-      const key = r.rawString();
-      r.expect(':');
-      if (key === '"ind1"') ind1 = r.rawString();
-      else if (key === '"ind2"') ind2 = r.rawString();
-      else if (key === '"subfields"') {
-        r.expect('[');
-        const parts: string[] = [];
-        if (r.peek() !== ']')
-          do {
-            r.expect('{');
-            if (r.peek() !== '}')
-              do {
-                const code = r.rawString();
-                r.expect(':');
-                parts.push(`{"tag":${code},"content":${r.rawString()}}`);
-              } while (r.more('}'));
-            else r.i++;
-          } while (r.more(']'));
-        else r.i++;
-        subfields = parts.join(',');
-      } else throw new Unexpected();
-    } while (r.more('}'));
-  else r.i++;
-  return `"ind1":${indicator(ind1)},"ind2":${indicator(ind2)},"subfields":[${subfields}]`;
-}
-
-/** The varFields of a MARC-in-JSON text, as JSON text: the same as JSON.stringify(varFields(JSON.parse(text))). */
-export function varFieldsJson(text: string): string {
-  try {
-    return varFieldsFromText(text);
-  } catch (error) {
-    if (!(error instanceof Unexpected)) throw error;
-    return JSON.stringify(varFields(JSON.parse(text) as MarcInJson));
+/** A tag as stored: three plain characters (anything escaped, or not ASCII, goes the slow way). */
+function checkTag(r: Reader, start: number): void {
+  if (r.i - start !== 5) throw new Unexpected();
+  for (let k = start + 1; k < start + 4; k++) {
+    const c = r.s[k]!;
+    if (c === BACKSLASH || c > 0x7e || c < 0x20) throw new Unexpected();
   }
 }
 
-/** varFieldsJson without the slow way: throws on a shape it does not expect (exported for its test). */
-export function varFieldsFromText(text: string): string {
-  const r = new Reader(text);
-  const out: string[] = [];
-  r.expect('{');
+/** An indicator token (or a blank for "" or none) into out. */
+function indicator(r: Reader, out: ByteWriter, start: number | undefined, end: number): void {
+  if (start === undefined || end - start === 2) out.bytes(BLANK, 0, BLANK.length);
+  else out.bytes(r.s, start, end);
+}
+
+/** One data field's body {"ind1", "ind2", "subfields"} (indicators optional), as a varField's members after marcTag. */
+function dataField(r: Reader, out: ByteWriter): void {
+  const s = r.s;
+  let ind1: number | undefined;
+  let ind1End = 0;
+  let ind2: number | undefined;
+  let ind2End = 0;
+  r.expect(0x7b);
+  if (r.name(KEY_IND1)) {
+    ind1 = r.string();
+    ind1End = r.i;
+    r.expect(0x2c);
+  }
+  if (r.name(KEY_IND2)) {
+    ind2 = r.string();
+    ind2End = r.i;
+    r.expect(0x2c);
+  }
+  if (!r.name(KEY_SUBFIELDS)) throw new Unexpected();
+  out.bytes(IND1, 0, IND1.length);
+  indicator(r, out, ind1, ind1End);
+  out.bytes(IND2, 0, IND2.length);
+  indicator(r, out, ind2, ind2End);
+  out.bytes(SUBFIELDS, 0, SUBFIELDS.length);
+  r.expect(0x5b);
+  if (r.peek() !== 0x5d) {
+    let first = true;
+    do {
+      r.expect(0x7b);
+      const code = r.string();
+      const codeEnd = r.i;
+      r.expect(0x3a);
+      const content = r.string();
+      if (!first) out.byte(0x2c);
+      first = false;
+      out.bytes(TAG, 0, TAG.length);
+      out.bytes(s, code, codeEnd);
+      out.bytes(CONTENT, 0, CONTENT.length);
+      out.bytes(s, content, r.i);
+      out.byte(0x7d);
+      r.expect(0x7d);
+    } while (r.more(0x5d));
+  } else r.i++;
+  out.byte(0x5d);
+  r.expect(0x7d);
+}
+
+/** The varFields of a MARC-in-JSON text's bytes, into out; throws Unexpected on a shape it does not expect. */
+export function varFieldsFromBytes(bytes: Uint8Array, out: ByteWriter): void {
+  const r = new Reader(bytes);
+  let wrote = false;
+  r.expect(0x7b);
   do {
-    const key = r.rawString();
-    r.expect(':');
-    if (key === '"leader"') r.rawString();
-    else if (key === '"fields"') {
-      r.expect('[');
-      if (r.peek() !== ']')
+    const key = r.key();
+    if (key === LEADER) r.string();
+    else if (key === FIELDS) {
+      if (wrote) throw new Unexpected();
+      wrote = true;
+      out.byte(0x5b);
+      r.expect(0x5b);
+      let first = true;
+      if (r.peek() !== 0x5d)
         do {
-          r.expect('{');
-          if (r.peek() !== '}')
-            do {
-              const rawTag = r.rawString();
-              const tag = tagOf(rawTag);
-              r.expect(':');
-              if (r.peek() === '"') out.push(`{"fieldTag":"y","marcTag":${rawTag},"content":${r.rawString()}}`);
-              else out.push(`{"fieldTag":"${fieldGroup(tag)}","marcTag":${rawTag},${dataField(r)}}`);
-            } while (r.more('}'));
-          else r.i++;
-        } while (r.more(']'));
+          r.expect(0x7b);
+          const tag = r.string();
+          checkTag(r, tag);
+          r.expect(0x3a);
+          if (!first) out.byte(0x2c);
+          first = false;
+          if (r.peek() === QUOTE) {
+            const o = opening(bytes, tag, true);
+            out.bytes(o, 0, o.length);
+            out.bytes(CONTENT, 0, CONTENT.length);
+            const content = r.string();
+            out.bytes(bytes, content, r.i);
+            out.byte(0x7d);
+          } else {
+            const o = opening(bytes, tag, false);
+            out.bytes(o, 0, o.length);
+            dataField(r, out);
+            out.byte(0x7d);
+          }
+          r.expect(0x7d);
+        } while (r.more(0x5d));
       else r.i++;
+      out.byte(0x5d);
     } else throw new Unexpected();
-  } while (r.more('}'));
+  } while (r.more(0x7d));
   r.ws();
-  if (r.i !== text.length) throw new Unexpected();
-  return `[${out.join(',')}]`;
+  if (r.i !== bytes.length || !wrote) throw new Unexpected();
+}
+
+// The text's bytes are written here first: one buffer, reused (the writing is synchronous).
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** The varFields of a stored MARC-in-JSON text, as JSON into out: JSON.stringify(varFields(JSON.parse(text))). */
+export function writeVarFields(text: string, out: ByteWriter): void {
+  if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafe(text.length * 3);
+  const n = scratch.write(text, 0);
+  const mark = out.pos;
+  try {
+    varFieldsFromBytes(scratch.subarray(0, n), out);
+  } catch (error) {
+    if (!(error instanceof Unexpected)) throw error;
+    out.pos = mark;
+    out.utf8(JSON.stringify(varFields(JSON.parse(text) as MarcInJson)));
+  }
 }

@@ -2,6 +2,8 @@
 // send a batch as one COPY, which PostgreSQL parses several times faster than an INSERT of the
 // same rows packed into a JSON document.
 
+import { ByteWriter } from '../shared/byte-writer.ts';
+
 const SPECIAL = /[\\\t\n\r]/;
 
 function escape(text: string): string {
@@ -34,39 +36,9 @@ export function copyText(rows: readonly (readonly unknown[])[]): string {
  * COPY text written straight into bytes: the import builds a batch's rows here, with no string
  * per row and no UTF-8 encoding of the whole batch afterwards (both made most of its garbage).
  */
-export class CopyWriter {
-  buf: Buffer;
-  pos = 0;
-
-  // allocUnsafeSlow: a buffer of its own (never a slice of Node's pool), so it can be moved to
-  // another thread, and its rows are at the same places in it as in any buffer it grows into.
+export class CopyWriter extends ByteWriter {
   constructor(capacity = 1 << 20) {
-    this.buf = Buffer.allocUnsafeSlow(capacity);
-  }
-
-  /** Room for n more bytes. Bytes taken (subarray) before a growth stay valid in the old buffer. */
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(grown, 0, 0, this.pos);
-    this.buf = grown;
-  }
-
-  byte(b: number): void {
-    this.ensure(1);
-    this.buf[this.pos++] = b;
-  }
-
-  /** Text known to need no escaping (numbers, dates, ids, fixed punctuation). */
-  ascii(text: string): void {
-    this.ensure(text.length);
-    this.pos += this.buf.write(text, this.pos, 'latin1');
-  }
-
-  bytes(bytes: Uint8Array, start = 0, end = bytes.length): void {
-    this.ensure(end - start);
-    this.buf.set(bytes.subarray(start, end), this.pos);
-    this.pos += end - start;
+    super(capacity);
   }
 
   /** One cell, escaped as copyText would write it. */
@@ -85,13 +57,6 @@ export class CopyWriter {
         break;
       }
     }
-    const text = plain ? value : escape(value);
-    this.ensure(text.length * 3);
-    this.pos += this.buf.write(text, this.pos, 'utf8');
-  }
-
-  /** The bytes written so far (a view, not a copy). */
-  written(): Buffer {
-    return this.buf.subarray(0, this.pos);
+    this.utf8(plain ? value : escape(value));
   }
 }

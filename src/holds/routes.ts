@@ -112,7 +112,7 @@ export function holdRoutes(
     const itemIds = [...new Set(rows.flatMap((r) => (r.record_type === 'i' && r.item_id ? [r.item_id] : [])))];
     const [bibs, items] = await Promise.all([catalogue.bibs.byIds(bibIds, {}), catalogue.items.many(itemIds)]);
     const records = new Map<string, Record<string, unknown>>([
-      ...[...bibs.values()].map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults, undefined)] as const),
+      ...[...bibs.values()].map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults, {})] as const),
       ...items.map((i) => [`i${i.id}`, presentItem(i, ITEM_FIELDS.defaults)] as const),
     ]);
     return rows.map((row) => presentHold(row, fields, base, records.get(row.record_type === 'b' ? `b${row.bib_id}` : `i${row.item_id}`)));

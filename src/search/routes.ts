@@ -106,7 +106,7 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
       });
       const items = fields.includes('items') ? await bibs.itemsOf(result.hits.map((h) => h.id)) : undefined;
       const entries = result.hits.flatMap((hit) =>
-        hit.bib ? [{ relevance: hit.relevance, bib: presentBib(hit.bib, fields, items) }] : [],
+        hit.bib ? [{ relevance: hit.relevance, bib: presentBib(hit.bib, fields, { items }) }] : [],
       );
       return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
     },

@@ -146,6 +146,40 @@ export function fixedFields<K extends RecordKind>(
   return out;
 }
 
+// Each field's opening as JSON text, `"24":{"label":"Language","value":`, made once per record type.
+const openings = new Map<RecordKind, Map<string, string>>();
+function openingsOf(kind: RecordKind): Map<string, string> {
+  let map = openings.get(kind);
+  if (!map) {
+    map = new Map(
+      Object.entries(FIXED_FIELDS[kind] as Record<number, FixedFieldDef>).map(([n, d]) => [
+        n,
+        `"${n}":{"label":${JSON.stringify(d.label)},"value":`,
+      ]),
+    );
+    openings.set(kind, map);
+  }
+  return map;
+}
+
+/**
+ * The same `fixedFields` as JSON text, for answers written as text (a harvest page of 2,000 bibs
+ * spent a tenth of its time building and collecting these objects).
+ */
+export function fixedFieldsJson<K extends RecordKind>(kind: K, values: Partial<Record<FixedFieldNumber<K>, FixedValue>>): string {
+  const opening = openingsOf(kind);
+  let out = '{';
+  for (const number in values) {
+    const given: FixedValue = values[number as unknown as FixedFieldNumber<K>];
+    if (given === null || given === undefined) continue;
+    if (out.length > 1) out += ',';
+    if (typeof given === 'object')
+      out += `${opening.get(number)!}${JSON.stringify(given.value)}${given.display ? `,"display":${JSON.stringify(given.display)}` : ''}}`;
+    else out += `${opening.get(number)!}${JSON.stringify(given)}}`;
+  }
+  return `${out}}`;
+}
+
 /** The field list of a record type, for the documentation: number, label, short label. */
 export function fixedFieldTable(kind: RecordKind): { number: number; label: string; short: string }[] {
   return Object.entries(FIXED_FIELDS[kind] as Record<number, FixedFieldDef>).map(([number, d]) => ({ number: Number(number), ...d }));

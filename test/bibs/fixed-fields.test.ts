@@ -57,4 +57,29 @@ describe(`bib fixedFields and items on ${ENGINE}`, () => {
     assert.ok(country.values.some((v: any) => v.code === 'fr' && v.desc === 'France'));
     assert.ok(country.values.some((v: any) => v.code === 'nyu' && v.desc === 'New York (State)'));
   });
+
+  it('says whether an item is on the shelf the same way in a list, a harvest with fixed fields and a read', async () => {
+    const bibs = (await get('/v6/bibs?limit=50&fields=id,items')).entries;
+    const bib = bibs.find((b: any) => b.items.length >= 2);
+    const [first, ...others] = bib.items.map((i: any) => i.id);
+    const db = t.testDb.db;
+    await db.query(`update items set status = 'm', due_date = null, suppressed = false where id = any($1::bigint[])`, [others]);
+    const states: [string, string, boolean][] = [
+      ['on the shelf', `status = '-', due_date = null, suppressed = false, deleted_date = null`, true],
+      ['suppressed', `suppressed = true`, false],
+      ['checked out', `suppressed = false, due_date = now() + interval '7 days'`, false],
+      ['deleted', `due_date = null, deleted_date = now()`, false],
+      ['missing', `deleted_date = null, status = 'm'`, false],
+      ['back on the shelf', `status = '-'`, true],
+    ];
+    for (const [state, set, expected] of states) {
+      await db.query(`update items set ${set} where id = $1`, [first]);
+      const reads = {
+        list: (await get(`/v6/bibs?id=${bib.id}`)).entries[0].available,
+        harvest: (await get(`/v6/bibs?id=${bib.id}&fields=default,fixedFields,varFields`)).entries[0].available,
+        read: (await get(`/v6/bibs/${bib.id}`)).available,
+      };
+      assert.deepEqual(reads, { list: expected, harvest: expected, read: expected }, state);
+    }
+  });
 });
