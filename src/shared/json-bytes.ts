@@ -14,10 +14,12 @@ export class RawJson {
 
 /**
  * A page `{…, entries: [...]}` as JSON bytes: each entry member that is a RawJson writes itself,
- * every other is written as JSON.stringify writes it (undefined members left out).
+ * every other is written as JSON.stringify writes it (undefined members left out). The entries may
+ * be made as they are written (an iterable), so that none outlives its writing: a page of
+ * entries all kept until the end is what the garbage collector spent its time copying.
  */
-export function pageJson(page: { entries: Record<string, unknown>[] }): Buffer {
-  const out = new ByteWriter(Math.max(64 * 1024, page.entries.length * 4096));
+export function pageJson(page: { entries: Iterable<Record<string, unknown>>; [member: string]: unknown }, size = 64 * 1024): Buffer {
+  const out = new ByteWriter(size);
   out.byte(0x7b); // {
   let first = true;
   for (const [key, value] of Object.entries(page)) {
@@ -26,10 +28,12 @@ export function pageJson(page: { entries: Record<string, unknown>[] }): Buffer {
     first = false;
     if (key === 'entries') {
       out.byte(0x5b); // [
-      page.entries.forEach((entry, i) => {
-        if (i > 0) out.byte(0x2c); // ,
+      let firstEntry = true;
+      for (const entry of page.entries) {
+        if (!firstEntry) out.byte(0x2c); // ,
+        firstEntry = false;
         writeEntry(entry, out);
-      });
+      }
       out.byte(0x5d); // ]
     } else out.utf8(JSON.stringify(value));
   }
