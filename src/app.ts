@@ -12,6 +12,7 @@ import { branches } from './branches/index.ts';
 import { catalog } from './catalog/index.ts';
 import { fines } from './fines/index.ts';
 import { query } from './query/index.ts';
+import { sql } from './sql/index.ts';
 import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
@@ -67,6 +68,7 @@ export const DOMAINS: readonly Domain[] = [
   fines,
   circulation,
   query,
+  sql,
   catalog,
   generate,
 ];

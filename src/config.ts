@@ -46,6 +46,15 @@ export interface Config {
   pinLimits: PinLimits;
   /** Holds and circulation (README, "Holds and circulation"); their rules are the library's profile's. */
   circulation: CirculationConfig;
+  /** The SQL door: library-written SQL over the sierra_view views (README, "SQL"). */
+  sql: SqlConfig;
+}
+
+export interface SqlConfig {
+  /** A statement is cancelled after this long. */
+  statementTimeoutMs: number;
+  /** A statement answers at most this many rows (the answer says when there were more). */
+  rowCap: number;
 }
 
 export interface CirculationConfig {
@@ -162,6 +171,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     circulation: {
       holdExpiryMs: int(env, 'CARREL_HOLD_EXPIRY_MS', 300000, 1000, 86400000),
+    },
+    sql: {
+      statementTimeoutMs: int(env, 'CARREL_SQL_TIMEOUT_MS', 30000, 100, 3600000),
+      rowCap: int(env, 'CARREL_SQL_ROW_CAP', 100000, 1, 10000000),
     },
   };
 }

@@ -29,6 +29,7 @@ export function ambientDb(db: Db): Db {
   return {
     ...db,
     query: (text, params, options) => (tx() ?? db).query(text, params, options),
+    queryTable: (text, params) => (tx() ?? db).queryTable(text, params),
     exec: (text) => (tx() ?? db).exec(text),
     ...(db.copyFrom && { copyFrom: (table, columns, text) => (tx()?.copyFrom ?? db.copyFrom!)(table, columns, text) }),
     async transaction(fn) {

@@ -48,6 +48,7 @@ export async function openServerDb(config: Config): Promise<Db> {
     return {
       ...db,
       query: (text, params) => shared.exclusive(() => db.query(text, params)),
+      queryTable: (text, params) => shared.exclusive(() => db.queryTable(text, params)),
       exec: (text) => shared.exclusive(() => db.exec(text)),
       copyFrom: (table, columns, text) => shared.exclusive(() => db.copyFrom!(table, columns, text)),
       transaction: (fn) => shared.exclusive(() => db.transaction(fn)),

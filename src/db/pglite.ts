@@ -3,7 +3,11 @@ import { PGlite, types } from '@electric-sql/pglite';
 import type { Db, Queryable } from './types.ts';
 
 interface PGliteLike {
-  query<T>(text: string, params?: unknown[], options?: { blob?: Blob }): Promise<{ rows: T[] }>;
+  query<T>(
+    text: string,
+    params?: unknown[],
+    options?: { blob?: Blob; rowMode?: 'array' | 'object' },
+  ): Promise<{ rows: T[]; fields: { name: string; dataTypeID: number }[] }>;
   exec(text: string): Promise<unknown>;
 }
 
@@ -11,6 +15,10 @@ function queryable(pg: PGliteLike): Queryable {
   return {
     async query<T>(text: string, params: readonly unknown[] = []) {
       return (await pg.query<T>(text, [...params])).rows;
+    },
+    async queryTable(text: string, params: readonly unknown[] = []) {
+      const result = await pg.query<unknown[]>(text, [...params], { rowMode: 'array' });
+      return { columns: result.fields.map((f) => ({ name: f.name, typeOid: f.dataTypeID })), rows: result.rows };
     },
     async exec(text: string) {
       await pg.exec(text);

@@ -58,6 +58,15 @@ function queryable(sql: Sql, canCopy: boolean, through: Through, planOnce?: () =
       const rows = await on.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: options.prepared ?? true });
       return rows as unknown as T[];
     },
+    async queryTable(text: string, params: readonly unknown[] = []) {
+      // Not prepared (a person's statement is run once), but sent as one (the extended protocol,
+      // which takes one statement: postgres.js would send a text with no parameters as it is).
+      const rows = await sql
+        .unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: false, simple: false } as postgres.UnsafeQueryOptions)
+        .values();
+      // A statement that returns no rows (DECLARE, SET) has no columns.
+      return { columns: (rows.columns ?? []).map((c) => ({ name: c.name, typeOid: c.type })), rows: [...(rows as unknown as unknown[][])] };
+    },
     async exec(text: string) {
       await sql.unsafe(text).simple();
     },
@@ -65,6 +74,7 @@ function queryable(sql: Sql, canCopy: boolean, through: Through, planOnce?: () =
   return {
     ...(canCopy && { copyFrom: (table, columns, text) => through(() => raw.copyFrom!(table, columns, text)) }),
     query: (text, params, options = {}) => through(() => raw.query(text, params, options), options.planOnce ? 'planOnce' : undefined),
+    queryTable: (text, params) => through(() => raw.queryTable(text, params)),
     exec: (text) => through(() => raw.exec(text)),
   };
 }

@@ -18,9 +18,20 @@ export interface QueryOptions {
   planOnce?: boolean;
 }
 
+export interface Table {
+  columns: { name: string; typeOid: number }[];
+  rows: unknown[][];
+}
+
 export interface Queryable {
   /** One parameterised statement; answers its rows. */
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
+  /**
+   * One statement, answered as a table: its columns (names as the statement gives them, repeats
+   * and all, and type oids) and its rows as arrays, for statements written by people (the SQL
+   * door), whose columns are not known in advance.
+   */
+  queryTable(text: string, params?: readonly unknown[]): Promise<Table>;
   /** Several statements with no parameters (migrations). */
   exec(text: string): Promise<void>;
   /**

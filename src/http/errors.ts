@@ -45,6 +45,7 @@ const WIRE: Record<FailureKind, { code: number; httpStatus: number; name: string
   unauthenticated: { code: 113, httpStatus: 401, name: 'Unauthorized' },
   invalidToken: { code: 120, httpStatus: 401, name: 'invalid_token' },
   historyOff: { code: 146, httpStatus: 400, name: 'Reading history not activated' },
+  queryFailed: { code: 108, httpStatus: 400, name: 'Query failed' },
 };
 
 function onTheWire(kind: FailureKind, description?: string, specificCode = 0): ApiError {

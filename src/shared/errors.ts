@@ -24,7 +24,9 @@ export type FailureKind =
   /** A token that is invalid, expired or revoked. */
   | 'invalidToken'
   /** The patron keeps no reading history: it was never turned on, or was turned off. */
-  | 'historyOff';
+  | 'historyOff'
+  /** A library's own SQL statement failed: the detail is PostgreSQL's message. */
+  | 'queryFailed';
 
 export class DomainError extends Error {
   constructor(
@@ -53,4 +55,5 @@ export const fail = {
   unauthenticated: (d: string) => new DomainError('unauthenticated', d),
   invalidToken: (d: string) => new DomainError('invalidToken', d),
   historyOff: (d: string) => new DomainError('historyOff', d),
+  queryFailed: (d: string) => new DomainError('queryFailed', d),
 };

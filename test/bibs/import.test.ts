@@ -63,7 +63,11 @@ describe(`import on ${ENGINE}`, () => {
   });
 
   it('loads and replaces the same through a connection that cannot COPY (a client of the embedded server)', async () => {
-    const noCopy = (q: Queryable): Queryable => ({ query: (text, params) => q.query(text, params), exec: (text) => q.exec(text) });
+    const noCopy = (q: Queryable): Queryable => ({
+      query: (text, params) => q.query(text, params),
+      queryTable: (text, params) => q.queryTable(text, params),
+      exec: (text) => q.exec(text),
+    });
     const db: Db = {
       ...noCopy(t.db),
       engine: t.db.engine,

@@ -1,6 +1,7 @@
 // The export for accounting software: paid invoices, one row per line item, with the use tax of
 // each line, as CSV (RFC 4180: a header row, CRLF line ends, fields quoted when they need it) or as
 // a JSON array of the same rows. Money is a decimal string with two places; the rate as set.
+import { csvField } from '../../shared/csv.ts';
 import { instant } from '../../shared/instant.ts';
 import { formatMoney } from '../../shared/money.ts';
 import type { PaidLineRow } from './repository.ts';
@@ -66,13 +67,6 @@ export function exportRow(row: PaidLineRow): ExportRow {
     order: row.order_ref,
     note: row.note,
   };
-}
-
-/** One CSV field: quoted when it holds a comma, a quote, a line break or edge spaces; quotes doubled. */
-export function csvField(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** Columns of free text, where a spreadsheet could take a value for a formula. */

@@ -7,40 +7,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
 import { openClientDb } from '../../../src/db/open.ts';
-import { csvField, EXPORT_COLUMNS, toCsv, type ExportColumn, type ExportRow } from '../../../src/acquisitions/invoices/export.ts';
+import { EXPORT_COLUMNS, toCsv, type ExportColumn, type ExportRow } from '../../../src/acquisitions/invoices/export.ts';
+import { csvField } from '../../../src/shared/csv.ts';
 import { servicesOn } from '../../helpers/services.ts';
 import { childDatabase, ENGINE } from '../../helpers/db.ts';
 import { carrel } from '../../helpers/process.ts';
-
-/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      record.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  assert.equal(field + record.join(''), '', 'the text ends with a CRLF');
-  return records;
-}
+import { parseCsv } from '../../helpers/csv.ts';
 
 describe('CSV fields', () => {
   it('quotes what needs quoting and doubles quotes', () => {

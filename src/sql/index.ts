@@ -1,0 +1,16 @@
+// The SQL door: library-written SQL over the Sierra-compatible views (README, "SQL").
+import type { Domain } from '../domain.ts';
+import { sqlCommands } from './commands.ts';
+import { SqlService } from './service.ts';
+
+declare module '../domain.ts' {
+  interface Services {
+    sql: SqlService;
+  }
+}
+
+export const sql: Domain = {
+  name: 'sql',
+  services: ({ db, config }) => ({ sql: new SqlService(db, config.sql) }),
+  commands: sqlCommands,
+};

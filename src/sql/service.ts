@@ -1,0 +1,45 @@
+// The SQL door (issue 20): SQL a library writes against the Sierra-compatible views of schema
+// sierra_view (src/db/migrations/0030_sierra_view.sql), run read-only, with a time-out and a row
+// cap. `carrel sql` runs one statement; SQL logins and saved queries run theirs the same way.
+import type { Db } from '../db/types.ts';
+import type { SqlConfig } from '../config.ts';
+import { fail } from '../shared/errors.ts';
+import * as repo from './repository.ts';
+
+export interface SqlAnswer {
+  /** Column names, in the statement's order (repeated names kept). */
+  columns: string[];
+  rows: unknown[][];
+  /** More rows than the cap: the first rowCap are answered. */
+  truncated: boolean;
+}
+
+// A SQLSTATE of a statement's own failure (syntax, names, types, data, privileges, a time-out or a
+// cancel), as opposed to the database being away (src/db/errors.ts).
+const STATEMENT_FAILURE = /^(0A|21|22|23|25|2B|34|3F|42|44|54|55|57014|P0|XX000)/;
+
+export class SqlService {
+  constructor(
+    private readonly db: Db,
+    private readonly limits: SqlConfig,
+  ) {}
+
+  /** Runs one read-only statement; a statement PostgreSQL refuses fails with its message. */
+  async run(statement: string): Promise<SqlAnswer> {
+    const text = statement.trim().replace(/;\s*$/, '');
+    if (!text) throw fail.invalidInput('the statement is empty');
+    try {
+      const table = await this.db.transaction((tx) => repo.runStatement(tx, text, this.limits));
+      const truncated = table.rows.length > this.limits.rowCap;
+      return {
+        columns: table.columns.map((c) => c.name),
+        rows: truncated ? table.rows.slice(0, this.limits.rowCap) : table.rows,
+        truncated,
+      };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (error instanceof Error && typeof code === 'string' && STATEMENT_FAILURE.test(code)) throw fail.queryFailed(error.message);
+      throw error;
+    }
+  }
+}

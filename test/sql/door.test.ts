@@ -1,0 +1,111 @@
+// The SQL door (src/sql): one statement a library wrote, run read-only with a time-out and a row
+// cap, through the service and through the real `carrel sql` command.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SqlService } from '../../src/sql/service.ts';
+import { DomainError } from '../../src/shared/errors.ts';
+import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { carrel } from '../helpers/process.ts';
+import { parseCsv } from '../helpers/csv.ts';
+
+/** The failure a statement gets, as the domain says it. */
+async function failure(run: Promise<unknown>): Promise<DomainError> {
+  try {
+    await run;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  assert.fail('the statement ran');
+}
+
+describe(`the SQL door on ${ENGINE}`, () => {
+  let testDb: TestDb;
+  let sql: SqlService;
+  before(async () => {
+    testDb = await createTestDb();
+    sql = new SqlService(testDb.db, { statementTimeoutMs: 30_000, rowCap: 5 });
+  });
+  after(() => testDb.drop());
+
+  it('answers the columns in the statement’s order, repeated names kept, and the rows as they are', async () => {
+    const answer = await sql.run(`select 1 as a, 'two' as b, 3 as a, null::text as "Mixed Case";`);
+    assert.deepEqual(answer, { columns: ['a', 'b', 'a', 'Mixed Case'], rows: [[1, 'two', 3, null]], truncated: false });
+  });
+
+  it('answers at most the row cap, and says when there were more', async () => {
+    const cut = await sql.run('select g from generate_series(1, 9) g order by g');
+    assert.deepEqual(cut.rows, [[1], [2], [3], [4], [5]]);
+    assert.equal(cut.truncated, true);
+    const whole = await sql.run('select g from generate_series(1, 5) g');
+    assert.equal(whole.truncated, false);
+  });
+
+  it('runs nothing but a query: no write, no second statement, no command', async () => {
+    const before = (await testDb.db.query<{ n: string }>('select count(*)::text as n from library_settings'))[0]!.n;
+    for (const statement of [
+      'delete from library_settings',
+      'update library_settings set hold_limit = 1',
+      'insert into patron_types values (99, $$x$$)',
+      'create table sneaky (id int)',
+      'select 1; delete from library_settings',
+      'set role postgres',
+      'copy library_settings to stdout',
+    ]) {
+      const refused = await failure(sql.run(statement));
+      assert.equal(refused.kind, 'queryFailed', statement);
+      assert.ok(refused.detail && refused.detail.length > 0);
+    }
+    // A function that writes is refused by the read-only transaction, with PostgreSQL's own words.
+    const write = await failure(sql.run("select nextval('public.bib_ids')"));
+    assert.match(write.detail!, /read-only transaction/);
+    assert.equal((await testDb.db.query<{ n: string }>('select count(*)::text as n from library_settings'))[0]!.n, before);
+  });
+
+  it("answers PostgreSQL's message for a statement it refuses, and an empty statement is refused", async () => {
+    const missing = await failure(sql.run('select * from no_such_view'));
+    assert.match(missing.detail!, /no_such_view/);
+    assert.equal((await failure(sql.run('  ;  '))).kind, 'invalidInput');
+  });
+
+  it(
+    'cancels a statement that runs past the time-out',
+    { skip: ENGINE === 'pglite' && 'the embedded engine cannot interrupt a statement (README, "SQL")' },
+    async () => {
+      const slow = new SqlService(testDb.db, { statementTimeoutMs: 200, rowCap: 5 });
+      const late = await failure(slow.run('select pg_sleep(5)'));
+      assert.match(late.detail!, /statement timeout/);
+      // The connection is fine afterwards, and the time-out stayed with that statement.
+      assert.deepEqual((await testDb.db.query('select 1 as one'))[0], { one: 1 });
+      const setting = async () => (await testDb.db.query<{ t: string }>('show statement_timeout'))[0]!.t;
+      assert.equal(await setting(), await setting());
+      assert.notEqual(await setting(), '200ms');
+    },
+  );
+
+  it('prints a table, JSON or CSV through `carrel sql`', async () => {
+    const database = await childDatabase();
+    try {
+      const statement = `select 1 as n, 'a "quoted", comma' as text, null::text as nothing, 2 as n`;
+      const csv = await carrel(['sql', statement, '--csv'], database.env);
+      assert.equal(csv.code, 0, csv.stderr);
+      assert.deepEqual(parseCsv(csv.stdout), [
+        ['n', 'text', 'nothing', 'n'],
+        ['1', 'a "quoted", comma', '', '2'],
+      ]);
+      const json = await carrel(['sql', statement, '--json'], database.env);
+      assert.deepEqual(JSON.parse(json.stdout), {
+        columns: ['n', 'text', 'nothing', 'n'],
+        rows: [{ n: 1, text: 'a "quoted", comma', nothing: null, n_2: 2 }],
+        truncated: false,
+      });
+      const shown = await carrel(['sql', 'select 42 as answer'], database.env);
+      assert.match(shown.stdout, /^answer\n42\n$/);
+      const refused = await carrel(['sql', 'delete from bibs'], database.env);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /syntax error/);
+    } finally {
+      await database.remove();
+    }
+  });
+});
