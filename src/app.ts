@@ -17,6 +17,7 @@ import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
 import { health } from './health/index.ts';
+import { circLog } from './circ-log/index.ts';
 import { holds } from './holds/index.ts';
 import { idempotency } from './idempotency/index.ts';
 import { invoices } from './acquisitions/invoices/index.ts';
@@ -63,6 +64,7 @@ export const DOMAINS: readonly Domain[] = [
   funds,
   vendors,
   invoices,
+  circLog,
   holds,
   patrons,
   fines,

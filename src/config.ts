@@ -60,6 +60,8 @@ export interface SqlConfig {
 export interface CirculationConfig {
   /** How often each server process runs hold expiry (one process at a time does the work). */
   holdExpiryMs: number;
+  /** How many days the circulation transaction log (sierra_view.circ_trans) keeps an event. */
+  circTransDays: number;
 }
 
 export interface PinLimits {
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     circulation: {
       holdExpiryMs: int(env, 'CARREL_HOLD_EXPIRY_MS', 300000, 1000, 86400000),
+      circTransDays: int(env, 'CARREL_CIRC_TRANS_DAYS', 365, 1, 36500),
     },
     sql: {
       statementTimeoutMs: int(env, 'CARREL_SQL_TIMEOUT_MS', 30000, 100, 3600000),

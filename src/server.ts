@@ -82,6 +82,12 @@ async function main(): Promise<void> {
     if (forgotten) app.log.info({ forgotten }, 'idempotency keys past their 24 h forgotten');
   });
   forgetting.start();
+  // The circulation log keeps CARREL_CIRC_TRANS_DAYS (src/circ-log/service.ts).
+  const circLogExpiry = new Periodic('circulation log expiry', state, app.log, 3_600_000, async () => {
+    const forgotten = await services.circLog.forgetOld();
+    if (forgotten) app.log.info({ forgotten }, 'circulation log events past their kept period deleted');
+  });
+  circLogExpiry.start();
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
@@ -103,6 +109,7 @@ async function main(): Promise<void> {
         await expiry.stop();
         await indexing.stop();
         await forgetting.stop();
+        await circLogExpiry.stop();
         await db.close();
         app.log.info('stopped');
         flushLogs();

@@ -27,6 +27,7 @@ export const circulation: Domain = {
         services.branches,
         services.fines,
         readingHistory,
+        services.circLog,
       ),
     };
   },

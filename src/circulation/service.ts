@@ -1,6 +1,7 @@
 // Check-out and check-in. Each runs in one transaction that takes the change clock, then the
 // locks of holds and circulation in their one order (HoldService.lockForCirculation), so two
 // check-ins of the last copy fill two holds, never one twice.
+import type { CircLogService } from '../circ-log/service.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
@@ -29,6 +30,7 @@ export class CirculationService {
     private readonly branches: BranchService,
     private readonly fines: FineService,
     private readonly history: ReadingHistoryService,
+    private readonly circLog: CircLogService,
   ) {}
 
   /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
@@ -44,7 +46,9 @@ export class CirculationService {
       const due = await this.holds.openDayAfter(tx, locked.location_code, today, rule.loanDays);
       await this.holds.fillOnCheckout(tx, patronId, itemId, bibIds, due, at);
       await this.history.record(tx, patronId, itemId, bibIds[0] ?? null);
-      return repo.insertCheckout(tx, patronId, itemId, due);
+      const checkoutId = await repo.insertCheckout(tx, patronId, itemId, due);
+      await this.circLog.record(tx, { op: 'o', at, patronId, itemId, bibId: bibIds[0] ?? null, due, checkoutId });
+      return checkoutId;
     });
   }
 
@@ -63,6 +67,15 @@ export class CirculationService {
           await this.fines.assessOverdue(tx, { ...loan, itemType: item.item_type, location: item.location_code }, today, false, at);
         }
       }
+      // Logged before the item moves on: with the location and type it came back with.
+      await this.circLog.record(tx, {
+        op: 'i',
+        at,
+        patronId: checkout?.patron_id ?? null,
+        itemId,
+        bibId: bibIds[0] ?? null,
+        checkoutId: checkout?.id ?? null,
+      });
       const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
       const status = outcome.kind === 'ready' ? '!' : outcome.kind === 'transit' ? 't' : '-';
       return { itemId, status, ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }) };
@@ -94,6 +107,7 @@ export class CirculationService {
       const due = next > loan.due_date ? next : loan.due_date;
       await repo.renewCheckout(tx, checkoutId, due);
       await this.holds.setDue(tx, item.id, due, at);
+      await this.circLog.record(tx, { op: 'r', at, patronId: patron.id, itemId: item.id, bibId: bibIds[0] ?? null, due, checkoutId });
       return (await repo.getCheckout(tx, checkoutId))!;
     });
   }

@@ -13,7 +13,7 @@ declare module '../domain.ts' {
 
 export const fines: Domain = {
   name: 'fines',
-  services: ({ db, services }) => ({ fines: new FineService(db, services.library, services.patrons) }),
+  services: ({ db, services }) => ({ fines: new FineService(db, services.library, services.patrons, services.circLog) }),
   register: async (app, { services, config }) => v6(app, (api) => fineRoutes(api, services.fines, config.publicBaseUrl)),
   commands: fineCommands,
 };

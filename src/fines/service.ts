@@ -1,6 +1,7 @@
 // Rules for fines: an overdue loan's fine assessed by its circulation rule when the loan ends or is
 // renewed late; manual charges; payments. Each moves the patron's money owed in the same
 // transaction, the patron's row locked first, so a payment racing a new charge loses no money.
+import type { CircLogService } from '../circ-log/service.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { LibraryService } from '../library/service.ts';
@@ -56,6 +57,7 @@ export class FineService {
     private readonly db: Db,
     private readonly library: Pick<LibraryService, 'ruleFor'>,
     private readonly patrons: Pick<PatronService, 'lockForMoney' | 'addOwed' | 'exists'>,
+    private readonly circLog: CircLogService,
   ) {}
 
   /**
@@ -92,6 +94,7 @@ export class FineService {
       at,
     );
     await this.patrons.addOwed(tx, loan.patronId, formatMoney(amount));
+    await this.circLog.record(tx, { op: '$', at, patronId: loan.patronId, itemId: loan.itemId, checkoutId: loan.checkoutId, fineId: id });
     return id;
   }
 
@@ -128,6 +131,7 @@ export class FineService {
         at,
       );
       await this.patrons.addOwed(tx, patronId, amount);
+      await this.circLog.record(tx, { op: '$', at, patronId, fineId: id });
       return id;
     });
   }

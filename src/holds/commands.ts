@@ -35,7 +35,7 @@ export function holdCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (opts: { today?: string; json?: boolean }) => {
       const clock = opts.today ? new FixedClock(parseClosedDate(opts.today)) : systemClock;
-      const result = await cli.write(({ db }) => new HoldService(db, new LibraryService(db, clock)).expire());
+      const result = await cli.write(({ db, services }) => new HoldService(db, new LibraryService(db, clock), services.circLog).expire());
       print(!!opts.json, result, `expired ${result.unfilled} unfilled hold(s) and ${result.uncollected} uncollected hold(s)`);
     });
 

@@ -1,6 +1,7 @@
 // Rules for holds. Every change runs in one transaction that first locks the bib rows of the
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
+import type { CircLogService } from '../circ-log/service.ts';
 import { addMonths, openDayAfter } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { LibraryService, Settings } from '../library/service.ts';
@@ -32,6 +33,7 @@ export class HoldService {
   constructor(
     private readonly db: Db,
     private readonly library: LibraryService,
+    private readonly circLog: CircLogService,
   ) {}
 
   /** Today where the library is. */
@@ -79,7 +81,7 @@ export class HoldService {
         limit = holdable.hold_limit;
       }
       if ((await repo.countActiveHolds(tx, patronId)) >= limit) throw refuseHold.holdLimit(limit);
-      return repo.insertHold(tx, {
+      const holdId = await repo.insertHold(tx, {
         patronId,
         recordType: req.recordType as 'b' | 'i',
         bibId: bibIds[0]!,
@@ -89,6 +91,9 @@ export class HoldService {
         notNeededAfter: neededBy,
         note,
       });
+      const op = req.recordType === 'b' ? 'nb' : 'ni';
+      await this.circLog.record(tx, { op, patronId, itemId: item ? recordId : null, bibId: bibIds[0]!, holdId });
+      return holdId;
     });
   }
 
@@ -182,6 +187,8 @@ export class HoldService {
 
   private async finish(tx: Queryable, hold: repo.LockedHold, state: 'x' | 'c', reason: string): Promise<void> {
     await repo.finishHold(tx, hold.id, state, reason);
+    const heldItem = hold.item_id ?? hold.trapped_item_id;
+    await this.circLog.record(tx, { op: 'x', patronId: hold.patron_id, itemId: heldItem, bibId: hold.bib_id, holdId: hold.id });
     if (!hold.trapped_item_id) return;
     const itemId = hold.trapped_item_id;
     const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId)); // held already, but for a bound-with volume's other bibs
@@ -277,7 +284,10 @@ export class HoldService {
     const trapped = await repo.holdTrapping(tx, itemId);
     if (trapped && trapped.patron_id !== patronId) throw refuseHold.heldForAnother(itemId);
     const filled = trapped ?? (await repo.waitingHoldOfPatron(tx, patronId, itemId, bibIds));
-    if (filled) await repo.finishHold(tx, filled.id, 'f', 'checked out');
+    if (filled) {
+      await repo.finishHold(tx, filled.id, 'f', 'checked out');
+      await this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id });
+    }
     await repo.setItemStatus(tx, itemId, '-', due, at);
   }
 

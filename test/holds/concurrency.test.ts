@@ -2,6 +2,7 @@
 // placements and placements over the limit, two check-ins of the last copies for two waiting
 // patrons, the same copy checked in twice at once, and two "processes" expiring the same holds.
 // On PostgreSQL these run over several connections at once; on PGlite they are serialised.
+import { CircLogService } from '../../src/circ-log/service.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/shared/calendar.ts';
@@ -152,7 +153,7 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     assert.ok(due >= 10);
     const second = t.testDb.url ? openPostgres(t.testDb.url, { max: 5, connectTimeoutSec: 10 }) : undefined;
     try {
-      const other = new HoldService(second ?? db, new LibraryService(second ?? db, clock));
+      const other = new HoldService(second ?? db, new LibraryService(second ?? db, clock), new CircLogService(second ?? db, 365));
       const runs = await Promise.all([t.services.holds.expire(), other.expire(), t.services.holds.expire(), other.expire()]);
       assert.equal(
         runs.reduce((n, r) => n + r.uncollected, 0),
