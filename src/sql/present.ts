@@ -13,7 +13,7 @@ export function jsonRows(answer: SqlAnswer): Record<string, unknown>[] {
   return answer.rows.map((row) => Object.fromEntries(row.map((value, i) => [names[i]!, jsonValue(value)])));
 }
 
-export function uniqueNames(columns: readonly string[]): string[] {
+function uniqueNames(columns: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return columns.map((name) => {
     const n = (seen.get(name) ?? 0) + 1;

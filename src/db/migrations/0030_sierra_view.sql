@@ -454,16 +454,12 @@ from carrel_sierra_field f cross join lateral (
   select 0, null, f.field_content where f.subfields is null
 ) s;
 
+-- subfield with the record's type and number, which its id holds ((letter << 32) + number).
 create view sierra_view.subfield_view as
-select f.record_id, f.record_type_code::char(1) as record_type_code, f.record_num, f.id as varfield_id,
-  f.varfield_type_code::char(1) as varfield_type_code, f.marc_tag::varchar(3) as marc_tag, f.marc_ind1::char(1) as marc_ind1,
-  f.marc_ind2::char(1) as marc_ind2, f.occ_num, s.display_order, s.tag::char(1) as tag, s.content::varchar(20001) as content
-from carrel_sierra_field f cross join lateral (
-  select (e.ord - 1)::integer as display_order, k.key as tag, k.value as content
-  from jsonb_array_elements(f.subfields) with ordinality e(subfield, ord), jsonb_each_text(e.subfield) k
-  union all
-  select 0, null, f.field_content where f.subfields is null
-) s;
+select s.record_id, chr((s.record_id >> 32)::integer)::char(1) as record_type_code, (s.record_id & 4294967295)::integer as record_num,
+  s.varfield_id, s.field_type_code as varfield_type_code, s.marc_tag, s.marc_ind1, s.marc_ind2, s.occ_num, s.display_order, s.tag,
+  s.content
+from sierra_view.subfield s;
 
 -- id: the record's id (one leader a record). base_address: leader/12-16 when it is a number.
 create view sierra_view.leader_field as
