@@ -12,6 +12,8 @@ program
   .description('Carrel library services platform: operate the service and its data.')
   .version(VERSION_STRING, '-V, --version')
   .showHelpAfterError()
+  // A command's own options are its own: `carrel sql users create NAME --json` is not `carrel sql --json`.
+  .enablePositionalOptions()
   .addHelpText(
     'after',
     '\nDatabase: PostgreSQL when DATABASE_URL is set, else the embedded database in CARREL_DATA_DIR (default ./data);\nwith the embedded database the commands work while `npm start` runs.',

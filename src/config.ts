@@ -55,6 +55,10 @@ export interface SqlConfig {
   statementTimeoutMs: number;
   /** A statement answers at most this many rows (the answer says when there were more). */
   rowCap: number;
+  /** Port of Carrel's own PostgreSQL wire door for SQL logins on the embedded engine; null: off. */
+  port: number | null;
+  /** Host name a SQL login's URL names for that door (README, "SQL"). */
+  host: string;
 }
 
 export interface CirculationConfig {
@@ -178,6 +182,8 @@ export function loadConfig(env: Env = process.env): Config {
     sql: {
       statementTimeoutMs: int(env, 'CARREL_SQL_TIMEOUT_MS', 30000, 100, 3600000),
       rowCap: int(env, 'CARREL_SQL_ROW_CAP', 100000, 1, 10000000),
+      port: env.CARREL_SQL_PORT ? int(env, 'CARREL_SQL_PORT', 0, 1, 65535) : null,
+      host: env.CARREL_SQL_HOST || 'localhost',
     },
   };
 }

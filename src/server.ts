@@ -88,6 +88,13 @@ async function main(): Promise<void> {
     if (forgotten) app.log.info({ forgotten }, 'circulation log events past their kept period deleted');
   });
   circLogExpiry.start();
+  // A SQL login connected to PostgreSQL can lift its own statement_timeout: its statements are
+  // also cancelled from here when they outrun it.
+  const sqlWatch = new Periodic('SQL login time-out', state, app.log, 5_000, async () => {
+    const cancelled = await services.sqlLogins.cancelOverdue();
+    if (cancelled) app.log.warn({ cancelled }, 'SQL login statements cancelled after CARREL_SQL_TIMEOUT_MS');
+  });
+  if (config.databaseUrl) sqlWatch.start();
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
@@ -110,6 +117,7 @@ async function main(): Promise<void> {
         await indexing.stop();
         await forgetting.stop();
         await circLogExpiry.stop();
+        await sqlWatch.stop();
         await db.close();
         app.log.info('stopped');
         flushLogs();

@@ -5,6 +5,8 @@ import type { Db } from '../db/types.ts';
 import type { SqlConfig } from '../config.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
+import { ensureReader } from './roles-repository.ts';
+import { checkStatement } from './statement-check.ts';
 
 export interface SqlAnswer {
   /** Column names, in the statement's order (repeated names kept). */
@@ -19,17 +21,21 @@ export interface SqlAnswer {
 const STATEMENT_FAILURE = /^(0A|21|22|23|25|2B|34|3F|42|44|54|55|57014|P0|XX000)/;
 
 export class SqlService {
+  private reader: Promise<string> | undefined;
+
   constructor(
     private readonly db: Db,
-    private readonly limits: SqlConfig,
+    private readonly limits: Pick<SqlConfig, 'statementTimeoutMs' | 'rowCap'>,
   ) {}
 
   /** Runs one read-only statement; a statement PostgreSQL refuses fails with its message. */
   async run(statement: string): Promise<SqlAnswer> {
     const text = statement.trim().replace(/;\s*$/, '');
     if (!text) throw fail.invalidInput('the statement is empty');
+    await checkStatement(text);
+    const reader = await this.readerRole();
     try {
-      const table = await this.db.transaction((tx) => repo.runStatement(tx, text, this.limits));
+      const table = await this.db.transaction((tx) => repo.runStatement(tx, text, reader, this.limits));
       const truncated = table.rows.length > this.limits.rowCap;
       return {
         columns: table.columns.map((c) => c.name),
@@ -41,5 +47,23 @@ export class SqlService {
       if (error instanceof Error && typeof code === 'string' && STATEMENT_FAILURE.test(code)) throw fail.queryFailed(error.message);
       throw error;
     }
+  }
+
+  /** The reader role, made (or given the views added since) once per process. */
+  private readerRole(): Promise<string> {
+    this.reader ??= this.db
+      .transaction((tx) => ensureReader(tx))
+      .catch((error: unknown) => {
+        this.reader = undefined;
+        const code = (error as { code?: unknown }).code;
+        // Another process made it at the same moment: it is there now.
+        if (code === '42710' || code === '23505') return this.readerRole();
+        if (code === '42501')
+          throw fail.queryFailed(
+            `Carrel's database user cannot create the role SQL readers act as (it needs CREATEROLE): ${String((error as Error).message)}`,
+          );
+        throw error;
+      });
+    return this.reader;
   }
 }

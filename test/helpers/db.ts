@@ -58,6 +58,9 @@ async function dropDatabase(name: string): Promise<void> {
   const sql = adminSql();
   try {
     await sql.unsafe(`drop database if exists ${name} with (force)`);
+    // The role its SQL readers act as (src/sql/roles-repository.ts) belongs to the server: gone with it.
+    const reader = `carrel_reader_${crypto.createHash('md5').update(name).digest('hex').slice(0, 12)}`;
+    await sql.unsafe(`drop role if exists ${reader}`);
   } finally {
     await sql.end();
   }

@@ -1,0 +1,108 @@
+// SQL for the roles SQL readers act as: the reader role of saved queries and `carrel sql`, and the
+// login roles (SQL logins) in it, which read the sierra_view views and nothing else of Carrel's.
+// Role and setting names cannot be parameters of DDL, so PostgreSQL's format() quotes them from
+// parameters, and the statement it makes is run as it is.
+import type { Queryable } from '../db/types.ts';
+
+/**
+ * The role every SQL reader acts as. Roles belong to the whole PostgreSQL server, so its name
+ * carries this database's: a login made for one Carrel database reads nothing of another's.
+ */
+const READER = `'carrel_reader_' || left(md5(current_database()), 12)`;
+
+async function run(tx: Queryable, template: string, ...args: string[]): Promise<void> {
+  const [made] = await tx.query<{ text: string }>('select format($1, variadic $2::text[]) as text', [template, args]);
+  await tx.query(made!.text, [], { prepared: false });
+}
+
+export async function readerRole(tx: Queryable): Promise<string> {
+  const [row] = await tx.query<{ name: string }>(`select ${READER} as name`);
+  return row!.name;
+}
+
+/**
+ * Makes the reader role if it is missing and grants it the views: usage of the schema, select on
+ * every view now there and on every one Carrel's later migrations add. Carrel's own user is made a
+ * member, to take the role for a saved query and to cancel a login's over-long statement.
+ */
+export async function ensureReader(tx: Queryable): Promise<string> {
+  const reader = await readerRole(tx);
+  const [exists] = await tx.query('select 1 from pg_roles where rolname = $1', [reader]);
+  if (!exists) await run(tx, 'create role %I nologin', reader);
+  await run(tx, 'grant %I to current_user', reader);
+  await run(tx, 'grant usage on schema sierra_view to %I', reader);
+  await run(tx, 'grant select on all tables in schema sierra_view to %I', reader);
+  await run(tx, 'alter default privileges in schema sierra_view grant select on tables to %I', reader);
+  await run(tx, 'comment on role %I is %L', reader, 'Carrel: reads the sierra_view views');
+  return reader;
+}
+
+export async function roleExists(tx: Queryable, name: string): Promise<boolean> {
+  return (await tx.query('select 1 from pg_roles where rolname = $1', [name])).length > 0;
+}
+
+export interface LoginSettings {
+  statementTimeoutMs: number;
+  connectionLimit: number;
+}
+
+/** A login role: a member of the reader, with nothing of its own, its password given as a SCRAM verifier. */
+export async function createLogin(tx: Queryable, name: string, verifier: string, settings: LoginSettings, created: string): Promise<void> {
+  const reader = await ensureReader(tx);
+  await run(
+    tx,
+    `create role %I login password %L in role %I nosuperuser nocreatedb nocreaterole noreplication connection limit ${settings.connectionLimit}`,
+    name,
+    verifier,
+    reader,
+  );
+  // A login can SET these back; the time-out is also enforced from outside (cancelOverdue).
+  await run(tx, 'alter role %I set statement_timeout = %L', name, `${settings.statementTimeoutMs}ms`);
+  await run(tx, 'alter role %I set search_path = sierra_view, pg_catalog, pg_temp', name);
+  await run(tx, 'alter role %I set idle_in_transaction_session_timeout = %L', name, '10min');
+  await run(tx, 'grant %I to current_user', name);
+  await run(tx, 'comment on role %I is %L', name, `Carrel SQL login, created ${created}`);
+}
+
+export interface LoginRow {
+  name: string;
+  comment: string | null;
+  sessions: number;
+}
+
+/** The logins of this database: the login roles in the reader role, other than Carrel's own user. */
+export async function listLogins(tx: Queryable): Promise<LoginRow[]> {
+  return tx.query<LoginRow>(
+    `select r.rolname as name, shobj_description(r.oid, 'pg_authid') as comment,
+            (select count(*)::integer from pg_stat_activity a where a.usesysid = r.oid) as sessions
+     from pg_roles g
+     join pg_auth_members m on m.roleid = g.oid
+     join pg_roles r on r.oid = m.member
+     where g.rolname = ${READER} and r.rolcanlogin and r.rolname <> current_user
+     order by r.rolname`,
+  );
+}
+
+/** Ends the login's sessions, drops what it owns here (temporary objects) and the role. */
+export async function dropLogin(tx: Queryable, name: string): Promise<void> {
+  await tx.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1 and pid <> pg_backend_pid()', [name]);
+  await run(tx, 'drop owned by %I', name);
+  await run(tx, 'drop role %I', name);
+}
+
+/**
+ * Cancels the statements of this database's logins that have run longer than timeoutMs (a login
+ * can lift its own statement_timeout). Answers how many.
+ */
+export async function cancelOverdue(tx: Queryable, timeoutMs: number): Promise<number> {
+  const rows = await tx.query<{ cancelled: boolean }>(
+    `select pg_cancel_backend(a.pid) as cancelled
+     from pg_stat_activity a
+     join pg_auth_members m on m.member = a.usesysid
+     join pg_roles g on g.oid = m.roleid and g.rolname = ${READER}
+     where a.datname = current_database() and a.state = 'active' and a.usename <> current_user
+       and clock_timestamp() - a.query_start > make_interval(secs => $1::double precision / 1000)`,
+    [timeoutMs],
+  );
+  return rows.filter((r) => r.cancelled).length;
+}
