@@ -13,6 +13,7 @@ import { catalog } from './catalog/index.ts';
 import { fines } from './fines/index.ts';
 import { query } from './query/index.ts';
 import { sql } from './sql/index.ts';
+import { savedQueries } from './saved-queries/index.ts';
 import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
@@ -71,6 +72,7 @@ export const DOMAINS: readonly Domain[] = [
   circulation,
   query,
   sql,
+  savedQueries,
   catalog,
   generate,
 ];

@@ -59,6 +59,8 @@ export interface SqlConfig {
   port: number | null;
   /** Host name a SQL login's URL names for that door (README, "SQL"). */
   host: string;
+  /** Runs of public saved queries a minute per client address without a token. */
+  publicPerMinute: number;
 }
 
 export interface CirculationConfig {
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
       rowCap: int(env, 'CARREL_SQL_ROW_CAP', 100000, 1, 10000000),
       port: env.CARREL_SQL_PORT ? int(env, 'CARREL_SQL_PORT', 0, 1, 65535) : null,
       host: env.CARREL_SQL_HOST || 'localhost',
+      publicPerMinute: int(env, 'CARREL_QUERY_PUBLIC_RATE_LIMIT', 60, 1, 1_000_000),
     },
   };
 }

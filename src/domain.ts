@@ -54,6 +54,6 @@ export function buildDeps(core: Core, domains: readonly Domain[]): Deps {
 }
 
 /** Registers routes under /v6 (every other REST prefix is rewritten to it: app.ts, canonicalUrl). */
-export async function v6(app: App, routes: (api: App) => void): Promise<void> {
+export async function v6(app: App, routes: (api: App) => void | Promise<void>): Promise<void> {
   await app.register(async (api: App) => routes(api), { prefix: '/v6' });
 }

@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'Invoices_Write',
   'Acquisitions_Read',
   'Acquisitions_Write',
+  'Queries_Read',
+  'Queries_Write',
   'Admin_Write',
 ] as const;
 
@@ -35,6 +37,9 @@ export const ROLES: Record<string, readonly Permission[]> = {
   Patrons_Holds_Write: ['Patrons_Holds_Read', 'Patrons_Holds_Write'],
   Invoices_Read: ['Invoices_Read', 'Acquisitions_Read'],
   Invoices_Write: ['Invoices_Read', 'Invoices_Write', 'Acquisitions_Read', 'Acquisitions_Write'],
+  /** Saved SQL queries over the sierra_view views: run them (Read), save and delete them (Write). */
+  Queries_Read: ['Queries_Read'],
+  Queries_Write: ['Queries_Read', 'Queries_Write'],
   /** The library's setup: its profile (branches, locations, types, circulation rules). */
   Admin_Write: [...catalogueRead, 'Admin_Write'],
   /** Everything: for the library's own administration and for trying Carrel out. */

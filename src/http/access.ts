@@ -12,6 +12,7 @@ export type Access =
   | { kind: 'status' } // GET /api: answers even while the database is down
   | { kind: 'open'; database: boolean } // no token: docs, the public catalogue, the token endpoint
   | { kind: 'token' } // any valid bearer token
+  | { kind: 'optionalToken' } // a token if one is given (checked, then request.principal); the handler decides
   | { kind: 'permission'; permission: Permission };
 
 export const access = {
@@ -19,6 +20,8 @@ export const access = {
   docs: { kind: 'open', database: false } as Access,
   open: { kind: 'open', database: true } as Access,
   anyToken: { kind: 'token' } as Access,
+  /** For what some callers may do without a token (a public saved query's results). */
+  optionalToken: { kind: 'optionalToken' } as Access,
   need: (permission: Permission): Access => ({ kind: 'permission', permission }),
 };
 
@@ -56,6 +59,7 @@ export function installAccessControl(app: FastifyInstance, { auth, state, openPr
     if (declared.kind === 'open' && !declared.database) return;
     if (!state.schemaReady) throw errors.databaseUnavailable('the database cannot be reached yet; try again shortly');
     if (declared.kind === 'open') return;
+    if (declared.kind === 'optionalToken' && request.headers.authorization === undefined) return;
     const principal = await auth.authenticate(parseBearer(request.headers.authorization));
     if (declared.kind === 'permission' && !principal.permissions.has(declared.permission)) {
       throw errors.forbidden(`this API key does not have the ${declared.permission} permission`);

@@ -22,10 +22,11 @@ export function commonAnswers(access: Access | undefined, methods: readonly stri
   const statuses = [400];
   // While the service is switched off or shutting down: 404 for the status page, 503 for the rest (access.ts).
   statuses.push(access?.kind === 'status' ? 404 : 503);
-  if (access?.kind === 'token' || access?.kind === 'permission') statuses.push(401);
-  if (access?.kind === 'permission') statuses.push(403);
-  // A key past its rate limit (rate-limit.ts).
-  if (access?.kind === 'token' || access?.kind === 'permission') statuses.push(429);
+  const tokens = access?.kind === 'token' || access?.kind === 'permission' || access?.kind === 'optionalToken';
+  if (tokens) statuses.push(401);
+  if (access?.kind === 'permission' || access?.kind === 'optionalToken') statuses.push(403);
+  // A key past its rate limit (rate-limit.ts); a caller without a token past its address's.
+  if (tokens) statuses.push(429);
   // A write's Idempotency-Key used for another request, or done with no answer kept (idempotency.ts).
   if (access?.kind === 'permission' && methods.some((m) => WRITE_METHODS.has(m))) statuses.push(409, 422);
   if (url.includes(':')) statuses.push(414); // a path parameter past the router's maxParamLength

@@ -43,6 +43,7 @@ const WIRE: Record<FailureKind, { code: number; httpStatus: number; name: string
   // Failed patron PIN validations over the limit (README "Patrons"); the answer carries Retry-After.
   tooManyAttempts: { code: 134, httpStatus: 429, name: 'Too many attempts' },
   unauthenticated: { code: 113, httpStatus: 401, name: 'Unauthorized' },
+  forbidden: { code: 116, httpStatus: 403, name: 'Forbidden' },
   invalidToken: { code: 120, httpStatus: 401, name: 'invalid_token' },
   historyOff: { code: 146, httpStatus: 400, name: 'Reading history not activated' },
   queryFailed: { code: 108, httpStatus: 400, name: 'Query failed' },

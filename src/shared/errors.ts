@@ -21,6 +21,8 @@ export type FailureKind =
   | 'tooManyAttempts'
   /** No credentials, or credentials that do not match. */
   | 'unauthenticated'
+  /** Credentials that are good but lack what this needs. */
+  | 'forbidden'
   /** A token that is invalid, expired or revoked. */
   | 'invalidToken'
   /** The patron keeps no reading history: it was never turned on, or was turned off. */
@@ -53,6 +55,7 @@ export const fail = {
   conflict: (specificCode: number, d: string) => new DomainError('conflict', d, specificCode),
   tooManyAttempts: (retryAfterSec: number, d: string) => new DomainError('tooManyAttempts', d, 0, retryAfterSec),
   unauthenticated: (d: string) => new DomainError('unauthenticated', d),
+  forbidden: (d: string) => new DomainError('forbidden', d),
   invalidToken: (d: string) => new DomainError('invalidToken', d),
   historyOff: (d: string) => new DomainError('historyOff', d),
   queryFailed: (d: string) => new DomainError('queryFailed', d),

@@ -30,7 +30,7 @@ const CONNECTION_LIMIT = 10;
 export class SqlLoginService {
   constructor(
     private readonly db: Db,
-    private readonly config: Pick<Config, 'databaseUrl' | 'sql'>,
+    private readonly config: { databaseUrl: Config['databaseUrl']; sql: Pick<Config['sql'], 'statementTimeoutMs' | 'port' | 'host'> },
   ) {}
 
   async create(user: string): Promise<NewLogin> {

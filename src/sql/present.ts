@@ -31,8 +31,25 @@ export function textCell(value: unknown): string {
   return JSON.stringify(value); // json values, arrays
 }
 
+// PostgreSQL types whose text a spreadsheet must read as it is (a negative number, money or
+// interval starts with '-'): int2, int4, int8, oid, float4, float8, money, numeric, bool, date, time,
+// timestamp, timestamptz, interval, timetz.
+const NUMBER_LIKE = new Set([21, 23, 20, 26, 700, 701, 790, 1700, 16, 1082, 1083, 1114, 1184, 1186, 1266]);
+
+/**
+ * A text cell a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage
+ * return) gets a leading apostrophe, which spreadsheets show as text (OWASP's CSV injection advice);
+ * cells of number-like types are left as they are.
+ */
+function spreadsheetSafe(text: string, typeOid: number | undefined): string {
+  return typeOid !== undefined && NUMBER_LIKE.has(typeOid) ? text : text.replace(/^[=+\-@\t\r]/, "'$&");
+}
+
 /** RFC 4180 CSV: a header line, then one line per row, CRLF line ends. */
 export function csvText(answer: SqlAnswer): string {
-  const lines = [answer.columns, ...answer.rows.map((row) => row.map(textCell))];
+  const lines = [
+    answer.columns.map((name) => spreadsheetSafe(name, undefined)),
+    ...answer.rows.map((row) => row.map((value, i) => spreadsheetSafe(textCell(value), answer.types[i]))),
+  ];
   return lines.map((line) => `${line.map(csvField).join(',')}\r\n`).join('');
 }

@@ -11,9 +11,19 @@ import { checkStatement } from './statement-check.ts';
 export interface SqlAnswer {
   /** Column names, in the statement's order (repeated names kept). */
   columns: string[];
+  /** Each column's PostgreSQL type (its oid). */
+  types: number[];
   rows: unknown[][];
-  /** More rows than the cap: the first rowCap are answered. */
+  /** More rows than answered: past the page, or past the row cap. */
   truncated: boolean;
+}
+
+export interface RunOptions {
+  /** Values of $1, $2 … as text (the statement casts them), or null. */
+  params?: repo.Params;
+  /** Rows to skip, and at most how many to answer; never any past the row cap. */
+  offset?: number;
+  limit?: number;
 }
 
 // A SQLSTATE of a statement's own failure (syntax, names, types, data, privileges, a time-out or a
@@ -29,19 +39,45 @@ export class SqlService {
   ) {}
 
   /** Runs one read-only statement; a statement PostgreSQL refuses fails with its message. */
-  async run(statement: string): Promise<SqlAnswer> {
+  async run(statement: string, options: RunOptions = {}): Promise<SqlAnswer> {
+    const text = await this.checked(statement);
+    const reader = await this.readerRole();
+    const offset = options.offset ?? 0;
+    const limit = Math.max(0, Math.min(options.limit ?? this.limits.rowCap, this.limits.rowCap - offset));
+    const table = await this.statementFailures(() =>
+      this.db.transaction((tx) => repo.runStatement(tx, text, options.params ?? [], reader, this.limits, { offset, limit })),
+    );
+    const truncated = table.rows.length > limit;
+    return {
+      columns: table.columns.map((c) => c.name),
+      types: table.columns.map((c) => c.typeOid),
+      rows: truncated ? table.rows.slice(0, limit) : table.rows,
+      truncated,
+    };
+  }
+
+  /**
+   * Checks a statement as run would run it, without running it: it must parse as one query, call
+   * nothing refused, and plan (names, types, privileges) with its parameterCount parameters null.
+   */
+  async check(statement: string, parameterCount: number): Promise<void> {
+    const text = await this.checked(statement);
+    const reader = await this.readerRole();
+    const params = Array.from({ length: parameterCount }, () => null);
+    await this.statementFailures(() => this.db.transaction((tx) => repo.planStatement(tx, text, params, reader, this.limits)));
+  }
+
+  private async checked(statement: string): Promise<string> {
     const text = statement.trim().replace(/;\s*$/, '');
     if (!text) throw fail.invalidInput('the statement is empty');
     await checkStatement(text);
-    const reader = await this.readerRole();
+    return text;
+  }
+
+  /** A statement's own failure as queryFailed with PostgreSQL's message; the database being away as it is. */
+  private async statementFailures<T>(work: () => Promise<T>): Promise<T> {
     try {
-      const table = await this.db.transaction((tx) => repo.runStatement(tx, text, reader, this.limits));
-      const truncated = table.rows.length > this.limits.rowCap;
-      return {
-        columns: table.columns.map((c) => c.name),
-        rows: truncated ? table.rows.slice(0, this.limits.rowCap) : table.rows,
-        truncated,
-      };
+      return await work();
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (error instanceof Error && typeof code === 'string' && STATEMENT_FAILURE.test(code)) throw fail.queryFailed(error.message);

@@ -19,7 +19,13 @@ describe(`the SQL door on ${ENGINE}`, () => {
 
   it('answers the columns in the statement’s order, repeated names kept, and the rows as they are', async () => {
     const answer = await sql.run(`select 1 as a, 'two' as b, 3 as a, null::text as "Mixed Case";`);
-    assert.deepEqual(answer, { columns: ['a', 'b', 'a', 'Mixed Case'], rows: [[1, 'two', 3, null]], truncated: false });
+    // Types by oid: int4 23, text 25.
+    assert.deepEqual(answer, {
+      columns: ['a', 'b', 'a', 'Mixed Case'],
+      types: [23, 25, 23, 25],
+      rows: [[1, 'two', 3, null]],
+      truncated: false,
+    });
   });
 
   it('answers at most the row cap, and says when there were more', async () => {
@@ -28,6 +34,15 @@ describe(`the SQL door on ${ENGINE}`, () => {
     assert.equal(cut.truncated, true);
     const whole = await sql.run('select g from generate_series(1, 5) g');
     assert.equal(whole.truncated, false);
+  });
+
+  it('answers a page of a statement with parameters, never past the row cap', async () => {
+    const page = await sql.run('select g from generate_series(1, $1::integer) g order by g', { params: ['9'], offset: 2, limit: 2 });
+    assert.deepEqual([page.rows, page.truncated], [[[3], [4]], true]);
+    const last = await sql.run('select g from generate_series(1, $1::integer) g order by g', { params: ['9'], offset: 4, limit: 10 });
+    assert.deepEqual([last.rows, last.truncated], [[[5]], true]); // the cap is 5
+    const whole = await sql.run('select g from generate_series(1, $1::integer) g order by g', { params: ['3'], offset: 1 });
+    assert.deepEqual([whole.rows, whole.truncated], [[[2], [3]], false]);
   });
 
   it('runs nothing but a query: no write, no second statement, no command', async () => {
@@ -108,6 +123,12 @@ describe(`the SQL door on ${ENGINE}`, () => {
         rows: [{ n: 1, text: 'a "quoted", comma', nothing: null, n_2: 2 }],
         truncated: false,
       });
+      // A text cell a spreadsheet would run as a formula is written as text; a negative number is not touched.
+      const risky = await carrel(
+        ['sql', `select '=HYPERLINK(1)' as f, '-1' as t, -1 as n, '@x' as a, 'plain' as p`, '--csv'],
+        database.env,
+      );
+      assert.deepEqual(parseCsv(risky.stdout)[1], ["'=HYPERLINK(1)", "'-1", '-1', "'@x", 'plain']);
       const shown = await carrel(['sql', 'select 42 as answer'], database.env);
       assert.match(shown.stdout, /^answer\n42\n$/);
       const refused = await carrel(['sql', 'delete from bibs'], database.env);

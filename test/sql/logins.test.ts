@@ -35,7 +35,7 @@ describe(`SQL logins on ${ENGINE}`, () => {
     await loadDemoIfEmpty(testDb.db);
     logins = new SqlLoginService(testDb.db, {
       databaseUrl: testDb.url,
-      sql: { statementTimeoutMs: 30_000, rowCap: 100, port: ENGINE === 'pglite' ? 5433 : null, host: 'localhost' },
+      sql: { statementTimeoutMs: 30_000, port: ENGINE === 'pglite' ? 5433 : null, host: 'localhost' },
     });
   });
   after(async () => {
@@ -157,7 +157,7 @@ describe(`SQL logins on ${ENGINE}`, () => {
         assert.equal((await reader`show statement_timeout`)[0]!.statement_timeout, '30s');
         const watched = new SqlLoginService(testDb.db, {
           databaseUrl: testDb.url,
-          sql: { statementTimeoutMs: 100, rowCap: 100, port: null, host: 'localhost' },
+          sql: { statementTimeoutMs: 100, port: null, host: 'localhost' },
         });
         await reader`set statement_timeout = 0`;
         let settled = false;
