@@ -9,6 +9,7 @@ import { loggable } from './shared/log.ts';
 import { Periodic } from './operations/periodic.ts';
 import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
+import { startSqlDoor } from './sql/wire/start.ts';
 import { VERSION_STRING } from './version.ts';
 
 function fail(message: string): never {
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
+  const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
     setTimeout(() => {
       void (async () => {
         await app.close(); // stops accepting and waits for requests in flight
+        await sqlDoor?.close();
         await supervisor.stop();
         await expiry.stop();
         await indexing.stop();

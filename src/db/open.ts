@@ -40,6 +40,9 @@ export async function openServerDb(config: Config): Promise<Db> {
   try {
     const [{ openPGlite }, { PGLiteSocketServer }] = await Promise.all([loadPGlite(), import('@electric-sql/pglite-socket')]);
     const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
+    // SQL logins' temporary tables live in this one session too (src/sql/wire): they come after
+    // Carrel's own tables on its search path, so one named like a table of Carrel's is never Carrel's.
+    await db.exec('set search_path = public, pg_temp');
     fs.rmSync(socketPath, { force: true });
     // One PGlite session serves both sides: each takes turns through the gate (embedded-share.ts).
     const shared = sharePGlite(db.pglite);
@@ -52,6 +55,9 @@ export async function openServerDb(config: Config): Promise<Db> {
       exec: (text) => shared.exclusive(() => db.exec(text)),
       copyFrom: (table, columns, text) => shared.exclusive(() => db.copyFrom!(table, columns, text)),
       transaction: (fn) => shared.exclusive(() => db.transaction(fn)),
+      rawSession: {
+        turn: (fn) => shared.exclusive(() => db.pglite.runExclusive(() => fn((message) => db.pglite.execProtocolRaw(message)))),
+      },
       async close() {
         await socket.stop();
         await db.close();

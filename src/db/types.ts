@@ -41,6 +41,15 @@ export interface Queryable {
   copyFrom?(table: string, columns: readonly string[], text: string | Uint8Array): Promise<void>;
 }
 
+/**
+ * The embedded engine's one session, for the SQL door's wire protocol (src/sql/wire): fn has the
+ * session to itself, passing whole frontend messages and receiving PostgreSQL's answers, until
+ * it resolves.
+ */
+export interface RawSession {
+  turn<T>(fn: (send: (message: Uint8Array) => Promise<Uint8Array>) => Promise<T>): Promise<T>;
+}
+
 export interface Db extends Queryable {
   readonly engine: 'postgres' | 'pglite';
   /**
@@ -58,5 +67,7 @@ export interface Db extends Queryable {
   tryLock(key: number): Promise<(() => Promise<void>) | null>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** The embedded server's session at the protocol level; absent on PostgreSQL and in commands. */
+  rawSession?: RawSession;
   close(): Promise<void>;
 }

@@ -71,6 +71,16 @@ export class SqlLoginService {
     });
   }
 
+  /** A login's stored SCRAM verifier, for the wire door; undefined when there is no such login. */
+  verifier(user: string): Promise<string | undefined> {
+    return this.db.transaction((tx) => repo.loginVerifier(tx, user));
+  }
+
+  /** What the embedded server reports itself as to a wire client. */
+  serverParameters(): Promise<Record<string, string>> {
+    return this.db.transaction((tx) => repo.serverParameters(tx));
+  }
+
   /** Cancels logins' statements that outran the time-out; answers how many. */
   async cancelOverdue(): Promise<number> {
     return this.db.transaction((tx) => repo.cancelOverdue(tx, this.config.sql.statementTimeoutMs));

@@ -83,6 +83,28 @@ export async function listLogins(tx: Queryable): Promise<LoginRow[]> {
   );
 }
 
+/** A login's stored password verifier (SCRAM-SHA-256), if it is one of this database's logins. */
+export async function loginVerifier(tx: Queryable, name: string): Promise<string | undefined> {
+  const [row] = await tx.query<{ verifier: string | null }>(
+    `select r.rolpassword as verifier
+     from pg_authid r
+     join pg_auth_members m on m.member = r.oid
+     join pg_roles g on g.oid = m.roleid and g.rolname = ${READER}
+     where r.rolname = $1 and r.rolcanlogin and (r.rolvaliduntil is null or r.rolvaliduntil > now())`,
+    [name],
+  );
+  return row?.verifier ?? undefined;
+}
+
+/** What the embedded server reports itself as to a wire client, read from its session. */
+export async function serverParameters(tx: Queryable): Promise<Record<string, string>> {
+  const rows = await tx.query<{ name: string; setting: string }>(
+    `select name, setting from pg_settings
+     where name in ('server_version', 'server_encoding', 'DateStyle', 'IntervalStyle', 'TimeZone', 'integer_datetimes', 'standard_conforming_strings')`,
+  );
+  return { client_encoding: 'UTF8', ...Object.fromEntries(rows.map((r) => [r.name, r.setting])) };
+}
+
 /** Ends the login's sessions, drops what it owns here (temporary objects) and the role. */
 export async function dropLogin(tx: Queryable, name: string): Promise<void> {
   await tx.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1 and pid <> pg_backend_pid()', [name]);

@@ -69,7 +69,12 @@ export async function checkStatement(statement: string): Promise<void> {
   const kind = Object.keys(statements[0]!.stmt ?? {})[0];
   if (kind !== 'SelectStmt')
     throw fail.queryFailed(`only a query (SELECT, VALUES or WITH … SELECT) can run here, not ${kind ?? 'nothing'}`);
-  for (const name of calls(statements[0])) {
-    if (REFUSED.has(name)) throw fail.queryFailed(`the function ${name} is not available to SQL readers`);
-  }
+  const refused = refusedCall(statements[0]);
+  if (refused) throw fail.queryFailed(`the function ${refused} is not available to SQL readers`);
+}
+
+/** The first function a parse tree calls that Carrel's sessions cannot offer, if any. */
+export function refusedCall(tree: unknown): string | undefined {
+  for (const name of calls(tree)) if (REFUSED.has(name)) return name;
+  return undefined;
 }

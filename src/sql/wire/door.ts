@@ -1,0 +1,200 @@
+// The SQL door's PostgreSQL wire protocol on the embedded engine (CARREL_SQL_PORT): psql, Metabase
+// or a script connect with a SQL login's URL, authenticate by SCRAM-SHA-256 against the login's
+// role, and run statements as that role (session.ts). TLS is not offered: listen on loopback, or
+// put a TLS proxy in front.
+import crypto from 'node:crypto';
+import net from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawSession } from '../../db/types.ts';
+import { backend, FieldReader, messagesIn } from './messages.ts';
+import { parseVerifier, ScramExchange, unmatchableVerifier } from './scram-server.ts';
+import { LoginSession } from './session.ts';
+
+export interface DoorOptions {
+  raw: RawSession;
+  host: string;
+  port: number;
+  rowCap: number;
+  /** The stored SCRAM verifier of a SQL login, or undefined when there is no such login. */
+  verifier(user: string): Promise<string | undefined>;
+  /** What the server reports itself as (server_version, TimeZone …). */
+  parameters: Record<string, string>;
+  log: FastifyBaseLogger;
+  /** How long a batch may hold the engine's session between two of its messages. */
+  holdMs?: number;
+  /** Connections per login, and in all. */
+  perLogin?: number;
+  total?: number;
+}
+
+const SSL_REQUEST = 80877103;
+const GSS_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+const PROTOCOL_3 = 196608;
+
+export interface WireDoor {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
+  const perLogin = o.perLogin ?? 10;
+  const total = o.total ?? 64;
+  const open = new Map<string, number>();
+  const sockets = new Set<net.Socket>();
+  let serial = 0;
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    const id = ++serial;
+    const log = o.log.child({ sqlConnection: id, remote: socket.remoteAddress });
+    let buffered: Buffer = Buffer.alloc(0);
+    let started = false;
+    let user: string | undefined;
+    let scram: ScramExchange | undefined;
+    let exchanged = false;
+    let session: LoginSession | undefined;
+    let queue = Promise.resolve();
+    const write = (bytes: Buffer) => {
+      if (!socket.destroyed) socket.write(bytes);
+    };
+    const fatal = (code: string, text: string) => {
+      write(backend.error(code, text, 'FATAL'));
+      socket.end();
+    };
+
+    async function startup(packet: Buffer): Promise<void> {
+      const code = packet.readInt32BE(4);
+      if (code === SSL_REQUEST || code === GSS_REQUEST) return void write(Buffer.from('N'));
+      if (code === CANCEL_REQUEST) return void socket.end(); // a statement on the embedded engine cannot be interrupted
+      if (code !== PROTOCOL_3) return fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}`);
+      const fields = new FieldReader(packet.subarray(8));
+      const params: Record<string, string> = {};
+      for (let key = fields.cstring(); key !== ''; key = fields.cstring()) params[key] = fields.cstring();
+      started = true;
+      user = params.user;
+      if (!user) return fatal('28000', 'no PostgreSQL user name specified in startup packet');
+      const encoding = (params.client_encoding ?? 'UTF8').toUpperCase().replace(/[-_]/g, '');
+      if (!['UTF8', 'UNICODE', 'SQLASCII', 'AUTO'].includes(encoding))
+        return fatal('22023', `this server answers in UTF8 only, not ${params.client_encoding}`);
+      scram = new ScramExchange(parseVerifier(await o.verifier(user)) ?? unmatchableVerifier());
+      write(backend.authentication(10, 'SCRAM-SHA-256\0\0'));
+    }
+
+    async function authenticate(body: Buffer): Promise<void> {
+      const fields = new FieldReader(body);
+      if (!scram) return fatal('08P01', 'no authentication was asked for');
+      if (!exchanged) {
+        const mechanism = fields.cstring();
+        const length = fields.int32();
+        if (mechanism !== 'SCRAM-SHA-256') return fatal('28000', 'SCRAM-SHA-256 is the only authentication offered');
+        try {
+          write(backend.authentication(11, scram.first(fields.bytes(length).toString('utf8'))));
+          exchanged = true;
+        } catch {
+          fatal('08P01', 'malformed SCRAM message');
+        }
+        return;
+      }
+      const final = scram?.final(fields.rest().toString('utf8'));
+      if (!final || !user) {
+        log.info({ user }, 'SQL login refused');
+        return fatal('28P01', `password authentication failed for user "${user ?? ''}"`);
+      }
+      if ((open.get(user) ?? 0) >= perLogin) return fatal('53300', `too many connections for role "${user}"`);
+      if (sockets.size > total) return fatal('53300', 'sorry, too many clients already');
+      open.set(user, (open.get(user) ?? 0) + 1);
+      write(backend.authentication(12, final));
+      write(backend.authentication(0));
+      for (const [name, value] of Object.entries({
+        ...o.parameters,
+        session_authorization: user,
+        is_superuser: 'off',
+        application_name: '',
+      }))
+        write(backend.parameterStatus(name, value));
+      write(backend.backendKeyData(id, crypto.randomInt(2 ** 31)));
+      write(backend.ready('I'));
+      session = new LoginSession({
+        raw: o.raw,
+        role: user,
+        tag: `w${id}`,
+        rowCap: o.rowCap,
+        holdMs: o.holdMs ?? 5000,
+        write,
+        abort: (why) => {
+          log.warn({ user }, `SQL login connection ended: ${why}`);
+          fatal('57P01', why);
+          socket.destroy();
+        },
+      });
+      log.info({ user }, 'SQL login connected');
+    }
+
+    async function next(bytes: Buffer): Promise<void> {
+      if (!started || (!session && !scram)) return startup(bytes);
+      const [m] = [...messagesIn(bytes)];
+      if (!m) return;
+      if (!session) {
+        if (m.type !== 'p') return fatal('08P01', `expected a password message, got ${JSON.stringify(m.type)}`);
+        return authenticate(m.body);
+      }
+      if (!(await session.handle(m))) socket.end();
+    }
+
+    socket.on('data', (chunk: Buffer) => {
+      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+      // Whole messages only: the start-up packet has no type byte.
+      for (;;) {
+        const head = started ? 1 : 0;
+        if (buffered.length < head + 4) break;
+        const length = buffered.readInt32BE(head) + head;
+        if (length < head + 4 || length > 64 * 1024 * 1024) {
+          fatal('08P01', 'invalid message length');
+          buffered = Buffer.alloc(0);
+          return;
+        }
+        if (buffered.length < length) break;
+        const bytes = buffered.subarray(0, length);
+        buffered = buffered.subarray(length);
+        if (!started) started = bytes.readInt32BE(4) === PROTOCOL_3 || started;
+        queue = queue
+          .then(() => next(Buffer.from(bytes)))
+          .catch((error: unknown) => {
+            log.error({ err: error }, 'SQL login connection failed');
+            fatal('XX000', 'the connection failed; see the server log');
+          });
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      void queue.then(async () => {
+        if (!session || !user) return;
+        const left = (open.get(user) ?? 1) - 1;
+        if (left > 0) open.set(user, left);
+        else open.delete(user);
+        try {
+          await session.close(left === 0);
+        } catch (error) {
+          log.error({ err: error }, 'SQL login connection left things behind');
+        }
+        log.info({ user }, 'SQL login disconnected');
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const address = server.address() as net.AddressInfo;
+  return {
+    port: address.port,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

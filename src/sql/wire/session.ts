@@ -1,0 +1,404 @@
+// One SQL login's connection to the embedded engine, after it has authenticated. Its messages run
+// on the engine's one session (shared with Carrel) a batch at a time: from its first message to
+// its Sync (or one simple Query), the session is its own, inside a transaction opened here as the
+// login's role, with its settings applied as SET LOCAL; then that transaction ends and the session
+// goes back to Carrel. What the client believes of its transaction (BEGIN … COMMIT) is kept here.
+// Its named statements and portals are renamed so that no two connections' names meet. Every row
+// past the row cap is held back, with a notice.
+import type { RawSession } from '../../db/types.ts';
+import { backend, errorFields, FieldReader, message, messagesIn, type Message, type TransactionStatus } from './messages.ts';
+import { classify, type Statement } from './statements.ts';
+
+type Send = (message: Uint8Array) => Promise<Uint8Array>;
+
+export interface SessionOptions {
+  raw: RawSession;
+  /** The login's role. */
+  role: string;
+  /** A name of this connection's own, for its statements and portals. */
+  tag: string;
+  rowCap: number;
+  /** How long a batch may hold the engine's session waiting for the client's next message. */
+  holdMs: number;
+  /** Writes to the client. */
+  write(bytes: Buffer): void;
+  /** Ends the connection (the client held the session too long). */
+  abort(why: string): void;
+}
+
+/** Settings whose changes a client is told of (ParameterStatus), as PostgreSQL does. */
+const REPORTED: Record<string, string> = {
+  application_name: 'application_name',
+  datestyle: 'DateStyle',
+  intervalstyle: 'IntervalStyle',
+  timezone: 'TimeZone',
+  client_encoding: 'client_encoding',
+  standard_conforming_strings: 'standard_conforming_strings',
+};
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The first column of each DataRow of an answer, as text. */
+function firstColumns(answer: Uint8Array): string[] {
+  const out: string[] = [];
+  for (const m of messagesIn(answer)) {
+    if (m.type !== 'D') continue;
+    const fields = new FieldReader(m.body);
+    if (fields.int16() < 1) continue;
+    const length = fields.int32();
+    out.push(length < 0 ? '' : fields.bytes(length).toString('utf8'));
+  }
+  return out;
+}
+
+function failure(answer: Uint8Array): { code: string; text: string } | undefined {
+  for (const m of messagesIn(answer)) if (m.type === 'E') return errorFields(m.body);
+  return undefined;
+}
+
+export class LoginSession {
+  /** The client's transaction, as it believes it to be. */
+  private status: TransactionStatus = 'I';
+  /** SET LOCAL statements the client's settings are applied with, by setting. */
+  private readonly settings = new Map<string, string>();
+  /** Statements and portals the door answers itself (BEGIN, SET …), by the client's name. */
+  private readonly emulated = { statements: new Map<string, Statement>(), portals: new Map<string, Statement>() };
+  /** This connection's prepared statements on the session, by their names there. */
+  private readonly prepared = new Set<string>();
+  /** After an error in a batch, messages are skipped until its Sync, as PostgreSQL does. */
+  private skipping = false;
+  private turn: { send: Send; release: () => void; ended: Promise<void>; timer: NodeJS.Timeout } | undefined;
+
+  constructor(private readonly o: SessionOptions) {}
+
+  /** Handles one frontend message; answers false once the client has said goodbye. */
+  async handle(m: Message): Promise<boolean> {
+    switch (m.type) {
+      case 'X':
+        return false;
+      case 'Q':
+        await this.simpleQuery(new FieldReader(m.body).cstring());
+        return true;
+      case 'S':
+        await this.sync();
+        return true;
+      case 'H':
+        return true; // every answer is written as soon as it is made
+      case 'P':
+      case 'B':
+      case 'D':
+      case 'E':
+      case 'C':
+        await this.extended(m);
+        return true;
+      default:
+        await this.inBatch(() => this.fail('0A000', `message ${JSON.stringify(m.type)} is not available to SQL logins`));
+        return true;
+    }
+  }
+
+  /** Ends an unfinished batch and removes what the connection left on the session. */
+  async close(lastOfLogin: boolean): Promise<void> {
+    if (this.turn) await this.endTurn();
+    const prepared = [...this.prepared].map((name) => `DEALLOCATE ${quoteIdent(name)}`);
+    await this.o.raw.turn(async (send) => {
+      if (prepared.length) await send(message('Q', prepared.join('; ')));
+      if (!lastOfLogin) return;
+      // Its temporary tables: a later connection of the login would find them, and Carrel's session keeps them.
+      const owned = firstColumns(
+        await send(
+          message(
+            'Q',
+            `select format('drop table if exists %I.%I cascade', n.nspname, c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where c.relpersistence = 't' and c.relkind in ('r', 'p') and c.relowner = (select oid from pg_roles where rolname = ${quoteLiteral(this.o.role)})`,
+          ),
+        ),
+      );
+      if (owned.length) await send(message('Q', owned.join('; ')));
+    });
+  }
+
+  private async simpleQuery(text: string): Promise<void> {
+    await this.openTurn();
+    const statements = await classify(text);
+    for (const statement of statements) {
+      if (this.status === 'E' && !(statement.kind === 'transaction' && statement.op !== 'begin')) {
+        this.aborted();
+        break;
+      }
+      if (statement.kind === 'run') {
+        const answer = await this.runSimple(statement.text);
+        if (answer.failed) {
+          if (this.status === 'T') this.status = 'E';
+          break;
+        }
+      } else if (!(await this.answerEmulated(statement))) break;
+    }
+    // A simple Query is its own batch: nothing after it is skipped.
+    this.skipping = false;
+    await this.endTurn();
+    this.o.write(backend.ready(this.status));
+  }
+
+  /** One statement of a simple Query, run as an unnamed portal so that its rows can be capped. */
+  private async runSimple(text: string): Promise<{ failed: boolean }> {
+    const send = this.turn!.send;
+    const parts = [
+      await send(message('P', '', text, { int16: 0 })),
+      await send(message('B', '', '', { int16: 0 }, { int16: 0 }, { int16: 0 })),
+      await send(message('D', Buffer.from('P'), '')),
+      await send(message('E', '', { int32: this.o.rowCap + 1 })),
+    ];
+    let failed = false;
+    for (const part of parts) {
+      const kept = this.capRows(part).filter((m) => !['1', '2', 'n'].includes(String.fromCharCode(m[0]!)));
+      for (const bytes of kept) this.o.write(bytes);
+      if (failure(part)) {
+        failed = true;
+        break;
+      }
+    }
+    return { failed };
+  }
+
+  private async extended(m: Message): Promise<void> {
+    await this.inBatch(async () => {
+      if (this.skipping) return;
+      const fields = new FieldReader(m.body);
+      if (m.type === 'P') await this.parse(fields);
+      else if (m.type === 'B') await this.bind(fields);
+      else if (m.type === 'D') await this.describe(fields);
+      else if (m.type === 'E') await this.execute(fields);
+      else await this.closeStatement(fields);
+    });
+  }
+
+  private async parse(fields: FieldReader): Promise<void> {
+    const name = fields.cstring();
+    const text = fields.cstring();
+    const types = fields.rest();
+    const statements = await classify(text);
+    if (statements.length > 1) return this.fail('42601', 'cannot insert multiple commands into a prepared statement');
+    const statement = statements[0]!;
+    if (statement.kind === 'refused') return this.fail(statement.code, statement.why);
+    if (statement.kind === 'run') {
+      this.emulated.statements.delete(name);
+      const own = this.rename(name);
+      const answer = await this.forward(message('P', own, statement.text, types));
+      if (own && !failure(answer)) this.prepared.add(own);
+      return;
+    }
+    this.emulated.statements.set(name, statement);
+    this.o.write(backend.parseComplete());
+  }
+
+  private async bind(fields: FieldReader): Promise<void> {
+    const portal = fields.cstring();
+    const name = fields.cstring();
+    const statement = this.emulated.statements.get(name);
+    if (statement) {
+      this.emulated.portals.set(portal, statement);
+      this.o.write(backend.bindComplete());
+      return;
+    }
+    this.emulated.portals.delete(portal);
+    await this.forward(message('B', this.rename(portal), this.rename(name), fields.rest()));
+  }
+
+  private async describe(fields: FieldReader): Promise<void> {
+    const what = String.fromCharCode(fields.byte());
+    const name = fields.cstring();
+    if ((what === 'S' ? this.emulated.statements : this.emulated.portals).has(name)) {
+      if (what === 'S') this.o.write(backend.noParameters());
+      this.o.write(backend.noData());
+      return;
+    }
+    await this.forward(message('D', Buffer.from(what, 'latin1'), this.rename(name)));
+  }
+
+  private async execute(fields: FieldReader): Promise<void> {
+    const portal = fields.cstring();
+    const maxRows = fields.int32();
+    const statement = this.emulated.portals.get(portal);
+    if (statement) {
+      if (this.status === 'E' && !(statement.kind === 'transaction' && statement.op !== 'begin')) return this.aborted();
+      await this.answerEmulated(statement);
+      return;
+    }
+    if (this.status === 'E') return this.aborted();
+    const cap = this.o.rowCap + 1;
+    await this.forward(message('E', this.rename(portal), { int32: maxRows > 0 && maxRows < cap ? maxRows : cap }));
+  }
+
+  private async closeStatement(fields: FieldReader): Promise<void> {
+    const what = String.fromCharCode(fields.byte());
+    const name = fields.cstring();
+    const emulated = what === 'S' ? this.emulated.statements : this.emulated.portals;
+    if (emulated.delete(name)) {
+      this.o.write(backend.closeComplete());
+      return;
+    }
+    const own = this.rename(name);
+    if (what === 'S') this.prepared.delete(own);
+    await this.forward(message('C', Buffer.from(what, 'latin1'), own));
+  }
+
+  private async sync(): Promise<void> {
+    await this.endTurn();
+    this.skipping = false;
+    this.o.write(backend.ready(this.status));
+  }
+
+  /** Passes a message to the session and its answer to the client (rows past the cap held back). */
+  private async forward(bytes: Buffer): Promise<Uint8Array> {
+    const answer = await this.turn!.send(bytes);
+    for (const part of this.capRows(answer)) this.o.write(part);
+    if (failure(answer)) {
+      this.skipping = true;
+      if (this.status === 'T') this.status = 'E';
+    }
+    return answer;
+  }
+
+  /**
+   * The answer's messages, with rows past the cap held back: Execute asks for one row more than
+   * the cap, and that row, if it comes, is dropped and the portal's suspension told as the end of
+   * the rows, with a notice. A suspension the client asked for (fewer rows) passes as it is.
+   */
+  private capRows(answer: Uint8Array): Buffer[] {
+    const out: Buffer[] = [];
+    let rows = 0;
+    for (const m of messagesIn(answer)) {
+      if (m.type === 'D' && ++rows > this.o.rowCap) continue;
+      if (m.type === 's' && rows > this.o.rowCap) {
+        out.push(
+          backend.notice('01000', `the answer is cut at the row cap: ${this.o.rowCap} rows (CARREL_SQL_ROW_CAP)`, 'WARNING'),
+          backend.commandComplete(`SELECT ${this.o.rowCap}`),
+        );
+        continue;
+      }
+      out.push(Buffer.from(m.whole));
+    }
+    return out;
+  }
+
+  /** Answers a statement the door handles itself; false when it is refused. */
+  private async answerEmulated(statement: Statement): Promise<boolean> {
+    switch (statement.kind) {
+      case 'empty':
+        this.o.write(message('I'));
+        return true;
+      case 'refused':
+        this.fail(statement.code, statement.why);
+        return false;
+      case 'transaction':
+        if (statement.op === 'begin' && this.status !== 'I')
+          this.o.write(backend.notice('25001', 'there is already a transaction in progress', 'WARNING'));
+        if (statement.op !== 'begin' && this.status === 'I')
+          this.o.write(backend.notice('25P01', 'there is no transaction in progress', 'WARNING'));
+        this.o.write(backend.commandComplete(statement.op === 'commit' && this.status === 'E' ? 'ROLLBACK' : statement.tag));
+        this.status = statement.op === 'begin' ? 'T' : 'I';
+        return true;
+      case 'set':
+        return this.applySetting(statement);
+      case 'run':
+        return true;
+    }
+  }
+
+  private async applySetting(statement: Extract<Statement, { kind: 'set' }>): Promise<boolean> {
+    const send = this.turn!.send;
+    if (statement.local === null) {
+      if (statement.name) this.settings.delete(statement.name);
+      else this.settings.clear();
+      this.o.write(backend.commandComplete(statement.tag));
+      return true;
+    }
+    const error = failure(await send(message('Q', statement.local)));
+    if (error) {
+      this.fail(error.code, error.text);
+      return false;
+    }
+    this.settings.set(statement.name, statement.local);
+    this.o.write(backend.commandComplete(statement.tag));
+    const reported = REPORTED[statement.name];
+    if (reported) {
+      const [value] = firstColumns(await send(message('Q', `select current_setting(${quoteLiteral(statement.name)})`)));
+      this.o.write(backend.parameterStatus(reported, value ?? ''));
+    }
+    return true;
+  }
+
+  private fail(code: string, text: string): void {
+    this.o.write(backend.error(code, text));
+    this.skipping = true;
+    if (this.status === 'T') this.status = 'E';
+  }
+
+  private aborted(): void {
+    this.o.write(backend.error('25P02', 'current transaction is aborted, commands ignored until end of transaction block'));
+    this.skipping = true;
+  }
+
+  private rename(name: string): string {
+    return name ? `carrel_${this.o.tag}_${name}` : '';
+  }
+
+  private async inBatch(work: () => Promise<void> | void): Promise<void> {
+    await this.openTurn();
+    await work();
+  }
+
+  /**
+   * Takes the engine's session for a batch (once), and opens the login's transaction on it: its
+   * role, the views first on its search path, its settings.
+   */
+  private async openTurn(): Promise<void> {
+    if (this.turn) return;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let send!: Send;
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    const ended = this.o.raw.turn(async (s) => {
+      send = s;
+      started();
+      await released;
+    });
+    await ready;
+    const timer = setTimeout(() => this.o.abort('the client held the database past its time between messages'), this.o.holdMs);
+    this.turn = { send, release, ended, timer };
+    const opening = [
+      'BEGIN',
+      `SET LOCAL ROLE ${quoteIdent(this.o.role)}`,
+      'SET LOCAL search_path = sierra_view, pg_catalog, pg_temp',
+      ...this.settings.values(),
+    ].join('; ');
+    const error = failure(await send(message('Q', opening)));
+    if (error) {
+      // Its settings no longer apply (a time zone gone, say): it starts again from none.
+      this.settings.clear();
+      await send(message('Q', 'ROLLBACK'));
+      const again = failure(await send(message('Q', opening.split('; ').slice(0, 3).join('; '))));
+      if (again) throw new Error(`the SQL login's transaction could not be opened: ${again.text}`);
+      this.o.write(backend.notice('01000', `settings set earlier were dropped: ${error.text}`, 'WARNING'));
+    }
+  }
+
+  /** Ends the login's transaction (whatever it did is kept, unless it failed) and gives the session back. */
+  private async endTurn(): Promise<void> {
+    const turn = this.turn;
+    if (!turn) return;
+    this.turn = undefined;
+    clearTimeout(turn.timer);
+    try {
+      // PostgreSQL skips every message after an error until a Sync: the COMMIT must not be skipped.
+      await turn.send(message('S'));
+      await turn.send(message('Q', 'COMMIT'));
+    } finally {
+      turn.release();
+      await turn.ended;
+    }
+  }
+}

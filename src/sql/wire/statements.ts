@@ -1,0 +1,134 @@
+// What the SQL door's wire protocol runs of a login's statement, decided on PostgreSQL's own parse
+// tree. The embedded engine has one session, shared with Carrel itself, whose user is a superuser:
+// each login's statements run in a transaction of their own as its role, so a statement that
+// could change the session (its role, its settings, its transaction) or run code the parser cannot
+// see is refused, and the statements clients send to manage a session are answered by the door.
+import { parseSync, scanSync } from 'libpg-query';
+import { loadParser, refusedCall } from '../statement-check.ts';
+
+export type Statement =
+  /** Run as it is, in the login's transaction. */
+  | { kind: 'run'; text: string }
+  /** BEGIN, COMMIT, ROLLBACK: the door keeps the client's transaction state. */
+  | { kind: 'transaction'; op: 'begin' | 'commit' | 'rollback'; tag: string }
+  /** SET or RESET of a setting a login may change: run SET LOCAL in each of its transactions. */
+  | { kind: 'set'; name: string; local: string | null; tag: string }
+  | { kind: 'refused'; code: string; why: string }
+  | { kind: 'empty' };
+
+/** Settings clients and report tools set; others (role, session_authorization, …) are refused. */
+const SETTINGS = new Set([
+  'application_name',
+  'extra_float_digits',
+  'datestyle',
+  'timezone',
+  'intervalstyle',
+  'client_min_messages',
+  'bytea_output',
+  'statement_timeout',
+  'lock_timeout',
+  'idle_in_transaction_session_timeout',
+  'search_path',
+  'client_encoding',
+  'standard_conforming_strings',
+  'work_mem',
+  'jit',
+  'enable_seqscan',
+  'enable_nestloop',
+  'enable_hashjoin',
+  'enable_mergejoin',
+]);
+
+/** Statements that read, or write only what the login itself owns (its temporary tables): its role's privileges decide. */
+const RUN = new Set([
+  'SelectStmt',
+  'ExplainStmt',
+  'VariableShowStmt',
+  'InsertStmt',
+  'UpdateStmt',
+  'DeleteStmt',
+  'MergeStmt',
+  'DropStmt',
+  'IndexStmt',
+  'TruncateStmt',
+]);
+
+const refuse = (why: string, code = '42501'): Statement => ({ kind: 'refused', code, why });
+
+function isTemporary(relation: unknown): boolean {
+  return (relation as { relpersistence?: string } | undefined)?.relpersistence === 't';
+}
+
+function classifyOne(kind: string, node: Record<string, unknown>, text: string): Statement {
+  const called = refusedCall(node);
+  if (called) return refuse(`the function ${called} is not available to SQL logins`);
+  if (kind === 'TransactionStmt') {
+    const op = (node as { kind?: string }).kind;
+    if (op === 'TRANS_STMT_BEGIN' || op === 'TRANS_STMT_START') return { kind: 'transaction', op: 'begin', tag: 'BEGIN' };
+    if (op === 'TRANS_STMT_COMMIT') return { kind: 'transaction', op: 'commit', tag: 'COMMIT' };
+    if (op === 'TRANS_STMT_ROLLBACK') return { kind: 'transaction', op: 'rollback', tag: 'ROLLBACK' };
+    return refuse('savepoints and prepared transactions are not available to SQL logins', '0A000');
+  }
+  if (kind === 'VariableSetStmt') {
+    const set = node as { kind?: string; name?: string; is_local?: boolean };
+    const name = (set.name ?? '').toLowerCase();
+    if (set.kind === 'VAR_RESET_ALL') return { kind: 'set', name: '', local: null, tag: 'RESET' };
+    if (!SETTINGS.has(name)) return refuse(`the setting ${set.name ?? '?'} cannot be changed by SQL logins`);
+    if (set.kind === 'VAR_RESET') return { kind: 'set', name, local: null, tag: 'RESET' };
+    return { kind: 'set', name, local: asLocal(text), tag: 'SET' };
+  }
+  if (kind === 'SelectStmt' && (node as { intoClause?: { rel?: unknown } }).intoClause) {
+    return isTemporary((node as { intoClause: { rel?: unknown } }).intoClause.rel)
+      ? { kind: 'run', text }
+      : refuse('SQL logins create temporary tables only (SELECT … INTO TEMP)');
+  }
+  if (kind === 'CreateStmt')
+    return isTemporary((node as { relation?: unknown }).relation)
+      ? { kind: 'run', text }
+      : refuse('SQL logins create temporary tables only');
+  if (kind === 'CreateTableAsStmt') {
+    const as = node as { objtype?: string; into?: { rel?: unknown } };
+    return as.objtype === 'OBJECT_TABLE' && isTemporary(as.into?.rel)
+      ? { kind: 'run', text }
+      : refuse('SQL logins create temporary tables only (CREATE TEMP TABLE … AS)');
+  }
+  if (kind === 'VacuumStmt')
+    return (node as { is_vacuumcmd?: boolean }).is_vacuumcmd ? refuse('VACUUM is not available to SQL logins') : { kind: 'run', text };
+  if (RUN.has(kind)) return { kind: 'run', text };
+  return refuse(
+    `${kind
+      .replace(/Stmt$/, '')
+      .replace(/(?<=.)(?=[A-Z])/g, ' ')
+      .toUpperCase()} statements are not available to SQL logins`,
+  );
+}
+
+/** `SET [SESSION] name …` as `SET LOCAL name …`: what the client set lasts for its own transactions only. */
+function asLocal(text: string): string {
+  const tokens = scanSync(text).tokens.filter((t) => !/COMMENT$/.test(t.tokenName));
+  const bytes = Buffer.from(text, 'utf8');
+  const first = tokens[0]!;
+  const second = tokens[1];
+  const from = second && /^(session|local)$/i.test(second.text) ? second.end : first.end;
+  return `SET LOCAL${bytes.toString('utf8', from)}`;
+}
+
+/** The statements of a text, each with what the door does with it; a text that does not parse is one refusal. */
+export async function classify(text: string): Promise<Statement[]> {
+  await loadParser();
+  let tree;
+  try {
+    tree = parseSync(text);
+  } catch (error) {
+    return [refuse(error instanceof Error ? error.message : String(error), '42601')];
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  const statements = tree.stmts ?? [];
+  if (statements.length === 0) return [{ kind: 'empty' }];
+  return statements.map((raw) => {
+    const start = raw.stmt_location ?? 0;
+    const slice = bytes.toString('utf8', start, raw.stmt_len ? start + raw.stmt_len : bytes.length);
+    const [kind, node] = Object.entries(raw.stmt ?? {})[0] ?? ['', {}];
+    return classifyOne(kind, node as Record<string, unknown>, slice.trim());
+  });
+}
