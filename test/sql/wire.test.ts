@@ -4,6 +4,8 @@
 // share with Carrel. Runs on the embedded engine whatever the test run's engine: the door is its.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +19,8 @@ import type { Db } from '../../src/db/types.ts';
 import { loadDemoIfEmpty } from '../../src/demo/load.ts';
 import { SqlLoginService } from '../../src/sql/logins.ts';
 import type { WireDoor } from '../../src/sql/wire/door.ts';
+import { openWireDoor } from '../../src/sql/wire/door.ts';
+import { message, messagesIn } from '../../src/sql/wire/messages.ts';
 import { startSqlDoor } from '../../src/sql/wire/start.ts';
 import { seedPgliteDataDir } from '../helpers/db.ts';
 
@@ -35,6 +39,55 @@ async function pgError(call: Promise<unknown>): Promise<{ code: string; message:
     return { code: e.code ?? '', message: e.message };
   }
   assert.fail('the statement ran');
+}
+
+/** A raw connection that logs in by SCRAM-SHA-256 (RFC 5802), for what no client library sends. */
+async function rawLogin(
+  port: number,
+  user: string,
+  password: string,
+): Promise<{ socket: net.Socket; received: () => Buffer; closed: Promise<void> }> {
+  const socket = net.connect(port, '127.0.0.1');
+  let data = Buffer.alloc(0);
+  const waiters: (() => void)[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    data = Buffer.concat([data, chunk]);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const next = async (type: string) => {
+    for (;;) {
+      const found = [...messagesIn(data)].find((m) => m.type === type);
+      if (found) {
+        data = data.subarray(data.indexOf(found.whole) + found.whole.length);
+        return found.body;
+      }
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  const startup = Buffer.concat([Buffer.from([0, 3, 0, 0]), Buffer.from(`user\0${user}\0database\0carrel\0\0`)]);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(startup.length + 4);
+  socket.write(Buffer.concat([length, startup]));
+  await next('R'); // AuthenticationSASL
+  const clientNonce = crypto.randomBytes(18).toString('base64');
+  const clientFirstBare = `n=,r=${clientNonce}`;
+  const first = Buffer.from(`n,,${clientFirstBare}`);
+  const initial = Buffer.alloc(4);
+  initial.writeInt32BE(first.length);
+  socket.write(message('p', 'SCRAM-SHA-256', Buffer.concat([initial, first])));
+  const serverFirst = (await next('R')).subarray(4).toString();
+  const params = Object.fromEntries(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
+  const salted = crypto.pbkdf2Sync(password, Buffer.from(params.s!, 'base64'), Number(params.i), 32, 'sha256');
+  const clientKey = crypto.createHmac('sha256', salted).update('Client Key').digest();
+  const withoutProof = `c=biws,r=${params.r}`;
+  const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
+  const signature = crypto.createHmac('sha256', crypto.createHash('sha256').update(clientKey).digest()).update(authMessage).digest();
+  const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!)).toString('base64');
+  socket.write(message('p', Buffer.from(`${withoutProof},p=${proof}`)));
+  await next('Z');
+  return { socket, received: () => data, closed };
 }
 
 describe('the SQL door’s wire protocol on the embedded engine', () => {
@@ -202,6 +255,33 @@ describe('the SQL door’s wire protocol on the embedded engine', () => {
       answers,
       Array.from({ length: 10 }, () => own),
     );
+  });
+
+  it('disconnects a client that holds the session in the middle of a batch, and Carrel goes on', async () => {
+    const impatient = await openWireDoor({
+      raw: db.rawSession!,
+      host: '127.0.0.1',
+      port: 0,
+      rowCap: ROW_CAP,
+      verifier: (user) => logins.verifier(user),
+      parameters: {},
+      log: pino({ level: 'silent' }),
+      holdMs: 200,
+    });
+    try {
+      const password = new URL(url).password;
+      const client = await rawLogin(impatient.port, 'reports', decodeURIComponent(password));
+      // A Parse, and no Sync: the session is the client's until it sends one, or until it is cut off.
+      client.socket.write(message('P', '', 'select 1', { int16: 0 }));
+      const carrel = carrelSide();
+      await client.closed;
+      assert.match(client.received().toString('latin1'), /57P01/);
+      // Carrel's statement waited its turn, and ran as Carrel, after the client's batch was rolled back.
+      assert.notEqual((await carrel).user, 'reports');
+      assert.ok((await carrel).bibs > 0);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('answers psql, libpq’s own client', { skip: !psqlInstalled() && 'psql is not installed' }, async () => {
