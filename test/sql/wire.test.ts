@@ -79,7 +79,7 @@ async function rawLogin(
   socket.write(message('p', 'SCRAM-SHA-256', Buffer.concat([initial, first])));
   const serverFirst = (await next('R')).subarray(4).toString();
   const params = Object.fromEntries(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
-  const salted = crypto.pbkdf2Sync(password, Buffer.from(params.s!, 'base64'), Number(params.i), 32, 'sha256');
+  const salted = crypto.pbkdf2Sync(password, Buffer.from(params.s, 'base64'), Number(params.i), 32, 'sha256');
   const clientKey = crypto.createHmac('sha256', salted).update('Client Key').digest();
   const withoutProof = `c=biws,r=${params.r}`;
   const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
