@@ -12,7 +12,7 @@ import * as repo from './roles-repository.ts';
 export interface NewLogin {
   user: string;
   password: string;
-  /** A postgres:// URL to connect with; null on the embedded engine while its SQL port is off. */
+  /** A postgres:// URL to connect with: Carrel's SQL port when set, else PostgreSQL's; null on the embedded engine with the port off. */
   url: string | null;
 }
 
@@ -88,13 +88,14 @@ export class SqlLoginService {
 
   private url(user: string, password: string): string | null {
     const { databaseUrl, sql } = this.config;
+    // Carrel's own door where it serves one (the row cap holds there); else PostgreSQL itself.
+    if (sql.port !== null) return `postgres://${user}:${password}@${sql.host}:${sql.port}/carrel`;
     if (databaseUrl) {
       const url = new URL(databaseUrl);
       url.username = user;
       url.password = password;
       return url.toString();
     }
-    if (sql.port === null) return null;
-    return `postgres://${user}:${password}@${sql.host}:${sql.port}/carrel`;
+    return null;
   }
 }

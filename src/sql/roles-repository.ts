@@ -62,6 +62,7 @@ export async function createLogin(tx: Queryable, name: string, verifier: string,
   await run(tx, 'alter role %I set idle_in_transaction_session_timeout = %L', name, '10min');
   await run(tx, 'grant %I to current_user', name);
   await run(tx, 'comment on role %I is %L', name, `Carrel SQL login, created ${created}`);
+  await tx.query('insert into sql_logins (name, verifier, created_date) values ($1, $2, $3)', [name, verifier, created]);
 }
 
 export interface LoginRow {
@@ -83,14 +84,15 @@ export async function listLogins(tx: Queryable): Promise<LoginRow[]> {
   );
 }
 
-/** A login's stored password verifier (SCRAM-SHA-256), if it is one of this database's logins. */
+/** A login's password verifier (SCRAM-SHA-256), if it is one of this database's logins and its role is there. */
 export async function loginVerifier(tx: Queryable, name: string): Promise<string | undefined> {
   const [row] = await tx.query<{ verifier: string | null }>(
-    `select r.rolpassword as verifier
-     from pg_authid r
+    `select l.verifier
+     from sql_logins l
+     join pg_roles r on r.rolname = l.name
      join pg_auth_members m on m.member = r.oid
      join pg_roles g on g.oid = m.roleid and g.rolname = ${READER}
-     where r.rolname = $1 and r.rolcanlogin and (r.rolvaliduntil is null or r.rolvaliduntil > now())`,
+     where l.name = $1 and r.rolcanlogin and (r.rolvaliduntil is null or r.rolvaliduntil > now())`,
     [name],
   );
   return row?.verifier ?? undefined;
@@ -110,6 +112,7 @@ export async function dropLogin(tx: Queryable, name: string): Promise<void> {
   await tx.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1 and pid <> pg_backend_pid()', [name]);
   await run(tx, 'drop owned by %I', name);
   await run(tx, 'drop role %I', name);
+  await tx.query('delete from sql_logins where name = $1', [name]);
 }
 
 /**

@@ -1,7 +1,8 @@
 // The SQL door's wire protocol on the embedded engine (src/sql/wire): real clients nobody wrote for
 // Carrel (postgres.js, and psql where installed) connect with a SQL login's URL to the embedded
 // database the server opens, read the views, and cannot reach anything else of the session they
-// share with Carrel. Runs on the embedded engine whatever the test run's engine: the door is its.
+// share with Carrel. On PostgreSQL each client has a connection of its own, as Carrel's user taking
+// the login's role for each batch; the same tests run there when PostgreSQL is configured.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -22,10 +23,11 @@ import type { WireDoor } from '../../src/sql/wire/door.ts';
 import { openWireDoor } from '../../src/sql/wire/door.ts';
 import { message, messagesIn } from '../../src/sql/wire/messages.ts';
 import { startSqlDoor } from '../../src/sql/wire/start.ts';
-import { seedPgliteDataDir } from '../helpers/db.ts';
+import { createTestDb, PG_URL, seedPgliteDataDir, uniqueName, type TestDb } from '../helpers/db.ts';
 
 const run = promisify(execFile);
 const ROW_CAP = 50;
+const TIMEOUT_MS = 1000;
 
 function psqlInstalled(): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => fs.existsSync(path.join(dir, 'psql')));
@@ -90,214 +92,251 @@ async function rawLogin(
   return { socket, received: () => data, closed };
 }
 
-describe('the SQL door’s wire protocol on the embedded engine', () => {
-  let dataDir: string;
-  let db: Db;
-  let door: WireDoor;
-  let logins: SqlLoginService;
-  let url: string;
-  const clients: postgres.Sql[] = [];
-  const connect = (to = url, options: postgres.Options<Record<string, never>> = {}) => {
-    const client = postgres(to, { max: 1, onnotice: () => {}, connect_timeout: 10, ...options });
-    clients.push(client);
-    return client;
-  };
-  /** Carrel's own view of its session: its user, search path, time zone, bibs. */
-  const carrelSide = async () =>
-    (
-      await db.query<{ user: string; path: string; zone: string; bibs: number }>(
-        `select current_user as user, current_setting('search_path') as path, current_setting('TimeZone') as zone,
+for (const engine of ['pglite', 'postgres'] as const) {
+  describe(
+    `the SQL door’s wire protocol on ${engine}`,
+    { skip: engine === 'postgres' && !PG_URL && 'PostgreSQL is not configured (TEST_DATABASE_URL)' },
+    () => {
+      let dataDir: string | undefined;
+      let testDb: TestDb | undefined;
+      let db: Db;
+      let door: WireDoor;
+      let logins: SqlLoginService;
+      let url: string;
+      // Roles belong to the whole PostgreSQL server: names of their own there.
+      const reports = engine === 'postgres' ? uniqueName('reports').toLowerCase() : 'reports';
+      const goneSoon = engine === 'postgres' ? uniqueName('gone').toLowerCase() : 'gone_soon';
+      const clients: postgres.Sql[] = [];
+      const connect = (to = url, options: postgres.Options<Record<string, never>> = {}) => {
+        const client = postgres(to, { max: 1, onnotice: () => {}, connect_timeout: 10, ...options });
+        clients.push(client);
+        return client;
+      };
+      /** Carrel's own view of its session: its user, search path, time zone, bibs. */
+      const carrelSide = async () =>
+        (
+          await db.query<{ user: string; path: string; zone: string; bibs: number }>(
+            `select current_user as user, current_setting('search_path') as path, current_setting('TimeZone') as zone,
                 (select count(*)::integer from bibs) as bibs`,
-      )
-    )[0]!;
+          )
+        )[0]!;
 
-  before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-wire-'));
-    await seedPgliteDataDir(dataDir);
-    const config = loadConfig({ CARREL_DATA_DIR: dataDir, CARREL_SQL_PORT: '5432', CARREL_SQL_ROW_CAP: String(ROW_CAP) });
-    db = await openServerDb(config);
-    await loadDemoIfEmpty(db);
-    logins = new SqlLoginService(db, config);
-    door = (await startSqlDoor({ ...config, sql: { ...config.sql, port: 0 } }, db, logins, pino({ level: 'silent' })))!;
-    const login = await logins.create('reports');
-    const u = new URL(login.url!);
-    u.port = String(door.port);
-    url = u.toString();
-  });
-  // A login has ten connections at most: each test closes its own.
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.end({ timeout: 1 }).catch(() => undefined);
-  });
-  after(async () => {
-    await door?.close();
-    await db?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+      before(async () => {
+        const settings = { CARREL_SQL_PORT: '5432', CARREL_SQL_ROW_CAP: String(ROW_CAP), CARREL_SQL_TIMEOUT_MS: String(TIMEOUT_MS) };
+        let config;
+        if (engine === 'pglite') {
+          dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-wire-'));
+          await seedPgliteDataDir(dataDir);
+          config = loadConfig({ ...settings, CARREL_DATA_DIR: dataDir });
+        } else {
+          testDb = await createTestDb();
+          config = loadConfig({ ...settings, DATABASE_URL: testDb.url! });
+        }
+        db = await openServerDb(config);
+        await loadDemoIfEmpty(db);
+        logins = new SqlLoginService(db, config);
+        door = (await startSqlDoor({ ...config, sql: { ...config.sql, port: 0 } }, db, logins, pino({ level: 'silent' })))!;
+        const login = await logins.create(reports);
+        const u = new URL(login.url!);
+        u.port = String(door.port);
+        url = u.toString();
+      });
+      // A login has ten connections at most: each test closes its own.
+      afterEach(async () => {
+        for (const client of clients.splice(0)) await client.end({ timeout: 1 }).catch(() => undefined);
+      });
+      after(async () => {
+        await door?.close();
+        for (const user of [reports, goneSoon]) await logins?.revoke(user).catch(() => undefined);
+        await db?.close();
+        await testDb?.drop();
+        if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      });
 
-  it('lets a login read the views, with prepared statements and parameters, as its own role', async () => {
-    const sql = connect();
-    const [{ n }] = (await sql`select count(*)::integer as n from bib_record where record_id > ${0}`) as unknown as [{ n: number }];
-    assert.equal(n, (await db.query<{ n: number }>('select count(*)::integer as n from bibs where deleted_date is null'))[0]!.n);
-    for (let i = 1; i <= 3; i++) assert.equal((await sql`select best_title from bib_record_property limit ${i}`).length, i);
-    const [who] = await sql`select current_user as role, current_setting('search_path') as path`;
-    assert.deepEqual(who, { role: 'reports', path: 'sierra_view, pg_catalog, pg_temp' });
-  });
+      it('lets a login read the views, with prepared statements and parameters, as its own role', async () => {
+        const sql = connect();
+        const [{ n }] = (await sql`select count(*)::integer as n from bib_record where record_id > ${0}`) as unknown as [{ n: number }];
+        assert.equal(n, (await db.query<{ n: number }>('select count(*)::integer as n from bibs where deleted_date is null'))[0]!.n);
+        for (let i = 1; i <= 3; i++) assert.equal((await sql`select best_title from bib_record_property limit ${i}`).length, i);
+        const [who] = await sql`select current_user as role, current_setting('search_path') as path`;
+        assert.deepEqual(who, { role: reports, path: 'sierra_view, pg_catalog, pg_temp' });
+      });
 
-  it('refuses a wrong password, an unknown user and a revoked login', async () => {
-    const wrong = new URL(url);
-    wrong.password = 'not-the-password';
-    assert.equal((await pgError(connect(wrong.toString())`select 1`)).code, '28P01');
-    const stranger = new URL(url);
-    stranger.username = 'postgres';
-    assert.equal((await pgError(connect(stranger.toString())`select 1`)).code, '28P01');
-    const gone = await logins.create('gone_soon');
-    const goneUrl = new URL(gone.url!);
-    goneUrl.port = String(door.port);
-    assert.deepEqual([...(await connect(goneUrl.toString())`select 1 as one`)], [{ one: 1 }]);
-    await logins.revoke('gone_soon');
-    assert.equal((await pgError(connect(goneUrl.toString())`select 1`)).code, '28P01');
-  });
+      it('refuses a wrong password, an unknown user and a revoked login', async () => {
+        const wrong = new URL(url);
+        wrong.password = 'not-the-password';
+        assert.equal((await pgError(connect(wrong.toString())`select 1`)).code, '28P01');
+        const stranger = new URL(url);
+        stranger.username = 'postgres';
+        assert.equal((await pgError(connect(stranger.toString())`select 1`)).code, '28P01');
+        const gone = await logins.create(goneSoon);
+        const goneUrl = new URL(gone.url!);
+        goneUrl.port = String(door.port);
+        assert.deepEqual([...(await connect(goneUrl.toString())`select 1 as one`)], [{ one: 1 }]);
+        await logins.revoke(goneSoon);
+        assert.equal((await pgError(connect(goneUrl.toString())`select 1`)).code, '28P01');
+      });
 
-  it('writes nothing, reads no base table, and changes nothing of the session Carrel shares', async () => {
-    const sql = connect();
-    const before = await carrelSide();
-    for (const statement of [
-      'insert into sierra_view.location (code) values ($$x$$)',
-      'update sierra_view.bib_record set is_suppressed = true',
-      'select * from public.bibs',
-      'select pin_hash from public.patrons',
-      'set role postgres',
-      'reset role',
-      'set session authorization postgres',
-      "select set_config('role', 'postgres', false)",
-      "select query_to_xml('select * from public.patrons', true, true, '')",
-      'do $$ begin perform 1; end $$',
-      'create function pg_temp.f() returns int language sql as $$ select 1 $$',
-      'create table public.sneaky (id int)',
-      'copy (select 1) to stdout',
-      "select pg_read_file('/etc/passwd')",
-      'discard all',
-      'listen carrel',
-      'savepoint s',
-      "select nextval('public.bib_ids')",
-    ]) {
-      const error = await pgError(sql.unsafe(statement));
-      assert.match(
-        error.message,
-        /not available to SQL logins|cannot be changed by SQL logins|permission denied|cannot insert|temporary tables only/,
-        statement,
+      it('writes nothing, reads no base table, and changes nothing of the session Carrel shares', async () => {
+        const sql = connect();
+        const before = await carrelSide();
+        for (const statement of [
+          'insert into sierra_view.location (code) values ($$x$$)',
+          'update sierra_view.bib_record set is_suppressed = true',
+          'select * from public.bibs',
+          'select pin_hash from public.patrons',
+          'set role postgres',
+          'reset role',
+          'set session authorization postgres',
+          "select set_config('role', 'postgres', false)",
+          "select query_to_xml('select * from public.patrons', true, true, '')",
+          'do $$ begin perform 1; end $$',
+          'create function pg_temp.f() returns int language sql as $$ select 1 $$',
+          'create table public.sneaky (id int)',
+          'copy (select 1) to stdout',
+          "select pg_read_file('/etc/passwd')",
+          'discard all',
+          'listen carrel',
+          'savepoint s',
+          "select nextval('public.bib_ids')",
+        ]) {
+          const error = await pgError(sql.unsafe(statement));
+          assert.match(
+            error.message,
+            /not available to SQL logins|cannot be changed by SQL logins|permission denied|cannot insert|temporary tables only/,
+            statement,
+          );
+        }
+        assert.deepEqual(await carrelSide(), before);
+      });
+
+      it('keeps a login’s temporary tables its own, behind Carrel’s tables, and drops them when it leaves', async () => {
+        const sql = connect();
+        await sql.unsafe('create temp table bibs as select record_id from sierra_view.bib_record limit 2');
+        assert.deepEqual([...(await sql.unsafe('select count(*)::integer as n from bibs'))], [{ n: 2 }]);
+        const side = await carrelSide();
+        assert.ok(side.bibs > 2, 'Carrel still reads its own bibs');
+        const owned = () =>
+          db.query(`select 1 from pg_class where relpersistence = 't' and relowner = (select oid from pg_roles where rolname = $1)`, [
+            reports,
+          ]);
+        assert.equal((await owned()).length, 1);
+        await sql.end();
+        for (let i = 0; i < 1000 && (await owned()).length > 0; i++) await new Promise((resolve) => setImmediate(resolve));
+        assert.equal((await owned()).length, 0);
+      });
+
+      it('answers BEGIN … COMMIT and ROLLBACK as PostgreSQL does, and an error aborts the client’s transaction', async () => {
+        const sql = connect();
+        assert.deepEqual(await sql.begin(async (tx) => [[...(await tx`select 1 as a`)], [...(await tx`select ${'x'}::text as b`)]]), [
+          [{ a: 1 }],
+          [{ b: 'x' }],
+        ]);
+        const failed = await pgError(
+          sql.begin(async (tx) => {
+            await tx`select nope`;
+          }),
+        );
+        assert.equal(failed.code, '42703');
+        const aborted = await pgError(sql.unsafe('begin; select nope; select 1'));
+        assert.equal(aborted.code, '42703');
+        assert.equal((await pgError(sql`select 2 as two`)).code, '25P02');
+        await sql.unsafe('rollback');
+        assert.deepEqual([...(await sql`select 2 as two`)], [{ two: 2 }]);
+      });
+
+      it('holds back every row past the row cap, with a warning', async () => {
+        const notices: string[] = [];
+        const sql = connect(url, { onnotice: (notice) => notices.push(String(notice.message)) });
+        const rows = await sql`select g from generate_series(1, ${ROW_CAP * 3}) g`;
+        assert.equal(rows.length, ROW_CAP);
+        assert.match(notices.join('\n'), new RegExp(`row cap: ${ROW_CAP} rows`));
+        assert.equal((await sql`select g from generate_series(1, ${ROW_CAP}) g`).length, ROW_CAP);
+      });
+
+      it('keeps a login’s settings for its own statements only', async () => {
+        const sql = connect();
+        const zone = (await carrelSide()).zone;
+        await sql.unsafe(`set timezone = 'America/Chicago'`);
+        assert.deepEqual([...(await sql`show timezone`)], [{ TimeZone: 'America/Chicago' }]);
+        assert.equal((await carrelSide()).zone, zone);
+        await sql.unsafe('reset timezone');
+        assert.deepEqual([...(await sql`show timezone`)], [{ TimeZone: zone }]);
+      });
+
+      it('serves several logins at once while Carrel works on the same session', async () => {
+        const own = (await db.query<{ n: number }>('select count(*)::integer as n from items where deleted_date is null'))[0]!.n;
+        const answers = await Promise.all([
+          ...Array.from({ length: 5 }, (_, i) =>
+            connect()`select count(*)::integer as n, ${i}::integer as i from item_record`.then((rows) => rows[0]!.n as number),
+          ),
+          ...Array.from({ length: 5 }, () => carrelSide().then(() => own)),
+        ]);
+        assert.deepEqual(
+          answers,
+          Array.from({ length: 10 }, () => own),
+        );
+      });
+
+      it(
+        'disconnects a client that holds the session in the middle of a batch, and Carrel goes on',
+        { skip: engine === 'postgres' && 'each client has a session of its own on PostgreSQL' },
+        async () => {
+          const impatient = await openWireDoor({
+            session: () => Promise.resolve({ raw: db.rawSession!, shared: true, close: () => Promise.resolve() }),
+            statementTimeoutMs: 30_000,
+            host: '127.0.0.1',
+            port: 0,
+            rowCap: ROW_CAP,
+            verifier: (user) => logins.verifier(user),
+            parameters: {},
+            log: pino({ level: 'silent' }),
+            holdMs: 200,
+          });
+          try {
+            const password = new URL(url).password;
+            const client = await rawLogin(impatient.port, reports, decodeURIComponent(password));
+            // A Parse, and no Sync: the session is the client's until it sends one, or until it is cut off.
+            client.socket.write(message('P', '', 'select 1', { int16: 0 }));
+            const carrel = carrelSide();
+            await client.closed;
+            assert.match(client.received().toString('latin1'), /57P01/);
+            // Carrel's statement waited its turn, and ran as Carrel, after the client's batch was rolled back.
+            assert.notEqual((await carrel).user, reports);
+            assert.ok((await carrel).bibs > 0);
+          } finally {
+            await impatient.close();
+          }
+        },
       );
-    }
-    assert.deepEqual(await carrelSide(), before);
-  });
 
-  it('keeps a login’s temporary tables its own, behind Carrel’s tables, and drops them when it leaves', async () => {
-    const sql = connect();
-    await sql.unsafe('create temp table bibs as select record_id from sierra_view.bib_record limit 2');
-    assert.deepEqual([...(await sql.unsafe('select count(*)::integer as n from bibs'))], [{ n: 2 }]);
-    const side = await carrelSide();
-    assert.ok(side.bibs > 2, 'Carrel still reads its own bibs');
-    const owned = () =>
-      db.query(`select 1 from pg_class where relpersistence = 't' and relowner = (select oid from pg_roles where rolname = 'reports')`);
-    assert.equal((await owned()).length, 1);
-    await sql.end();
-    for (let i = 0; i < 100 && (await owned()).length > 0; i++) await new Promise((resolve) => setImmediate(resolve));
-    assert.equal((await owned()).length, 0);
-  });
+      it(
+        'cancels a statement past the time-out, which a login cannot lift',
+        { skip: engine === 'pglite' && 'the embedded engine cannot interrupt a statement (README, "SQL")' },
+        async () => {
+          const sql = connect();
+          assert.equal((await pgError(sql`select pg_sleep(30)`)).code, '57014');
+          assert.match((await pgError(sql.unsafe('set statement_timeout = 0'))).message, /CARREL_SQL_TIMEOUT_MS/);
+          assert.deepEqual([...(await sql`select 1 as one`)], [{ one: 1 }]);
+        },
+      );
 
-  it('answers BEGIN … COMMIT and ROLLBACK as PostgreSQL does, and an error aborts the client’s transaction', async () => {
-    const sql = connect();
-    assert.deepEqual(await sql.begin(async (tx) => [[...(await tx`select 1 as a`)], [...(await tx`select ${'x'}::text as b`)]]), [
-      [{ a: 1 }],
-      [{ b: 'x' }],
-    ]);
-    const failed = await pgError(
-      sql.begin(async (tx) => {
-        await tx`select nope`;
-      }),
-    );
-    assert.equal(failed.code, '42703');
-    const aborted = await pgError(sql.unsafe('begin; select nope; select 1'));
-    assert.equal(aborted.code, '42703');
-    assert.equal((await pgError(sql`select 2 as two`)).code, '25P02');
-    await sql.unsafe('rollback');
-    assert.deepEqual([...(await sql`select 2 as two`)], [{ two: 2 }]);
-  });
-
-  it('holds back every row past the row cap, with a warning', async () => {
-    const notices: string[] = [];
-    const sql = connect(url, { onnotice: (notice) => notices.push(String(notice.message)) });
-    const rows = await sql`select g from generate_series(1, ${ROW_CAP * 3}) g`;
-    assert.equal(rows.length, ROW_CAP);
-    assert.match(notices.join('\n'), new RegExp(`row cap: ${ROW_CAP} rows`));
-    assert.equal((await sql`select g from generate_series(1, ${ROW_CAP}) g`).length, ROW_CAP);
-  });
-
-  it('keeps a login’s settings for its own statements only', async () => {
-    const sql = connect();
-    const zone = (await carrelSide()).zone;
-    await sql.unsafe(`set timezone = 'America/Chicago'`);
-    assert.deepEqual([...(await sql`show timezone`)], [{ TimeZone: 'America/Chicago' }]);
-    assert.equal((await carrelSide()).zone, zone);
-    await sql.unsafe('reset timezone');
-    assert.deepEqual([...(await sql`show timezone`)], [{ TimeZone: zone }]);
-  });
-
-  it('serves several logins at once while Carrel works on the same session', async () => {
-    const own = (await db.query<{ n: number }>('select count(*)::integer as n from items where deleted_date is null'))[0]!.n;
-    const answers = await Promise.all([
-      ...Array.from({ length: 5 }, (_, i) =>
-        connect()`select count(*)::integer as n, ${i}::integer as i from item_record`.then((rows) => rows[0]!.n as number),
-      ),
-      ...Array.from({ length: 5 }, () => carrelSide().then(() => own)),
-    ]);
-    assert.deepEqual(
-      answers,
-      Array.from({ length: 10 }, () => own),
-    );
-  });
-
-  it('disconnects a client that holds the session in the middle of a batch, and Carrel goes on', async () => {
-    const impatient = await openWireDoor({
-      raw: db.rawSession!,
-      host: '127.0.0.1',
-      port: 0,
-      rowCap: ROW_CAP,
-      verifier: (user) => logins.verifier(user),
-      parameters: {},
-      log: pino({ level: 'silent' }),
-      holdMs: 200,
-    });
-    try {
-      const password = new URL(url).password;
-      const client = await rawLogin(impatient.port, 'reports', decodeURIComponent(password));
-      // A Parse, and no Sync: the session is the client's until it sends one, or until it is cut off.
-      client.socket.write(message('P', '', 'select 1', { int16: 0 }));
-      const carrel = carrelSide();
-      await client.closed;
-      assert.match(client.received().toString('latin1'), /57P01/);
-      // Carrel's statement waited its turn, and ran as Carrel, after the client's batch was rolled back.
-      assert.notEqual((await carrel).user, 'reports');
-      assert.ok((await carrel).bibs > 0);
-    } finally {
-      await impatient.close();
-    }
-  });
-
-  it('answers psql, libpq’s own client', { skip: !psqlInstalled() && 'psql is not installed' }, async () => {
-    const { stdout } = await run('psql', [url, '-AtX', '-c', 'select count(*) from bib_record', '-c', '\\d bib_record'], {
-      env: { ...process.env, PGCONNECT_TIMEOUT: '10' },
-    });
-    const [count = '', ...described] = stdout.trim().split('\n');
-    assert.equal(
-      Number(count),
-      (await db.query<{ n: number }>('select count(*)::integer as n from bibs where deleted_date is null'))[0]!.n,
-    );
-    assert.ok(
-      described.some((line) => line.startsWith('record_id|bigint')),
-      stdout,
-    );
-    const refused = await run('psql', [url, '-AtX', '-c', 'select * from public.patrons']).catch((error: { stderr: string }) => error);
-    assert.match(refused.stderr, /permission denied for table patrons/);
-  });
-});
+      it('answers psql, libpq’s own client', { skip: !psqlInstalled() && 'psql is not installed' }, async () => {
+        const { stdout } = await run('psql', [url, '-AtX', '-c', 'select count(*) from bib_record', '-c', '\\d bib_record'], {
+          env: { ...process.env, PGCONNECT_TIMEOUT: '10' },
+        });
+        const [count = '', ...described] = stdout.trim().split('\n');
+        assert.equal(
+          Number(count),
+          (await db.query<{ n: number }>('select count(*)::integer as n from bibs where deleted_date is null'))[0]!.n,
+        );
+        assert.ok(
+          described.some((line) => line.startsWith('record_id|bigint')),
+          stdout,
+        );
+        const refused = await run('psql', [url, '-AtX', '-c', 'select * from public.patrons']).catch((error: { stderr: string }) => error);
+        assert.match(refused.stderr, /permission denied for table patrons/);
+      });
+    },
+  );
+}

@@ -10,11 +10,21 @@ import { backend, FieldReader, messagesIn } from './messages.ts';
 import { parseVerifier, ScramExchange, unmatchableVerifier } from './scram-server.ts';
 import { LoginSession } from './session.ts';
 
-export interface DoorOptions {
+/** The database session a client's statements run on. */
+export interface ClientSession {
   raw: RawSession;
+  /** Shared with Carrel and other clients (the embedded engine): what a client leaves there is removed when it goes. */
+  shared: boolean;
+  close(): Promise<void>;
+}
+
+export interface DoorOptions {
+  /** A session for a new client: the embedded engine's one, or a connection of its own on PostgreSQL. */
+  session(): Promise<ClientSession>;
   host: string;
   port: number;
   rowCap: number;
+  statementTimeoutMs: number;
   /** The stored SCRAM verifier of a SQL login, or undefined when there is no such login. */
   verifier(user: string): Promise<string | undefined>;
   /** What the server reports itself as (server_version, TimeZone …). */
@@ -55,6 +65,7 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
     let scram: ScramExchange | undefined;
     let exchanged = false;
     let session: LoginSession | undefined;
+    let database: ClientSession | undefined;
     let queue = Promise.resolve();
     const write = (bytes: Buffer) => {
       if (!socket.destroyed) socket.write(bytes);
@@ -105,6 +116,13 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
       if ((open.get(user) ?? 0) >= perLogin) return fatal('53300', `too many connections for role "${user}"`);
       if (sockets.size > total) return fatal('53300', 'sorry, too many clients already');
       open.set(user, (open.get(user) ?? 0) + 1);
+      try {
+        database = await o.session();
+      } catch (error) {
+        open.set(user, (open.get(user) ?? 1) - 1);
+        log.error({ err: error }, 'the SQL door could not open a database session');
+        return fatal('08006', 'the database cannot be reached');
+      }
       write(backend.authentication(12, final));
       write(backend.authentication(0));
       for (const [name, value] of Object.entries({
@@ -117,10 +135,11 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
       write(backend.backendKeyData(id, crypto.randomInt(2 ** 31)));
       write(backend.ready('I'));
       session = new LoginSession({
-        raw: o.raw,
+        raw: database.raw,
         role: user,
         tag: `w${id}`,
         rowCap: o.rowCap,
+        statementTimeoutMs: o.statementTimeoutMs,
         holdMs: o.holdMs ?? 5000,
         write,
         abort: (why) => {
@@ -176,9 +195,11 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         if (left > 0) open.set(user, left);
         else open.delete(user);
         try {
-          await session.close(left === 0);
+          await session.close(database?.shared ? left === 0 : undefined);
         } catch (error) {
           log.error({ err: error }, 'SQL login connection left things behind');
+        } finally {
+          await database?.close();
         }
         log.info({ user }, 'SQL login disconnected');
       });

@@ -18,6 +18,8 @@ export interface SessionOptions {
   /** A name of this connection's own, for its statements and portals. */
   tag: string;
   rowCap: number;
+  /** Each batch's statement time-out (where the engine can interrupt a statement). */
+  statementTimeoutMs: number;
   /** How long a batch may hold the engine's session waiting for the client's next message. */
   holdMs: number;
   /** Writes to the client. */
@@ -98,9 +100,14 @@ export class LoginSession {
     }
   }
 
-  /** Ends an unfinished batch and removes what the connection left on the session. */
-  async close(lastOfLogin: boolean): Promise<void> {
+  /**
+   * Ends an unfinished batch and, on a shared session, removes what the connection left there
+   * (lastOfLogin: its login's temporary tables too). A session of its own (undefined) ends with
+   * everything on it.
+   */
+  async close(lastOfLogin: boolean | undefined): Promise<void> {
     if (this.turn) await this.endTurn();
+    if (lastOfLogin === undefined) return;
     const prepared = [...this.prepared].map((name) => `DEALLOCATE ${quoteIdent(name)}`);
     await this.o.raw.turn(async (send) => {
       if (prepared.length) await send(message('Q', prepared.join('; ')));
@@ -144,22 +151,20 @@ export class LoginSession {
   /** One statement of a simple Query, run as an unnamed portal so that its rows can be capped. */
   private async runSimple(text: string): Promise<{ failed: boolean }> {
     const send = this.turn!.send;
-    const parts = [
-      await send(message('P', '', text, { int16: 0 })),
-      await send(message('B', '', '', { int16: 0 }, { int16: 0 }, { int16: 0 })),
-      await send(message('D', Buffer.from('P'), '')),
-      await send(message('E', '', { int32: this.o.rowCap + 1 })),
+    const steps = [
+      message('P', '', text, { int16: 0 }),
+      message('B', '', '', { int16: 0 }, { int16: 0 }, { int16: 0 }),
+      message('D', Buffer.from('P'), ''),
+      message('E', '', { int32: this.o.rowCap + 1 }),
     ];
-    let failed = false;
-    for (const part of parts) {
-      const kept = this.capRows(part).filter((m) => !['1', '2', 'n'].includes(String.fromCharCode(m[0]!)));
+    for (const step of steps) {
+      const answer = await send(step);
+      const kept = this.capRows(answer).filter((m) => !['1', '2', 'n'].includes(String.fromCharCode(m[0]!)));
       for (const bytes of kept) this.o.write(bytes);
-      if (failure(part)) {
-        failed = true;
-        break;
-      }
+      // After an error PostgreSQL answers nothing until a Sync: send no more.
+      if (failure(answer)) return { failed: true };
     }
-    return { failed };
+    return { failed: false };
   }
 
   private async extended(m: Message): Promise<void> {
@@ -374,13 +379,14 @@ export class LoginSession {
       `SET LOCAL ROLE ${quoteIdent(this.o.role)}`,
       'SET LOCAL search_path = sierra_view, pg_catalog, pg_temp',
       ...this.settings.values(),
+      `SET LOCAL statement_timeout = ${this.o.statementTimeoutMs}`,
     ].join('; ');
     const error = failure(await send(message('Q', opening)));
     if (error) {
       // Its settings no longer apply (a time zone gone, say): it starts again from none.
       this.settings.clear();
       await send(message('Q', 'ROLLBACK'));
-      const again = failure(await send(message('Q', opening.split('; ').slice(0, 3).join('; '))));
+      const again = failure(await send(message('Q', [...opening.split('; ').slice(0, 3), opening.split('; ').at(-1)].join('; '))));
       if (again) throw new Error(`the SQL login's transaction could not be opened: ${again.text}`);
       this.o.write(backend.notice('01000', `settings set earlier were dropped: ${error.text}`, 'WARNING'));
     }

@@ -1,22 +1,30 @@
-// Opens the SQL door's wire protocol where it applies: the embedded engine with CARREL_SQL_PORT
-// set. On PostgreSQL, SQL logins connect to PostgreSQL itself.
+// Opens the SQL door's wire protocol when CARREL_SQL_PORT is set: on the embedded engine each
+// client's statements take turns on its one session; on PostgreSQL each client has a connection
+// of its own (Carrel's user, then the login's role for each batch), so that the time-out and the
+// row cap hold there too.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/types.ts';
 import type { SqlLoginService } from '../logins.ts';
 import { openWireDoor, type WireDoor } from './door.ts';
+import { connectRaw } from './pg-connection.ts';
 
 export async function startSqlDoor(config: Config, db: Db, logins: SqlLoginService, log: FastifyBaseLogger): Promise<WireDoor | undefined> {
   if (config.sql.port === null) return undefined;
-  if (!db.rawSession) {
-    log.warn('CARREL_SQL_PORT is for the embedded database: on PostgreSQL, SQL logins connect to PostgreSQL itself');
-    return undefined;
-  }
+  const shared = db.rawSession;
+  const databaseUrl = config.databaseUrl;
+  const session = shared
+    ? () => Promise.resolve({ raw: shared, shared: true, close: () => Promise.resolve() })
+    : async () => {
+        const connection = await connectRaw(databaseUrl!);
+        return { raw: connection, shared: false, close: () => connection.close() };
+      };
   const door = await openWireDoor({
-    raw: db.rawSession,
+    session,
     host: config.host,
     port: config.sql.port,
     rowCap: config.sql.rowCap,
+    statementTimeoutMs: config.sql.statementTimeoutMs,
     verifier: (user) => logins.verifier(user),
     parameters: await logins.serverParameters(),
     log,

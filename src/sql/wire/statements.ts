@@ -25,9 +25,7 @@ const SETTINGS = new Set([
   'intervalstyle',
   'client_min_messages',
   'bytea_output',
-  'statement_timeout',
   'lock_timeout',
-  'idle_in_transaction_session_timeout',
   'search_path',
   'client_encoding',
   'standard_conforming_strings',
@@ -73,6 +71,7 @@ function classifyOne(kind: string, node: Record<string, unknown>, text: string):
     const set = node as { kind?: string; name?: string; is_local?: boolean };
     const name = (set.name ?? '').toLowerCase();
     if (set.kind === 'VAR_RESET_ALL') return { kind: 'set', name: '', local: null, tag: 'RESET' };
+    if (name === 'statement_timeout') return refuse('the statement time-out is Carrel’s (CARREL_SQL_TIMEOUT_MS), not the login’s');
     if (!SETTINGS.has(name)) return refuse(`the setting ${set.name ?? '?'} cannot be changed by SQL logins`);
     if (set.kind === 'VAR_RESET') return { kind: 'set', name, local: null, tag: 'RESET' };
     return { kind: 'set', name, local: asLocal(text), tag: 'SET' };

@@ -1,0 +1,224 @@
+// A connection of Carrel's own to PostgreSQL at the protocol level, for one client of the SQL door
+// on PostgreSQL: the client's messages pass through it (session.ts) one at a time, each answered in
+// full before the next is sent. Carrel's database user logs in (trust, password, MD5 or
+// SCRAM-SHA-256; TLS when DATABASE_URL's sslmode asks for it); every batch then runs as the login's
+// role, as on the embedded engine.
+import crypto from 'node:crypto';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { RawSession } from '../../db/types.ts';
+import { errorFields, message, messagesIn } from './messages.ts';
+
+/** The message types that end the answer to each frontend message (an ErrorResponse ends any). */
+function ends(sent: Buffer): (type: string) => boolean {
+  const type = String.fromCharCode(sent[0]!);
+  switch (type) {
+    case 'P':
+      return (t) => t === '1';
+    case 'B':
+      return (t) => t === '2';
+    case 'C':
+      return (t) => t === '3';
+    case 'D':
+      return (t) => t === 'T' || t === 'n';
+    case 'E':
+      return (t) => t === 'C' || t === 's' || t === 'I';
+    default: // Q, S
+      return (t) => t === 'Z';
+  }
+}
+
+class Incoming {
+  private data: Buffer = Buffer.alloc(0);
+  private waiting: (() => void) | undefined;
+  failed: Error | undefined;
+
+  constructor(socket: net.Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.data = this.data.length ? Buffer.concat([this.data, chunk]) : chunk;
+      this.wake();
+    });
+    socket.on('close', () => {
+      this.failed ??= new Error('the connection to PostgreSQL closed');
+      this.wake();
+    });
+    socket.on('error', (error) => {
+      this.failed = error;
+      this.wake();
+    });
+  }
+
+  private wake() {
+    const wake = this.waiting;
+    this.waiting = undefined;
+    wake?.();
+  }
+
+  /** Whole messages, up to and including the first that `last` accepts (or an ErrorResponse when errors end it). */
+  async until(last: (type: string) => boolean, errorEnds = true): Promise<Buffer> {
+    for (;;) {
+      let at = 0;
+      for (const m of messagesIn(this.data)) {
+        at += m.whole.length;
+        if (last(m.type) || (errorEnds && m.type === 'E')) {
+          const answer = this.data.subarray(0, at);
+          this.data = this.data.subarray(at);
+          return Buffer.from(answer);
+        }
+      }
+      if (this.failed) throw this.failed;
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+  }
+
+  /** One byte, for the answer to SSLRequest. */
+  async byte(): Promise<number> {
+    while (this.data.length === 0) {
+      if (this.failed) throw this.failed;
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+    const byte = this.data[0]!;
+    this.data = this.data.subarray(1);
+    return byte;
+  }
+}
+
+function startupPacket(params: Record<string, string>): Buffer {
+  const body = Buffer.concat([
+    Buffer.from([0, 3, 0, 0]),
+    ...Object.entries(params).map(([k, v]) => Buffer.from(`${k}\0${v}\0`, 'utf8')),
+    Buffer.from([0]),
+  ]);
+  const head = Buffer.alloc(4);
+  head.writeInt32BE(body.length + 4);
+  return Buffer.concat([head, body]);
+}
+
+async function open(url: URL): Promise<net.Socket> {
+  const socketDir = url.searchParams.get('host');
+  const port = Number(url.port || 5432);
+  const plain = socketDir
+    ? net.connect({ path: `${socketDir}/.s.PGSQL.${port}` })
+    : net.connect({ host: decodeURIComponent(url.hostname) || 'localhost', port, noDelay: true });
+  await new Promise<void>((resolve, reject) => {
+    plain.once('connect', resolve);
+    plain.once('error', reject);
+  });
+  const mode = url.searchParams.get('sslmode') ?? (url.searchParams.get('ssl') === 'true' ? 'require' : 'disable');
+  if (socketDir || mode === 'disable') return plain;
+  const request = Buffer.alloc(8);
+  request.writeInt32BE(8);
+  request.writeInt32BE(80877103, 4);
+  plain.write(request);
+  const answer = await new Promise<number>((resolve, reject) => {
+    plain.once('data', (chunk: Buffer) => resolve(chunk[0]!));
+    plain.once('error', reject);
+  });
+  if (answer !== 0x53) {
+    if (mode === 'prefer' || mode === 'allow') return plain;
+    throw new Error('PostgreSQL does not offer TLS, and DATABASE_URL asks for it');
+  }
+  const secure = tls.connect({
+    socket: plain,
+    servername: url.hostname,
+    rejectUnauthorized: mode === 'verify-full' || mode === 'verify-ca',
+  });
+  await new Promise<void>((resolve, reject) => {
+    secure.once('secureConnect', resolve);
+    secure.once('error', reject);
+  });
+  return secure;
+}
+
+/** Logs in as Carrel's user: answers to each authentication request until AuthenticationOk. */
+async function authenticate(socket: net.Socket, incoming: Incoming, user: string, password: string): Promise<void> {
+  let scram: { nonce: string; bare: string; salted?: Buffer; authMessage?: string } | undefined;
+  for (;;) {
+    const answer = await incoming.until((t) => t === 'R');
+    const m = [...messagesIn(answer)].at(-1)!;
+    if (m.type === 'E') throw new Error(`PostgreSQL refused Carrel's login for the SQL door: ${errorFields(m.body).text}`);
+    const code = m.body.readInt32BE(0);
+    if (code === 0) return;
+    if (code === 3) socket.write(message('p', password));
+    else if (code === 5) {
+      const inner = crypto
+        .createHash('md5')
+        .update(password + user)
+        .digest('hex');
+      const outer = crypto
+        .createHash('md5')
+        .update(Buffer.concat([Buffer.from(inner), m.body.subarray(4, 8)]))
+        .digest('hex');
+      socket.write(message('p', `md5${outer}`));
+    } else if (code === 10) {
+      const nonce = crypto.randomBytes(18).toString('base64');
+      scram = { nonce, bare: `n=*,r=${nonce}` };
+      const first = Buffer.from(`n,,${scram.bare}`);
+      const length = Buffer.alloc(4);
+      length.writeInt32BE(first.length);
+      socket.write(message('p', 'SCRAM-SHA-256', Buffer.concat([length, first])));
+    } else if (code === 11 && scram) {
+      const serverFirst = m.body.subarray(4).toString('utf8');
+      const params = Object.fromEntries(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
+      if (!params.r?.startsWith(scram.nonce)) throw new Error('PostgreSQL answered SCRAM with a nonce not ours');
+      scram.salted = crypto.pbkdf2Sync(password, Buffer.from(params.s ?? '', 'base64'), Number(params.i), 32, 'sha256');
+      const clientKey = crypto.createHmac('sha256', scram.salted).update('Client Key').digest();
+      const withoutProof = `c=biws,r=${params.r}`;
+      scram.authMessage = `${scram.bare},${serverFirst},${withoutProof}`;
+      const stored = crypto.createHash('sha256').update(clientKey).digest();
+      const signature = crypto.createHmac('sha256', stored).update(scram.authMessage).digest();
+      const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!)).toString('base64');
+      socket.write(message('p', Buffer.from(`${withoutProof},p=${proof}`)));
+    } else if (code === 12 && scram?.salted && scram.authMessage) {
+      const serverKey = crypto.createHmac('sha256', scram.salted).update('Server Key').digest();
+      const expected = crypto.createHmac('sha256', serverKey).update(scram.authMessage).digest('base64');
+      if (m.body.subarray(4).toString('utf8') !== `v=${expected}`) throw new Error('PostgreSQL’s SCRAM signature does not match');
+    } else throw new Error(`PostgreSQL asks for an authentication Carrel's SQL door does not speak (${code})`);
+  }
+}
+
+export interface PgRawConnection extends RawSession {
+  close(): Promise<void>;
+}
+
+/** A connection of Carrel's user to the database of DATABASE_URL, ready for queries. */
+export async function connectRaw(databaseUrl: string): Promise<PgRawConnection> {
+  const url = new URL(databaseUrl);
+  const user = decodeURIComponent(url.username) || 'postgres';
+  const socket = await open(url);
+  const incoming = new Incoming(socket);
+  socket.write(
+    startupPacket({
+      user,
+      database: decodeURIComponent(url.pathname.slice(1)) || user,
+      application_name: 'carrel sql door',
+      client_encoding: 'UTF8',
+    }),
+  );
+  await authenticate(socket, incoming, user, decodeURIComponent(url.password));
+  const ready = await incoming.until((t) => t === 'Z');
+  const refused = [...messagesIn(ready)].find((m) => m.type === 'E');
+  if (refused) throw new Error(`PostgreSQL refused Carrel's login for the SQL door: ${errorFields(refused.body).text}`);
+  let tail: Promise<unknown> = Promise.resolve();
+  const send = async (bytes: Uint8Array): Promise<Uint8Array> => {
+    const sent = Buffer.from(bytes);
+    const type = String.fromCharCode(sent[0]!);
+    // Answers to extended-protocol messages wait in PostgreSQL's buffer until a Flush.
+    socket.write(type === 'S' || type === 'Q' ? sent : Buffer.concat([sent, message('H')]));
+    return incoming.until(ends(sent), type !== 'S' && type !== 'Q');
+  };
+  return {
+    turn<T>(fn: (s: typeof send) => Promise<T>): Promise<T> {
+      const run = tail.then(() => fn(send));
+      tail = run.catch(() => undefined);
+      return run;
+    },
+    async close() {
+      socket.end(message('X'));
+      await new Promise<void>((resolve) => {
+        if (socket.destroyed) resolve();
+        else socket.once('close', () => resolve());
+      });
+    },
+  };
+}
