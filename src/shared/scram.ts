@@ -20,3 +20,23 @@ export function scramVerifier(password: string, salt = crypto.randomBytes(16)): 
   const serverKey = hmac(salted, 'Server Key');
   return `SCRAM-SHA-256$${ITERATIONS}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
 }
+
+/** The client's side of the exchange: its final message for the server's first, and the signature the server must answer with. */
+export function scramClientFinal(
+  password: string,
+  clientFirstBare: string,
+  serverFirst: string,
+): { clientFinal: string; serverSignature: string; serverNonce: string } {
+  const params: Record<string, string> = Object.fromEntries(serverFirst.split(',').map((kv) => [kv.slice(0, 1), kv.slice(2)]));
+  const salted = crypto.pbkdf2Sync(password, Buffer.from(params.s ?? '', 'base64'), Number(params.i), 32, 'sha256');
+  const clientKey = hmac(salted, 'Client Key');
+  const withoutProof = `c=biws,r=${params.r ?? ''}`;
+  const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
+  const signature = hmac(crypto.createHash('sha256').update(clientKey).digest(), authMessage);
+  const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!)).toString('base64');
+  return {
+    clientFinal: `${withoutProof},p=${proof}`,
+    serverSignature: `v=${hmac(hmac(salted, 'Server Key'), authMessage).toString('base64')}`,
+    serverNonce: params.r ?? '',
+  };
+}

@@ -18,9 +18,11 @@ import { loadConfig } from '../../src/config.ts';
 import { openServerDb } from '../../src/db/open.ts';
 import type { Db } from '../../src/db/types.ts';
 import { loadDemoIfEmpty } from '../../src/demo/load.ts';
+import { scramClientFinal } from '../../src/shared/scram.ts';
 import { SqlLoginService } from '../../src/sql/logins.ts';
 import type { WireDoor } from '../../src/sql/wire/door.ts';
 import { openWireDoor } from '../../src/sql/wire/door.ts';
+import { connectRaw } from '../../src/sql/wire/pg-connection.ts';
 import { message, messagesIn } from '../../src/sql/wire/messages.ts';
 import { startSqlDoor } from '../../src/sql/wire/start.ts';
 import { createTestDb, PG_URL, seedPgliteDataDir, uniqueName, type TestDb } from '../helpers/db.ts';
@@ -79,15 +81,8 @@ async function rawLogin(
   const initial = Buffer.alloc(4);
   initial.writeInt32BE(first.length);
   socket.write(message('p', 'SCRAM-SHA-256', Buffer.concat([initial, first])));
-  const serverFirst = (await next('R')).subarray(4).toString();
-  const params = Object.fromEntries(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
-  const salted = crypto.pbkdf2Sync(password, Buffer.from(params.s, 'base64'), Number(params.i), 32, 'sha256');
-  const clientKey = crypto.createHmac('sha256', salted).update('Client Key').digest();
-  const withoutProof = `c=biws,r=${params.r}`;
-  const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
-  const signature = crypto.createHmac('sha256', crypto.createHash('sha256').update(clientKey).digest()).update(authMessage).digest();
-  const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!)).toString('base64');
-  socket.write(message('p', Buffer.from(`${withoutProof},p=${proof}`)));
+  const { clientFinal } = scramClientFinal(password, clientFirstBare, (await next('R')).subarray(4).toString());
+  socket.write(message('p', Buffer.from(clientFinal)));
   await next('Z');
   return { socket, received: () => data, closed };
 }
@@ -320,6 +315,23 @@ for (const engine of ['pglite', 'postgres'] as const) {
           assert.deepEqual([...(await sql`select 1 as one`)], [{ one: 1 }]);
         },
       );
+
+      it('is answered by the connection Carrel opens to PostgreSQL, which logs in by SCRAM-SHA-256', async () => {
+        // The door's SCRAM is PostgreSQL's (psql and postgres.js log in above): Carrel's client logs in to it.
+        const connection = await connectRaw(url);
+        try {
+          const answer = await connection.turn((send) => send(message('Q', 'select count(*) from bib_record')));
+          assert.deepEqual(
+            [...messagesIn(answer)].map((m) => m.type),
+            ['T', 'D', 'C', 'Z'],
+          );
+        } finally {
+          await connection.close();
+        }
+        const wrong = new URL(url);
+        wrong.password = 'wrong';
+        await assert.rejects(connectRaw(wrong.toString()), /password authentication failed/);
+      });
 
       it('answers psql, libpq’s own client', { skip: !psqlInstalled() && 'psql is not installed' }, async () => {
         const { stdout } = await run('psql', [url, '-AtX', '-c', 'select count(*) from bib_record', '-c', '\\d bib_record'], {

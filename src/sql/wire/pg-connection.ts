@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { RawSession } from '../../db/types.ts';
+import { scramClientFinal } from '../../shared/scram.ts';
 import { errorFields, message, messagesIn } from './messages.ts';
 
 /** The message types that end the answer to each frontend message (an ErrorResponse ends any). */
@@ -132,7 +133,7 @@ async function open(url: URL): Promise<net.Socket> {
 
 /** Logs in as Carrel's user: answers to each authentication request until AuthenticationOk. */
 async function authenticate(socket: net.Socket, incoming: Incoming, user: string, password: string): Promise<void> {
-  let scram: { nonce: string; bare: string; salted?: Buffer; authMessage?: string } | undefined;
+  let scram: { nonce: string; bare: string; serverSignature?: string } | undefined;
   for (;;) {
     const answer = await incoming.until((t) => t === 'R');
     const m = [...messagesIn(answer)].at(-1)!;
@@ -158,21 +159,12 @@ async function authenticate(socket: net.Socket, incoming: Incoming, user: string
       length.writeInt32BE(first.length);
       socket.write(message('p', 'SCRAM-SHA-256', Buffer.concat([length, first])));
     } else if (code === 11 && scram) {
-      const serverFirst = m.body.subarray(4).toString('utf8');
-      const params = Object.fromEntries(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
-      if (!params.r?.startsWith(scram.nonce)) throw new Error('PostgreSQL answered SCRAM with a nonce not ours');
-      scram.salted = crypto.pbkdf2Sync(password, Buffer.from(params.s ?? '', 'base64'), Number(params.i), 32, 'sha256');
-      const clientKey = crypto.createHmac('sha256', scram.salted).update('Client Key').digest();
-      const withoutProof = `c=biws,r=${params.r}`;
-      scram.authMessage = `${scram.bare},${serverFirst},${withoutProof}`;
-      const stored = crypto.createHash('sha256').update(clientKey).digest();
-      const signature = crypto.createHmac('sha256', stored).update(scram.authMessage).digest();
-      const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!)).toString('base64');
-      socket.write(message('p', Buffer.from(`${withoutProof},p=${proof}`)));
-    } else if (code === 12 && scram?.salted && scram.authMessage) {
-      const serverKey = crypto.createHmac('sha256', scram.salted).update('Server Key').digest();
-      const expected = crypto.createHmac('sha256', serverKey).update(scram.authMessage).digest('base64');
-      if (m.body.subarray(4).toString('utf8') !== `v=${expected}`) throw new Error('PostgreSQL’s SCRAM signature does not match');
+      const answer = scramClientFinal(password, scram.bare, m.body.subarray(4).toString('utf8'));
+      if (!answer.serverNonce.startsWith(scram.nonce)) throw new Error('PostgreSQL answered SCRAM with a nonce not ours');
+      scram.serverSignature = answer.serverSignature;
+      socket.write(message('p', Buffer.from(answer.clientFinal)));
+    } else if (code === 12 && scram?.serverSignature) {
+      if (m.body.subarray(4).toString('utf8') !== scram.serverSignature) throw new Error('PostgreSQL’s SCRAM signature does not match');
     } else throw new Error(`PostgreSQL asks for an authentication Carrel's SQL door does not speak (${code})`);
   }
 }
