@@ -14,6 +14,7 @@ import { fines } from './fines/index.ts';
 import { query } from './query/index.ts';
 import { sql } from './sql/index.ts';
 import { savedQueries } from './saved-queries/index.ts';
+import { patronApi } from './patron-api/index.ts';
 import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
@@ -73,6 +74,7 @@ export const DOMAINS: readonly Domain[] = [
   query,
   sql,
   savedQueries,
+  patronApi,
   catalog,
   generate,
 ];
@@ -142,6 +144,11 @@ const REDACT = [
   'err.query',
 ];
 
+/** A request's path as logged: no query string (it may one day carry a barcode or a name), no Patron API PIN. */
+function loggedPath(url: string): string {
+  return url.split('?')[0]!.replace(/^(\/PATRONAPI\/[^/]*\/)[^/]*(\/pintest\/?)$/i, '$1[redacted]$2');
+}
+
 function requestId(raw: unknown): string {
   // Honour a caller's X-Request-Id when it is a plain token, so logs can be joined across systems.
   return typeof raw === 'string' && /^[\w.:-]{1,128}$/.test(raw) ? raw : crypto.randomUUID();
@@ -178,11 +185,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    // The query string stays out: it may one day carry a patron's barcode or name.
     request.log.info(
       {
         method: request.method,
-        url: request.originalUrl.split('?')[0],
+        url: loggedPath(request.originalUrl),
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
       },
@@ -191,7 +197,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   });
   // A client that hangs up before its answer gets none, and no onResponse line: this one says so.
   app.addHook('onRequestAbort', async (request) => {
-    request.log.info({ method: request.method, url: request.originalUrl.split('?')[0] }, 'request aborted by the client');
+    request.log.info({ method: request.method, url: loggedPath(request.originalUrl) }, 'request aborted by the client');
   });
   installErrorHandling(app);
   installInputGuard(app);

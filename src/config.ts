@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a Config.
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -48,6 +49,15 @@ export interface Config {
   circulation: CirculationConfig;
   /** The SQL door: library-written SQL over the sierra_view views (README, "SQL"). */
   sql: SqlConfig;
+  /** The Patron API (README, "Patron API"). */
+  patronApi: PatronApiConfig;
+}
+
+export interface PatronApiConfig {
+  /** Client addresses allowed, as CIDR ranges (an address alone is one address). */
+  allow: string[];
+  /** A port of its own, as Sierra's 4500 / 54620; null: only under the main port. */
+  port: number | null;
 }
 
 export interface SqlConfig {
@@ -90,6 +100,22 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A comma-separated list of CIDR ranges (IPv4 or IPv6; an address alone is one address). */
+function cidrList(env: Env, name: string, fallback: string): string[] {
+  const list = (env[name] || fallback)
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const range of list) {
+    const [address, bits, ...rest] = range.split('/');
+    const family = net.isIP(address ?? '');
+    const max = family === 6 ? 128 : 32;
+    if (!family || rest.length || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max)))
+      throw new ConfigError(`${name}: "${range}" is not an address or a CIDR range such as 10.0.0.0/8 or ::1/128`);
+  }
+  return list;
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -187,6 +213,10 @@ export function loadConfig(env: Env = process.env): Config {
       port: env.CARREL_SQL_PORT ? int(env, 'CARREL_SQL_PORT', 0, 1, 65535) : null,
       host: env.CARREL_SQL_HOST || 'localhost',
       publicPerMinute: int(env, 'CARREL_QUERY_PUBLIC_RATE_LIMIT', 60, 1, 1_000_000),
+    },
+    patronApi: {
+      allow: cidrList(env, 'CARREL_PATRONAPI_ALLOW', '127.0.0.1/32,::1/128'),
+      port: env.CARREL_PATRONAPI_PORT ? int(env, 'CARREL_PATRONAPI_PORT', 0, 1, 65535) : null,
     },
   };
 }

@@ -10,6 +10,7 @@ import { Periodic } from './operations/periodic.ts';
 import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
 import { startSqlDoor } from './sql/wire/start.ts';
+import { servePatronApi } from './patron-api/index.ts';
 import { VERSION_STRING } from './version.ts';
 
 function fail(message: string): never {
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
   const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
+  const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app);
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
     setTimeout(() => {
       void (async () => {
         await app.close(); // stops accepting and waits for requests in flight
+        await new Promise((resolve) => (patronApiServer ? patronApiServer.close(resolve) : resolve(undefined)));
         await sqlDoor?.close();
         await supervisor.stop();
         await expiry.stop();
@@ -136,6 +139,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT', 0));
 
   const address = await app.listen({ host: config.host, port: config.port });
+  if (patronApiServer) {
+    await new Promise<void>((resolve, reject) => {
+      patronApiServer.once('error', reject);
+      patronApiServer.listen(config.patronApi.port!, config.host, () => resolve());
+    });
+    app.log.info({ port: config.patronApi.port }, 'the Patron API answers on its own port too');
+  }
   process.stderr.write(banner(config, address, demo) + '\n');
 }
 

@@ -327,6 +327,7 @@ async function lockPatronInGoodStanding(tx: Queryable, patronId: string, today: 
 }
 
 export type { BulkHold } from './bulk-repository.ts';
+export type { HoldRow } from './repository.ts';
 export { HOLDABLE_STATUSES } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions, queues locked first. */

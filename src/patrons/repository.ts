@@ -283,6 +283,16 @@ export async function findPatronIds(db: Queryable, key: FindKey, limit: number):
  * The live patron holding a barcode, with its PIN hash (null when it has no PIN). Not case
  * sensitive: a barcode that matches only with letters of another case, and only one such.
  */
+/** A live patron's PIN hash (null when it has none), and its first barcode; undefined when there is no such patron. */
+export async function pinOfPatron(db: Queryable, id: string): Promise<{ pin_hash: string | null; barcode: string | null } | undefined> {
+  const [row] = await db.query<{ pin_hash: string | null; barcode: string | null }>(
+    `select p.pin_hash, (select b.barcode from patron_barcodes b where b.patron_id = p.id order by b.position limit 1) as barcode
+     from patrons p where p.id = $1::bigint and p.deleted_date is null`,
+    [id],
+  );
+  return row;
+}
+
 export async function pinOfBarcode(
   db: Queryable,
   barcode: string,

@@ -171,6 +171,32 @@ export class PatronService {
     throw invalidBarcodeOrPin();
   }
 
+  /**
+   * The Patron API's pintest: a PIN against a patron found by the caller, which (unlike validate)
+   * says whether the PIN was wrong or the patron has none. Counted against the same limits as
+   * validate: per barcode (the patron's first), and per client in place of an API key. Over a
+   * limit: tooManyAttempts, without checking the PIN.
+   */
+  async pinTest(patronId: string, pin: string, client: string): Promise<'ok' | 'wrongPin' | 'noPin'> {
+    const found = await repo.pinOfPatron(this.db, patronId);
+    if (!found) throw fail.notFound(`no patron ${patronId}`);
+    const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
+    const barcodeSubject = subject('barcode', found.barcode ?? `.p${patronId}`);
+    const keySubject = subject('key', client);
+    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
+    if (!counts.keyCounted) throw tooManyAttempts(counts.keyRetrySec, 'client');
+    if (counts.barcodeAttempts > barcodeFailures) {
+      await repo.takeBackAttempt(this.db, keySubject);
+      throw tooManyAttempts(counts.barcodeRetrySec, 'barcode');
+    }
+    if (found.pin_hash && pin.length <= 64 && (await verifyPin(pin, found.pin_hash))) {
+      await repo.clearFailures(this.db, barcodeSubject);
+      await repo.takeBackAttempt(this.db, keySubject);
+      return 'ok';
+    }
+    return found.pin_hash ? 'wrongPin' : 'noPin';
+  }
+
   /** GET /patrons/metadata: the codes of a patron's coded fields, with descriptions. */
   async metadata(fields: readonly MetadataField[]): Promise<{ field: MetadataField; values: { code: string; desc: string }[] }[]> {
     const out = [];
@@ -186,7 +212,7 @@ export class PatronService {
   }
 }
 
-export type { BulkPatron } from './repository.ts';
+export type { BulkPatron, PatronRow } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions. */
 export const patronLoader = { insert: repo.insertBulkPatrons };
