@@ -339,4 +339,32 @@ describe(`sierra_view code names on ${ENGINE}`, () => {
         .map(([number, short]) => ({ code: String(number), display_order: number - 1, name: short })),
     );
   });
+
+  it("gives each _myuser code its category's id, joining user_defined_category and user_defined_property as Sierra's do", async () => {
+    for (const category of ['bcode1', 'bcode2', 'bcode3', 'pcode1', 'pcode2', 'pcode3', 'scode1', 'scode2', 'scode3', 'scode4']) {
+      const view = `user_defined_${category}_myuser`;
+      // As reports join them: the _myuser row's category id finds its category, and with its code
+      // its user_defined_property row, whose name (English) is the _myuser row's.
+      const joined = await rows(`
+        select m.code, c.code as category, p.display_order, n.name from ${view} m
+        left join user_defined_category c on c.id = m.user_defined_category_id
+        left join user_defined_property p on p.user_defined_category_id = m.user_defined_category_id and p.code = m.code
+        left join user_defined_property_name n on n.user_defined_property_id = p.id and n.iii_language_id = 1`);
+      const named = await rows(`select code, display_order, name from ${view}`);
+      assert.ok(named.length > 0, view);
+      assert.deepEqual(
+        byCode(joined),
+        byCode(named.map((row) => ({ code: row.code, category, display_order: row.display_order, name: row.name }))),
+        view,
+      );
+      // And the other way: the category's properties by id are the _myuser view's rows, ids and all.
+      const byId = await rows(`
+        select p.user_defined_category_id, p.code, p.display_order, n.name from user_defined_category c
+        join user_defined_property p on p.user_defined_category_id = c.id
+        join user_defined_property_name n on n.user_defined_property_id = p.id and n.iii_language_id = 1
+        where c.code = '${category}'`);
+      const mine = await rows(`select user_defined_category_id, code, display_order, name from ${view}`);
+      assert.deepEqual(byCode(mine), byCode(byId), view);
+    }
+  });
 });
