@@ -14,29 +14,7 @@ import { caller, create, setUpAcquisitions, type Caller } from '../helpers/acqui
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
-
-// information_schema.columns.data_type of each letter.
-const TYPES: Record<string, string> = {
-  b: 'bigint',
-  i: 'integer',
-  c: 'character',
-  v: 'character varying',
-  n: 'numeric',
-  t: 'timestamp with time zone',
-  d: 'date',
-  f: 'boolean',
-  x: 'text',
-};
-/** 'id b, name v' -> ['id bigint', 'name character varying']. */
-const cols = (spec: string): string[] =>
-  spec
-    .trim()
-    .split(/\s*,\s*/)
-    .map((part) => {
-      const [name, type] = part.split(/\s+/);
-      assert.ok(name && type && TYPES[type], part);
-      return `${name} ${TYPES[type]}`;
-    });
+import { cols } from '../helpers/sierra-columns.ts';
 
 const USER_CODE = cols('code v, user_defined_category_id i, display_order i, name v');
 

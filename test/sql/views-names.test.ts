@@ -13,26 +13,7 @@ import { FIXED_FIELDS } from '../../src/shared/fixed-fields.ts';
 import { SqlService } from '../../src/sql/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
-
-// information_schema.columns.data_type of each letter.
-const TYPES: Record<string, string> = {
-  b: 'bigint',
-  i: 'integer',
-  s: 'smallint',
-  c: 'character',
-  v: 'character varying',
-  f: 'boolean',
-};
-/** 'id b, name v' -> ['id bigint', 'name character varying']. */
-const cols = (spec: string): string[] =>
-  spec
-    .trim()
-    .split(/\s*,\s*/)
-    .map((part) => {
-      const [name, type] = part.split(/\s+/);
-      assert.ok(name && type && TYPES[type], part);
-      return `${name} ${TYPES[type]}`;
-    });
+import { cols } from '../helpers/sierra-columns.ts';
 
 // Sierra's columns of each view, in order.
 const EXPECTED: Record<string, string[]> = {

@@ -1,0 +1,26 @@
+// Sierra's column lists as the view tests write them: 'id b, name v' for id bigint, name character varying.
+import assert from 'node:assert/strict';
+
+const TYPES: Record<string, string> = {
+  b: 'bigint',
+  i: 'integer',
+  s: 'smallint',
+  c: 'character',
+  v: 'character varying',
+  n: 'numeric',
+  t: 'timestamp with time zone',
+  d: 'date',
+  f: 'boolean',
+  x: 'text',
+};
+
+/** 'id b, name v' -> ['id bigint', 'name character varying']. */
+export const cols = (spec: string): string[] =>
+  spec
+    .trim()
+    .split(/\s*,\s*/)
+    .map((part) => {
+      const [name, type] = part.split(/\s+/);
+      assert.ok(name && type && TYPES[type], part);
+      return `${name} ${TYPES[type]}`;
+    });
