@@ -24,3 +24,11 @@ export const cols = (spec: string): string[] =>
       assert.ok(name && type && TYPES[type], part);
       return `${name} ${TYPES[type]}`;
     });
+
+/** A sierra_view view's columns as `name type`, in order, read through the given runner of SQL. */
+export async function columnsOf(rows: (statement: string) => Promise<Record<string, unknown>[]>, view: string): Promise<string[]> {
+  const columns = await rows(
+    `select column_name, data_type from information_schema.columns where table_schema = 'sierra_view' and table_name = '${view}' order by ordinal_position`,
+  );
+  return columns.map((c) => `${String(c.column_name)} ${String(c.data_type)}`);
+}

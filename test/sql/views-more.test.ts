@@ -14,7 +14,7 @@ import { caller, create, setUpAcquisitions, type Caller } from '../helpers/acqui
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
-import { cols } from '../helpers/sierra-columns.ts';
+import { cols, columnsOf } from '../helpers/sierra-columns.ts';
 
 const USER_CODE = cols('code v, user_defined_category_id i, display_order i, name v');
 
@@ -148,14 +148,7 @@ describe(`more sierra_view views on ${ENGINE}`, () => {
 
   it("answers every view with Sierra's columns, in Sierra's order, with Sierra's types", async () => {
     for (const [view, expected] of Object.entries(EXPECTED)) {
-      const columns = await rows(
-        `select column_name, data_type from information_schema.columns where table_schema = 'sierra_view' and table_name = '${view}' order by ordinal_position`,
-      );
-      assert.deepEqual(
-        columns.map((c) => `${String(c.column_name)} ${String(c.data_type)}`),
-        expected,
-        view,
-      );
+      assert.deepEqual(await columnsOf(rows, view), expected, view);
       const answer = await sql.run(`select * from ${view} limit 1`);
       assert.deepEqual(
         answer.columns,

@@ -13,7 +13,7 @@ import { FIXED_FIELDS } from '../../src/shared/fixed-fields.ts';
 import { SqlService } from '../../src/sql/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
-import { cols } from '../helpers/sierra-columns.ts';
+import { cols, columnsOf } from '../helpers/sierra-columns.ts';
 
 // Sierra's columns of each view, in order.
 const EXPECTED: Record<string, string[]> = {
@@ -141,14 +141,7 @@ describe(`sierra_view code names on ${ENGINE}`, () => {
 
   it("answers every view with Sierra's columns, in Sierra's order, with Sierra's types, to the reader role", async () => {
     for (const [view, expected] of Object.entries(EXPECTED)) {
-      const columns = await rows(
-        `select column_name, data_type from information_schema.columns where table_schema = 'sierra_view' and table_name = '${view}' order by ordinal_position`,
-      );
-      assert.deepEqual(
-        columns.map((c) => `${String(c.column_name)} ${String(c.data_type)}`),
-        expected,
-        view,
-      );
+      assert.deepEqual(await columnsOf(rows, view), expected, view);
       // Run as the reader role: it may read the view, and gets Sierra's column names.
       const answer = await sql.run(`select * from ${view}`);
       assert.deepEqual(
