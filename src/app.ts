@@ -15,6 +15,7 @@ import { query } from './query/index.ts';
 import { sql } from './sql/index.ts';
 import { savedQueries } from './saved-queries/index.ts';
 import { patronApi } from './patron-api/index.ts';
+import { sip2 } from './sip2/index.ts';
 import { circulation } from './circulation/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
@@ -75,6 +76,7 @@ export const DOMAINS: readonly Domain[] = [
   sql,
   savedQueries,
   patronApi,
+  sip2,
   catalog,
   generate,
 ];

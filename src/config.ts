@@ -51,6 +51,8 @@ export interface Config {
   sql: SqlConfig;
   /** The Patron API (README, "Patron API"). */
   patronApi: PatronApiConfig;
+  /** The SIP2 door's port (README, "SIP2"); null: off. */
+  sip2Port: number | null;
 }
 
 export interface PatronApiConfig {
@@ -218,5 +220,6 @@ export function loadConfig(env: Env = process.env): Config {
       allow: cidrList(env, 'CARREL_PATRONAPI_ALLOW', '127.0.0.1/32,::1/128'),
       port: env.CARREL_PATRONAPI_PORT ? int(env, 'CARREL_PATRONAPI_PORT', 0, 1, 65535) : null,
     },
+    sip2Port: env.CARREL_SIP2_PORT ? int(env, 'CARREL_SIP2_PORT', 0, 1, 65535) : null,
   };
 }

@@ -11,6 +11,7 @@ import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
 import { startSqlDoor } from './sql/wire/start.ts';
 import { servePatronApi } from './patron-api/index.ts';
+import { openSipDoor } from './sip2/server.ts';
 import { VERSION_STRING } from './version.ts';
 
 function fail(message: string): never {
@@ -102,6 +103,11 @@ async function main(): Promise<void> {
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
   const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
   const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app);
+  const sipDoor =
+    config.sip2Port === null
+      ? undefined
+      : await openSipDoor({ services, libraryName: config.libraryName, host: config.host, port: config.sip2Port, log: app.log });
+  if (sipDoor) app.log.info({ port: sipDoor.port }, 'SIP2 clients connect here');
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
         await app.close(); // stops accepting and waits for requests in flight
         await new Promise((resolve) => (patronApiServer ? patronApiServer.close(resolve) : resolve(undefined)));
         await sqlDoor?.close();
+        await sipDoor?.close();
         await supervisor.stop();
         await expiry.stop();
         await indexing.stop();

@@ -1,0 +1,17 @@
+// The SIP2 door (README, "SIP2"): self-check kiosks, PC reservation and sorters speak SIP2 over TCP
+// to the same services the REST API uses; `carrel sip accounts` makes their logins.
+import type { Domain } from '../domain.ts';
+import { SipAccountService } from './accounts.ts';
+import { sipCommands } from './commands.ts';
+
+declare module '../domain.ts' {
+  interface Services {
+    sipAccounts: SipAccountService;
+  }
+}
+
+export const sip2: Domain = {
+  name: 'sip2',
+  services: ({ db }) => ({ sipAccounts: new SipAccountService(db) }),
+  commands: sipCommands,
+};

@@ -1,0 +1,290 @@
+// One kiosk's SIP2 connection: its login (93), then its requests, each answered through the
+// services the REST API uses (patrons, holds, circulation, fines). Error detection follows the
+// kiosk: a request with AY/AZ gets them back (its sequence number echoed); a bad checksum gets 96;
+// 97 gets the last answer again.
+import type { Services } from '../domain.ts';
+import { standing, type Standing } from '../library/standing.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { SipAccount } from './accounts.ts';
+import { field, fieldsOf, frame, readRequest, sipDate, yn, type Request } from './messages.ts';
+
+/** The messages answered, in the order of SC Status's BX field (Y: supported). */
+const SUPPORTED = {
+  patronStatus: true,
+  checkout: false,
+  checkin: false,
+  blockPatron: false,
+  status: true,
+  resend: true,
+  login: true,
+  patronInformation: true,
+  endPatronSession: true,
+  feePaid: false,
+  itemInformation: false,
+  itemStatusUpdate: false,
+  patronEnable: false,
+  hold: false,
+  renew: false,
+  renewAll: false,
+};
+
+const INVALID_PATRON_STATUS = 'YYYY          ';
+
+export type SessionServices = Pick<Services, 'patrons' | 'holds' | 'circulation' | 'fines' | 'library' | 'sipAccounts'>;
+
+interface PatronView {
+  id: string;
+  name: string;
+  standing: Standing;
+  status: string;
+  checkouts: { barcode: string; overdue: boolean }[];
+  holdsReady: string[];
+  holdsWaiting: string[];
+  fines: { id: string; description: string }[];
+  owed: string;
+  email?: string;
+  phone?: string;
+  address?: string;
+  homeLibrary?: string;
+  birthDate?: string;
+  patronType: number;
+  pinOk?: boolean;
+}
+
+export class SipSession {
+  private account: SipAccount | undefined;
+  private lastAnswer: string | undefined;
+
+  constructor(
+    private readonly services: SessionServices,
+    private readonly libraryName: string,
+    private readonly log: { info(o: object, m: string): void },
+  ) {}
+
+  /** The answer to one message (without its CR), or undefined when none is due. */
+  async answer(raw: string): Promise<string | undefined> {
+    const request = readRequest(raw);
+    if (!request.valid) return this.remember('96AZFEF6\r');
+    if (request.code === '97') return this.lastAnswer ?? this.remember('96AZFEF6\r');
+    if (request.code === '93') return this.remember(await this.login(request));
+    if (request.code === '99') return this.remember(await this.status(request));
+    // Nothing else before a login: the kiosk is told to log in again (94, refused).
+    if (!this.account) return this.remember(frame('940', request));
+    switch (request.code) {
+      case '23':
+        return this.remember(await this.patronStatus(request));
+      case '63':
+        return this.remember(await this.patronInformation(request));
+      case '35':
+        return this.remember(await this.endSession(request));
+      default:
+        return undefined; // a command not answered here is ignored, as the protocol says
+    }
+  }
+
+  private remember(answer: string): string {
+    this.lastAnswer = answer;
+    return answer;
+  }
+
+  private async now(): Promise<{ date: string; today: string; timeZone: string }> {
+    const settings = await this.services.library.now();
+    return { date: sipDate(new Date(), settings.timeZone), today: settings.today, timeZone: settings.timeZone };
+  }
+
+  private async login(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 2);
+    const name = fields.get('CN')?.[0] ?? '';
+    const account = await this.services.sipAccounts.login(name, fields.get('CO')?.[0] ?? '');
+    this.log.info({ sipAccount: name, ok: Boolean(account) }, 'SIP2 login');
+    this.account = account;
+    return frame(`94${account ? '1' : '0'}`, request);
+  }
+
+  private async status(request: Request): Promise<string> {
+    const { date } = await this.now();
+    const supported = Object.values(SUPPORTED).map(yn).join('');
+    const ready = this.account !== undefined;
+    return frame(
+      `98${yn(ready)}${yn(SUPPORTED.checkin)}${yn(SUPPORTED.checkout)}${yn(SUPPORTED.renew)}NN` +
+        `100003${date}2.00` +
+        field('AO', this.account?.institution ?? '') +
+        field('AM', this.libraryName) +
+        field('BX', supported) +
+        (this.account?.location ? field('AN', this.account.location) : ''),
+      request,
+    );
+  }
+
+  /** AO must be the account's institution: a kiosk of another library is answered as if the patron were unknown. */
+  private institutionOk(fields: Map<string, string[]>): boolean {
+    return (fields.get('AO')?.[0] ?? '') === this.account!.institution;
+  }
+
+  private async patronStatus(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 21);
+    const language = request.body.slice(0, 3);
+    const barcode = fields.get('AA')?.[0] ?? '';
+    const { date } = await this.now();
+    const patron = this.institutionOk(fields) ? await this.patron(barcode, fields.get('AD')?.[0]) : undefined;
+    return frame(
+      `24${patron?.status ?? INVALID_PATRON_STATUS}${language}${date}` +
+        field('AO', this.account!.institution) +
+        field('AA', barcode) +
+        field('AE', patron?.name ?? '') +
+        field('BL', yn(patron !== undefined)) +
+        (fields.has('AD') ? field('CQ', yn(patron?.pinOk === true)) : '') +
+        (patron ? field('BH', 'USD') + field('BV', patron.owed) : '') +
+        (patron ? '' : field('AF', 'Unknown patron: check the card')),
+      request,
+    );
+  }
+
+  private async patronInformation(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 31);
+    const language = request.body.slice(0, 3);
+    const summary = request.body.slice(21, 31);
+    const barcode = fields.get('AA')?.[0] ?? '';
+    const { date } = await this.now();
+    const patron = this.institutionOk(fields) ? await this.patron(barcode, fields.get('AD')?.[0]) : undefined;
+    const count = (n: number | undefined) => String(Math.min(n ?? 0, 9999)).padStart(4, '0');
+    if (!patron) {
+      return frame(
+        `64${INVALID_PATRON_STATUS}${language}${date}${'0000'.repeat(6)}` +
+          field('AO', this.account!.institution) +
+          field('AA', barcode) +
+          field('AE', '') +
+          field('BL', 'N') +
+          (fields.has('AD') ? field('CQ', 'N') : '') +
+          field('AF', 'Unknown patron: check the card'),
+        request,
+      );
+    }
+    const overdue = patron.checkouts.filter((c) => c.overdue);
+    // The summary asks for one list: the first Y says which (holds, overdue, charged, fines, recalls, unavailable holds).
+    const start = Math.max(1, Number(fields.get('BP')?.[0] ?? 1) || 1);
+    const end = Math.max(start, Number(fields.get('BQ')?.[0] ?? start + 49) || start + 49);
+    const page = (items: string[]) => items.slice(start - 1, end);
+    const lists: [string, string[]][] = [
+      ['AS', patron.holdsReady],
+      ['AT', overdue.map((c) => c.barcode)],
+      ['AU', patron.checkouts.map((c) => c.barcode)],
+      ['AV', patron.fines.map((f) => `${f.id} ${f.description}`)],
+      ['BU', []],
+      ['CD', patron.holdsWaiting],
+    ];
+    const wanted = summary.indexOf('Y');
+    const list = wanted >= 0 && wanted < lists.length ? lists[wanted]! : undefined;
+    return frame(
+      `64${patron.status}${language}${date}` +
+        count(patron.holdsReady.length) +
+        count(overdue.length) +
+        count(patron.checkouts.length) +
+        count(patron.fines.length) +
+        count(0) +
+        count(patron.holdsWaiting.length) +
+        field('AO', this.account!.institution) +
+        field('AA', barcode) +
+        field('AE', patron.name) +
+        field('BL', 'Y') +
+        (fields.has('AD') ? field('CQ', yn(patron.pinOk === true)) : '') +
+        field('BH', 'USD') +
+        field('BV', patron.owed) +
+        (list
+          ? page(list[1])
+              .map((item) => field(list[0], item))
+              .join('')
+          : '') +
+        field('BD', patron.address) +
+        field('BE', patron.email) +
+        field('BF', patron.phone) +
+        field('AQ', patron.homeLibrary) +
+        field('PB', patron.birthDate) +
+        field('PC', patron.patronType) +
+        (patron.standing.ok ? '' : field('AF', standingMessage(patron.standing))),
+      request,
+    );
+  }
+
+  private async endSession(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 18);
+    const { date } = await this.now();
+    return frame(`36Y${date}` + field('AO', this.account!.institution) + field('AA', fields.get('AA')?.[0] ?? ''), request);
+  }
+
+  /** A patron by barcode, with what the patron messages report; the PIN checked (and counted) when given. */
+  private async patron(barcode: string, pin: string | undefined): Promise<PatronView | undefined> {
+    if (!barcode) return undefined;
+    const { patrons, holds, circulation, fines } = this.services;
+    let row;
+    const { extras, blocks } = await patrons.circulation();
+    try {
+      row = await patrons.find({ kind: 'barcode', value: barcode }, extras);
+    } catch (error) {
+      if (error instanceof DomainError && (error.kind === 'notFound' || error.kind === 'multipleRecords')) return undefined;
+      throw error;
+    }
+    let pinOk: boolean | undefined;
+    if (pin !== undefined) {
+      try {
+        pinOk = (await patrons.validate(barcode, pin, `sip:${this.account!.name}`)) === row.id;
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        pinOk = false;
+      }
+    }
+    const { today } = await this.now();
+    const [loans, held, owed] = await Promise.all([
+      circulation.checkouts(row.id, 2000, 0),
+      holds.listOfPatron(row.id, { inactive: false, limit: 2000, offset: 0 }),
+      fines.owed(row.id, 2000, 0),
+    ]);
+    const state = standing({ ...row, overdue: row.overdue ?? 0 }, today, blocks);
+    const flag = (on: boolean) => (on ? 'Y' : ' ');
+    const denied = !state.ok;
+    const status =
+      flag(denied) +
+      flag(denied) +
+      ' ' +
+      flag(denied) +
+      ' ' +
+      ' ' +
+      flag(!state.ok && state.reason === 'tooManyOverdue') +
+      '   ' +
+      flag(!state.ok && state.reason === 'owesTooMuch') +
+      '   ';
+    const address = row.addresses[0];
+    return {
+      id: row.id,
+      name: row.names[0] ?? '',
+      standing: state,
+      status,
+      checkouts: loans.map((c) => ({ barcode: c.barcode ?? c.item_id, overdue: c.due_date < today })),
+      holdsReady: held.filter((h) => h.state === 'r').map((h) => h.trapped_item_id ?? h.item_id ?? h.bib_id),
+      holdsWaiting: held.filter((h) => h.state !== 'r').map((h) => h.item_id ?? h.bib_id),
+      fines: owed.map((f) => ({ id: f.id, description: f.description ?? f.charge_type })),
+      owed: Number(row.money_owed).toFixed(2),
+      email: row.emails[0],
+      phone: row.phones[0]?.number,
+      address: address ? address.lines.join(', ') : undefined,
+      homeLibrary: row.home_library_code ?? undefined,
+      birthDate: row.birth_date ? row.birth_date.replaceAll('-', '') : undefined,
+      patronType: row.patron_type,
+      pinOk,
+    };
+  }
+}
+
+function standingMessage(state: Standing): string {
+  if (state.ok) return '';
+  switch (state.reason) {
+    case 'expired':
+      return `Card expired on ${state.expirationDate}`;
+    case 'blocked':
+      return 'Card blocked: please see the staff';
+    case 'owesTooMuch':
+      return `Fines of ${state.owed} are over the limit of ${state.limit}`;
+    case 'tooManyOverdue':
+      return `${state.overdue} items are overdue`;
+  }
+}

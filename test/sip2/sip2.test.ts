@@ -1,0 +1,282 @@
+// The SIP2 door (src/sip2), first part: framing and error detection, login, SC status, patron
+// status and information, end of session, through a real socket. No SIP2 client can be installed
+// here (none on npm or in Debian), so the client below sends what published implementations'
+// test suites send — Evergreen's SIPServer t/*.t conversations, FOLIO edge-sip2's and Library
+// Simplified's cases, 3M's own examples — and checks the answers the way those suites do.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { checksum } from '../../src/sip2/messages.ts';
+import { openSipDoor, type SipDoor } from '../../src/sip2/server.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { addBib, addItem, setUpLibrary } from '../helpers/circulation.ts';
+import { ENGINE } from '../helpers/db.ts';
+import { refusal } from '../helpers/domain-error.ts';
+import { carrel } from '../helpers/process.ts';
+import { bearer } from '../helpers/tokens.ts';
+
+/** Evergreen's date pattern: YYYYMMDD, four spaces, HHMMSS. */
+const DATE = '\\d{8} {4}\\d{6}';
+
+/** A kiosk: sends messages with AY (0–9, wrapping) and AZ, and reads answers up to their CR. */
+class Kiosk {
+  private data = '';
+  private waiting: (() => void) | undefined;
+  private sequence = 0;
+  readonly closed: Promise<void>;
+
+  constructor(readonly socket: net.Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      this.data += chunk;
+      this.waiting?.();
+    });
+    this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
+  }
+
+  static async connect(port: number): Promise<Kiosk> {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    return new Kiosk(socket);
+  }
+
+  /** The message with its sequence number and checksum, as sent. */
+  seal(text: string): string {
+    const head = `${text}AY${this.sequence}AZ`;
+    this.sequence = (this.sequence + 1) % 10;
+    return `${head}${checksum(head)}`;
+  }
+
+  async send(raw: string): Promise<string> {
+    this.socket.write(`${raw}\r`);
+    return this.read();
+  }
+
+  ask(text: string): Promise<string> {
+    return this.send(this.seal(text));
+  }
+
+  async read(): Promise<string> {
+    for (;;) {
+      const end = this.data.indexOf('\r');
+      if (end >= 0) {
+        const answer = this.data.slice(0, end);
+        this.data = this.data.slice(end + 1);
+        // Every answer's checksum holds (the sum of all its bytes, checksum included, is 0).
+        const tail = /AZ([0-9A-F]{4})$/.exec(answer);
+        assert.ok(tail, `an answer with a checksum: ${answer}`);
+        assert.equal(checksum(answer.slice(0, -4)), tail[1], answer);
+        return answer;
+      }
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+  }
+
+  end(): void {
+    this.socket.end();
+  }
+}
+
+/** The `XX…|` fields of an answer after its fixed part. */
+function fields(answer: string, fixed: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const part of answer
+    .slice(fixed)
+    .replace(/AY\dAZ[0-9A-F]{4}$/, '')
+    .split('|')) {
+    if (part.length >= 2) out.set(part.slice(0, 2), [...(out.get(part.slice(0, 2)) ?? []), part.slice(2)]);
+  }
+  return out;
+}
+
+describe('SIP2 checksums, as published implementations compute them', () => {
+  it('matches their vectors', () => {
+    for (const [text, sum] of [
+      ['941AY0AZ', 'FDFD'], // Evergreen t/0001_checksum.t
+      ['96AZ', 'FEF6'], // Evergreen and Koha Constants.pm
+      ['97AZ', 'FEF5'],
+      ['9300CNuser_id|COpassw0rd|AY1AZ', 'F594'], // FOLIO edge-sip2 parser tests
+      ['9300CNuser_id|COpassword|AY0AZ', 'F556'], // Library Simplified test_resend
+      ['9300CNuser_id|COpassword|AZ', 'F620'],
+      ['some data|AY7AZ', 'FAAA'],
+      ['9900401.00AY1AZ', 'FCA5'],
+      ['6300119980723    091905Y         AOInstitutionID|AAPatronID|BP00001|BQ00005|AY1AZ', 'EA83'], // 3M's examples
+      ['3519980723    094014AOCertification Institute ID|AAPatronID|AY3AZ', 'EBF2'],
+      // Evergreen's UTF-8 vector: summed over the bytes sent.
+      [
+        '1804020120110630    110249AB30007008503046|AJLe Pie\u0300ge de Bogota|CK001|AQOSUL|APOSUL|BGOSUL|AH2011-10-28 23:59:59|CSPB LP DAL|AY7AZ',
+        'DCF8',
+      ],
+    ] as const) {
+      assert.equal(checksum(text), sum, text);
+    }
+  });
+});
+
+describe(`the SIP2 door on ${ENGINE}`, () => {
+  let t: TestApp;
+  let door: SipDoor;
+  let login: { name: string; password: string };
+  let patronId: string;
+  const kiosks: Kiosk[] = [];
+  const kiosk = async () => {
+    const k = await Kiosk.connect(door.port);
+    kiosks.push(k);
+    return k;
+  };
+  const loggedIn = async () => {
+    const k = await kiosk();
+    assert.match(await k.ask(`9300CN${login.name}|CO${login.password}|CPlobby|`), /^941/);
+    return k;
+  };
+
+  before(async () => {
+    t = await createTestApp();
+    await setUpLibrary(t.testDb.db);
+    login = await t.services.sipAccounts.create('lobby-kiosk', 'CARREL', 'mn');
+    door = await openSipDoor({
+      services: t.services,
+      libraryName: 'Carrel Test Library',
+      host: '127.0.0.1',
+      port: 0,
+      log: pino({ level: 'silent' }),
+    });
+    const token = await bearer(t, ['all']);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v6/patrons',
+      headers: { authorization: token },
+      payload: {
+        names: ['Shakespeare, William'],
+        barcodes: ['P0001'],
+        pin: '6789',
+        emails: ['will@example.org'],
+        patronType: 2,
+        homeLibraryCode: 'mn',
+        birthDate: '1964-04-23',
+        phones: [{ number: '555-0100', type: 't' }],
+      },
+    });
+    patronId = String(res.json().link).split('/').pop()!;
+    const bib = await addBib(t.testDb.db, 'Hamlet');
+    await addItem(t.testDb.db, bib, 'mn', '-', 'ITEM-1');
+    const out = await t.app.inject({
+      method: 'POST',
+      url: `/v6/patrons/${patronId}/checkouts`,
+      headers: { authorization: token },
+      payload: { itemBarcode: 'ITEM-1' },
+    });
+    assert.equal(out.statusCode, 200, out.body);
+  });
+  after(async () => {
+    for (const k of kiosks) k.socket.destroy();
+    await door.close();
+    await t.close();
+  });
+
+  it('logs in with an account, refuses a wrong password, and answers nothing else before', async () => {
+    const k = await kiosk();
+    assert.match(await k.ask(`2300120060101    084237AOCARREL|AAP0001|AC|`), /^940/);
+    assert.match(await k.ask(`9300CN${login.name}|COwrong|CPlobby|`), /^940/);
+    assert.match(await k.ask(`9300CN${login.name}|CO${login.password}|CPlobby|`), /^941AY\dAZ/);
+  });
+
+  it('answers SC Status with what it supports, the institution and the library', async () => {
+    const k = await loggedIn();
+    const answer = await k.ask('9900302.00');
+    assert.match(answer, new RegExp(`^98[YN]{6}\\d{3}\\d{3}${DATE}2\\.00`));
+    const f = fields(answer, 36);
+    assert.match(f.get('BX')![0]!, /^[YN]{16}$/);
+    // Patron Status, SC/ACS Status, Resend, Login, Patron Information, End Patron Session.
+    assert.deepEqual(
+      [...f.get('BX')![0]!].map((c, i) => (c === 'Y' ? i : -1)).filter((i) => i >= 0),
+      [0, 4, 5, 6, 7, 8],
+    );
+    assert.deepEqual(f.get('AO'), ['CARREL']);
+    assert.deepEqual(f.get('AM'), ['Carrel Test Library']);
+    assert.deepEqual(f.get('AN'), ['mn']);
+  });
+
+  it('answers Patron Status for a patron, a wrong PIN and an unknown card as Evergreen’s tests expect', async () => {
+    const k = await loggedIn();
+    const good = await k.ask('2300120060101    084237AOCARREL|AAP0001|AD6789|AC|');
+    assert.match(good, new RegExp(`^24 [ Y]{13}\\d{3}${DATE}`));
+    assert.equal(good.slice(37, 39), 'AO'); // Koha: the fixed part is 37 characters with the code
+    const f = fields(good, 37);
+    assert.deepEqual([f.get('AE'), f.get('BL'), f.get('CQ'), f.get('AA')], [['Shakespeare, William'], ['Y'], ['Y'], ['P0001']]);
+    const wrong = fields(await k.ask('2300120060101    084237AOCARREL|AAP0001|AC|ADbadw|'), 37);
+    assert.deepEqual([wrong.get('BL'), wrong.get('CQ')], [['Y'], ['N']]);
+    const unknown = await k.ask('2300120060101    084237AOCARREL|AAwshakespeare|AC|');
+    assert.match(unknown, /^24Y[ Y]{13}/);
+    const u = fields(unknown, 37);
+    assert.deepEqual([u.get('AE'), u.get('BL'), u.get('AA')], [[''], ['N'], ['wshakespeare']]);
+    assert.ok(u.get('AF')?.[0]);
+    // Another institution's id is not this account's: the patron is not known to it.
+    assert.deepEqual(fields(await k.ask('2300120060101    084237AOELSEWHERE|AAP0001|AC|'), 37).get('BL'), ['N']);
+  });
+
+  it('answers Patron Information with counts, the list the summary asks for, and the extension fields', async () => {
+    const k = await loggedIn();
+    const answer = await k.ask('6300020060329    201700  Y       AOCARREL|AAP0001|');
+    assert.match(answer, new RegExp(`^64 [ Y]{13}\\d{3}${DATE}(\\d{4}){6}`));
+    assert.equal(answer.slice(37, 61), '000000000001000000000000'); // holds, overdue, charged 1, fines, recalls, unavailable holds
+    const f = fields(answer, 61);
+    assert.deepEqual(f.get('AU'), ['ITEM-1']);
+    assert.deepEqual(
+      [f.get('AE'), f.get('BL'), f.get('BE'), f.get('BF'), f.get('AQ'), f.get('PB'), f.get('PC'), f.get('BV')],
+      [['Shakespeare, William'], ['Y'], ['will@example.org'], ['555-0100'], ['mn'], ['19640423'], ['2'], ['0.00']],
+    );
+    // No Y in the summary: no list.
+    assert.equal(fields(await k.ask('6300020060329    201700          AOCARREL|AAP0001|'), 61).get('AU'), undefined);
+    const unknown = await k.ask('6300020060329    201700          AOCARREL|AAnobody|');
+    assert.match(unknown, new RegExp(`^64Y[ Y]{13}\\d{3}${DATE}0{24}`));
+  });
+
+  it('asks for a resend of a message whose checksum is wrong, and resends its last answer on 97', async () => {
+    const k = await loggedIn();
+    // FOLIO's case: a bad checksum gets exactly 96AZFEF6.
+    assert.equal(await k.send('9900401.00AY1AZAAAA'), '96AZFEF6');
+    const last = await k.ask('3519980723    094014AOCARREL|AAP0001|');
+    assert.match(last, new RegExp(`^36Y${DATE}`));
+    assert.equal(await k.send('97AZFEF5'), last);
+  });
+});
+
+describe(`SIP2 accounts on ${ENGINE}`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('creates a login with a password shown once and kept as a hash, lists and revokes it', async () => {
+    const made = await t.services.sipAccounts.create('desk-2', 'CARREL', 'br');
+    assert.match(made.password, /^[A-Za-z0-9]{24}$/);
+    const [row] = await t.testDb.db.query<{ password_hash: string }>("select password_hash from sip_accounts where name = 'desk-2'");
+    assert.match(row!.password_hash, /^scrypt\$/);
+    assert.ok(!row!.password_hash.includes(made.password));
+    assert.deepEqual(
+      (await t.services.sipAccounts.list()).map((a) => [a.name, a.institution, a.location]),
+      [['desk-2', 'CARREL', 'br']],
+    );
+    assert.ok(await t.services.sipAccounts.login('desk-2', made.password));
+    assert.equal(await t.services.sipAccounts.login('desk-2', 'nope'), undefined);
+    assert.equal((await refusal(t.services.sipAccounts.create('desk-2', 'CARREL'))).kind, 'conflict');
+    assert.equal((await refusal(t.services.sipAccounts.create('bad name', 'CARREL'))).kind, 'invalidInput');
+    assert.equal((await refusal(t.services.sipAccounts.create('x', 'A|B'))).kind, 'invalidInput');
+    await t.services.sipAccounts.revoke('desk-2');
+    assert.equal(await t.services.sipAccounts.login('desk-2', made.password), undefined);
+    assert.equal((await refusal(t.services.sipAccounts.revoke('desk-2'))).kind, 'notFound');
+  });
+
+  it('prints {"name", "password"} from `carrel sip accounts create --json`', async () => {
+    const env = t.testDb.url ? { DATABASE_URL: t.testDb.url } : undefined;
+    if (!env) return; // the embedded engine's CLI reaches its server's database; the service is tested above
+    const made = await carrel(['sip', 'accounts', 'create', 'kiosk-9', '--institution', 'CARREL', '--json'], env);
+    assert.equal(made.code, 0, made.stderr);
+    assert.deepEqual(Object.keys(JSON.parse(made.stdout) as object), ['name', 'password']);
+    const listed = await carrel(['sip', 'accounts', 'list', '--json'], env);
+    assert.ok((JSON.parse(listed.stdout) as { name: string }[]).some((a) => a.name === 'kiosk-9'));
+  });
+});
