@@ -26,6 +26,12 @@ export class ItemService {
     return row;
   }
 
+  /** The live item with this barcode, if any. */
+  async byBarcode(barcode: string, extras?: repo.ItemExtras): Promise<repo.ItemRow | undefined> {
+    const id = barcode ? await repo.itemIdByBarcode(this.db, barcode) : undefined;
+    return id === undefined ? undefined : repo.getItem(this.db, id, extras);
+  }
+
   /** These items (those that exist), in no order. */
   many(ids: readonly string[], extras?: repo.ItemExtras): Promise<repo.ItemRow[]> {
     return repo.getItems(this.db, ids, extras);

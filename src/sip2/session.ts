@@ -11,8 +11,8 @@ import { field, fieldsOf, frame, readRequest, sipDate, yn, type Request } from '
 /** The messages answered, in the order of SC Status's BX field (Y: supported). */
 const SUPPORTED = {
   patronStatus: true,
-  checkout: false,
-  checkin: false,
+  checkout: true,
+  checkin: true,
   blockPatron: false,
   status: true,
   resend: true,
@@ -20,7 +20,7 @@ const SUPPORTED = {
   patronInformation: true,
   endPatronSession: true,
   feePaid: false,
-  itemInformation: false,
+  itemInformation: true,
   itemStatusUpdate: false,
   patronEnable: false,
   hold: false,
@@ -30,7 +30,13 @@ const SUPPORTED = {
 
 const INVALID_PATRON_STATUS = 'YYYY          ';
 
-export type SessionServices = Pick<Services, 'patrons' | 'holds' | 'circulation' | 'fines' | 'library' | 'sipAccounts'>;
+export type SessionServices = Pick<Services, 'patrons' | 'holds' | 'circulation' | 'fines' | 'library' | 'items' | 'bibs' | 'sipAccounts'>;
+
+/** SIP2's circulation status (18) of an item's status: 03 available, 04 charged, 08 on the hold shelf, 10 in transit, 12 lost, 13 missing, 01 other. */
+function circulationStatus(status: string, onLoan: boolean): string {
+  if (onLoan) return '04';
+  return { '-': '03', '!': '08', t: '10', $: '12', m: '13' }[status] ?? '01';
+}
 
 interface PatronView {
   id: string;
@@ -77,6 +83,12 @@ export class SipSession {
         return this.remember(await this.patronInformation(request));
       case '35':
         return this.remember(await this.endSession(request));
+      case '11':
+        return this.remember(await this.checkout(request));
+      case '09':
+        return this.remember(await this.checkin(request));
+      case '17':
+        return this.remember(await this.itemInformation(request));
       default:
         return undefined; // a command not answered here is ignored, as the protocol says
     }
@@ -210,6 +222,101 @@ export class SipSession {
     const fields = fieldsOf(request.body, 18);
     const { date } = await this.now();
     return frame(`36Y${date}` + field('AO', this.account!.institution) + field('AA', fields.get('AA')?.[0] ?? ''), request);
+  }
+
+  /** The item's title: its first bib's. */
+  private async title(bibIds: readonly string[]): Promise<string> {
+    if (!bibIds[0]) return '';
+    try {
+      return (await this.services.bibs.get(bibIds[0])).title ?? '';
+    } catch (error) {
+      if (error instanceof DomainError) return '';
+      throw error;
+    }
+  }
+
+  /** 11 → 12: a checkout through Carrel's own rules (holds, blocks, limits); a refusal is ok 0 with its reason in AF. */
+  private async checkout(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 38);
+    const patronBarcode = fields.get('AA')?.[0] ?? '';
+    const itemBarcode = fields.get('AB')?.[0] ?? '';
+    const pin = fields.get('AD')?.[0];
+    const { date } = await this.now();
+    const item = await this.services.items.byBarcode(itemBarcode);
+    const title = item ? await this.title(item.bib_ids) : '';
+    let due: string | undefined;
+    let refused: string | undefined;
+    if (!this.institutionOk(fields)) refused = 'Unknown institution';
+    else {
+      try {
+        const id = await this.services.circulation.checkoutByBarcodes(
+          patronBarcode,
+          itemBarcode,
+          pin === '' ? undefined : pin,
+          `sip:${this.account!.name}`,
+        );
+        due = (await this.services.circulation.loan(id)).due_date;
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        refused = error.detail ?? 'Checkout refused';
+      }
+    }
+    const ok = due !== undefined;
+    return frame(
+      `12${ok ? '1' : '0'}NU${yn(ok)}${date}` +
+        field('AO', this.account!.institution) +
+        field('AA', patronBarcode) +
+        field('AB', itemBarcode) +
+        field('AJ', title) +
+        field('AH', due ? `${due.replaceAll('-', '')}    235959` : '') +
+        (refused ? field('AF', refused) : ''),
+      request,
+    );
+  }
+
+  /** 09 → 10: a check-in as the REST check-in does it (a waiting hold traps the item: alert, CV 01 here or 02 in transit). */
+  private async checkin(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 37);
+    const itemBarcode = fields.get('AB')?.[0] ?? '';
+    const { date } = await this.now();
+    const item = this.institutionOk(fields) ? await this.services.items.byBarcode(itemBarcode) : undefined;
+    if (!item) {
+      return frame(
+        `100NUY${date}` + field('AO', this.account!.institution) + field('AB', itemBarcode) + field('AQ', '') + field('AF', 'Invalid Item'),
+        request,
+      );
+    }
+    const result = await this.services.circulation.checkin(item.id);
+    const alert = result.status === '!' ? '01' : result.status === 't' ? '02' : undefined;
+    return frame(
+      `101${yn(alert === undefined)}U${yn(alert !== undefined)}${date}` +
+        field('AO', this.account!.institution) +
+        field('AB', itemBarcode) +
+        field('AQ', item.location_code ?? '') +
+        field('AJ', await this.title(item.bib_ids)) +
+        (alert ? field('CV', alert) + field('AF', alert === '01' ? 'Hold: put on the hold shelf' : 'Hold: send in transit') : ''),
+      request,
+    );
+  }
+
+  /** 17 → 18: an item's circulation status, hold queue, due date, title and location. */
+  private async itemInformation(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 18);
+    const itemBarcode = fields.get('AB')?.[0] ?? '';
+    const { date } = await this.now();
+    const item = this.institutionOk(fields) ? await this.services.items.byBarcode(itemBarcode, { circulation: true }) : undefined;
+    if (!item) return frame(`18010001${date}` + field('AB', itemBarcode) + field('AJ', '') + field('AF', 'Invalid Item'), request);
+    const due = item.due_date ? `${item.due_date.toISOString().slice(0, 10).replaceAll('-', '')}    235959` : undefined;
+    return frame(
+      `18${circulationStatus(item.status, item.due_date !== null)}0001${date}` +
+        field('CF', String(item.hold_count ?? 0).padStart(5, '0')) +
+        (due ? field('AH', due) : '') +
+        field('AB', itemBarcode) +
+        field('AJ', await this.title(item.bib_ids)) +
+        field('AQ', item.location_code ?? '') +
+        field('AP', item.location_code ?? ''),
+      request,
+    );
   }
 
   /** A patron by barcode, with what the patron messages report; the PIN checked (and counted) when given. */

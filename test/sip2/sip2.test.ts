@@ -188,10 +188,10 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.match(answer, new RegExp(`^98[YN]{6}\\d{3}\\d{3}${DATE}2\\.00`));
     const f = fields(answer, 36);
     assert.match(f.get('BX')![0]!, /^[YN]{16}$/);
-    // Patron Status, SC/ACS Status, Resend, Login, Patron Information, End Patron Session.
+    // Patron Status, Checkout, Checkin, SC/ACS Status, Resend, Login, Patron Information, End Patron Session, Item Information.
     assert.deepEqual(
       [...f.get('BX')![0]!].map((c, i) => (c === 'Y' ? i : -1)).filter((i) => i >= 0),
-      [0, 4, 5, 6, 7, 8],
+      [0, 1, 2, 4, 5, 6, 7, 8, 10],
     );
     assert.deepEqual(f.get('AO'), ['CARREL']);
     assert.deepEqual(f.get('AM'), ['Carrel Test Library']);
@@ -231,6 +231,57 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.equal(fields(await k.ask('6300020060329    201700          AOCARREL|AAP0001|'), 61).get('AU'), undefined);
     const unknown = await k.ask('6300020060329    201700          AOCARREL|AAnobody|');
     assert.match(unknown, new RegExp(`^64Y[ Y]{13}\\d{3}${DATE}0{24}`));
+  });
+
+  it('checks out and in through Carrel’s rules: a hold traps the item on check-in, and it goes to no one else', async () => {
+    const k = await loggedIn();
+    const token = await bearer(t, ['all']);
+    const bib = await addBib(t.testDb.db, 'Macbeth');
+    await addItem(t.testDb.db, bib, 'mn', '-', 'ITEM-2');
+    const out = await k.ask('11YN20060329    203000                  AOCARREL|AAP0001|ABITEM-2|AC|AD6789|');
+    assert.match(out, new RegExp(`^121NUY${DATE}`));
+    const o = fields(out, 24);
+    assert.deepEqual([o.get('AJ'), o.get('AB')], [['Macbeth'], ['ITEM-2']]);
+    const loans = (
+      await t.app.inject({ method: 'GET', url: `/v6/patrons/${patronId}/checkouts`, headers: { authorization: token } })
+    ).json();
+    const itemTwo = (await t.services.items.byBarcode('ITEM-2'))!.id;
+    const loan = loans.entries.find((e: { item: string }) => e.item.endsWith(`/items/${itemTwo}`));
+    assert.ok(loan, 'the REST API shows the loan');
+    assert.equal(o.get('AH')![0], `${String(loan.dueDate).slice(0, 10).replaceAll('-', '')}    235959`);
+    const info = await k.ask('1720060110    215612AOCARREL|ABITEM-2|');
+    assert.equal(info.slice(2, 4), '04');
+
+    // Another patron places a hold on the bib; the check-in traps the item for them.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/v6/patrons',
+      headers: { authorization: token },
+      payload: { names: ['Other, Olive'], barcodes: ['P0002'], pin: '1111' },
+    });
+    const otherId = String(other.json().link).split('/').pop()!;
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: `/v6/patrons/${otherId}/holds/requests`,
+      headers: { authorization: token },
+      payload: { recordType: 'b', recordNumber: Number(bib), pickupLocation: 'mn' },
+    });
+    assert.equal(placed.statusCode, 204, placed.body);
+    const back = await k.ask('09N20060102    08423620060113    084235APUnder the bed|AOCARREL|ABITEM-2|ACterminal password|');
+    assert.match(back, new RegExp(`^101NUY${DATE}`));
+    assert.deepEqual(fields(back, 24).get('CV'), ['01']);
+    const holds = (await t.app.inject({ method: 'GET', url: `/v6/patrons/${otherId}/holds`, headers: { authorization: token } })).json();
+    assert.ok(holds.entries[0].pickupByDate, 'the REST hold shows pickupByDate');
+    assert.equal((await k.ask('1720060110    215612AOCARREL|ABITEM-2|')).slice(2, 4), '08');
+    // The item waits for Olive: William cannot take it.
+    const refused = await k.ask('11YN20060329    203000                  AOCARREL|AAP0001|ABITEM-2|AC|');
+    assert.match(refused, new RegExp(`^120NUN${DATE}`));
+    assert.ok(fields(refused, 24).get('AF')?.[0]);
+    // Unknown items.
+    const unknownIn = await k.ask('09N20060102    08423620060113    084235APx|AOCARREL|ABNOPE|AC|');
+    assert.match(unknownIn, new RegExp(`^100NUY${DATE}`));
+    assert.deepEqual(fields(unknownIn, 24).get('AF'), ['Invalid Item']);
+    assert.equal((await k.ask('1720060110    215612AOCARREL|ABNOPE|')).slice(2, 4), '01');
   });
 
   it('asks for a resend of a message whose checksum is wrong, and resends its last answer on 97', async () => {
