@@ -1,7 +1,8 @@
-// `npm run bench:patrons`: the two patron calls integrations make all day, under load on PostgreSQL
+// `npm run bench:patrons`: the patron calls integrations make all day, under load on PostgreSQL
 // with 100,000 patrons and 300,000 holds, each beside a bare node:http server in the same run:
-// GET /v6/patrons/{id}/holds (a discovery layer's "my holds"), and POST /v6/patrons/validate (PC
-// reservation and print systems at every login), with the PIN hash's own cost on one core.
+// GET /v6/patrons/{id}/holds (a discovery layer's "my holds"), POST /v6/patrons/validate (PC
+// reservation and print systems at every login) and the Patron API's GET /PATRONAPI/{barcode}/{pin}/pintest
+// (proxy servers and e-book platforms at every login), with the PIN hash's own cost on one core.
 // The data comes from `carrel generate` (seed 1): patrons, and holds placed by the hold rules on
 // Zipf-popular bibs (queues from one to hundreds). It is kept in the database carrel_bench_patrons
 // and reused by the next run when it holds the same numbers (--fresh to rebuild it).
@@ -41,6 +42,10 @@ const RESULTS = path.join(ROOT, 'bench/results');
 
 let firstPatronId = 0;
 const randomPatron = () => 1 + Math.floor(Math.random() * PATRONS);
+/** The Patron API's answer to the right PIN: RETCOD=0 and no error line. */
+const pinOk = (body: string) => /\nRETCOD=0<BR>\n/.test(body) && !body.includes('ERRNUM');
+/** Answers to pintest: how many were checked, and the first few that were not RETCOD=0. */
+const pintestBodies = { checked: 0, ok: 0, wrong: [] as string[] };
 
 interface Run {
   rps: number;
@@ -59,30 +64,49 @@ async function load(
   url: string,
   headers: Record<string, string>,
   expect: number,
-  kind: 'validate' | 'holds',
+  kind: 'validate' | 'holds' | 'pintest',
   seconds = SECONDS,
 ): Promise<Run> {
   let bad = 0;
+  const request: autocannon.Request = {
+    validate: {
+      method: 'POST' as const,
+      headers: { ...headers, 'content-type': 'application/json' },
+      setupRequest: (request: autocannon.Request) => ({
+        ...request,
+        body: JSON.stringify({ barcode: patronBarcode(SEED, randomPatron()), pin: GENERATED_PIN }),
+      }),
+    },
+    holds: {
+      method: 'GET' as const,
+      headers,
+      setupRequest: (request: autocannon.Request) => ({ ...request, path: `/v6/patrons/${firstPatronId - 1 + randomPatron()}/holds` }),
+    },
+    // The same random barcodes as validate's, with the right PIN; no token. Every answer's body is
+    // read: anything but RETCOD=0 is an error (a wrong PIN would count against the limits).
+    pintest: {
+      method: 'GET' as const,
+      headers,
+      setupRequest: (request: autocannon.Request) => ({
+        ...request,
+        path: `/PATRONAPI/${patronBarcode(SEED, randomPatron())}/${encodeURIComponent(GENERATED_PIN)}/pintest`,
+      }),
+      onResponse: (status: number, body: string) => {
+        if (status !== expect) return; // counted below
+        pintestBodies.checked++;
+        if (pinOk(body)) pintestBodies.ok++;
+        else {
+          bad++;
+          if (pintestBodies.wrong.length < 3) pintestBodies.wrong.push(body);
+        }
+      },
+    },
+  }[kind];
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [
-      kind === 'validate'
-        ? {
-            method: 'POST',
-            headers: { ...headers, 'content-type': 'application/json' },
-            setupRequest: (request) => ({
-              ...request,
-              body: JSON.stringify({ barcode: patronBarcode(SEED, randomPatron()), pin: GENERATED_PIN }),
-            }),
-          }
-        : {
-            method: 'GET',
-            headers,
-            setupRequest: (request) => ({ ...request, path: `/v6/patrons/${firstPatronId - 1 + randomPatron()}/holds` }),
-          },
-    ],
+    requests: [request],
     setupClient: (client) => client.on('response', (status: number) => status !== expect && bad++),
   });
   return {
@@ -167,7 +191,16 @@ async function main(): Promise<void> {
     })
   ).json()) as { access_token: string };
   const auth = { authorization: `Bearer ${token.access_token}` };
-  // The bare server answers a POST with 204 and a GET with a real page of three holds, as Carrel gives it.
+  // The bare server answers a POST with 204, a GET with a real page of three holds, as Carrel gives it,
+  // and a pintest with Carrel's RETCOD=0 page. A sample of pintest answers is checked first.
+  let okPage = '';
+  for (let i = 0; i < 5; i++) {
+    const barcode = patronBarcode(SEED, randomPatron());
+    const response = await fetch(`http://127.0.0.1:3922/PATRONAPI/${barcode}/${encodeURIComponent(GENERATED_PIN)}/pintest`);
+    const body = await response.text();
+    if (response.status !== 200 || !pinOk(body)) throw new Error(`pintest of ${barcode}: ${response.status} ${JSON.stringify(body)}`);
+    okPage = body;
+  }
   let page = '';
   for (let n = 1; n <= PATRONS && !page; n++) {
     const body = await (await fetch(`http://127.0.0.1:3922/v6/patrons/${firstPatronId - 1 + n}/holds`, { headers: auth })).text();
@@ -176,7 +209,7 @@ async function main(): Promise<void> {
   const bare = await startChild(
     [
       '-e',
-      `require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{if(q.method==='GET'){s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(page)})}else{s.writeHead(204);s.end()}})}).listen(3921,'127.0.0.1',()=>console.log('ready'))`,
+      `require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{if(q.url.startsWith('/PATRONAPI/')){s.writeHead(200,{'content-type':'text/html; charset=UTF-8'});s.end(${JSON.stringify(okPage)})}else if(q.method==='GET'){s.writeHead(200,{'content-type':'application/json'});s.end(${JSON.stringify(page)})}else{s.writeHead(204);s.end()}})}).listen(3921,'127.0.0.1',()=>console.log('ready'))`,
     ],
     {},
     /ready/,
@@ -212,8 +245,14 @@ async function main(): Promise<void> {
   const holds = await measured(() => load('http://127.0.0.1:3922', auth, 200, 'holds'));
   process.stderr.write('bare node:http, POST…\n');
   const bareResult = await load('http://127.0.0.1:3921/v6/patrons/validate', {}, 204, 'validate');
+  process.stderr.write('bare node:http, RETCOD=0 page…\n');
+  const barePintest = await load('http://127.0.0.1:3921', {}, 200, 'pintest');
+  Object.assign(pintestBodies, { checked: 0, ok: 0, wrong: [] });
+  // validate and pintest back to back, so that the ratio of their rates sees the same machine.
   process.stderr.write('carrel POST /v6/patrons/validate…\n');
   const validate = await measured(() => load('http://127.0.0.1:3922/v6/patrons/validate', auth, 204, 'validate'));
+  process.stderr.write('carrel GET /PATRONAPI/{barcode}/{pin}/pintest…\n');
+  const pintest = await measured(() => load('http://127.0.0.1:3922', {}, 200, 'pintest'));
   const serverPeak = peakRssMb(server.pid!);
   await Promise.all([stop(bare), stop(server)]);
   await admin.end();
@@ -240,10 +279,21 @@ async function main(): Promise<void> {
     row('carrel GET /v6/patrons/{id}/holds', holds, bareHolds.rps, 2),
     row('bare node:http, 204', bareResult, bareResult.rps, 2),
     row('carrel POST /v6/patrons/validate', validate, bareResult.rps, 3),
+    row('bare node:http, RETCOD=0 page', barePintest, barePintest.rps, 2),
+    row('carrel GET /PATRONAPI/{barcode}/{pin}/pintest', pintest, barePintest.rps, 3),
   ]);
   console.log(`server peak RSS ${serverPeak} MB`);
   console.log(`budget: holds p99 <= 10 ms -> ${holds.p99} ms`);
   console.log(`budget: validate >= 200/s with a hash of >= 5 ms -> ${Math.round(validate.rps)}/s, ${hashMs.toFixed(1)} ms`);
+  const cpu = (r: Run) => (r.serverUs ?? 0) + (r.postgresUs ?? 0);
+  console.log(
+    `pintest answers: ${pintestBodies.ok} of ${pintestBodies.checked} bodies RETCOD=0` +
+      (pintestBodies.wrong.length ? `; others, e.g. ${JSON.stringify(pintestBodies.wrong)}` : ''),
+  );
+  console.log(
+    `budget: pintest rate / validate rate >= 1.0 -> ${(pintest.rps / validate.rps).toFixed(2)} (${Math.round(pintest.rps)}/s against ${Math.round(validate.rps)}/s; ` +
+      `server + postgres CPU ${cpu(pintest)} against ${cpu(validate)} µs/req, ${pintest.trips?.toFixed(2)} against ${validate.trips?.toFixed(2)} db trips/req)`,
+  );
 }
 
 await main();

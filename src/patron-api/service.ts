@@ -69,15 +69,17 @@ export class PatronApiService {
     }
   }
 
-  /** A PIN against the patron an id names: notFound when there is none; the patron service counts the attempt. */
+  /**
+   * A PIN against the patron an id names: a barcode first (one statement, as validate), then a
+   * unique id or `.p` record number; the patron service counts the attempt.
+   */
   async pinTest(raw: string, pin: string, client: string): Promise<'ok' | 'wrongPin' | 'noPin' | 'notFound'> {
-    const id = await this.resolve(raw);
-    if (id === undefined) return 'notFound';
-    try {
-      return await this.patrons.pinTest(id, pin, client);
-    } catch (error) {
-      if (missing(error)) return 'notFound';
-      throw error;
+    const id = raw.trim();
+    if (id && !id.startsWith('.')) {
+      const byBarcode = await this.patrons.pinTest({ barcode: id }, pin, client);
+      if (byBarcode !== 'notFound') return byBarcode;
     }
+    const patronId = await this.resolve(raw);
+    return patronId === undefined ? 'notFound' : this.patrons.pinTest({ id: patronId }, pin, client);
   }
 }

@@ -172,16 +172,24 @@ export class PatronService {
   }
 
   /**
-   * The Patron API's pintest: a PIN against a patron found by the caller, which (unlike validate)
-   * says whether the PIN was wrong or the patron has none. Counted against the same limits as
-   * validate: per barcode (the patron's first), and per client in place of an API key. Over a
-   * limit: tooManyAttempts, without checking the PIN.
+   * The Patron API's pintest: a PIN against a patron named by a barcode (read with its PIN in one
+   * statement, as validate reads it) or by id, which (unlike validate) says whether the PIN was
+   * wrong, the patron has none, or there is no such patron. Counted against the same limits as
+   * validate: per barcode (the patron's first when named by id), and per client in place of an
+   * API key. Over a limit: tooManyAttempts, without checking the PIN.
    */
-  async pinTest(patronId: string, pin: string, client: string): Promise<'ok' | 'wrongPin' | 'noPin'> {
-    const found = await repo.pinOfPatron(this.db, patronId);
-    if (!found) throw fail.notFound(`no patron ${patronId}`);
+  async pinTest(
+    patron: { barcode: string } | { id: string },
+    pin: string,
+    client: string,
+  ): Promise<'ok' | 'wrongPin' | 'noPin' | 'notFound'> {
+    const found =
+      'barcode' in patron
+        ? await repo.pinOfBarcode(this.db, patron.barcode).then((r) => r && { ...r, barcode: patron.barcode })
+        : await repo.pinOfPatron(this.db, patron.id).then((r) => r && { ...r, barcode: r.barcode ?? `.p${patron.id}` });
+    if (!found) return 'notFound';
     const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
-    const barcodeSubject = subject('barcode', found.barcode ?? `.p${patronId}`);
+    const barcodeSubject = subject('barcode', found.barcode);
     const keySubject = subject('key', client);
     const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
     if (!counts.keyCounted) throw tooManyAttempts(counts.keyRetrySec, 'client');
