@@ -13,19 +13,19 @@ const SUPPORTED = {
   patronStatus: true,
   checkout: true,
   checkin: true,
-  blockPatron: false,
+  blockPatron: true,
   status: true,
   resend: true,
   login: true,
   patronInformation: true,
   endPatronSession: true,
-  feePaid: false,
+  feePaid: true,
   itemInformation: true,
   itemStatusUpdate: false,
   patronEnable: false,
   hold: false,
-  renew: false,
-  renewAll: false,
+  renew: true,
+  renewAll: true,
 };
 
 const INVALID_PATRON_STATUS = 'YYYY          ';
@@ -89,6 +89,14 @@ export class SipSession {
         return this.remember(await this.checkin(request));
       case '17':
         return this.remember(await this.itemInformation(request));
+      case '29':
+        return this.remember(await this.renew(request));
+      case '65':
+        return this.remember(await this.renewAll(request));
+      case '37':
+        return this.remember(await this.feePaid(request));
+      case '01':
+        return this.remember(await this.blockPatron(request));
       default:
         return undefined; // a command not answered here is ignored, as the protocol says
     }
@@ -315,6 +323,155 @@ export class SipSession {
         field('AJ', await this.title(item.bib_ids)) +
         field('AQ', item.location_code ?? '') +
         field('AP', item.location_code ?? ''),
+      request,
+    );
+  }
+
+  /** The patron a renewal or payment is for: known, of this institution, and its PIN right when one is given. */
+  private async payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string }> {
+    const barcode = fields.get('AA')?.[0] ?? '';
+    if (!this.institutionOk(fields)) return { refused: 'Unknown institution' };
+    const pin = fields.get('AD')?.[0];
+    try {
+      const id = pin
+        ? await this.services.patrons.validate(barcode, pin, `sip:${this.account!.name}`)
+        : (await this.services.patrons.find({ kind: 'barcode', value: barcode })).id;
+      return { id, barcode };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { refused: error.kind === 'notFound' ? 'Unknown patron' : (error.detail ?? 'Refused') };
+    }
+  }
+
+  /** Renews the patron's loan of an item; the new due date, or why not. */
+  private async renewLoan(
+    patronId: string,
+    itemBarcode: string,
+  ): Promise<{ due: string; title: string } | { refused: string; title: string }> {
+    const item = await this.services.items.byBarcode(itemBarcode);
+    if (!item) return { refused: 'Invalid Item', title: '' };
+    const title = await this.title(item.bib_ids);
+    const [loan] = await this.services.circulation.checkoutsOfItem(item.id);
+    if (!loan || loan.patron_id !== patronId) return { refused: 'This item is not checked out to this patron', title };
+    try {
+      return { due: (await this.services.circulation.renew(loan.id)).due_date, title };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { refused: error.detail ?? 'Renewal refused', title };
+    }
+  }
+
+  /** 29 → 30: a renewal through Carrel's rules (limits, holds, blocks). */
+  private async renew(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 38);
+    const itemBarcode = fields.get('AB')?.[0] ?? '';
+    const { date } = await this.now();
+    const patron = await this.payer(fields);
+    const result = 'refused' in patron ? { refused: patron.refused, title: '' } : await this.renewLoan(patron.id, itemBarcode);
+    const ok = 'due' in result;
+    return frame(
+      `30${ok ? '1' : '0'}${yn(ok)}U${yn(ok)}${date}` +
+        field('AO', this.account!.institution) +
+        field('AA', fields.get('AA')?.[0] ?? '') +
+        field('AB', itemBarcode) +
+        field('AJ', result.title) +
+        field('AH', ok ? `${result.due.replaceAll('-', '')}    235959` : '') +
+        ('refused' in result ? field('AF', result.refused) : ''),
+      request,
+    );
+  }
+
+  /** 65 → 66: every loan of the patron renewed that can be; the others listed with the reason in AF. */
+  private async renewAll(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 18);
+    const { date } = await this.now();
+    const patron = await this.payer(fields);
+    if ('refused' in patron)
+      return frame(`660${'0000'}${'0000'}${date}` + field('AO', this.account!.institution) + field('AF', patron.refused), request);
+    const loans = await this.services.circulation.checkouts(patron.id, 2000, 0);
+    const renewed: string[] = [];
+    const unrenewed: string[] = [];
+    for (const loan of loans) {
+      const barcode = loan.barcode ?? loan.item_id;
+      const result = await this.renewLoan(patron.id, barcode);
+      ('due' in result ? renewed : unrenewed).push(barcode);
+    }
+    const count = (n: number) => String(Math.min(n, 9999)).padStart(4, '0');
+    return frame(
+      `661${count(renewed.length)}${count(unrenewed.length)}${date}` +
+        field('AO', this.account!.institution) +
+        renewed.map((b) => field('BM', b)).join('') +
+        unrenewed.map((b) => field('BN', b)).join(''),
+      request,
+    );
+  }
+
+  /**
+   * 37 → 38: a payment of BV (in the currency's units) on one fine (CG, its id) or on the patron's
+   * fines oldest first; refused when it is more than they owe. SIP2's cash is Carrel's 1, cards 3.
+   */
+  private async feePaid(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 25);
+    const paymentType = request.body.slice(20, 22) === '00' ? 1 : 3;
+    const { date } = await this.now();
+    const patron = await this.payer(fields);
+    let refused = 'refused' in patron ? patron.refused : undefined;
+    const cents = Math.round(Number(fields.get('BV')?.[0] ?? 'x') * 100);
+    if (!refused && !(Number.isFinite(cents) && cents > 0)) refused = 'BV must be an amount above 0';
+    if (!refused && 'id' in patron) {
+      const owed = await this.services.fines.owed(patron.id, 2000, 0);
+      const only = fields.get('CG')?.[0];
+      const payments: { amount: number; paymentType: number; invoiceNumber: string }[] = [];
+      let left = cents;
+      for (const fine of only ? owed.filter((f) => f.id === only) : owed) {
+        const due = Math.round(
+          (Number(fine.item_charge) + Number(fine.processing_fee) + Number(fine.billing_fee) - Number(fine.paid_amount)) * 100,
+        );
+        const amount = Math.min(due, left);
+        if (amount > 0) payments.push({ amount, paymentType, invoiceNumber: fine.id });
+        left -= amount;
+      }
+      if (left > 0) refused = only ? `Fine ${only} is not owed, or is less than the amount` : 'The amount is more than the patron owes';
+      else {
+        try {
+          await this.services.fines.pay(patron.id, payments);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          refused = error.detail ?? 'Payment refused';
+        }
+      }
+    }
+    return frame(
+      `38${yn(!refused)}${date}` +
+        field('AO', this.account!.institution) +
+        field('AA', fields.get('AA')?.[0] ?? '') +
+        field('BK', fields.get('BK')?.[0]) +
+        (refused ? field('AF', refused) : ''),
+      request,
+    );
+  }
+
+  /** 01 → 24: the card is blocked (manual block m), as a kiosk does when it keeps a card; answered with the patron's status. */
+  private async blockPatron(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 19);
+    const barcode = fields.get('AA')?.[0] ?? '';
+    if (this.institutionOk(fields)) {
+      try {
+        const { id } = await this.services.patrons.find({ kind: 'barcode', value: barcode });
+        await this.services.patrons.update(id, { blockInfo: { code: 'm' } });
+        this.log.info({ sipAccount: this.account!.name, patronId: id, message: fields.get('AL')?.[0] }, 'SIP2 block patron');
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+      }
+    }
+    const { date } = await this.now();
+    const patron = this.institutionOk(fields) ? await this.patron(barcode, undefined) : undefined;
+    return frame(
+      `24${patron?.status ?? INVALID_PATRON_STATUS}000${date}` +
+        field('AO', this.account!.institution) +
+        field('AA', barcode) +
+        field('AE', patron?.name ?? '') +
+        field('BL', yn(patron !== undefined)),
       request,
     );
   }

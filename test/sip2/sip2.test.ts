@@ -188,10 +188,10 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.match(answer, new RegExp(`^98[YN]{6}\\d{3}\\d{3}${DATE}2\\.00`));
     const f = fields(answer, 36);
     assert.match(f.get('BX')![0]!, /^[YN]{16}$/);
-    // Patron Status, Checkout, Checkin, SC/ACS Status, Resend, Login, Patron Information, End Patron Session, Item Information.
+    // All but Item Status Update, Patron Enable and Hold.
     assert.deepEqual(
       [...f.get('BX')![0]!].map((c, i) => (c === 'Y' ? i : -1)).filter((i) => i >= 0),
-      [0, 1, 2, 4, 5, 6, 7, 8, 10],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15],
     );
     assert.deepEqual(f.get('AO'), ['CARREL']);
     assert.deepEqual(f.get('AM'), ['Carrel Test Library']);
@@ -282,6 +282,52 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.match(unknownIn, new RegExp(`^100NUY${DATE}`));
     assert.deepEqual(fields(unknownIn, 24).get('AF'), ['Invalid Item']);
     assert.equal((await k.ask('1720060110    215612AOCARREL|ABNOPE|')).slice(2, 4), '01');
+  });
+
+  it('renews one loan and all of them, takes a fee payment, and blocks a card, as the REST API then shows', async () => {
+    const k = await loggedIn();
+    const token = await bearer(t, ['all']);
+    const rest = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: token } });
+    const due = async () => {
+      const loans = (await rest(`/v6/patrons/${patronId}/checkouts`)).json();
+      const one = (await t.services.items.byBarcode('ITEM-1'))!.id;
+      return String(loans.entries.find((e: { item: string }) => e.item.endsWith(`/items/${one}`)).dueDate).slice(0, 10);
+    };
+    const renewed = await k.ask('29NN20060102    084236                  AOCARREL|AAP0001|ABITEM-1|AD6789|');
+    assert.match(renewed, new RegExp(`^301YUY${DATE}`));
+    assert.equal(fields(renewed, 24).get('AH')![0], `${(await due()).replaceAll('-', '')}    235959`);
+    const notMine = await k.ask('29NN20060102    084236                  AOCARREL|AAP0001|ABNOPE|');
+    assert.match(notMine, /^300N/);
+    assert.deepEqual(fields(notMine, 24).get('AF'), ['Invalid Item']);
+
+    const all = await k.ask('6520060102    084236AOCARREL|AAP0001|');
+    assert.match(all, new RegExp(`^661\\d{4}\\d{4}${DATE}`));
+    const loans = (await rest(`/v6/patrons/${patronId}/checkouts`)).json().entries.length as number;
+    assert.equal(Number(all.slice(3, 7)) + Number(all.slice(7, 11)), loans);
+    const listed = fields(all, 29);
+    assert.equal((listed.get('BM') ?? []).length + (listed.get('BN') ?? []).length, loans);
+
+    const charged = await t.app.inject({
+      method: 'POST',
+      url: `/v6/patrons/${patronId}/fines/charge`,
+      headers: { authorization: token },
+      payload: { amount: 250, reason: 'damaged case' },
+    });
+    assert.equal(charged.statusCode, 200, charged.body);
+    const owedBefore = Number((await rest(`/v6/patrons/${patronId}?fields=moneyOwed`)).json().moneyOwed);
+    const tooMuch = await k.ask(`3719980723    0932110400USDBV${(owedBefore + 1).toFixed(2)}|AOCARREL|AAP0001|BKT1|`);
+    assert.match(tooMuch, new RegExp(`^38N${DATE}`));
+    const paid = await k.ask(`3719980723    0932110400USDBV${owedBefore.toFixed(2)}|AOCARREL|AAP0001|BKT2|`);
+    assert.match(paid, new RegExp(`^38Y${DATE}`));
+    assert.deepEqual(fields(paid, 21).get('BK'), ['T2']);
+    assert.equal(Number((await rest(`/v6/patrons/${patronId}?fields=moneyOwed`)).json().moneyOwed), 0);
+
+    const blocked = await k.ask('01N19960213    162352AOCARREL|ALCARD BLOCK TEST|AAP0001|AC|');
+    assert.match(blocked, new RegExp(`^24Y[ Y]{13}000${DATE}`));
+    assert.equal((await rest(`/v6/patrons/${patronId}?fields=blockInfo`)).json().blockInfo.code, 'm');
+    // A blocked card cannot borrow.
+    const refused = await k.ask('29NN20060102    084236                  AOCARREL|AAP0001|ABITEM-1|');
+    assert.match(refused, /^300N/);
   });
 
   it('asks for a resend of a message whose checksum is wrong, and resends its last answer on 97', async () => {
