@@ -23,7 +23,7 @@ const SUPPORTED = {
   itemInformation: true,
   itemStatusUpdate: false,
   patronEnable: false,
-  hold: false,
+  hold: true,
   renew: true,
   renewAll: true,
 };
@@ -97,6 +97,8 @@ export class SipSession {
         return this.remember(await this.feePaid(request));
       case '01':
         return this.remember(await this.blockPatron(request));
+      case '15':
+        return this.remember(await this.hold(request));
       default:
         return undefined; // a command not answered here is ignored, as the protocol says
     }
@@ -446,6 +448,56 @@ export class SipSession {
         field('AO', this.account!.institution) +
         field('AA', fields.get('AA')?.[0] ?? '') +
         field('BK', fields.get('BK')?.[0]) +
+        (refused ? field('AF', refused) : ''),
+      request,
+    );
+  }
+
+  /**
+   * 15 → 16: `+` places a hold on the item's title (BY 3: on the copy itself) for pickup at BS, the
+   * kiosk's location or the patron's home library; `-` cancels the patron's hold on it. Through the
+   * hold rules REST uses; a refusal is ok 0 with its reason.
+   */
+  private async hold(request: Request): Promise<string> {
+    const fields = fieldsOf(request.body, 19);
+    const mode = request.body.slice(0, 1);
+    const itemBarcode = fields.get('AB')?.[0] ?? '';
+    const { date } = await this.now();
+    const patron = await this.payer(fields);
+    const item = itemBarcode ? await this.services.items.byBarcode(itemBarcode) : undefined;
+    let refused = 'refused' in patron ? patron.refused : !item ? 'Invalid Item' : undefined;
+    let queue: number | undefined;
+    let pickup = fields.get('BS')?.[0];
+    if (!refused && 'id' in patron && item) {
+      const specific = fields.get('BY')?.[0] === '3';
+      const record = specific ? { recordType: 'i', recordNumber: item.id } : { recordType: 'b', recordNumber: item.bib_ids[0] ?? '' };
+      const mine = () => this.services.holds.listOfPatron(patron.id, { inactive: false, limit: 2000, offset: 0 });
+      const matches = (h: { record_type: string; item_id: string | null; bib_id: string }) =>
+        specific ? h.record_type === 'i' && h.item_id === item.id : h.record_type === 'b' && h.bib_id === record.recordNumber;
+      try {
+        if (mode === '+') {
+          const home = (await this.services.patrons.get(patron.id)).home_library_code;
+          pickup = pickup || this.account!.location || home || '';
+          await this.services.holds.place(patron.id, { ...record, pickupLocation: pickup });
+          queue = (await mine()).find(matches)?.priority ?? undefined;
+        } else if (mode === '-') {
+          const held = (await mine()).find(matches);
+          if (!held) refused = 'This patron has no hold on this item';
+          else await this.services.holds.cancel(held.id);
+        } else refused = 'Changing a hold is not offered here: cancel it and place another';
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        refused = error.detail ?? 'Hold refused';
+      }
+    }
+    return frame(
+      `16${refused ? '0' : '1'}${yn(item?.status === '-' && item.due_date === null)}${date}` +
+        (queue !== undefined ? field('BR', queue) : '') +
+        (pickup && !refused && mode === '+' ? field('BS', pickup) : '') +
+        field('AO', this.account!.institution) +
+        field('AA', fields.get('AA')?.[0] ?? '') +
+        field('AB', itemBarcode) +
+        (item ? field('AJ', await this.title(item.bib_ids)) : '') +
         (refused ? field('AF', refused) : ''),
       request,
     );

@@ -188,10 +188,10 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.match(answer, new RegExp(`^98[YN]{6}\\d{3}\\d{3}${DATE}2\\.00`));
     const f = fields(answer, 36);
     assert.match(f.get('BX')![0]!, /^[YN]{16}$/);
-    // All but Item Status Update, Patron Enable and Hold.
+    // All but Item Status Update and Patron Enable.
     assert.deepEqual(
       [...f.get('BX')![0]!].map((c, i) => (c === 'Y' ? i : -1)).filter((i) => i >= 0),
-      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15],
     );
     assert.deepEqual(f.get('AO'), ['CARREL']);
     assert.deepEqual(f.get('AM'), ['Carrel Test Library']);
@@ -328,6 +328,36 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     // A blocked card cannot borrow.
     const refused = await k.ask('29NN20060102    084236                  AOCARREL|AAP0001|ABITEM-1|');
     assert.match(refused, /^300N/);
+  });
+
+  it('places and cancels a hold through the hold rules, as the REST API then shows', async () => {
+    const k = await loggedIn();
+    const token = await bearer(t, ['all']);
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/v6/patrons',
+      headers: { authorization: token },
+      payload: { names: ['Holder, Hal'], barcodes: ['P0003'], pin: '2222', homeLibraryCode: 'mn' },
+    });
+    const halId = String(made.json().link).split('/').pop()!;
+    const bib = await addBib(t.testDb.db, 'Othello');
+    await addItem(t.testDb.db, bib, 'mn', '-', 'ITEM-3');
+    const holds = async () =>
+      (await t.app.inject({ method: 'GET', url: `/v6/patrons/${halId}/holds`, headers: { authorization: token } })).json().entries as {
+        record: string;
+      }[];
+    const placed = await k.ask('15+20060415    110158BSbr|AOCARREL|AAP0003|ABITEM-3|AD2222|');
+    assert.match(placed, new RegExp(`^161[YN]${DATE}`), placed);
+    const f = fields(placed, 22);
+    assert.deepEqual([f.get('BR'), f.get('BS'), f.get('AJ')], [['1'], ['br'], ['Othello']]);
+    assert.equal((await holds()).length, 1);
+    assert.match((await holds())[0]!.record, new RegExp(`/bibs/${bib}$`));
+    assert.match(await k.ask('15-20060415    110158AOCARREL|AAP0003|ABITEM-3|'), /^161/);
+    assert.equal((await holds()).length, 0);
+    const none = await k.ask('15-20060415    110158AOCARREL|AAP0003|ABITEM-3|');
+    assert.match(none, /^160/);
+    assert.deepEqual(fields(none, 22).get('AF'), ['This patron has no hold on this item']);
+    assert.deepEqual(fields(await k.ask('15+20060415    110158AOCARREL|AAP0003|ABNOPE|'), 22).get('AF'), ['Invalid Item']);
   });
 
   it('asks for a resend of a message whose checksum is wrong, and resends its last answer on 97', async () => {
