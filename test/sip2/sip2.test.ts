@@ -360,6 +360,24 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.deepEqual(fields(await k.ask('15+20060415    110158AOCARREL|AAP0003|ABNOPE|'), 22).get('AF'), ['Invalid Item']);
   });
 
+  it('takes a message in pieces and CR LF ends, loses nothing when a kiosk leaves mid-message, and serves many kiosks at once', async () => {
+    const k = await loggedIn();
+    const whole = k.seal('9900302.00');
+    k.socket.write(whole.slice(0, 5));
+    await new Promise((resolve) => setImmediate(resolve));
+    k.socket.write(`${whole.slice(5)}\r\n`);
+    assert.match(await k.read(), /^98/);
+    // The LF of that CR LF is not a message: the next answer is the next message's.
+    assert.match(await k.ask('3519980723    094014AOCARREL|AAP0001|'), /^36Y/);
+    const leaving = await loggedIn();
+    leaving.socket.write('6300020060329    201700          AOCARREL|AAP00');
+    leaving.socket.destroy();
+    await leaving.closed;
+    const many = await Promise.all(Array.from({ length: 20 }, () => loggedIn()));
+    const answers = await Promise.all(many.map((m) => m.ask('2300120060101    084237AOCARREL|AAP0001|AC|')));
+    for (const answer of answers) assert.deepEqual(fields(answer, 37).get('AE'), ['Shakespeare, William']);
+  });
+
   it('asks for a resend of a message whose checksum is wrong, and resends its last answer on 97', async () => {
     const k = await loggedIn();
     // FOLIO's case: a bad checksum gets exactly 96AZFEF6.
