@@ -3,7 +3,8 @@
 // that disconnects mid-message loses nothing but that message.
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { SipSession, type SessionServices } from './session.ts';
+import type { SessionServices } from './context.ts';
+import { SipSession } from './session.ts';
 
 export interface SipDoor {
   port: number;

@@ -1,0 +1,209 @@
+// SIP2's circulation messages: Checkout (11/12), Checkin (09/10), Item Information (17/18), Renew
+// (29/30), Renew All (65/66), Hold (15/16), through the circulation, item and hold services.
+import { DomainError } from '../shared/errors.ts';
+import type { SipContext } from './context.ts';
+import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
+
+/** SIP2's circulation status (18) of an item's status: 03 available, 04 charged, 08 on the hold shelf, 10 in transit, 12 lost, 13 missing, 01 other. */
+function circulationStatus(status: string, onLoan: boolean): string {
+  if (onLoan) return '04';
+  return { '-': '03', '!': '08', t: '10', $: '12', m: '13' }[status] ?? '01';
+}
+
+/** 11 → 12: a checkout through Carrel's own rules (holds, blocks, limits); a refusal is ok 0 with its reason in AF. */
+export async function checkout(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 38);
+  const patronBarcode = fields.get('AA')?.[0] ?? '';
+  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const pin = fields.get('AD')?.[0];
+  const { date } = await ctx.now();
+  const item = await ctx.services.items.byBarcode(itemBarcode);
+  const title = item ? await ctx.title(item.bib_ids) : '';
+  let due: string | undefined;
+  let refused: string | undefined;
+  if (!ctx.institutionOk(fields)) refused = 'Unknown institution';
+  else {
+    try {
+      const id = await ctx.services.circulation.checkoutByBarcodes(
+        patronBarcode,
+        itemBarcode,
+        pin === '' ? undefined : pin,
+        `sip:${ctx.account.name}`,
+      );
+      due = (await ctx.services.circulation.loan(id)).due_date;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      refused = error.detail ?? 'Checkout refused';
+    }
+  }
+  const ok = due !== undefined;
+  return frame(
+    `12${ok ? '1' : '0'}NU${yn(ok)}${date}` +
+      field('AO', ctx.account.institution) +
+      field('AA', patronBarcode) +
+      field('AB', itemBarcode) +
+      field('AJ', title) +
+      field('AH', due ? `${due.replaceAll('-', '')}    235959` : '') +
+      (refused ? field('AF', refused) : ''),
+    request,
+  );
+}
+
+/** 09 → 10: a check-in as the REST check-in does it (a waiting hold traps the item: alert, CV 01 here or 02 in transit). */
+export async function checkin(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 37);
+  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const { date } = await ctx.now();
+  const item = ctx.institutionOk(fields) ? await ctx.services.items.byBarcode(itemBarcode) : undefined;
+  if (!item) {
+    return frame(
+      `100NUY${date}` + field('AO', ctx.account.institution) + field('AB', itemBarcode) + field('AQ', '') + field('AF', 'Invalid Item'),
+      request,
+    );
+  }
+  const result = await ctx.services.circulation.checkin(item.id);
+  const alert = result.status === '!' ? '01' : result.status === 't' ? '02' : undefined;
+  return frame(
+    `101${yn(alert === undefined)}U${yn(alert !== undefined)}${date}` +
+      field('AO', ctx.account.institution) +
+      field('AB', itemBarcode) +
+      field('AQ', item.location_code ?? '') +
+      field('AJ', await ctx.title(item.bib_ids)) +
+      (alert ? field('CV', alert) + field('AF', alert === '01' ? 'Hold: put on the hold shelf' : 'Hold: send in transit') : ''),
+    request,
+  );
+}
+
+/** 17 → 18: an item's circulation status, hold queue, due date, title and location. */
+export async function itemInformation(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 18);
+  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const { date } = await ctx.now();
+  const item = ctx.institutionOk(fields) ? await ctx.services.items.byBarcode(itemBarcode, { circulation: true }) : undefined;
+  if (!item) return frame(`18010001${date}` + field('AB', itemBarcode) + field('AJ', '') + field('AF', 'Invalid Item'), request);
+  const due = item.due_date ? `${item.due_date.toISOString().slice(0, 10).replaceAll('-', '')}    235959` : undefined;
+  return frame(
+    `18${circulationStatus(item.status, item.due_date !== null)}0001${date}` +
+      field('CF', String(item.hold_count ?? 0).padStart(5, '0')) +
+      (due ? field('AH', due) : '') +
+      field('AB', itemBarcode) +
+      field('AJ', await ctx.title(item.bib_ids)) +
+      field('AQ', item.location_code ?? '') +
+      field('AP', item.location_code ?? ''),
+    request,
+  );
+}
+
+/** Renews the patron's loan of an item; the new due date, or why not. */
+async function renewLoan(
+  ctx: SipContext,
+  patronId: string,
+  itemBarcode: string,
+): Promise<{ due: string; title: string } | { refused: string; title: string }> {
+  const item = await ctx.services.items.byBarcode(itemBarcode);
+  if (!item) return { refused: 'Invalid Item', title: '' };
+  const title = await ctx.title(item.bib_ids);
+  const [loan] = await ctx.services.circulation.checkoutsOfItem(item.id);
+  if (!loan || loan.patron_id !== patronId) return { refused: 'This item is not checked out to this patron', title };
+  try {
+    return { due: (await ctx.services.circulation.renew(loan.id)).due_date, title };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { refused: error.detail ?? 'Renewal refused', title };
+  }
+}
+
+/** 29 → 30: a renewal through Carrel's rules (limits, holds, blocks). */
+export async function renew(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 38);
+  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const { date } = await ctx.now();
+  const patron = await ctx.payer(fields);
+  const result = 'refused' in patron ? { refused: patron.refused, title: '' } : await renewLoan(ctx, patron.id, itemBarcode);
+  const ok = 'due' in result;
+  return frame(
+    `30${ok ? '1' : '0'}${yn(ok)}U${yn(ok)}${date}` +
+      field('AO', ctx.account.institution) +
+      field('AA', fields.get('AA')?.[0] ?? '') +
+      field('AB', itemBarcode) +
+      field('AJ', result.title) +
+      field('AH', ok ? `${result.due.replaceAll('-', '')}    235959` : '') +
+      ('refused' in result ? field('AF', result.refused) : ''),
+    request,
+  );
+}
+
+/** 65 → 66: every loan of the patron renewed that can be; the others listed with the reason in AF. */
+export async function renewAll(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 18);
+  const { date } = await ctx.now();
+  const patron = await ctx.payer(fields);
+  if ('refused' in patron)
+    return frame(`660${'0000'}${'0000'}${date}` + field('AO', ctx.account.institution) + field('AF', patron.refused), request);
+  const loans = await ctx.services.circulation.checkouts(patron.id, 2000, 0);
+  const renewed: string[] = [];
+  const unrenewed: string[] = [];
+  for (const loan of loans) {
+    const barcode = loan.barcode ?? loan.item_id;
+    const result = await renewLoan(ctx, patron.id, barcode);
+    ('due' in result ? renewed : unrenewed).push(barcode);
+  }
+  const count = (n: number) => String(Math.min(n, 9999)).padStart(4, '0');
+  return frame(
+    `661${count(renewed.length)}${count(unrenewed.length)}${date}` +
+      field('AO', ctx.account.institution) +
+      renewed.map((b) => field('BM', b)).join('') +
+      unrenewed.map((b) => field('BN', b)).join(''),
+    request,
+  );
+}
+
+/**
+ * 15 → 16: `+` places a hold on the item's title (BY 3: on the copy itself) for pickup at BS, the
+ * kiosk's location or the patron's home library; `-` cancels the patron's hold on it. Through the
+ * hold rules REST uses; a refusal is ok 0 with its reason.
+ */
+export async function hold(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 19);
+  const mode = request.body.slice(0, 1);
+  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const { date } = await ctx.now();
+  const patron = await ctx.payer(fields);
+  const item = itemBarcode ? await ctx.services.items.byBarcode(itemBarcode) : undefined;
+  let refused = 'refused' in patron ? patron.refused : !item ? 'Invalid Item' : undefined;
+  let queue: number | undefined;
+  let pickup = fields.get('BS')?.[0];
+  if (!refused && 'id' in patron && item) {
+    const specific = fields.get('BY')?.[0] === '3';
+    const record = specific ? { recordType: 'i', recordNumber: item.id } : { recordType: 'b', recordNumber: item.bib_ids[0] ?? '' };
+    const mine = () => ctx.services.holds.listOfPatron(patron.id, { inactive: false, limit: 2000, offset: 0 });
+    const matches = (h: { record_type: string; item_id: string | null; bib_id: string }) =>
+      specific ? h.record_type === 'i' && h.item_id === item.id : h.record_type === 'b' && h.bib_id === record.recordNumber;
+    try {
+      if (mode === '+') {
+        const home = (await ctx.services.patrons.get(patron.id)).home_library_code;
+        pickup = pickup || ctx.account.location || home || '';
+        await ctx.services.holds.place(patron.id, { ...record, pickupLocation: pickup });
+        queue = (await mine()).find(matches)?.priority ?? undefined;
+      } else if (mode === '-') {
+        const held = (await mine()).find(matches);
+        if (!held) refused = 'This patron has no hold on this item';
+        else await ctx.services.holds.cancel(held.id);
+      } else refused = 'Changing a hold is not offered here: cancel it and place another';
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      refused = error.detail ?? 'Hold refused';
+    }
+  }
+  return frame(
+    `16${refused ? '0' : '1'}${yn(item?.status === '-' && item.due_date === null)}${date}` +
+      (queue !== undefined ? field('BR', queue) : '') +
+      (pickup && !refused && mode === '+' ? field('BS', pickup) : '') +
+      field('AO', ctx.account.institution) +
+      field('AA', fields.get('AA')?.[0] ?? '') +
+      field('AB', itemBarcode) +
+      (item ? field('AJ', await ctx.title(item.bib_ids)) : '') +
+      (refused ? field('AF', refused) : ''),
+    request,
+  );
+}

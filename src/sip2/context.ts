@@ -1,0 +1,21 @@
+// What SIP2's message handlers (patron-messages.ts, circulation-messages.ts) are given by the
+// kiosk's session (session.ts).
+import type { Services } from '../domain.ts';
+import type { SipAccount } from './accounts.ts';
+
+export type SessionServices = Pick<Services, 'patrons' | 'holds' | 'circulation' | 'fines' | 'library' | 'items' | 'bibs' | 'sipAccounts'>;
+
+export interface SipContext {
+  services: SessionServices;
+  /** The account the kiosk logged in with. */
+  account: SipAccount;
+  log: { info(o: object, m: string): void };
+  /** SIP2's date and time now, and today, in the library's time zone. */
+  now(): Promise<{ date: string; today: string; timeZone: string }>;
+  /** Whether a message's AO is the account's institution. */
+  institutionOk(fields: Map<string, string[]>): boolean;
+  /** An item's title: its first bib's. */
+  title(bibIds: readonly string[]): Promise<string>;
+  /** The patron a renewal, payment or hold is for (AA, and AD checked when given), or why not. */
+  payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string }>;
+}

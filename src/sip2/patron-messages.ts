@@ -1,0 +1,259 @@
+// SIP2's patron messages: Patron Status (23/24), Patron Information (63/64), Fee Paid (37/38),
+// Block Patron (01 → 24), answered from the patron, circulation, hold and fine services.
+import { standing, type Standing } from '../library/standing.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { SipContext } from './context.ts';
+import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
+
+/** An unknown card's 14 status flags: no privileges. */
+const INVALID_PATRON_STATUS = 'YYYY          ';
+
+interface PatronView {
+  id: string;
+  name: string;
+  standing: Standing;
+  status: string;
+  checkouts: { barcode: string; overdue: boolean }[];
+  holdsReady: string[];
+  holdsWaiting: string[];
+  fines: { id: string; description: string }[];
+  owed: string;
+  email?: string;
+  phone?: string;
+  address?: string;
+  homeLibrary?: string;
+  birthDate?: string;
+  patronType: number;
+  pinOk?: boolean;
+}
+
+export async function patronStatus(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 21);
+  const language = request.body.slice(0, 3);
+  const barcode = fields.get('AA')?.[0] ?? '';
+  const { date } = await ctx.now();
+  const patron = ctx.institutionOk(fields) ? await patronView(ctx, barcode, fields.get('AD')?.[0]) : undefined;
+  return frame(
+    `24${patron?.status ?? INVALID_PATRON_STATUS}${language}${date}` +
+      field('AO', ctx.account.institution) +
+      field('AA', barcode) +
+      field('AE', patron?.name ?? '') +
+      field('BL', yn(patron !== undefined)) +
+      (fields.has('AD') ? field('CQ', yn(patron?.pinOk === true)) : '') +
+      (patron ? field('BH', 'USD') + field('BV', patron.owed) : '') +
+      (patron ? '' : field('AF', 'Unknown patron: check the card')),
+    request,
+  );
+}
+
+export async function patronInformation(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 31);
+  const language = request.body.slice(0, 3);
+  const summary = request.body.slice(21, 31);
+  const barcode = fields.get('AA')?.[0] ?? '';
+  const { date } = await ctx.now();
+  const patron = ctx.institutionOk(fields) ? await patronView(ctx, barcode, fields.get('AD')?.[0]) : undefined;
+  const count = (n: number | undefined) => String(Math.min(n ?? 0, 9999)).padStart(4, '0');
+  if (!patron) {
+    return frame(
+      `64${INVALID_PATRON_STATUS}${language}${date}${'0000'.repeat(6)}` +
+        field('AO', ctx.account.institution) +
+        field('AA', barcode) +
+        field('AE', '') +
+        field('BL', 'N') +
+        (fields.has('AD') ? field('CQ', 'N') : '') +
+        field('AF', 'Unknown patron: check the card'),
+      request,
+    );
+  }
+  const overdue = patron.checkouts.filter((c) => c.overdue);
+  // The summary asks for one list: the first Y says which (holds, overdue, charged, fines, recalls, unavailable holds).
+  const start = Math.max(1, Number(fields.get('BP')?.[0] ?? 1) || 1);
+  const end = Math.max(start, Number(fields.get('BQ')?.[0] ?? start + 49) || start + 49);
+  const page = (items: string[]) => items.slice(start - 1, end);
+  const lists: [string, string[]][] = [
+    ['AS', patron.holdsReady],
+    ['AT', overdue.map((c) => c.barcode)],
+    ['AU', patron.checkouts.map((c) => c.barcode)],
+    ['AV', patron.fines.map((f) => `${f.id} ${f.description}`)],
+    ['BU', []],
+    ['CD', patron.holdsWaiting],
+  ];
+  const wanted = summary.indexOf('Y');
+  const list = wanted >= 0 && wanted < lists.length ? lists[wanted]! : undefined;
+  return frame(
+    `64${patron.status}${language}${date}` +
+      count(patron.holdsReady.length) +
+      count(overdue.length) +
+      count(patron.checkouts.length) +
+      count(patron.fines.length) +
+      count(0) +
+      count(patron.holdsWaiting.length) +
+      field('AO', ctx.account.institution) +
+      field('AA', barcode) +
+      field('AE', patron.name) +
+      field('BL', 'Y') +
+      (fields.has('AD') ? field('CQ', yn(patron.pinOk === true)) : '') +
+      field('BH', 'USD') +
+      field('BV', patron.owed) +
+      (list
+        ? page(list[1])
+            .map((item) => field(list[0], item))
+            .join('')
+        : '') +
+      field('BD', patron.address) +
+      field('BE', patron.email) +
+      field('BF', patron.phone) +
+      field('AQ', patron.homeLibrary) +
+      field('PB', patron.birthDate) +
+      field('PC', patron.patronType) +
+      (patron.standing.ok ? '' : field('AF', standingMessage(patron.standing))),
+    request,
+  );
+}
+
+/**
+ * 37 → 38: a payment of BV (in the currency's units) on one fine (CG, its id) or on the patron's
+ * fines oldest first; refused when it is more than they owe. SIP2's cash is Carrel's 1, cards 3.
+ */
+export async function feePaid(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 25);
+  const paymentType = request.body.slice(20, 22) === '00' ? 1 : 3;
+  const { date } = await ctx.now();
+  const patron = await ctx.payer(fields);
+  let refused = 'refused' in patron ? patron.refused : undefined;
+  const cents = Math.round(Number(fields.get('BV')?.[0] ?? 'x') * 100);
+  if (!refused && !(Number.isFinite(cents) && cents > 0)) refused = 'BV must be an amount above 0';
+  if (!refused && 'id' in patron) {
+    const owed = await ctx.services.fines.owed(patron.id, 2000, 0);
+    const only = fields.get('CG')?.[0];
+    const payments: { amount: number; paymentType: number; invoiceNumber: string }[] = [];
+    let left = cents;
+    for (const fine of only ? owed.filter((f) => f.id === only) : owed) {
+      const due = Math.round(
+        (Number(fine.item_charge) + Number(fine.processing_fee) + Number(fine.billing_fee) - Number(fine.paid_amount)) * 100,
+      );
+      const amount = Math.min(due, left);
+      if (amount > 0) payments.push({ amount, paymentType, invoiceNumber: fine.id });
+      left -= amount;
+    }
+    if (left > 0) refused = only ? `Fine ${only} is not owed, or is less than the amount` : 'The amount is more than the patron owes';
+    else {
+      try {
+        await ctx.services.fines.pay(patron.id, payments);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        refused = error.detail ?? 'Payment refused';
+      }
+    }
+  }
+  return frame(
+    `38${yn(!refused)}${date}` +
+      field('AO', ctx.account.institution) +
+      field('AA', fields.get('AA')?.[0] ?? '') +
+      field('BK', fields.get('BK')?.[0]) +
+      (refused ? field('AF', refused) : ''),
+    request,
+  );
+}
+
+/** 01 → 24: the card is blocked (manual block m), as a kiosk does when it keeps a card; answered with the patron's status. */
+export async function blockPatron(ctx: SipContext, request: Request): Promise<string> {
+  const fields = fieldsOf(request.body, 19);
+  const barcode = fields.get('AA')?.[0] ?? '';
+  if (ctx.institutionOk(fields)) {
+    try {
+      const { id } = await ctx.services.patrons.find({ kind: 'barcode', value: barcode });
+      await ctx.services.patrons.update(id, { blockInfo: { code: 'm' } });
+      ctx.log.info({ sipAccount: ctx.account.name, patronId: id, message: fields.get('AL')?.[0] }, 'SIP2 block patron');
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  const { date } = await ctx.now();
+  const patron = ctx.institutionOk(fields) ? await patronView(ctx, barcode, undefined) : undefined;
+  return frame(
+    `24${patron?.status ?? INVALID_PATRON_STATUS}000${date}` +
+      field('AO', ctx.account.institution) +
+      field('AA', barcode) +
+      field('AE', patron?.name ?? '') +
+      field('BL', yn(patron !== undefined)),
+    request,
+  );
+}
+
+/** A patron by barcode, with what the patron messages report; the PIN checked (and counted) when given. */
+async function patronView(ctx: SipContext, barcode: string, pin: string | undefined): Promise<PatronView | undefined> {
+  if (!barcode) return undefined;
+  const { patrons, holds, circulation, fines } = ctx.services;
+  let row;
+  const { extras, blocks } = await patrons.circulation();
+  try {
+    row = await patrons.find({ kind: 'barcode', value: barcode }, extras);
+  } catch (error) {
+    if (error instanceof DomainError && (error.kind === 'notFound' || error.kind === 'multipleRecords')) return undefined;
+    throw error;
+  }
+  let pinOk: boolean | undefined;
+  if (pin !== undefined) {
+    try {
+      pinOk = (await patrons.validate(barcode, pin, `sip:${ctx.account.name}`)) === row.id;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      pinOk = false;
+    }
+  }
+  const { today } = await ctx.now();
+  const [loans, held, owed] = await Promise.all([
+    circulation.checkouts(row.id, 2000, 0),
+    holds.listOfPatron(row.id, { inactive: false, limit: 2000, offset: 0 }),
+    fines.owed(row.id, 2000, 0),
+  ]);
+  const state = standing({ ...row, overdue: row.overdue ?? 0 }, today, blocks);
+  const flag = (on: boolean) => (on ? 'Y' : ' ');
+  const denied = !state.ok;
+  const status =
+    flag(denied) +
+    flag(denied) +
+    ' ' +
+    flag(denied) +
+    ' ' +
+    ' ' +
+    flag(!state.ok && state.reason === 'tooManyOverdue') +
+    '   ' +
+    flag(!state.ok && state.reason === 'owesTooMuch') +
+    '   ';
+  const address = row.addresses[0];
+  return {
+    id: row.id,
+    name: row.names[0] ?? '',
+    standing: state,
+    status,
+    checkouts: loans.map((c) => ({ barcode: c.barcode ?? c.item_id, overdue: c.due_date < today })),
+    holdsReady: held.filter((h) => h.state === 'r').map((h) => h.trapped_item_id ?? h.item_id ?? h.bib_id),
+    holdsWaiting: held.filter((h) => h.state !== 'r').map((h) => h.item_id ?? h.bib_id),
+    fines: owed.map((f) => ({ id: f.id, description: f.description ?? f.charge_type })),
+    owed: Number(row.money_owed).toFixed(2),
+    email: row.emails[0],
+    phone: row.phones[0]?.number,
+    address: address ? address.lines.join(', ') : undefined,
+    homeLibrary: row.home_library_code ?? undefined,
+    birthDate: row.birth_date ? row.birth_date.replaceAll('-', '') : undefined,
+    patronType: row.patron_type,
+    pinOk,
+  };
+}
+
+function standingMessage(state: Standing): string {
+  if (state.ok) return '';
+  switch (state.reason) {
+    case 'expired':
+      return `Card expired on ${state.expirationDate}`;
+    case 'blocked':
+      return 'Card blocked: please see the staff';
+    case 'owesTooMuch':
+      return `Fines of ${state.owed} are over the limit of ${state.limit}`;
+    case 'tooManyOverdue':
+      return `${state.overdue} items are overdue`;
+  }
+}
