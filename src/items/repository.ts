@@ -330,7 +330,9 @@ export interface ItemListFilter extends CommonListFilter {
 
 /** The live item with this barcode (the first, should several share it). */
 export async function itemIdByBarcode(db: Queryable, barcode: string): Promise<string | undefined> {
-  return (await db.query<{ id: string }>('select id::text from items where barcode = $1 and deleted_date is null order by id limit 1', [barcode]))[0]?.id;
+  return (
+    await db.query<{ id: string }>('select id::text from items where barcode = $1 and deleted_date is null order by id limit 1', [barcode])
+  )[0]?.id;
 }
 
 export async function listItems(db: Queryable, filter: ItemListFilter): Promise<ItemRow[]> {
