@@ -148,7 +148,7 @@ const REDACT = [
 
 /** A request's path as logged: no query string (it may one day carry a barcode or a name), no Patron API PIN. */
 function loggedPath(url: string): string {
-  return url.split('?')[0]!.replace(/^(\/PATRONAPI\/[^/]*\/)[^/]*(\/pintest\/?)$/i, '$1[redacted]$2');
+  return url.split('?')[0]!.replace(/^(\/+PATRONAPI\/+[^/]*\/+)[^/]+(\/+pintest\b.*)$/i, '$1[redacted]$2');
 }
 
 function requestId(raw: unknown): string {

@@ -6,6 +6,7 @@ import { SqlService } from '../../src/sql/service.ts';
 import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
 import { refusal } from '../helpers/domain-error.ts';
+import { addBib, addItem, setUpLibrary } from '../helpers/circulation.ts';
 import { parseCsv } from '../helpers/csv.ts';
 
 describe(`the SQL door on ${ENGINE}`, () => {
@@ -14,6 +15,7 @@ describe(`the SQL door on ${ENGINE}`, () => {
   before(async () => {
     testDb = await createTestDb();
     sql = new SqlService(testDb.db, { statementTimeoutMs: 30_000, rowCap: 5 });
+    await setUpLibrary(testDb.db);
   });
   after(() => testDb.drop());
 
@@ -84,6 +86,15 @@ describe(`the SQL door on ${ENGINE}`, () => {
       assert.equal(refused.kind, 'queryFailed');
       assert.equal(refused.detail, `the function ${fn} is not available to SQL readers`, statement);
     }
+  });
+
+  it('answers no deleted record’s fields through the function the views read them with', async () => {
+    const item = await addItem(testDb.db, await addBib(testDb.db, 'Withdrawn'), 'mn', '-', 'GONE-1');
+    const count = async () =>
+      (await sql.run(`select count(*)::integer as n from public.carrel_sierra_fields('i', ${item}, 'null'::json)`)).rows[0]![0];
+    assert.equal(await count(), 1); // its barcode
+    await testDb.db.query('update items set deleted_date = now() where id = $1', [item]);
+    assert.equal(await count(), 0);
   });
 
   it("answers PostgreSQL's message for a statement it refuses, and an empty statement is refused", async () => {

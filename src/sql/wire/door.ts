@@ -55,6 +55,10 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
   let serial = 0;
 
   const server = net.createServer((socket) => {
+    if (sockets.size >= total) {
+      socket.end(backend.error('53300', 'sorry, too many clients already', 'FATAL'));
+      return;
+    }
     sockets.add(socket);
     socket.setNoDelay(true);
     const id = ++serial;
@@ -89,7 +93,7 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
       const encoding = (params.client_encoding ?? 'UTF8').toUpperCase().replace(/[-_]/g, '');
       if (!['UTF8', 'UNICODE', 'SQLASCII', 'AUTO'].includes(encoding))
         return fatal('22023', `this server answers in UTF8 only, not ${params.client_encoding}`);
-      scram = new ScramExchange(parseVerifier(await o.verifier(user)) ?? unmatchableVerifier());
+      scram = new ScramExchange(parseVerifier(await o.verifier(user)) ?? unmatchableVerifier(user));
       write(backend.authentication(10, 'SCRAM-SHA-256\0\0'));
     }
 
@@ -114,7 +118,6 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         return fatal('28P01', `password authentication failed for user "${user ?? ''}"`);
       }
       if ((open.get(user) ?? 0) >= perLogin) return fatal('53300', `too many connections for role "${user}"`);
-      if (sockets.size > total) return fatal('53300', 'sorry, too many clients already');
       open.set(user, (open.get(user) ?? 0) + 1);
       try {
         database = await o.session();
@@ -169,7 +172,9 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         const head = started ? 1 : 0;
         if (buffered.length < head + 4) break;
         const length = buffered.readInt32BE(head) + head;
-        if (length < head + 4 || length > 64 * 1024 * 1024) {
+        // Before authentication a message is a start-up packet or a SCRAM message: small.
+        const most = session ? 64 * 1024 * 1024 : 16 * 1024;
+        if (length < head + 4 || length > most) {
           fatal('08P01', 'invalid message length');
           buffered = Buffer.alloc(0);
           return;

@@ -21,14 +21,14 @@ export function parseVerifier(stored: string | null | undefined): Verifier | und
   };
 }
 
+// A secret of this process, so that an unknown user's made-up salt is the same at every attempt
+// (a salt that changed would tell that the user is not there).
+const FAKE_SALT_KEY = crypto.randomBytes(32);
+
 /** A verifier no password matches, for a user who is not there (the exchange runs the same way, and fails). */
-export function unmatchableVerifier(): Verifier {
-  return {
-    iterations: 4096,
-    salt: crypto.randomBytes(16).toString('base64'),
-    storedKey: crypto.randomBytes(32),
-    serverKey: crypto.randomBytes(32),
-  };
+export function unmatchableVerifier(user: string): Verifier {
+  const salt = crypto.createHmac('sha256', FAKE_SALT_KEY).update(user).digest().subarray(0, 16).toString('base64');
+  return { iterations: 4096, salt, storedKey: crypto.randomBytes(32), serverKey: crypto.randomBytes(32) };
 }
 
 const hmac = (key: Buffer, text: string) => crypto.createHmac('sha256', key).update(text).digest();

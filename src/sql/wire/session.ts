@@ -76,6 +76,16 @@ export class LoginSession {
 
   /** Handles one frontend message; answers false once the client has said goodbye. */
   async handle(m: Message): Promise<boolean> {
+    try {
+      return await this.dispatch(m);
+    } catch (error) {
+      // The shared session is never left inside this client's transaction, as its role.
+      await this.endTurn().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async dispatch(m: Message): Promise<boolean> {
     switch (m.type) {
       case 'X':
         return false;

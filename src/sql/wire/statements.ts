@@ -27,8 +27,6 @@ const SETTINGS = new Set([
   'bytea_output',
   'lock_timeout',
   'search_path',
-  'client_encoding',
-  'standard_conforming_strings',
   'work_mem',
   'jit',
   'enable_seqscan',
@@ -72,6 +70,10 @@ function classifyOne(kind: string, node: Record<string, unknown>, text: string):
     const name = (set.name ?? '').toLowerCase();
     if (set.kind === 'VAR_RESET_ALL') return { kind: 'set', name: '', local: null, tag: 'RESET' };
     if (name === 'statement_timeout') return refuse('the statement time-out is Carrel’s (CARREL_SQL_TIMEOUT_MS), not the login’s');
+    // These change how the server reads a statement's strings: the check here reads them as UTF-8
+    // with standard strings, and the server must read them the same.
+    if (['client_encoding', 'standard_conforming_strings', 'backslash_quote', 'escape_string_warning'].includes(name))
+      return refuse(`the setting ${set.name ?? '?'} is fixed for SQL logins (UTF8, standard strings)`);
     if (!SETTINGS.has(name)) return refuse(`the setting ${set.name ?? '?'} cannot be changed by SQL logins`);
     if (set.kind === 'VAR_RESET') return { kind: 'set', name, local: null, tag: 'RESET' };
     return { kind: 'set', name, local: asLocal(text), tag: 'SET' };
@@ -93,6 +95,9 @@ function classifyOne(kind: string, node: Record<string, unknown>, text: string):
   }
   if (kind === 'VacuumStmt')
     return (node as { is_vacuumcmd?: boolean }).is_vacuumcmd ? refuse('VACUUM is not available to SQL logins') : { kind: 'run', text };
+  // EXPLAIN runs a query, never another session's prepared statement (EXECUTE).
+  if (kind === 'ExplainStmt' && Object.keys((node as { query?: object }).query ?? {})[0] === 'ExecuteStmt')
+    return refuse('EXPLAIN of EXECUTE is not available to SQL logins');
   if (RUN.has(kind)) return { kind: 'run', text };
   return refuse(
     `${kind
