@@ -15,7 +15,7 @@ declare module '../domain.ts' {
 
 export const patronApi: Domain = {
   name: 'patronApi',
-  services: ({ services }) => ({ patronApi: new PatronApiService(services.patrons, services.holds, services.library) }),
+  services: ({ services }) => ({ patronApi: new PatronApiService(services.patrons, services.holds) }),
   register: async (app, { services, config }) => {
     patronApiRoutes(app, services.patronApi, allowList(config.patronApi.allow));
     await Promise.resolve();

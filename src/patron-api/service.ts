@@ -1,7 +1,6 @@
 // The Patron API's lookups (src/patron-api): a patron by any of the ids Sierra's Patron API takes,
 // its dump, and its PIN test, all through the patron and hold services the REST API uses.
 import type { HoldService } from '../holds/service.ts';
-import type { LibraryService } from '../library/service.ts';
 import type { PatronService } from '../patrons/service.ts';
 import { DomainError } from '../shared/errors.ts';
 import { dumpLines } from './dump.ts';
@@ -21,7 +20,6 @@ export class PatronApiService {
   constructor(
     private readonly patrons: PatronService,
     private readonly holds: HoldService,
-    private readonly library: Pick<LibraryService, 'now'>,
   ) {}
 
   /**
@@ -56,13 +54,13 @@ export class PatronApiService {
   async dump(raw: string): Promise<Line[] | undefined> {
     const id = await this.resolve(raw);
     if (id === undefined) return undefined;
-    const [{ extras }, now] = await Promise.all([this.patrons.circulation(), this.library.now()]);
+    const { extras, timeZone } = await this.patrons.circulation();
     try {
       const [row, holds] = await Promise.all([
         this.patrons.get(id, extras),
         this.holds.listOfPatron(id, { inactive: false, limit: 2000, offset: 0 }),
       ]);
-      return dumpLines(row, holds, now.timeZone);
+      return dumpLines(row, holds, timeZone);
     } catch (error) {
       if (missing(error)) return undefined; // deleted since it was found
       throw error;

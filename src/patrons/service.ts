@@ -37,10 +37,18 @@ export class PatronService {
     private readonly library: Pick<LibraryService, 'now'>,
   ) {}
 
-  /** What a read of the patron's loans and blocks needs: today (for overdue loans) and the library's blocks. */
-  async circulation(): Promise<{ extras: repo.PatronExtras; blocks: Pick<Settings, 'maxMoneyOwed' | 'maxOverdueItems'> }> {
+  /**
+   * What a read of the patron's loans and blocks needs, from one read of the library's settings:
+   * today (for overdue loans), the library's blocks, and its time zone (for the dates a door shows).
+   */
+  async circulation(): Promise<{
+    extras: repo.PatronExtras;
+    blocks: Pick<Settings, 'maxMoneyOwed' | 'maxOverdueItems'>;
+    today: string;
+    timeZone: string;
+  }> {
     const now = await this.library.now();
-    return { extras: { circulation: { today: now.today } }, blocks: now };
+    return { extras: { circulation: { today: now.today } }, blocks: now, today: now.today, timeZone: now.timeZone };
   }
 
   async create(input: PatronInput): Promise<string> {

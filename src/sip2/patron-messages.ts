@@ -187,7 +187,7 @@ async function patronView(ctx: SipContext, barcode: string, pin: string | undefi
   if (!barcode) return undefined;
   const { patrons, holds, circulation, fines } = ctx.services;
   let row;
-  const { extras, blocks } = await patrons.circulation();
+  const { extras, blocks, today } = await patrons.circulation();
   try {
     row = await patrons.find({ kind: 'barcode', value: barcode }, extras);
   } catch (error) {
@@ -203,7 +203,6 @@ async function patronView(ctx: SipContext, barcode: string, pin: string | undefi
       pinOk = false;
     }
   }
-  const { today } = await ctx.now();
   const [loans, held, owed] = await Promise.all([
     circulation.checkouts(row.id, 2000, 0),
     holds.listOfPatron(row.id, { inactive: false, limit: 2000, offset: 0 }),
