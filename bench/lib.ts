@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type postgres from 'postgres';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -90,3 +91,37 @@ export const byHash = <T>(items: T[], key: (t: T) => string): T[] => {
 /** The p-th quantile of ascending latencies, to 0.1 ms. */
 export const percentile = (sorted: number[], p: number) =>
   sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 10) / 10 : NaN;
+
+/** What each request of a run cost: CPU (µs) of the server, of its PostgreSQL backends and of this process, and database round trips. */
+export interface CostPer {
+  serverUs: number;
+  postgresUs: number;
+  selfUs: number;
+  /** Transactions committed in the database per request (a statement outside a transaction is one). */
+  trips: number;
+}
+
+/** Runs `go` against the server whose database is `database` (on admin's server), and what each of its `count` requests cost. */
+export async function costPer<T>(
+  admin: postgres.Sql,
+  database: string,
+  serverPid: number,
+  go: () => Promise<T>,
+  count: (result: T) => number,
+): Promise<{ result: T; cost: CostPer }> {
+  const backends = async () => (await admin`select pid from pg_stat_activity where datname = ${database}`).map((r) => r.pid as number);
+  const commits = async () => {
+    const [row] = await admin`select xact_commit::bigint as n from pg_stat_database where datname = ${database}`;
+    await admin`select pg_stat_clear_snapshot()`;
+    return Number(row?.n ?? 0);
+  };
+  const trips0 = await commits();
+  const { result, cpu } = await cpuDuring(serverPid, backends, go);
+  const trips1 = await commits();
+  const n = count(result);
+  const per = (ms: number) => Math.round((1000 * ms) / n);
+  return {
+    result,
+    cost: { serverUs: per(cpu.server), postgresUs: per(cpu.postgres), selfUs: per(cpu.self), trips: (trips1 - trips0) / n },
+  };
+}

@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { GENERATED_PIN, patronBarcode } from '../src/generate/patrons.ts';
 import { hashPin, PIN_PARAMS, verifyPin } from '../src/patrons/pin.ts';
-import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { costPer, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -216,25 +216,10 @@ async function main(): Promise<void> {
     path.join(RESULTS, 'patrons-bare.log'),
   );
 
-  const backends = async () => (await admin`select pid from pg_stat_activity where datname = ${DB}`).map((r) => r.pid as number);
-  const commits = async () => {
-    const [row] = await admin`select xact_commit::bigint as n from pg_stat_database where datname = ${DB}`;
-    await admin`select pg_stat_clear_snapshot()`;
-    return Number(row?.n ?? 0);
-  };
   /** A run against Carrel, with what each request cost the server, PostgreSQL and the load generator. */
   async function measured(go: () => Promise<Run>): Promise<Run> {
-    const trips0 = await commits();
-    const { result: run, cpu } = await cpuDuring(server.pid!, backends, go);
-    const trips1 = await commits();
-    const per = (ms: number) => Math.round((1000 * ms) / run.requests);
-    return {
-      ...run,
-      serverUs: per(cpu.server),
-      postgresUs: per(cpu.postgres),
-      loadUs: per(cpu.self),
-      trips: (trips1 - trips0) / run.requests,
-    };
+    const { result, cost } = await costPer(admin, DB, server.pid!, go, (run) => run.requests);
+    return { ...result, serverUs: cost.serverUs, postgresUs: cost.postgresUs, loadUs: cost.selfUs, trips: cost.trips };
   }
 
   process.stderr.write('warming up…\n');

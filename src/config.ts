@@ -53,6 +53,8 @@ export interface Config {
   patronApi: PatronApiConfig;
   /** The SIP2 door's port (README, "SIP2"); null: off. */
   sip2Port: number | null;
+  /** PEM files of the SIP2 door's certificate and key; null: plain TCP. */
+  sip2Tls: { certFile: string; keyFile: string } | null;
 }
 
 export interface PatronApiConfig {
@@ -118,6 +120,15 @@ function cidrList(env: Env, name: string, fallback: string): string[] {
       throw new ConfigError(`${name}: "${range}" is not an address or a CIDR range such as 10.0.0.0/8 or ::1/128`);
   }
   return list;
+}
+
+/** A certificate and key given as two PEM file paths, both or neither. */
+function tlsFiles(env: Env, certName: string, keyName: string): { certFile: string; keyFile: string } | null {
+  const certFile = env[certName]?.trim();
+  const keyFile = env[keyName]?.trim();
+  if (!certFile && !keyFile) return null;
+  if (!certFile || !keyFile) throw new ConfigError(`${certName} and ${keyName} go together: set both (PEM files) or neither`);
+  return { certFile, keyFile };
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -221,5 +232,6 @@ export function loadConfig(env: Env = process.env): Config {
       port: env.CARREL_PATRONAPI_PORT ? int(env, 'CARREL_PATRONAPI_PORT', 0, 1, 65535) : null,
     },
     sip2Port: env.CARREL_SIP2_PORT ? int(env, 'CARREL_SIP2_PORT', 0, 1, 65535) : null,
+    sip2Tls: tlsFiles(env, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY'),
   };
 }

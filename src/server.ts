@@ -1,4 +1,6 @@
 // Process entry: config, database, HTTP listener, graceful shutdown.
+import fs from 'node:fs';
+import tls from 'node:tls';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirBusyError } from './db/embedded-lock.ts';
@@ -19,7 +21,33 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function banner(config: Config, address: string, demo: number): string {
+/** A certificate and key read from their PEM files, or a start refused that names the file. */
+function readTlsFiles(files: { certFile: string; keyFile: string }, certName: string, keyName: string): { cert: Buffer; key: Buffer } {
+  const read = (file: string, name: string) => {
+    try {
+      return fs.readFileSync(file);
+    } catch (error) {
+      return fail(`${name}: cannot read ${file} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+  const pair = { cert: read(files.certFile, certName), key: read(files.keyFile, keyName) };
+  try {
+    tls.createSecureContext(pair);
+  } catch (error) {
+    fail(`${certName}, ${keyName}: not a PEM certificate and its key (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return pair;
+}
+
+/** The doors besides REST that are open, one banner line each. */
+interface OpenDoors {
+  patronApiPort?: number;
+  sqlPort?: number;
+  sip2Port?: number;
+}
+
+function banner(config: Config, address: string, demo: number, doors: OpenDoors): string {
+  const host = new URL(address).hostname;
   const engine = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   return [
     '',
@@ -30,6 +58,11 @@ function banner(config: Config, address: string, demo: number): string {
     '  API key:   npx carrel keys create --name demo --roles all',
     `  token:     curl -u KEY:SECRET -X POST ${address}/v6/token`,
     `  bibs:      curl -H "Authorization: Bearer TOKEN" ${address}/v6/bibs`,
+    ...(doors.patronApiPort
+      ? [`  Patron API: http://${host}:${doors.patronApiPort}/PATRONAPI/{barcode}/dump (and ${address}/PATRONAPI)`]
+      : []),
+    ...(doors.sqlPort ? [`  SQL:       postgres://LOGIN@${host}:${doors.sqlPort}/carrel (logins: npx carrel sql users create NAME)`] : []),
+    ...(doors.sip2Port ? [`  SIP2:      ${host}:${doors.sip2Port} (accounts: npx carrel sip accounts create NAME --institution ID)`] : []),
     '',
   ].join('\n');
 }
@@ -42,6 +75,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
+  const sipTls = config.sip2Tls ? readTlsFiles(config.sip2Tls, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY') : undefined;
   const db = await openServerDb(config).catch((error: unknown) => {
     if (error instanceof DataDirBusyError) {
       fail(`${error.message} (another Carrel server?). Stop it, or set CARREL_DATA_DIR to another directory.`);
@@ -106,7 +140,14 @@ async function main(): Promise<void> {
   const sipDoor =
     config.sip2Port === null
       ? undefined
-      : await openSipDoor({ services, libraryName: config.libraryName, host: config.host, port: config.sip2Port, log: app.log });
+      : await openSipDoor({
+          services,
+          libraryName: config.libraryName,
+          host: config.host,
+          port: config.sip2Port,
+          log: app.log,
+          tls: sipTls,
+        });
   if (sipDoor) app.log.info({ port: sipDoor.port }, 'SIP2 clients connect here');
 
   let stopping = false;
@@ -153,7 +194,10 @@ async function main(): Promise<void> {
     });
     app.log.info({ port: config.patronApi.port }, 'the Patron API answers on its own port too');
   }
-  process.stderr.write(banner(config, address, demo) + '\n');
+  process.stderr.write(
+    banner(config, address, demo, { patronApiPort: config.patronApi.port ?? undefined, sqlPort: sqlDoor?.port, sip2Port: sipDoor?.port }) +
+      '\n',
+  );
 }
 
 main().catch((error: unknown) => {

@@ -89,7 +89,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
     async (request) => {
       const { itemBarcode, itemId } = request.body;
       if ((itemBarcode === undefined) === (itemId === undefined)) throw fail.invalidInput('give itemBarcode or itemId');
-      const id = await circulation.checkout(parseRecordId('id', request.params.id), {
+      const { id } = await circulation.checkout(parseRecordId('id', request.params.id), {
         itemBarcode,
         itemId: itemId === undefined ? undefined : parseRecordId('itemId', itemId),
       });
@@ -173,7 +173,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
     },
     async (request) => {
       const { patronBarcode, itemBarcode, patronPin } = request.body;
-      const id = await circulation.checkoutByBarcodes(patronBarcode.trim(), itemBarcode.trim(), patronPin, request.principal!.keyId);
+      const { id } = await circulation.checkoutByBarcodes(patronBarcode.trim(), itemBarcode.trim(), patronPin, request.principal!.keyId);
       return { link: `${apiBase(request, publicBaseUrl)}/patrons/checkouts/${id}` };
     },
   );

@@ -21,6 +21,12 @@ export interface CheckinResult {
   holdId?: string;
 }
 
+/** A new loan: its checkout id and due date (YYYY-MM-DD). */
+export interface Loan {
+  id: string;
+  due: string;
+}
+
 export class CirculationService {
   constructor(
     private readonly db: Db,
@@ -34,7 +40,7 @@ export class CirculationService {
   ) {}
 
   /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
-  async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<string> {
+  async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<Loan> {
     return this.db.transaction(async (tx) => {
       const at = await stamp(tx);
       const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
@@ -48,7 +54,7 @@ export class CirculationService {
       await this.history.record(tx, patronId, itemId, bibIds[0] ?? null);
       const checkoutId = await repo.insertCheckout(tx, patronId, itemId, due);
       await this.circLog.record(tx, { op: 'o', at, patronId, itemId, bibId: bibIds[0] ?? null, due, checkoutId });
-      return checkoutId;
+      return { id: checkoutId, due };
     });
   }
 
@@ -129,7 +135,7 @@ export class CirculationService {
    * Checks an item out by the patron's and the item's barcodes (a self-check or a resource-sharing
    * hub). With a PIN, the PIN is validated first, under the limits of PatronService.validate.
    */
-  async checkoutByBarcodes(patronBarcode: string, itemBarcode: string, pin: string | undefined, keyId: string): Promise<string> {
+  async checkoutByBarcodes(patronBarcode: string, itemBarcode: string, pin: string | undefined, keyId: string): Promise<Loan> {
     const patronId =
       pin === undefined
         ? (await this.patrons.find({ kind: 'barcode', value: patronBarcode })).id

@@ -397,8 +397,13 @@ export async function takeBackAttempt(db: Queryable, subject: Buffer): Promise<v
   await db.query('update patron_validation_failures set failures = failures - 1 where subject = $1 and failures > 0', [subject]);
 }
 
-export async function clearFailures(db: Queryable, subject: Buffer): Promise<void> {
-  await db.query('delete from patron_validation_failures where subject = $1', [subject]);
+/** A right PIN: the barcode's failures forgotten and the attempt taken back from the key, in one round trip. */
+export async function attemptSucceeded(db: Queryable, barcodeSubject: Buffer, keySubject: Buffer): Promise<void> {
+  await db.query(
+    `with cleared as (delete from patron_validation_failures where subject = $1)
+     update patron_validation_failures set failures = failures - 1 where subject = $2 and failures > 0`,
+    [barcodeSubject, keySubject],
+  );
 }
 
 /** Removes counters whose window ended long ago (they would be reset on next use anyway). */

@@ -170,8 +170,7 @@ export class PatronService {
     const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim(), caseSensitive) : undefined;
     const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);
     if (ok && found) {
-      await repo.clearFailures(this.db, barcodeSubject);
-      await repo.takeBackAttempt(this.db, keySubject);
+      await repo.attemptSucceeded(this.db, barcodeSubject, keySubject);
       return found.id;
     }
     // The failure stays counted against the key (it was counted before the PIN was checked).
@@ -206,8 +205,7 @@ export class PatronService {
       throw tooManyAttempts(counts.barcodeRetrySec, 'barcode');
     }
     if (found.pin_hash && pin.length <= 64 && (await verifyPin(pin, found.pin_hash))) {
-      await repo.clearFailures(this.db, barcodeSubject);
-      await repo.takeBackAttempt(this.db, keySubject);
+      await repo.attemptSucceeded(this.db, barcodeSubject, keySubject);
       return 'ok';
     }
     return found.pin_hash ? 'wrongPin' : 'noPin';

@@ -19,12 +19,41 @@ export interface Clock {
   today(timeZone: string): string;
 }
 
+/** Formatters by time zone: building one costs more than the rest of a checkout's own work. A library has one zone (IANA has some 600). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant's date and time in an IANA time zone: year (four digits), month, day, hour (00–23), minute, second (two digits each). */
+export function partsIn(instant: Date, timeZone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formats.set(timeZone, format);
+  }
+  // From the parts, not a locale's whole format: which order a locale writes them in has changed between ICU versions.
+  const parts = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));
+  return {
+    year: String(parts.year).padStart(4, '0'),
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
 /** The calendar day (YYYY-MM-DD) an instant falls on in an IANA time zone. */
 export function dayIn(instant: Date, timeZone: string): string {
-  // From the parts, not a locale's whole format: which order a locale writes them in has changed between ICU versions.
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+  const { year, month, day } = partsIn(instant, timeZone);
+  return `${year}-${month}-${day}`;
 }
 
 export const systemClock: Clock = { today: (timeZone) => dayIn(new Date(), timeZone) };

@@ -16,26 +16,18 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
   const patronBarcode = fields.get('AA')?.[0] ?? '';
   const itemBarcode = fields.get('AB')?.[0] ?? '';
   const pin = fields.get('AD')?.[0];
-  const { date } = await ctx.now();
-  const item = await ctx.services.items.byBarcode(itemBarcode);
-  const title = item ? await ctx.title(item.bib_ids) : '';
-  let due: string | undefined;
-  let refused: string | undefined;
-  if (!ctx.institutionOk(fields)) refused = 'Unknown institution';
-  else {
-    try {
-      const id = await ctx.services.circulation.checkoutByBarcodes(
-        patronBarcode,
-        itemBarcode,
-        pin === '' ? undefined : pin,
-        `sip:${ctx.account.name}`,
-      );
-      due = (await ctx.services.circulation.loan(id)).due_date;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      refused = error.detail ?? 'Checkout refused';
-    }
-  }
+  // What the answer shows besides the loan is read beside it, not before it.
+  const [{ date }, item] = await Promise.all([ctx.now(), ctx.services.items.byBarcode(itemBarcode)]);
+  const loan: Promise<{ due?: string; refused?: string }> = ctx.institutionOk(fields)
+    ? ctx.services.circulation.checkoutByBarcodes(patronBarcode, itemBarcode, pin === '' ? undefined : pin, `sip:${ctx.account.name}`).then(
+        ({ due }) => ({ due }),
+        (error: unknown) => {
+          if (!(error instanceof DomainError)) throw error;
+          return { refused: error.detail ?? 'Checkout refused' };
+        },
+      )
+    : Promise.resolve({ refused: 'Unknown institution' });
+  const [{ due, refused }, title] = await Promise.all([loan, item ? ctx.title(item.bib_ids) : '']);
   const ok = due !== undefined;
   return frame(
     `12${ok ? '1' : '0'}NU${yn(ok)}${date}` +
@@ -53,22 +45,24 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
 export async function checkin(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 37);
   const itemBarcode = fields.get('AB')?.[0] ?? '';
-  const { date } = await ctx.now();
-  const item = ctx.institutionOk(fields) ? await ctx.services.items.byBarcode(itemBarcode) : undefined;
+  const [{ date }, item] = await Promise.all([
+    ctx.now(),
+    ctx.institutionOk(fields) ? ctx.services.items.byBarcode(itemBarcode) : undefined,
+  ]);
   if (!item) {
     return frame(
       `100NUY${date}` + field('AO', ctx.account.institution) + field('AB', itemBarcode) + field('AQ', '') + field('AF', 'Invalid Item'),
       request,
     );
   }
-  const result = await ctx.services.circulation.checkin(item.id);
+  const [result, title] = await Promise.all([ctx.services.circulation.checkin(item.id), ctx.title(item.bib_ids)]);
   const alert = result.status === '!' ? '01' : result.status === 't' ? '02' : undefined;
   return frame(
     `101${yn(alert === undefined)}U${yn(alert !== undefined)}${date}` +
       field('AO', ctx.account.institution) +
       field('AB', itemBarcode) +
       field('AQ', item.location_code ?? '') +
-      field('AJ', await ctx.title(item.bib_ids)) +
+      field('AJ', title) +
       (alert ? field('CV', alert) + field('AF', alert === '01' ? 'Hold: put on the hold shelf' : 'Hold: send in transit') : ''),
     request,
   );

@@ -5,11 +5,16 @@ import type { SipAccount } from './accounts.ts';
 
 export type SessionServices = Pick<Services, 'patrons' | 'holds' | 'circulation' | 'fines' | 'library' | 'items' | 'bibs' | 'sipAccounts'>;
 
+/** Where a message's handlers log: a logger carrying the message's request id. */
+export interface SipLog {
+  info(o: object, m: string): void;
+}
+
 export interface SipContext {
   services: SessionServices;
   /** The account the kiosk logged in with. */
   account: SipAccount;
-  log: { info(o: object, m: string): void };
+  log: SipLog;
   /** SIP2's date and time now, and today, in the library's time zone. */
   now(): Promise<{ date: string; today: string; timeZone: string }>;
   /** Whether a message's AO is the account's institution. */

@@ -1,6 +1,7 @@
 // SIP2 (3M Standard Interchange Protocol 2.00) framing: a message is a two-digit code, fixed-length
 // fields, then `XX…|` fields, then (with error detection) `AY<digit>AZ<4 hex>`, ended by a CR. The
 // checksum is the two's complement of the 16-bit sum of the bytes up to and including "AZ".
+import { partsIn } from '../shared/calendar.ts';
 
 /** The checksum of a message's bytes up to and including "AZ", as four upper-case hex digits. */
 export function checksum(text: string): string {
@@ -58,21 +59,8 @@ export function field(code: string, value: string | number | undefined | null): 
 
 /** SIP2's date and time: YYYYMMDD, four spaces (local time), HHMMSS, in the library's time zone. */
 export function sipDate(instant: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}${parts.month}${parts.day}    ${parts.hour}${parts.minute}${parts.second}`;
+  const p = partsIn(instant, timeZone);
+  return `${p.year}${p.month}${p.day}    ${p.hour}${p.minute}${p.second}`;
 }
 
 /** Y or N. */

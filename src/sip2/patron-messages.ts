@@ -3,7 +3,7 @@
 import { standing, type Standing } from '../library/standing.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { SipContext } from './context.ts';
-import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
+import { field, fieldsOf, frame, sipDate, yn, type Request } from './messages.ts';
 
 /** An unknown card's 14 status flags: no privileges. */
 const INVALID_PATRON_STATUS = 'YYYY          ';
@@ -31,10 +31,10 @@ export async function patronStatus(ctx: SipContext, request: Request): Promise<s
   const fields = fieldsOf(request.body, 21);
   const language = request.body.slice(0, 3);
   const barcode = fields.get('AA')?.[0] ?? '';
-  const { date } = await ctx.now();
-  const patron = ctx.institutionOk(fields) ? await patronView(ctx, barcode, fields.get('AD')?.[0]) : undefined;
+  const now = await settingsNow(ctx);
+  const patron = ctx.institutionOk(fields) ? await patronView(ctx, now, barcode, fields.get('AD')?.[0], false) : undefined;
   return frame(
-    `24${patron?.status ?? INVALID_PATRON_STATUS}${language}${date}` +
+    `24${patron?.status ?? INVALID_PATRON_STATUS}${language}${now.date}` +
       field('AO', ctx.account.institution) +
       field('AA', barcode) +
       field('AE', patron?.name ?? '') +
@@ -51,8 +51,8 @@ export async function patronInformation(ctx: SipContext, request: Request): Prom
   const language = request.body.slice(0, 3);
   const summary = request.body.slice(21, 31);
   const barcode = fields.get('AA')?.[0] ?? '';
-  const { date } = await ctx.now();
-  const patron = ctx.institutionOk(fields) ? await patronView(ctx, barcode, fields.get('AD')?.[0]) : undefined;
+  const { date, ...now } = await settingsNow(ctx);
+  const patron = ctx.institutionOk(fields) ? await patronView(ctx, now, barcode, fields.get('AD')?.[0], true) : undefined;
   const count = (n: number | undefined) => String(Math.min(n ?? 0, 9999)).padStart(4, '0');
   if (!patron) {
     return frame(
@@ -170,8 +170,8 @@ export async function blockPatron(ctx: SipContext, request: Request): Promise<st
       if (!(error instanceof DomainError)) throw error;
     }
   }
-  const { date } = await ctx.now();
-  const patron = ctx.institutionOk(fields) ? await patronView(ctx, barcode, undefined) : undefined;
+  const { date, ...now } = await settingsNow(ctx);
+  const patron = ctx.institutionOk(fields) ? await patronView(ctx, now, barcode, undefined, false) : undefined;
   return frame(
     `24${patron?.status ?? INVALID_PATRON_STATUS}000${date}` +
       field('AO', ctx.account.institution) +
@@ -182,20 +182,38 @@ export async function blockPatron(ctx: SipContext, request: Request): Promise<st
   );
 }
 
-/** A patron by barcode, with what the patron messages report; the PIN checked (and counted) when given. */
-async function patronView(ctx: SipContext, barcode: string, pin: string | undefined): Promise<PatronView | undefined> {
+type Settings = Awaited<ReturnType<SipContext['services']['patrons']['circulation']>>;
+
+/** The library's settings for a patron message, read once: what a patron's standing needs, and SIP2's date now. */
+async function settingsNow(ctx: SipContext): Promise<Settings & { date: string }> {
+  const settings = await ctx.services.patrons.circulation();
+  return { ...settings, date: sipDate(new Date(), settings.timeZone) };
+}
+
+/**
+ * A patron by barcode, with what the patron messages report; the PIN checked (and counted) when
+ * given. The loans, holds and fines are read only for the messages that list them (`lists`).
+ */
+async function patronView(
+  ctx: SipContext,
+  { extras, blocks, today }: Settings,
+  barcode: string,
+  pin: string | undefined,
+  lists: boolean,
+): Promise<PatronView | undefined> {
   if (!barcode) return undefined;
   const { patrons, holds, circulation, fines } = ctx.services;
   let row;
-  const { extras, blocks, today } = await patrons.circulation();
   try {
     row = await patrons.find({ kind: 'barcode', value: barcode }, extras);
   } catch (error) {
     if (error instanceof DomainError && (error.kind === 'notFound' || error.kind === 'multipleRecords')) return undefined;
     throw error;
   }
+  // An empty AD is a kiosk that asked for no PIN (many send the field always): CQ N, and no
+  // attempt counted against the card or the account.
   let pinOk: boolean | undefined;
-  if (pin !== undefined) {
+  if (pin) {
     try {
       pinOk = (await patrons.validate(barcode, pin, `sip:${ctx.account.name}`)) === row.id;
     } catch (error) {
@@ -203,11 +221,13 @@ async function patronView(ctx: SipContext, barcode: string, pin: string | undefi
       pinOk = false;
     }
   }
-  const [loans, held, owed] = await Promise.all([
-    circulation.checkouts(row.id, 2000, 0),
-    holds.listOfPatron(row.id, { inactive: false, limit: 2000, offset: 0 }),
-    fines.owed(row.id, 2000, 0),
-  ]);
+  const [loans, held, owed] = lists
+    ? await Promise.all([
+        circulation.checkouts(row.id, 2000, 0),
+        holds.listOfPatron(row.id, { inactive: false, limit: 2000, offset: 0 }),
+        fines.owed(row.id, 2000, 0),
+      ])
+    : [[], [], []];
   const state = standing({ ...row, overdue: row.overdue ?? 0 }, today, blocks);
   const flag = (on: boolean) => (on ? 'Y' : ' ');
   const denied = !state.ok;

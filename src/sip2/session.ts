@@ -5,7 +5,7 @@
 import { DomainError } from '../shared/errors.ts';
 import type { SipAccount } from './accounts.ts';
 import { checkin, checkout, hold, itemInformation, renew, renewAll } from './circulation-messages.ts';
-import type { SessionServices, SipContext } from './context.ts';
+import type { SessionServices, SipContext, SipLog } from './context.ts';
 import { field, fieldsOf, frame, readRequest, sipDate, yn, type Request } from './messages.ts';
 import { blockPatron, feePaid, patronInformation, patronStatus } from './patron-messages.ts';
 
@@ -36,52 +36,51 @@ export class SipSession {
   constructor(
     private readonly services: SessionServices,
     private readonly libraryName: string,
-    private readonly log: { info(o: object, m: string): void },
   ) {}
 
-  /** The answer to one message (without its CR), or undefined when none is due. */
-  async answer(raw: string): Promise<string | undefined> {
+  /** The answer to one message (without its CR), or undefined when none is due; `log` carries the message's request id. */
+  async answer(raw: string, log: SipLog): Promise<string | undefined> {
     const request = readRequest(raw);
     if (!request.valid) return this.remember('96AZFEF6\r');
     if (request.code === '97') return this.lastAnswer ?? this.remember('96AZFEF6\r');
-    if (request.code === '93') return this.remember(await this.login(request));
+    if (request.code === '93') return this.remember(await this.login(request, log));
     if (request.code === '99') return this.remember(await this.status(request));
     // Nothing else before a login: the kiosk is told to log in again (94, refused).
     if (!this.account) return this.remember(frame('940', request));
     switch (request.code) {
       case '23':
-        return this.remember(await patronStatus(this.context(), request));
+        return this.remember(await patronStatus(this.context(log), request));
       case '63':
-        return this.remember(await patronInformation(this.context(), request));
+        return this.remember(await patronInformation(this.context(log), request));
       case '35':
         return this.remember(await this.endSession(request));
       case '11':
-        return this.remember(await checkout(this.context(), request));
+        return this.remember(await checkout(this.context(log), request));
       case '09':
-        return this.remember(await checkin(this.context(), request));
+        return this.remember(await checkin(this.context(log), request));
       case '17':
-        return this.remember(await itemInformation(this.context(), request));
+        return this.remember(await itemInformation(this.context(log), request));
       case '29':
-        return this.remember(await renew(this.context(), request));
+        return this.remember(await renew(this.context(log), request));
       case '65':
-        return this.remember(await renewAll(this.context(), request));
+        return this.remember(await renewAll(this.context(log), request));
       case '37':
-        return this.remember(await feePaid(this.context(), request));
+        return this.remember(await feePaid(this.context(log), request));
       case '01':
-        return this.remember(await blockPatron(this.context(), request));
+        return this.remember(await blockPatron(this.context(log), request));
       case '15':
-        return this.remember(await hold(this.context(), request));
+        return this.remember(await hold(this.context(log), request));
       default:
         return undefined; // a command not answered here is ignored, as the protocol says
     }
   }
 
   /** What the message handlers see: the services, this kiosk's account, and shared lookups. */
-  private context(): SipContext {
+  private context(log: SipLog): SipContext {
     return {
       services: this.services,
       account: this.account!,
-      log: this.log,
+      log,
       now: () => this.now(),
       institutionOk: (fields) => this.institutionOk(fields),
       title: (bibIds) => this.title(bibIds),
@@ -99,11 +98,11 @@ export class SipSession {
     return { date: sipDate(new Date(), settings.timeZone), today: settings.today, timeZone: settings.timeZone };
   }
 
-  private async login(request: Request): Promise<string> {
+  private async login(request: Request, log: SipLog): Promise<string> {
     const fields = fieldsOf(request.body, 2);
     const name = fields.get('CN')?.[0] ?? '';
     const account = await this.services.sipAccounts.login(name, fields.get('CO')?.[0] ?? '');
-    this.log.info({ sipAccount: name, ok: Boolean(account) }, 'SIP2 login');
+    log.info({ sipAccount: name, ok: Boolean(account) }, 'SIP2 login');
     this.account = account;
     return frame(`94${account ? '1' : '0'}`, request);
   }
@@ -134,15 +133,10 @@ export class SipSession {
     return frame(`36Y${date}` + field('AO', this.account!.institution) + field('AA', fields.get('AA')?.[0] ?? ''), request);
   }
 
-  /** The item's title: its first bib's. */
+  /** The item's title: its first bib's (read without its MARC). */
   private async title(bibIds: readonly string[]): Promise<string> {
     if (!bibIds[0]) return '';
-    try {
-      return (await this.services.bibs.get(bibIds[0])).title ?? '';
-    } catch (error) {
-      if (error instanceof DomainError) return '';
-      throw error;
-    }
+    return (await this.services.bibs.byIds([bibIds[0]], {})).get(bibIds[0])?.title ?? '';
   }
 
   /** The patron a renewal or payment is for: known, of this institution, and its PIN right when one is given. */

@@ -4,7 +4,6 @@
 // test suites send — Evergreen's SIPServer t/*.t conversations, FOLIO edge-sip2's and Library
 // Simplified's cases, 3M's own examples — and checks the answers the way those suites do.
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { checksum } from '../../src/sip2/messages.ts';
@@ -14,81 +13,8 @@ import { addBib, addItem, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { refusal } from '../helpers/domain-error.ts';
 import { carrel } from '../helpers/process.ts';
+import { DATE, fields, Kiosk } from '../helpers/sip2.ts';
 import { bearer } from '../helpers/tokens.ts';
-
-/** Evergreen's date pattern: YYYYMMDD, four spaces, HHMMSS. */
-const DATE = '\\d{8} {4}\\d{6}';
-
-/** A kiosk: sends messages with AY (0–9, wrapping) and AZ, and reads answers up to their CR. */
-class Kiosk {
-  private data = '';
-  private waiting: (() => void) | undefined;
-  private sequence = 0;
-  readonly closed: Promise<void>;
-
-  constructor(readonly socket: net.Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      this.data += chunk;
-      this.waiting?.();
-    });
-    this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
-  }
-
-  static async connect(port: number): Promise<Kiosk> {
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    return new Kiosk(socket);
-  }
-
-  /** The message with its sequence number and checksum, as sent. */
-  seal(text: string): string {
-    const head = `${text}AY${this.sequence}AZ`;
-    this.sequence = (this.sequence + 1) % 10;
-    return `${head}${checksum(head)}`;
-  }
-
-  async send(raw: string): Promise<string> {
-    this.socket.write(`${raw}\r`);
-    return this.read();
-  }
-
-  ask(text: string): Promise<string> {
-    return this.send(this.seal(text));
-  }
-
-  async read(): Promise<string> {
-    for (;;) {
-      const end = this.data.indexOf('\r');
-      if (end >= 0) {
-        const answer = this.data.slice(0, end);
-        this.data = this.data.slice(end + 1);
-        // Every answer's checksum holds (the sum of all its bytes, checksum included, is 0).
-        const tail = /AZ([0-9A-F]{4})$/.exec(answer);
-        assert.ok(tail, `an answer with a checksum: ${answer}`);
-        assert.equal(checksum(answer.slice(0, -4)), tail[1], answer);
-        return answer;
-      }
-      await new Promise<void>((resolve) => (this.waiting = resolve));
-    }
-  }
-
-  end(): void {
-    this.socket.end();
-  }
-}
-
-/** The `XX…|` fields of an answer after its fixed part. */
-function fields(answer: string, fixed: number): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const part of answer
-    .slice(fixed)
-    .replace(/AY\dAZ[0-9A-F]{4}$/, '')
-    .split('|')) {
-    if (part.length >= 2) out.set(part.slice(0, 2), [...(out.get(part.slice(0, 2)) ?? []), part.slice(2)]);
-  }
-  return out;
-}
 
 describe('SIP2 checksums, as published implementations compute them', () => {
   it('matches their vectors', () => {
@@ -214,6 +140,17 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.ok(u.get('AF')?.[0]);
     // Another institution's id is not this account's: the patron is not known to it.
     assert.deepEqual(fields(await k.ask('2300120060101    084237AOELSEWHERE|AAP0001|AC|'), 37).get('BL'), ['N']);
+  });
+
+  it('takes an empty AD as no PIN: CQ N, and never counted against the card', async () => {
+    const k = await loggedIn();
+    // More empty PINs than the card's limit of failures (5 by default)…
+    for (let i = 0; i < 7; i++) {
+      const f = fields(await k.ask('2300120060101    084237AOCARREL|AAP0001|AC|AD|'), 37);
+      assert.deepEqual([f.get('BL'), f.get('CQ')], [['Y'], ['N']]);
+    }
+    // …and the right PIN is still taken.
+    assert.deepEqual(fields(await k.ask('2300120060101    084237AOCARREL|AAP0001|AC|AD6789|'), 37).get('CQ'), ['Y']);
   });
 
   it('answers Patron Information with counts, the list the summary asks for, and the extension fields', async () => {
