@@ -231,16 +231,19 @@ async function patronView(
   const state = standing({ ...row, overdue: row.overdue ?? 0 }, today, blocks);
   const flag = (on: boolean) => (on ? 'Y' : ' ');
   const denied = !state.ok;
+  // The 14 flags: charge, renewal, recall and hold privileges denied, card reported lost (block
+  // l), too many charged, too many overdue, renewals, claims returned, lost, excessive fines
+  // (the library's limit, or block x), fees, recall overdue, billed.
   const status =
     flag(denied) +
     flag(denied) +
     ' ' +
     flag(denied) +
-    ' ' +
+    flag(row.block_code === 'l') +
     ' ' +
     flag(!state.ok && state.reason === 'tooManyOverdue') +
     '   ' +
-    flag(!state.ok && state.reason === 'owesTooMuch') +
+    flag((!state.ok && state.reason === 'owesTooMuch') || row.block_code === 'x') +
     '   ';
   const address = row.addresses[0];
   return {

@@ -142,6 +142,27 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     assert.deepEqual(fields(await k.ask('2300120060101    084237AOELSEWHERE|AAP0001|AC|'), 37).get('BL'), ['N']);
   });
 
+  it('flags a card reported lost (block l) and excessive fines (block x) where SIP2 puts them', async () => {
+    const k = await loggedIn();
+    const token = await bearer(t, ['all']);
+    for (const [code, barcode] of [
+      ['l', 'P0041'],
+      ['x', 'P0042'],
+    ] as const) {
+      const made = await t.app.inject({
+        method: 'POST',
+        url: '/v6/patrons',
+        headers: { authorization: token },
+        payload: { names: [`Blocked, ${code}`], barcodes: [barcode], blockInfo: { code } },
+      });
+      assert.equal(made.statusCode, 200, made.body);
+      const flags = (await k.ask(`2300120060101    084237AOCARREL|AA${barcode}|AC|`)).slice(2, 16);
+      // Blocked: charge, renewal and hold privileges denied; then the block's own flag.
+      assert.deepEqual([flags[0], flags[1], flags[3]], ['Y', 'Y', 'Y']);
+      assert.deepEqual([flags[4], flags[10]], code === 'l' ? ['Y', ' '] : [' ', 'Y']);
+    }
+  });
+
   it('takes an empty AD as no PIN: CQ N, and never counted against the card', async () => {
     const k = await loggedIn();
     // More empty PINs than the card's limit of failures (5 by default)…
