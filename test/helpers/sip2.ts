@@ -2,10 +2,24 @@
 // reads answers up to their CR, checking every answer's checksum, over TCP or TLS.
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { pino } from 'pino';
 import { checksum } from '../../src/sip2/messages.ts';
+import { openSipDoor, type SipDoor } from '../../src/sip2/server.ts';
+import type { TestApp } from './app.ts';
 
 /** Evergreen's date pattern: YYYYMMDD, four spaces, HHMMSS. */
 export const DATE = '\\d{8} {4}\\d{6}';
+
+/** The SIP2 door on a free loopback port, answering for the test app's services, logging nothing. */
+export function openTestDoor(t: TestApp): Promise<SipDoor> {
+  return openSipDoor({
+    services: t.services,
+    libraryName: 'Carrel Test Library',
+    host: '127.0.0.1',
+    port: 0,
+    log: pino({ level: 'silent' }),
+  });
+}
 
 /** A kiosk: sends messages with AY (0–9, wrapping) and AZ, and reads answers up to their CR. */
 export class Kiosk {

@@ -3,17 +3,17 @@
 // here (none on npm or in Debian), so the client below sends what published implementations'
 // test suites send — Evergreen's SIPServer t/*.t conversations, FOLIO edge-sip2's and Library
 // Simplified's cases, 3M's own examples — and checks the answers the way those suites do.
+// test/sip2/node-sip2.test.ts drives the door with a port of a published client, node-sip2.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { checksum } from '../../src/sip2/messages.ts';
-import { openSipDoor, type SipDoor } from '../../src/sip2/server.ts';
+import type { SipDoor } from '../../src/sip2/server.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { refusal } from '../helpers/domain-error.ts';
 import { carrel } from '../helpers/process.ts';
-import { DATE, fields, Kiosk } from '../helpers/sip2.ts';
+import { DATE, fields, Kiosk, openTestDoor } from '../helpers/sip2.ts';
 import { bearer } from '../helpers/tokens.ts';
 
 describe('SIP2 checksums, as published implementations compute them', () => {
@@ -61,13 +61,7 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
     t = await createTestApp();
     await setUpLibrary(t.testDb.db);
     login = await t.services.sipAccounts.create('lobby-kiosk', 'CARREL', 'mn');
-    door = await openSipDoor({
-      services: t.services,
-      libraryName: 'Carrel Test Library',
-      host: '127.0.0.1',
-      port: 0,
-      log: pino({ level: 'silent' }),
-    });
+    door = await openTestDoor(t);
     const token = await bearer(t, ['all']);
     const res = await t.app.inject({
       method: 'POST',
