@@ -25,6 +25,8 @@ export interface ItemRow {
   hold_count?: number;
   transit_to?: string | null;
   transit_to_name?: string | null;
+  /** The open loan's due date as the calendar day it was set to (YYYY-MM-DD), whatever the session's time zone. */
+  due_day?: string | null;
   out_date?: Date | null;
   last_checkout?: Date | null;
   last_checkin?: Date | null;
@@ -60,8 +62,9 @@ const CIRCULATION = `, (select t.name from item_types t where t.code = i.item_ty
   coalesce((select count(*)::int from item_bibs c where c.bib_id = (select min(f.bib_id) from item_bibs f where f.item_id = i.id) and c.item_id <= i.id), 1) as copy_no,
   (select count(*)::int from holds h where h.item_id = i.id and h.state in ('0', 't', 'r')) as hold_count,
   tr.pickup_location as transit_to, tl.name as transit_to_name,
-  lo.out_date, lo.last_checkout, lo.last_checkin, lo.checkouts_total`;
-const CIRCULATION_FROM = ` left join lateral (select max(c.out_date) filter (where c.returned_date is null) as out_date, max(c.out_date) as last_checkout,
+  lo.due_day, lo.out_date, lo.last_checkout, lo.last_checkin, lo.checkouts_total`;
+const CIRCULATION_FROM = ` left join lateral (select to_char(max(c.due_date) filter (where c.returned_date is null), 'YYYY-MM-DD') as due_day,
+    max(c.out_date) filter (where c.returned_date is null) as out_date, max(c.out_date) as last_checkout,
     max(c.returned_date) as last_checkin, count(*)::int as checkouts_total from checkouts c where c.item_id = i.id) lo on true
   left join holds tr on tr.trapped_item_id = i.id and tr.state = 't'
   left join locations tl on tl.code = tr.pickup_location`;

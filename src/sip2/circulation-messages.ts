@@ -75,7 +75,9 @@ export async function itemInformation(ctx: SipContext, request: Request): Promis
   const { date } = await ctx.now();
   const item = ctx.institutionOk(fields) ? await ctx.services.items.byBarcode(itemBarcode, { circulation: true }) : undefined;
   if (!item) return frame(`18010001${date}` + field('AB', itemBarcode) + field('AJ', '') + field('AF', 'Invalid Item'), request);
-  const due = item.due_date ? `${item.due_date.toISOString().slice(0, 10).replaceAll('-', '')}    235959` : undefined;
+  // The loan's own day: the item's due instant is midnight in the database session's time zone,
+  // which need not be UTC (toISOString's day is the day before east of Greenwich).
+  const due = item.due_day ? `${item.due_day.replaceAll('-', '')}    235959` : undefined;
   return frame(
     `18${circulationStatus(item.status, item.due_date !== null)}0001${date}` +
       field('CF', String(item.hold_count ?? 0).padStart(5, '0')) +

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { SipDoor } from '../../src/sip2/server.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, setUpLibrary } from '../helpers/circulation.ts';
-import { ENGINE } from '../helpers/db.ts';
+import { adminSql, ENGINE } from '../helpers/db.ts';
 import {
   BlockPatronRequest,
   CheckinRequest,
@@ -360,6 +360,39 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     const graceInfo = parseResponse(await k.send(hers.getMessage()), '64');
     assert.equal(graceInfo.holdItemsCount, 1);
     assert.equal(graceInfo.itemType, 'HOLD');
+  });
+
+  it('gives the loan’s due day in Item Information whatever the database’s time zone', async () => {
+    // East of Greenwich an item's due instant (midnight of the due day, in the session's time
+    // zone) falls on the day before in UTC; the kiosk must still see the loan's own day.
+    const zone = 'Pacific/Kiritimati'; // UTC+14
+    if (t.testDb.url) {
+      const name = new URL(t.testDb.url).pathname.slice(1);
+      const admin = adminSql();
+      try {
+        await admin.unsafe(`alter database ${name} set timezone = '${zone}'`);
+        await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`;
+      } finally {
+        await admin.end();
+      }
+      // Each pooled connection fails once when next used, then comes back with the new setting.
+      let inZone = 0;
+      for (let i = 0; i < 50 && inZone < 10; i++) {
+        const answer = await t.testDb.db.query<{ TimeZone: string }>('show timezone').catch(() => []);
+        inZone = answer[0]?.TimeZone === zone ? inZone + 1 : 0;
+      }
+    } else await t.testDb.db.query(`set timezone = '${zone}'`); // the embedded engine's one session
+    assert.deepEqual([...(await t.testDb.db.query('show timezone'))], [{ TimeZone: zone }]);
+
+    const k = await kiosk();
+    const id = await newPatron('NS-400', 'Hypatia', '0415');
+    const bib = await addBib(t.testDb.db, 'Commentary on Diophantus');
+    await addItem(t.testDb.db, bib, 'mn', '-', 'NS-ITEM-4');
+    const out = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-4'));
+    out.patronIdentifier = 'NS-400';
+    const loan = parseResponse(await k.send(out.getMessage()), '12');
+    assert.equal(loan.dueDate, await dueOf(id, 'NS-ITEM-4'));
+    assert.equal(parseResponse(await k.send(ready(new ItemInformationRequest('NS-ITEM-4')).getMessage()), '18').dueDate, loan.dueDate);
   });
 
   it('takes a fee payment, blocks a card, ends the session and resends its last answer', async () => {
