@@ -1,8 +1,8 @@
-// Check-out and check-in. Each runs in one transaction that takes the change clock, then the
-// locks of holds and circulation in their one order (HoldService.lockForCirculation), so two
-// check-ins of the last copy fill two holds, never one twice.
+// Check-out, check-in and renewal. Each runs in one transaction that takes the change clock (beside
+// other circulation: circulationStamp), then the locks of holds and circulation in their one order
+// (HoldService.lockForCirculation), so two check-ins of the last copy fill two holds, never one twice.
 import type { CircLogService } from '../circ-log/service.ts';
-import { stamp } from '../db/change-clock.ts';
+import { circulationStamp } from '../db/change-clock.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { refuseHold } from '../holds/refusals.ts';
@@ -42,7 +42,7 @@ export class CirculationService {
   /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
   async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<Loan> {
     return this.db.transaction(async (tx) => {
-      const at = await stamp(tx);
+      const at = await circulationStamp(tx);
       const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
       if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
       const { bibIds, item: locked, patron, today } = await this.holds.lockForCirculation(tx, itemId, patronId);
@@ -62,7 +62,7 @@ export class CirculationService {
   async checkin(itemId: string, location?: string): Promise<CheckinResult> {
     if (location !== undefined && !(await this.branches.location(location))) throw fail.invalidInput(`location: no location ${location}`);
     return this.db.transaction(async (tx) => {
-      const at = await stamp(tx);
+      const at = await circulationStamp(tx);
       const { bibIds, item, today } = await this.holds.lockForCirculation(tx, itemId);
       if (!item) throw fail.notFound(`no item ${itemId}`);
       const checkout = await repo.activeCheckout(tx, itemId);
@@ -95,7 +95,7 @@ export class CirculationService {
    */
   async renew(checkoutId: string): Promise<repo.CheckoutRow> {
     return this.db.transaction(async (tx) => {
-      const at = await stamp(tx);
+      const at = await circulationStamp(tx);
       const parties = await repo.checkoutParties(tx, checkoutId);
       if (!parties) throw fail.notFound(`no checkout ${checkoutId}`);
       const { bibIds, item, patron, today } = await this.holds.lockForCirculation(tx, parties.item_id, parties.patron_id);

@@ -6,9 +6,10 @@
 // wait for it and stamp later. So every stamp earlier than the horizon is committed and visible
 // to the read, and every later write stamps after it.
 //
-// Writes still take turns, except an import's batches (batchStamp), which run beside each other:
-// each batch's rows are its own, and their stamps need not follow their commits' order, since no
-// horizon falls between writes that overlap.
+// Writes still take turns, except an import's batches (batchStamp), which run beside each other,
+// and circulation (circulationStamp, migration 0040), whose writers lock their rows in one order:
+// their stamps need not follow their commits' order, since no horizon falls between writes that
+// overlap.
 import type { Queryable } from './types.ts';
 
 export async function stamp(tx: Queryable): Promise<Date> {
@@ -19,6 +20,15 @@ export async function stamp(tx: Queryable): Promise<Date> {
 /** stamp() for one of an import's batches, written beside its others, but never beside another writer. */
 export async function batchStamp(tx: Queryable): Promise<Date> {
   const rows = await tx.query<{ stamp: Date }>('select change_clock_stamp(true) as stamp');
+  return rows[0]!.stamp;
+}
+
+/**
+ * stamp() for check-out, check-in and renewal, which lock their rows in one order: written beside
+ * each other (never beside an import's batches, nor beside any other writer).
+ */
+export async function circulationStamp(tx: Queryable): Promise<Date> {
+  const rows = await tx.query<{ stamp: Date }>('select change_clock_stamp_circulation() as stamp');
   return rows[0]!.stamp;
 }
 
