@@ -173,7 +173,12 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
     },
     async (request) => {
       const { patronBarcode, itemBarcode, patronPin } = request.body;
-      const { id } = await circulation.checkoutByBarcodes(patronBarcode.trim(), itemBarcode.trim(), patronPin, request.principal!.keyId);
+      const { id } = await circulation.checkoutByBarcodes(
+        patronBarcode.trim(),
+        { itemBarcode: itemBarcode.trim() },
+        patronPin,
+        request.principal!.keyId,
+      );
       return { link: `${apiBase(request, publicBaseUrl)}/patrons/checkouts/${id}` };
     },
   );

@@ -135,12 +135,17 @@ export class CirculationService {
    * Checks an item out by the patron's and the item's barcodes (a self-check or a resource-sharing
    * hub). With a PIN, the PIN is validated first, under the limits of PatronService.validate.
    */
-  async checkoutByBarcodes(patronBarcode: string, itemBarcode: string, pin: string | undefined, keyId: string): Promise<Loan> {
+  async checkoutByBarcodes(
+    patronBarcode: string,
+    item: { itemId?: string; itemBarcode?: string },
+    pin: string | undefined,
+    keyId: string,
+  ): Promise<Loan> {
     const patronId =
       pin === undefined
-        ? (await this.patrons.find({ kind: 'barcode', value: patronBarcode })).id
+        ? await this.patrons.idOf({ kind: 'barcode', value: patronBarcode })
         : await this.patrons.validate(patronBarcode, pin, keyId);
-    return this.checkout(patronId, { itemBarcode });
+    return this.checkout(patronId, item);
   }
 
   /** Checks in the live item with this barcode. */

@@ -99,6 +99,16 @@ export async function lockBibs(tx: Queryable, ids: string[]): Promise<string[]> 
   ).map((r) => r.id);
 }
 
+/** Locks an item's live bibs, in id order (lockBibs of bibsOfItem, in one statement). */
+export async function lockBibsOfItem(tx: Queryable, itemId: string): Promise<string[]> {
+  return (
+    await tx.query<{ id: string }>(
+      `select id::text from bibs where id in (select bib_id from item_bibs where item_id = $1) and deleted_date is null order by id for update`,
+      [itemId],
+    )
+  ).map((r) => r.id);
+}
+
 export async function bibsOfItem(tx: Queryable, itemId: string): Promise<string[]> {
   return (await tx.query<{ bib_id: string }>('select bib_id::text from item_bibs where item_id = $1 order by bib_id', [itemId])).map(
     (r) => r.bib_id,
@@ -194,16 +204,13 @@ export async function getLocation(db: Queryable, code: string): Promise<PickupLo
 }
 
 export async function closedDays(db: Queryable, code: string, from: string): Promise<ClosedDays> {
-  const weekdays = (
-    await db.query<{ weekday: number }>('select weekday from location_closed_days where location_code = $1 order by weekday', [code])
-  ).map((r) => r.weekday);
-  const dates = (
-    await db.query<{ day: string }>(
-      `select to_char(closed_date, 'YYYY-MM-DD') as day from location_closed_dates where location_code = $1 and closed_date >= $2::date order by closed_date`,
-      [code, from],
-    )
-  ).map((r) => r.day);
-  return { weekdays, dates };
+  const [row] = await db.query<ClosedDays>(
+    `select array(select weekday from location_closed_days where location_code = $1 order by weekday) as weekdays,
+       array(select to_char(closed_date, 'YYYY-MM-DD') from location_closed_dates where location_code = $1 and closed_date >= $2::date
+             order by closed_date) as dates`,
+    [code, from],
+  );
+  return row!;
 }
 
 export async function countActiveHolds(tx: Queryable, patronId: string): Promise<number> {

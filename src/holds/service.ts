@@ -255,7 +255,7 @@ export class HoldService {
     itemId: string,
     patronId?: string,
   ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: repo.PatronState | undefined; today: string }> {
-    const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId));
+    const bibIds = await repo.lockBibsOfItem(tx, itemId);
     const now = await this.library.now(tx);
     const patron = patronId === undefined ? undefined : await lockPatronInGoodStanding(tx, patronId, now.today, now);
     return { bibIds, item: await repo.lockItem(tx, itemId), patron, today: now.today };

@@ -146,10 +146,15 @@ export class PatronService {
 
   /** The one live patron matching; 404 when none, 409 (code 133) when several. */
   async find(key: repo.FindKey, extras?: repo.PatronExtras): Promise<repo.PatronRow> {
+    return this.get(await this.idOf(key), extras);
+  }
+
+  /** find()'s patron, its id only (one statement, no row read). */
+  async idOf(key: repo.FindKey): Promise<string> {
     const ids = await repo.findPatronIds(this.db, key, 2);
     if (ids.length > 1) throw fail.multipleRecords(`more than one patron has this ${key.kind}`);
     if (ids.length === 0) throw fail.notFound(`no patron has this ${key.kind}`);
-    return this.get(ids[0]!, extras);
+    return ids[0]!;
   }
 
   /**

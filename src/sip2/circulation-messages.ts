@@ -19,13 +19,20 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
   // What the answer shows besides the loan is read beside it, not before it.
   const [{ date }, item] = await Promise.all([ctx.now(), ctx.services.items.byBarcode(itemBarcode)]);
   const loan: Promise<{ due?: string; refused?: string }> = ctx.institutionOk(fields)
-    ? ctx.services.circulation.checkoutByBarcodes(patronBarcode, itemBarcode, pin === '' ? undefined : pin, `sip:${ctx.account.name}`).then(
-        ({ due }) => ({ due }),
-        (error: unknown) => {
-          if (!(error instanceof DomainError)) throw error;
-          return { refused: error.detail ?? 'Checkout refused' };
-        },
-      )
+    ? ctx.services.circulation
+        .checkoutByBarcodes(
+          patronBarcode,
+          item ? { itemId: item.id } : { itemBarcode },
+          pin === '' ? undefined : pin,
+          `sip:${ctx.account.name}`,
+        )
+        .then(
+          ({ due }) => ({ due }),
+          (error: unknown) => {
+            if (!(error instanceof DomainError)) throw error;
+            return { refused: error.detail ?? 'Checkout refused' };
+          },
+        )
     : Promise.resolve({ refused: 'Unknown institution' });
   const [{ due, refused }, title] = await Promise.all([loan, item ? ctx.title(item.bib_ids) : '']);
   const ok = due !== undefined;
