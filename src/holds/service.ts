@@ -60,7 +60,7 @@ export class HoldService {
         bibIds = await repo.lockBibs(tx, [recordId]);
         if (bibIds.length === 0) throw refuseHold.recordNotFound(what);
       } else {
-        bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, recordId));
+        bibIds = await repo.lockBibsOfItem(tx, recordId);
         item = bibIds.length ? await repo.lockItemForRead(tx, recordId) : undefined;
         if (!item) throw refuseHold.recordNotFound(what);
         if (item.suppressed || !repo.HOLDABLE_STATUSES.includes(item.status)) throw refuseHold.notHoldable(what);
@@ -191,7 +191,7 @@ export class HoldService {
     await this.circLog.record(tx, { op: 'x', patronId: hold.patron_id, itemId: heldItem, bibId: hold.bib_id, holdId: hold.id });
     if (!hold.trapped_item_id) return;
     const itemId = hold.trapped_item_id;
-    const bibIds = await repo.lockBibs(tx, await repo.bibsOfItem(tx, itemId)); // held already, but for a bound-with volume's other bibs
+    const bibIds = await repo.lockBibsOfItem(tx, itemId); // held already, but for a bound-with volume's other bibs
     const item = await repo.lockItem(tx, itemId);
     if (!item) return;
     // On the shelf, the item is at the pickup location; in transit, it is treated as back home.

@@ -19,11 +19,37 @@ function latch(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-/** The mode a session holds an advisory lock in (pg_locks splits the key into two halves). */
+/** An advisory key as pg_locks shows it: its high and low 32 bits. */
+const halves = (key: number) => ({ classid: Math.floor(key / 2 ** 32), objid: key % 2 ** 32 });
+
+/** The mode a session holds an advisory lock in. */
 async function modeOf(admin: postgres.Sql, pid: number, key: number): Promise<string | undefined> {
+  const { classid, objid } = halves(key);
   const [row] = await admin<{ mode: string }[]>`select mode from pg_locks where locktype = 'advisory' and pid = ${pid}
-    and classid = ${Math.floor(key / 2 ** 32)} and objid = ${key % 2 ** 32} and granted`;
+    and classid = ${classid} and objid = ${objid} and granted`;
   return row?.mode;
+}
+
+/**
+ * A circulation writer holding the writers' turn on `session` until release() (which answers once
+ * its transaction has ended). Were it made to wait, lock_timeout would refuse it.
+ */
+async function holdTurn(session: postgres.Sql): Promise<{ release: () => Promise<void> }> {
+  const held = latch();
+  const released = latch();
+  const ended = session.begin(async (tx) => {
+    await tx`set local lock_timeout = '20s'`;
+    await tx`select change_clock_stamp_circulation()`;
+    held.resolve();
+    await released.promise;
+  });
+  await Promise.race([held.promise, ended]);
+  return {
+    release: async () => {
+      released.resolve();
+      await ended;
+    },
+  };
 }
 
 describe(`circulation writing beside itself on ${ENGINE}`, () => {
@@ -41,24 +67,8 @@ describe(`circulation writing beside itself on ${ENGINE}`, () => {
     try {
       const pid = async (s: postgres.Sql) => (await s<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
       const [pidA, pidB] = [await pid(a), await pid(b)];
-      const releaseA = latch();
-      const releaseB = latch();
-      const inA = latch();
-      const inB = latch();
-      const first = a.begin(async (tx) => {
-        await tx`select change_clock_stamp_circulation()`;
-        inA.resolve();
-        await releaseA.promise;
-      });
-      await inA.promise;
-      // A second circulation writer is let in at once (were it made to wait, lock_timeout would refuse it).
-      const second = b.begin(async (tx) => {
-        await tx`set local lock_timeout = '20s'`;
-        await tx`select change_clock_stamp_circulation()`;
-        inB.resolve();
-        await releaseB.promise;
-      });
-      await inB.promise;
+      const first = await holdTurn(a);
+      const second = await holdTurn(b); // let in at once, beside the first
       assert.equal(await modeOf(admin, pidA, LOCK_KEYS.writes), 'ShareLock');
       assert.equal(await modeOf(admin, pidB, LOCK_KEYS.writes), 'ShareLock');
       // Any other writer waits for them; an import cannot start while they write.
@@ -69,7 +79,9 @@ describe(`circulation writing beside itself on ${ENGINE}`, () => {
         }),
         (error: { code?: string }) => error.code === '55P03',
       );
-      assert.equal((await importer<{ got: boolean }[]>`select pg_try_advisory_lock(${LOCK_KEYS.import}) as got`)[0]!.got, false);
+      const importStarts = async () =>
+        (await importer<{ got: boolean }[]>`select pg_try_advisory_lock(${LOCK_KEYS.import}) as got`)[0]!.got;
+      assert.equal(await importStarts(), false);
       // Carrel's own check-out and check-in go ahead beside them: nobody is ever seen waiting for the turn.
       const patron = (await addPatrons(t.testDb.db, 1))[0]!;
       const item = await addItem(t.testDb.db, await addBib(t.testDb.db, 'Beside'), 'mn', '-', 'BESIDE-X');
@@ -79,37 +91,25 @@ describe(`circulation writing beside itself on ${ENGINE}`, () => {
         while (!outcome) {
           const [waiting] = await admin<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory'
             and database = (select oid from pg_database where datname = current_database())
-            and classid = ${Math.floor(LOCK_KEYS.writes / 2 ** 32)} and objid = ${LOCK_KEYS.writes % 2 ** 32} and not granted`;
+            and classid = ${halves(LOCK_KEYS.writes).classid} and objid = ${halves(LOCK_KEYS.writes).objid} and not granted`;
           if (waiting!.n > 0) outcome = 'waited';
           else outcome = await Promise.race([done, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
         }
-        if (outcome === 'waited') {
-          releaseA.resolve(); // let it finish, then fail
-          releaseB.resolve();
-        }
+        if (outcome === 'waited') await Promise.all([first.release(), second.release()]); // let it finish, then fail
         await done;
         assert.equal(outcome, 'done', 'a circulation write waited for the writers’ turn');
       }
-      releaseA.resolve();
-      releaseB.resolve();
-      await Promise.all([first, second]);
+      await Promise.all([first.release(), second.release()]);
 
       // An import runs (it holds its lock for the run): circulation takes the turn alone, as before.
-      assert.equal((await importer<{ got: boolean }[]>`select pg_try_advisory_lock(${LOCK_KEYS.import}) as got`)[0]!.got, true);
-      const releaseC = latch();
-      const inC = latch();
-      const third = a.begin(async (tx) => {
-        await tx`select change_clock_stamp_circulation()`;
-        inC.resolve();
-        await releaseC.promise;
-      });
-      await inC.promise;
+      assert.equal(await importStarts(), true);
+      const third = await holdTurn(a);
       assert.equal(await modeOf(admin, pidA, LOCK_KEYS.writes), 'ExclusiveLock');
-      releaseC.resolve();
-      await third;
+      await third.release();
       await importer`select pg_advisory_unlock(${LOCK_KEYS.import})`;
     } finally {
-      await Promise.all([a, b, other, importer, admin].map((s) => s.end()));
+      // Closed without waiting: a failed assertion can leave a held turn open.
+      await Promise.all([a, b, other, importer, admin].map((s) => s.end({ timeout: 0 })));
     }
   });
 

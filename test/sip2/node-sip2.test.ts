@@ -210,9 +210,15 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
   let sequence = 0;
   const connections: Sip2Connection[] = [];
 
-  /** A request as a node-sip2 user sends one: the institution set, the next sequence number. */
-  const ready = <R extends { institutionId: string; sequence: number }>(request: R): R => {
+  /** A request as a node-sip2 user sends one: the institution (and the patron, their PIN) set, the next sequence number. */
+  const ready = <R extends { institutionId: string; sequence: number; patronIdentifier: string; patronPassword: string }>(
+    request: R,
+    patron = '',
+    pin = '',
+  ): R => {
     request.institutionId = INSTITUTION;
+    request.patronIdentifier = patron;
+    request.patronPassword = pin;
     request.sequence = sequence = (sequence + 1) % 10;
     return request;
   };
@@ -280,9 +286,7 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     const k = await kiosk();
     await newPatron('NS-100', 'Woolf, Virginia', '4321');
     const ask = async (barcode: string, pin: string) => {
-      const request = ready(new PatronStatusRequest());
-      request.patronIdentifier = barcode;
-      request.patronPassword = pin;
+      const request = ready(new PatronStatusRequest(), barcode, pin);
       const answer = parseResponse(await k.send(request.getMessage()), '24');
       assert.equal(answer.sequence, request.sequence);
       return answer;
@@ -309,9 +313,7 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     const bib = await addBib(t.testDb.db, 'Notes on the Analytical Engine');
     await addItem(t.testDb.db, bib, 'mn', '-', 'NS-ITEM-1');
 
-    const out = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-1'));
-    out.patronIdentifier = 'NS-200';
-    out.patronPassword = '1815';
+    const out = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-1'), 'NS-200', '1815');
     const loan = parseResponse(await k.send(out.getMessage()), '12');
     assert.deepEqual(
       [loan.ok, loan.patronIdentifier, loan.itemIdentifier, loan.titleIdentifier, loan.sequence],
@@ -319,9 +321,7 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     );
     assert.equal(loan.dueDate, await dueOf(ada, 'NS-ITEM-1'));
 
-    const info = ready(new PatronInformationRequest('charged', 1, 5));
-    info.patronIdentifier = 'NS-200';
-    info.patronPassword = '1815';
+    const info = ready(new PatronInformationRequest('charged', 1, 5), 'NS-200', '1815');
     const patron = parseResponse(await k.send(info.getMessage()), '64');
     assert.deepEqual([patron.chargedItemsCount, patron.holdItemsCount, patron.items, patron.itemType], [1, 0, ['NS-ITEM-1'], 'CHARGED']);
     assert.deepEqual(
@@ -349,14 +349,12 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     assert.equal(parseResponse(await k.send(ready(new ItemInformationRequest('NS-ITEM-1')).getMessage()), '18').circulationStatus, '08');
 
     // The copy waits for Grace: Ada cannot take it, and is told why.
-    const again = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-1'));
-    again.patronIdentifier = 'NS-200';
+    const again = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-1'), 'NS-200');
     const refused = parseResponse(await k.send(again.getMessage()), '12');
     assert.equal(refused.ok, false);
     assert.ok(refused.screenMessage?.[0], 'the reason for the screen');
     // Grace's Patron Information lists it among the holds ready.
-    const hers = ready(new PatronInformationRequest('hold', 1, 5));
-    hers.patronIdentifier = 'NS-201';
+    const hers = ready(new PatronInformationRequest('hold', 1, 5), 'NS-201');
     const graceInfo = parseResponse(await k.send(hers.getMessage()), '64');
     assert.equal(graceInfo.holdItemsCount, 1);
     assert.equal(graceInfo.itemType, 'HOLD');
@@ -388,8 +386,7 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     const id = await newPatron('NS-400', 'Hypatia', '0415');
     const bib = await addBib(t.testDb.db, 'Commentary on Diophantus');
     await addItem(t.testDb.db, bib, 'mn', '-', 'NS-ITEM-4');
-    const out = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-4'));
-    out.patronIdentifier = 'NS-400';
+    const out = ready(new CheckoutRequest(false, getDateTime(), 'NS-ITEM-4'), 'NS-400');
     const loan = parseResponse(await k.send(out.getMessage()), '12');
     assert.equal(loan.dueDate, await dueOf(id, 'NS-ITEM-4'));
     assert.equal(parseResponse(await k.send(ready(new ItemInformationRequest('NS-ITEM-4')).getMessage()), '18').dueDate, loan.dueDate);
@@ -402,23 +399,19 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     const owed = Number((await rest(`/v6/patrons/${id}?fields=moneyOwed`)).moneyOwed);
     assert.ok(owed > 0);
 
-    const fee = ready(new FeePaidRequest('01', '00', 'USD', owed.toFixed(2), false, 'TX-77'));
-    fee.patronIdentifier = 'NS-300';
+    const fee = ready(new FeePaidRequest('01', '00', 'USD', owed.toFixed(2), false, 'TX-77'), 'NS-300');
     const paid = parseResponse(await k.send(fee.getMessage()), '38');
     assert.deepEqual([paid.paymentAccepted, paid.patronIdentifier, paid.transactionId], [true, 'NS-300', 'TX-77']);
     assert.equal(Number((await rest(`/v6/patrons/${id}?fields=moneyOwed`)).moneyOwed), 0);
-    const twice = ready(new FeePaidRequest('01', '00', 'USD', '1.00', false, 'TX-78'));
-    twice.patronIdentifier = 'NS-300';
+    const twice = ready(new FeePaidRequest('01', '00', 'USD', '1.00', false, 'TX-78'), 'NS-300');
     assert.equal(parseResponse(await k.send(twice.getMessage()), '38').paymentAccepted, false); // nothing is owed now
 
-    const block = ready(new BlockPatronRequest(true, 'Card kept by the kiosk'));
-    block.patronIdentifier = 'NS-300';
+    const block = ready(new BlockPatronRequest(true, 'Card kept by the kiosk'), 'NS-300');
     const blocked = parseResponse(await k.send(block.getMessage()), '24');
     assert.deepEqual([blocked.validPatron, blocked.status.chargePrivilegesDenied], [true, true]);
     assert.equal((await rest(`/v6/patrons/${id}?fields=blockInfo`)).blockInfo.code, 'm');
 
-    const end = ready(new EndPatronSessionRequest());
-    end.patronIdentifier = 'NS-300';
+    const end = ready(new EndPatronSessionRequest(), 'NS-300');
     const ended = await k.send(end.getMessage());
     const endAnswer = parseResponse(ended, '36');
     assert.deepEqual([endAnswer.endSession, endAnswer.patronIdentifier, endAnswer.sequence], [true, 'NS-300', end.sequence]);

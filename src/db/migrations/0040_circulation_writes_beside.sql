@@ -13,11 +13,6 @@
 -- The tries never wait, so the two locks cannot deadlock.
 create function change_clock_stamp_circulation() returns timestamptz language plpgsql volatile as $$
 begin
-  if pg_try_advisory_xact_lock_shared(7243102005) then
-    perform pg_advisory_xact_lock_shared(7243102004);
-  else
-    perform pg_advisory_xact_lock(7243102004);
-  end if;
-  perform pg_advisory_xact_lock_shared(7243102003);
-  return (select greatest(clock_timestamp(), stamped_date + interval '1 microsecond') from change_clock);
+  -- change_clock_stamp(true) takes WRITE shared, (false) alone; both then CLOCK shared (0017).
+  return change_clock_stamp(pg_try_advisory_xact_lock_shared(7243102005));
 end $$;
