@@ -28,13 +28,18 @@ export async function activeCheckout(
   )[0];
 }
 
-export async function insertCheckout(tx: Queryable, patronId: string, itemId: string, dueDate: string): Promise<string> {
-  return (
-    await tx.query<{ id: string }>(
-      'insert into checkouts (patron_id, item_id, out_date, due_date) values ($1, $2, clock_timestamp(), $3::date) returning id::text',
-      [patronId, itemId, dueDate],
-    )
-  )[0]!.id;
+/** A new checkout's id, taken before its row is written (so the writes that name it go together). */
+export async function newCheckoutId(tx: Queryable): Promise<string> {
+  return (await tx.query<{ id: string }>("select nextval('checkout_ids')::text as id"))[0]!.id;
+}
+
+export async function insertCheckout(tx: Queryable, id: string, patronId: string, itemId: string, dueDate: string): Promise<void> {
+  await tx.query('insert into checkouts (id, patron_id, item_id, out_date, due_date) values ($1, $2, $3, clock_timestamp(), $4::date)', [
+    id,
+    patronId,
+    itemId,
+    dueDate,
+  ]);
 }
 
 export async function returnCheckout(tx: Queryable, id: string): Promise<void> {

@@ -3,6 +3,8 @@
 // (HoldService.lockForCirculation), so two check-ins of the last copy fill two holds, never one twice.
 import type { CircLogService } from '../circ-log/service.ts';
 import { circulationStamp } from '../db/change-clock.ts';
+import { together } from '../db/together.ts';
+import { openDayAfter } from '../shared/calendar.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { refuseHold } from '../holds/refusals.ts';
@@ -39,21 +41,39 @@ export class CirculationService {
     private readonly circLog: CircLogService,
   ) {}
 
-  /** Checks an item out, due after the loan period its circulation rule gives (moved past the days its location is closed). */
+  /**
+   * Checks an item out, due after the loan period its circulation rule gives (moved past the days
+   * its location is closed). A checkout is the self-check's busiest call: its statements go in three
+   * round trips (together.ts), the stamp and the first lock; the other locks and every read under
+   * them; the writes. A refusal is the one the first failing step gives, in that order.
+   */
   async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<Loan> {
     return this.db.transaction(async (tx) => {
-      const at = await circulationStamp(tx);
       const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
       if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
-      const { bibIds, item: locked, patron, today } = await this.holds.lockForCirculation(tx, itemId, patronId);
-      if (!locked) throw refuseHold.recordNotFound(`item ${itemId}`);
-      if (await repo.activeCheckout(tx, itemId)) throw refuseHold.alreadyCheckedOut(itemId);
-      const rule = await this.library.ruleFor(tx, patron!.patron_type, locked.item_type, locked.location_code);
-      const due = await this.holds.openDayAfter(tx, locked.location_code, today, rule.loanDays);
-      await this.holds.fillOnCheckout(tx, patronId, itemId, bibIds, due, at);
-      await this.history.record(tx, patronId, itemId, bibIds[0] ?? null);
-      const checkoutId = await repo.insertCheckout(tx, patronId, itemId, due);
-      await this.circLog.record(tx, { op: 'o', at, patronId, itemId, bibId: bibIds[0] ?? null, due, checkoutId });
+      const [at, bibIds, now] = await together([circulationStamp(tx), this.holds.lockQueues(tx, itemId), this.library.now(tx)]);
+      const [, , rule, closed, filled, checkoutId] = await together([
+        this.holds.lockParties(tx, itemId, patronId, now).then(({ item: locked }) => {
+          if (!locked) throw refuseHold.recordNotFound(`item ${itemId}`);
+        }),
+        repo.activeCheckout(tx, itemId).then((open) => {
+          if (open) throw refuseHold.alreadyCheckedOut(itemId);
+        }),
+        this.library.ruleForLoan(tx, patronId, itemId),
+        this.holds.closedDaysOfItem(tx, itemId, now.today),
+        this.holds.holdToFill(tx, patronId, itemId, bibIds),
+        repo.newCheckoutId(tx),
+      ]);
+      // (Both are there: lockParties found them, under their locks.)
+      if (!rule) throw refuseHold.recordNotFound(`item ${itemId}`);
+      const due = openDayAfter(now.today, rule.loanDays, closed);
+      const bibId = bibIds[0] ?? null;
+      await together([
+        this.holds.lend(tx, patronId, itemId, filled, due, at),
+        this.history.record(tx, patronId, itemId, bibId),
+        repo.insertCheckout(tx, checkoutId, patronId, itemId, due),
+        this.circLog.record(tx, { op: 'o', at, patronId, itemId, bibId, due, checkoutId }),
+      ]);
       return { id: checkoutId, due };
     });
   }
@@ -62,8 +82,7 @@ export class CirculationService {
   async checkin(itemId: string, location?: string): Promise<CheckinResult> {
     if (location !== undefined && !(await this.branches.location(location))) throw fail.invalidInput(`location: no location ${location}`);
     return this.db.transaction(async (tx) => {
-      const at = await circulationStamp(tx);
-      const { bibIds, item, today } = await this.holds.lockForCirculation(tx, itemId);
+      const [at, { bibIds, item, today }] = await together([circulationStamp(tx), this.holds.lockForCirculation(tx, itemId)]);
       if (!item) throw fail.notFound(`no item ${itemId}`);
       const checkout = await repo.activeCheckout(tx, itemId);
       if (checkout) {
@@ -95,8 +114,7 @@ export class CirculationService {
    */
   async renew(checkoutId: string): Promise<repo.CheckoutRow> {
     return this.db.transaction(async (tx) => {
-      const at = await circulationStamp(tx);
-      const parties = await repo.checkoutParties(tx, checkoutId);
+      const [at, parties] = await together([circulationStamp(tx), repo.checkoutParties(tx, checkoutId)]);
       if (!parties) throw fail.notFound(`no checkout ${checkoutId}`);
       const { bibIds, item, patron, today } = await this.holds.lockForCirculation(tx, parties.item_id, parties.patron_id);
       const loan = await repo.activeCheckout(tx, parties.item_id);

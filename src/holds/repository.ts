@@ -203,14 +203,19 @@ export async function getLocation(db: Queryable, code: string): Promise<PickupLo
   return (await db.query<PickupLocation>('select code, pickup, hold_shelf_days from locations where code = $1', [code]))[0];
 }
 
+/** The closed days of a location (its code the SQL expression `location`), from $2 on. */
+const closedDaysOf = (location: string) =>
+  `select array(select weekday from location_closed_days where location_code = ${location} order by weekday) as weekdays,
+     array(select to_char(closed_date, 'YYYY-MM-DD') from location_closed_dates where location_code = ${location} and closed_date >= $2::date
+           order by closed_date) as dates`;
+
 export async function closedDays(db: Queryable, code: string, from: string): Promise<ClosedDays> {
-  const [row] = await db.query<ClosedDays>(
-    `select array(select weekday from location_closed_days where location_code = $1 order by weekday) as weekdays,
-       array(select to_char(closed_date, 'YYYY-MM-DD') from location_closed_dates where location_code = $1 and closed_date >= $2::date
-             order by closed_date) as dates`,
-    [code, from],
-  );
-  return row!;
+  return (await db.query<ClosedDays>(closedDaysOf('$1'), [code, from]))[0]!;
+}
+
+/** The closed days of an item's location (none when it has none). */
+export async function closedDaysOfItem(db: Queryable, itemId: string, from: string): Promise<ClosedDays> {
+  return (await db.query<ClosedDays>(closedDaysOf('(select location_code from items where id = $1)'), [itemId, from]))[0]!;
 }
 
 export async function countActiveHolds(tx: Queryable, patronId: string): Promise<number> {

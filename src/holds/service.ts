@@ -2,8 +2,9 @@
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
 import type { CircLogService } from '../circ-log/service.ts';
-import { addMonths, openDayAfter } from '../shared/calendar.ts';
+import { addMonths, openDayAfter, type ClosedDays } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
+import { together } from '../db/together.ts';
 import type { LibraryService, Settings } from '../library/service.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { standing } from '../library/standing.ts';
@@ -248,17 +249,39 @@ export class HoldService {
    * Takes the locks of a change to an item's circulation: the item's bibs (their hold queues) first,
    * as every change to holds takes them, so checkouts, check-ins and hold changes of the same bibs
    * take turns; then the patron (refused unless in good standing), then the item. Call it first in
-   * the transaction, after the change clock's stamp.
+   * the transaction, after the change clock's stamp (it may be sent together with the stamp).
    */
   async lockForCirculation(
     tx: Queryable,
     itemId: string,
     patronId?: string,
   ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: repo.PatronState | undefined; today: string }> {
-    const bibIds = await repo.lockBibsOfItem(tx, itemId);
-    const now = await this.library.now(tx);
-    const patron = patronId === undefined ? undefined : await lockPatronInGoodStanding(tx, patronId, now.today, now);
-    return { bibIds, item: await repo.lockItem(tx, itemId), patron, today: now.today };
+    const [bibIds, now] = await together([this.lockQueues(tx, itemId), this.library.now(tx)]);
+    return { bibIds, ...(await this.lockParties(tx, itemId, patronId, now)), today: now.today };
+  }
+
+  /** The first of lockForCirculation's locks, for a caller that sends more beside it: the item's bibs. */
+  lockQueues(tx: Queryable, itemId: string): Promise<string[]> {
+    return repo.lockBibsOfItem(tx, itemId);
+  }
+
+  /** The rest of lockForCirculation's locks, sent together, after lockQueues: the patron (refused unless in good standing), then the item. */
+  async lockParties(
+    tx: Queryable,
+    itemId: string,
+    patronId: string | undefined,
+    now: Settings & { today: string },
+  ): Promise<{ item: repo.ItemState | undefined; patron: repo.PatronState | undefined }> {
+    const [patron, item] = await together([
+      patronId === undefined ? undefined : lockPatronInGoodStanding(tx, patronId, now.today, now),
+      repo.lockItem(tx, itemId),
+    ]);
+    return { item, patron };
+  }
+
+  /** The closed days of an item's location from today on (for its due date: calendar.openDayAfter). */
+  closedDaysOfItem(tx: Queryable, itemId: string, today: string): Promise<ClosedDays> {
+    return repo.closedDaysOfItem(tx, itemId, today);
   }
 
   /** `days` after today at the location, moved past the days it is closed (a due date). */
@@ -277,18 +300,23 @@ export class HoldService {
   }
 
   /**
-   * A checkout fills the patron's hold the item was trapped for, or a waiting one it can fill;
-   * refused when the item waits on the hold shelf for another patron. Under lockForCirculation.
+   * The hold a checkout fills: the patron's hold the item was trapped for, or a waiting one it can
+   * fill (both read at once); refused when the item waits on the hold shelf for another patron.
+   * Under lockForCirculation.
    */
-  async fillOnCheckout(tx: Queryable, patronId: string, itemId: string, bibIds: string[], due: string, at: Date): Promise<void> {
-    const trapped = await repo.holdTrapping(tx, itemId);
+  async holdToFill(tx: Queryable, patronId: string, itemId: string, bibIds: string[]): Promise<repo.LockedHold | undefined> {
+    const [trapped, waiting] = await together([repo.holdTrapping(tx, itemId), repo.waitingHoldOfPatron(tx, patronId, itemId, bibIds)]);
     if (trapped && trapped.patron_id !== patronId) throw refuseHold.heldForAnother(itemId);
-    const filled = trapped ?? (await repo.waitingHoldOfPatron(tx, patronId, itemId, bibIds));
-    if (filled) {
-      await repo.finishHold(tx, filled.id, 'f', 'checked out');
-      await this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id });
-    }
-    await repo.setItemStatus(tx, itemId, '-', due, at);
+    return trapped ?? waiting;
+  }
+
+  /** A checkout's writes to holds: the hold it fills (holdToFill) finished, and the item on loan until due. Under lockForCirculation. */
+  async lend(tx: Queryable, patronId: string, itemId: string, filled: repo.LockedHold | undefined, due: string, at: Date): Promise<void> {
+    await together([
+      filled && repo.finishHold(tx, filled.id, 'f', 'checked out'),
+      filled && this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id }),
+      repo.setItemStatus(tx, itemId, '-', due, at),
+    ]);
   }
 
   /** A renewed loan's new due date on its item. Under lockForCirculation. */

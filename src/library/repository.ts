@@ -36,14 +36,21 @@ export interface Rule {
   graceDays: number;
 }
 
+const RULE = `loan_days as "loanDays", renewals, holdable, hold_limit as "holdLimit", fine_per_day::text as "finePerDay",
+  max_fine::text as "maxFine", grace_days as "graceDays"`;
+
 export async function ruleFor(db: Queryable, patronType: number | null, itemType: string | null, location: string | null): Promise<Rule> {
+  return (await db.query<Rule>(`select ${RULE} from circulation_rule($1, $2, $3)`, [patronType, itemType, location]))[0]!;
+}
+
+/** The rule for a loan of this item to this patron (none when either is missing), read by their ids. */
+export async function ruleForLoan(db: Queryable, patronId: string, itemId: string): Promise<Rule | undefined> {
   return (
     await db.query<Rule>(
-      `select loan_days as "loanDays", renewals, holdable, hold_limit as "holdLimit", fine_per_day::text as "finePerDay",
-         max_fine::text as "maxFine", grace_days as "graceDays" from circulation_rule($1, $2, $3)`,
-      [patronType, itemType, location],
+      `select ${RULE} from patrons p, items i, circulation_rule(p.patron_type, i.item_type, i.location_code) r where p.id = $1 and i.id = $2`,
+      [patronId, itemId],
     )
-  )[0]!;
+  )[0];
 }
 
 export async function readProfile(db: Queryable): Promise<Profile> {

@@ -56,6 +56,11 @@ export class LibraryService {
     return repo.ruleFor(q, patronType, itemType, location);
   }
 
+  /** ruleFor this patron's loan of this item, read by their ids (none when either is missing). */
+  ruleForLoan(q: Queryable, patronId: string, itemId: string): Promise<repo.Rule | undefined> {
+    return repo.ruleForLoan(q, patronId, itemId);
+  }
+
   /** The library as one profile, read in one snapshot (an apply meanwhile shows whole or not at all). */
   profile(): Promise<Profile> {
     return this.db.transaction(async (tx) => {
