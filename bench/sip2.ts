@@ -245,7 +245,8 @@ async function main(): Promise<void> {
   }
 
   // Who can borrow and what can be borrowed: patrons current, unblocked and owing nothing; items
-  // on the shelf ('-'), not on loan, with no hold on the copy or its title.
+  // on the shelf ('-'), not on loan (lent and returned by earlier runs is fine: every run would
+  // otherwise take copies from the next), with no hold on the copy or its title.
   const pools = await sql(async (db) => {
     const patrons = (
       await db`select b.barcode from patrons p join patron_barcodes b on b.patron_id = p.id
@@ -255,7 +256,7 @@ async function main(): Promise<void> {
     const items = (
       await db`select i.barcode from items i
         where i.deleted_date is null and i.barcode is not null and i.status = '-'
-          and not exists (select 1 from checkouts c where c.item_id = i.id)
+          and not exists (select 1 from checkouts c where c.item_id = i.id and c.returned_date is null)
           and not exists (select 1 from holds h where h.item_id = i.id and h.finished_date is null)
           and not exists (select 1 from item_bibs ib join holds h on h.bib_id = ib.bib_id where ib.item_id = i.id and h.finished_date is null)
         order by md5(i.barcode)`
