@@ -5,7 +5,9 @@
 // issue its statement before its first await, which lets lock order be kept by argument order.
 //
 // Every statement is let finish before this answers, so none is still running when the transaction
-// ends; the first failure in issue order is the one thrown (as if they had run one by one).
+// ends; the first failure in issue order is the one thrown, the error they would have given one by
+// one (though the statements after it have run too, to be rolled back with the transaction).
+// test/circulation/lock-order.test.ts checks that circulation sends its locks in their order.
 
 type Settled<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
 

@@ -36,11 +36,11 @@ export interface Rule {
   graceDays: number;
 }
 
-const RULE = `loan_days as "loanDays", renewals, holdable, hold_limit as "holdLimit", fine_per_day::text as "finePerDay",
-  max_fine::text as "maxFine", grace_days as "graceDays"`;
+const RULE = `r.loan_days as "loanDays", r.renewals, r.holdable, r.hold_limit as "holdLimit", r.fine_per_day::text as "finePerDay",
+  r.max_fine::text as "maxFine", r.grace_days as "graceDays"`;
 
 export async function ruleFor(db: Queryable, patronType: number | null, itemType: string | null, location: string | null): Promise<Rule> {
-  return (await db.query<Rule>(`select ${RULE} from circulation_rule($1, $2, $3)`, [patronType, itemType, location]))[0]!;
+  return (await db.query<Rule>(`select ${RULE} from circulation_rule($1, $2, $3) r`, [patronType, itemType, location]))[0]!;
 }
 
 /** The rule for a loan of this item to this patron (none when either is missing), read by their ids. */
