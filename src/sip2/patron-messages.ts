@@ -31,8 +31,7 @@ export async function patronStatus(ctx: SipContext, request: Request): Promise<s
   const fields = fieldsOf(request.body, 21);
   const language = request.body.slice(0, 3);
   const barcode = fields.get('AA')?.[0] ?? '';
-  const now = await settingsNow(ctx);
-  const patron = ctx.institutionOk(fields) ? await patronView(ctx, now, barcode, fields.get('AD')?.[0], false) : undefined;
+  const { now, patron } = await settingsAndPatron(ctx, fields, barcode, fields.get('AD')?.[0], false);
   return frame(
     `24${patron?.status ?? INVALID_PATRON_STATUS}${language}${now.date}` +
       field('AO', ctx.account.institution) +
@@ -51,8 +50,10 @@ export async function patronInformation(ctx: SipContext, request: Request): Prom
   const language = request.body.slice(0, 3);
   const summary = request.body.slice(21, 31);
   const barcode = fields.get('AA')?.[0] ?? '';
-  const { date, ...now } = await settingsNow(ctx);
-  const patron = ctx.institutionOk(fields) ? await patronView(ctx, now, barcode, fields.get('AD')?.[0], true) : undefined;
+  const {
+    now: { date },
+    patron,
+  } = await settingsAndPatron(ctx, fields, barcode, fields.get('AD')?.[0], true);
   const count = (n: number | undefined) => String(Math.min(n ?? 0, 9999)).padStart(4, '0');
   if (!patron) {
     return frame(
@@ -170,8 +171,10 @@ export async function blockPatron(ctx: SipContext, request: Request): Promise<st
       if (!(error instanceof DomainError)) throw error;
     }
   }
-  const { date, ...now } = await settingsNow(ctx);
-  const patron = ctx.institutionOk(fields) ? await patronView(ctx, now, barcode, undefined, false) : undefined;
+  const {
+    now: { date },
+    patron,
+  } = await settingsAndPatron(ctx, fields, barcode, undefined, false);
   return frame(
     `24${patron?.status ?? INVALID_PATRON_STATUS}000${date}` +
       field('AO', ctx.account.institution) +
@@ -191,43 +194,70 @@ async function settingsNow(ctx: SipContext): Promise<Settings & { date: string }
 }
 
 /**
- * A patron by barcode, with what the patron messages report; the PIN checked (and counted) when
- * given. The loans, holds and fines are read only for the messages that list them (`lists`).
+ * The settings for a patron message and the patron it names (none when unknown, or when AO is not
+ * the account's institution). What needs no other answer is read at once: the settings beside the
+ * patron's id by barcode, then (patronView) the record beside the PIN check and the lists.
+ */
+async function settingsAndPatron(
+  ctx: SipContext,
+  fields: Map<string, string[]>,
+  barcode: string,
+  pin: string | undefined,
+  lists: boolean,
+): Promise<{ now: Settings & { date: string }; patron: PatronView | undefined }> {
+  const [now, id] = await Promise.all([settingsNow(ctx), ctx.institutionOk(fields) ? patronIdOf(ctx, barcode) : undefined]);
+  return { now, patron: id === undefined ? undefined : await patronView(ctx, now, id, barcode, pin, lists) };
+}
+
+/** The one live patron with this barcode; none when there is none, or more than one. */
+async function patronIdOf(ctx: SipContext, barcode: string): Promise<string | undefined> {
+  if (!barcode) return undefined;
+  return ctx.services.patrons.idOf({ kind: 'barcode', value: barcode }).catch(unlessNotFound);
+}
+
+/** undefined for a record that is not there (or not one); any other failure is thrown on. */
+function unlessNotFound(error: unknown): undefined {
+  if (error instanceof DomainError && (error.kind === 'notFound' || error.kind === 'multipleRecords')) return undefined;
+  throw error;
+}
+
+/**
+ * A patron, with what the patron messages report; the PIN checked (and counted) when given. The
+ * loans, holds and fines are read only for the messages that list them (`lists`).
  */
 async function patronView(
   ctx: SipContext,
   { extras, blocks, today }: Settings,
+  id: string,
   barcode: string,
   pin: string | undefined,
   lists: boolean,
 ): Promise<PatronView | undefined> {
-  if (!barcode) return undefined;
   const { patrons, holds, circulation, fines } = ctx.services;
-  let row;
-  try {
-    row = await patrons.find({ kind: 'barcode', value: barcode }, extras);
-  } catch (error) {
-    if (error instanceof DomainError && (error.kind === 'notFound' || error.kind === 'multipleRecords')) return undefined;
-    throw error;
-  }
   // An empty AD is a kiosk that asked for no PIN (many send the field always): CQ N, and no
-  // attempt counted against the card or the account.
-  let pinOk: boolean | undefined;
-  if (pin) {
-    try {
-      pinOk = (await patrons.validate(barcode, pin, `sip:${ctx.account.name}`)) === row.id;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      pinOk = false;
-    }
-  }
-  const [loans, held, owed] = lists
-    ? await Promise.all([
-        circulation.checkouts(row.id, 2000, 0),
-        holds.listOfPatron(row.id, { inactive: false, limit: 2000, offset: 0 }),
-        fines.owed(row.id, 2000, 0),
-      ])
-    : [[], [], []];
+  // attempt counted against the card or the account. Any refusal of the PIN is CQ N.
+  const pinCheck = pin
+    ? patrons.validate(barcode, pin, `sip:${ctx.account.name}`).then(
+        (validId) => validId === id,
+        (error: unknown) => {
+          if (!(error instanceof DomainError)) throw error;
+          return false;
+        },
+      )
+    : undefined;
+  const [row, pinOk, [loans, held, owed]] = await Promise.all([
+    // (Deleted since its id was read: unknown, as it would be a moment later.)
+    patrons.get(id, extras).catch(unlessNotFound),
+    pinCheck,
+    lists
+      ? Promise.all([
+          circulation.checkouts(id, 2000, 0),
+          holds.listOfPatron(id, { inactive: false, limit: 2000, offset: 0 }),
+          fines.owed(id, 2000, 0),
+        ])
+      : ([[], [], []] as const),
+  ]);
+  if (!row) return undefined;
   const state = standing({ ...row, overdue: row.overdue ?? 0 }, today, blocks);
   const flag = (on: boolean) => (on ? 'Y' : ' ');
   const denied = !state.ok;
