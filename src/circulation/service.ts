@@ -127,7 +127,7 @@ export class CirculationService {
         const ending = { checkoutId, patronId: patron.id, itemId: item.id, dueDate: loan.due_date };
         await this.fines.assessOverdue(tx, { ...ending, itemType: item.item_type, location: item.location_code }, today, true, at, rule);
       }
-      const next = await this.holds.openDayAfter(tx, item.location_code, today, rule.loanDays);
+      const next = openDayAfter(today, rule.loanDays, await this.holds.closedDaysOfItem(tx, item.id, today));
       const due = next > loan.due_date ? next : loan.due_date;
       await repo.renewCheckout(tx, checkoutId, due);
       await this.holds.setDue(tx, item.id, due, at);

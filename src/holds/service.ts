@@ -2,7 +2,7 @@
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
 import type { CircLogService } from '../circ-log/service.ts';
-import { addMonths, openDayAfter, type ClosedDays } from '../shared/calendar.ts';
+import { addMonths, type ClosedDays } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
 import { together } from '../db/together.ts';
 import type { LibraryService, Settings } from '../library/service.ts';
@@ -282,11 +282,6 @@ export class HoldService {
   /** The closed days of an item's location from today on (for its due date: calendar.openDayAfter). */
   closedDaysOfItem(tx: Queryable, itemId: string, today: string): Promise<ClosedDays> {
     return repo.closedDaysOfItem(tx, itemId, today);
-  }
-
-  /** `days` after today at the location, moved past the days it is closed (a due date). */
-  async openDayAfter(tx: Queryable, location: string | null, today: string, days: number): Promise<string> {
-    return openDayAfter(today, days, location === null ? { weekdays: [], dates: [] } : await repo.closedDays(tx, location, today));
   }
 
   /** Whether a live item has this id. */

@@ -54,6 +54,22 @@ describe(`renewals and checkout resources on ${ENGINE}`, () => {
     assertRefused(await api.send('POST', `/v6/patrons/checkouts/${none}/renewal`), 409, 132, 11);
   });
 
+  it("moves a renewal's due date past the days its location is closed, as a checkout's", async () => {
+    const db = t.testDb.db;
+    // 21 days from 2026-11-02 and from 2026-11-10: Monday 11-23 and Tuesday 12-01, both closed at Main.
+    await db.query(`insert into location_closed_dates (location_code, closed_date) values ('mn', '2026-11-23'), ('mn', '2026-12-01')`);
+    try {
+      const { checkout } = await lend('R-closed');
+      assert.equal((await api.get(`/v6/patrons/checkouts/${checkout}?fields=dueDate`)).json().dueDate, '2026-11-24');
+      clock.set('2026-11-10');
+      const renewed = await api.send('POST', `/v6/patrons/checkouts/${checkout}/renewal`);
+      assert.equal(renewed.statusCode, 200, renewed.body);
+      assert.equal(renewed.json().dueDate, '2026-12-02');
+    } finally {
+      await db.query(`delete from location_closed_dates where location_code = 'mn'`);
+    }
+  });
+
   it('refuses when another patron holds the item, and when the patron is blocked', async () => {
     const { checkout, item, patron } = await lend('R-2');
     const other = await addPatron(t.testDb.db);
