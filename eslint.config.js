@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 import { boundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
@@ -33,6 +34,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    // The server matches text a client controls (paths, headers, bodies, MARC, SQL, SIP2 fields):
+    // no pattern may take more than linear time in its input's length (README, "API conventions").
+    files: ['src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { ignorePartial: false, ignoreSticky: false }],
     },
   },
   ...boundaries,

@@ -41,6 +41,7 @@ import { access, installAccessControl } from './http/access.ts';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
 import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
+import { loggedPath } from './http/logged-path.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
 import { clientErrorHandler, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
@@ -145,11 +146,6 @@ const REDACT = [
   'err.parameters',
   'err.query',
 ];
-
-/** A request's path as logged: no query string (it may one day carry a barcode or a name), no Patron API PIN. */
-function loggedPath(url: string): string {
-  return url.split('?')[0]!.replace(/^(\/+PATRONAPI\/+[^/]*\/+)[^/]+(\/+pintest\b.*)$/i, '$1[redacted]$2');
-}
 
 function requestId(raw: unknown): string {
   // Honour a caller's X-Request-Id when it is a plain token, so logs can be joined across systems.

@@ -196,7 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbSearchPoolMax: int(env, 'CARREL_DB_SEARCH_POOL_MAX', os.availableParallelism(), 1, 500),
     dbConnectTimeoutSec: int(env, 'CARREL_DB_CONNECT_TIMEOUT', 5, 1, 600),
     logLevel: env.LOG_LEVEL || 'info',
-    publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
+    publicBaseUrl: publicBaseUrl?.replace(/(?<!\/)\/+$/, ''),
     tokenLifetimeSec: int(env, 'CARREL_TOKEN_LIFETIME', 3600, 60, 86400),
     tokenCacheMs: int(env, 'CARREL_TOKEN_CACHE_MS', 5000, 0, 60000),
     httpHeadersTimeoutMs: Math.min(httpHeaders, httpRequest),

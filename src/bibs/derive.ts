@@ -28,10 +28,10 @@ const subfields = (field: DataField | undefined, codes: string) =>
 
 /** ISBD punctuation that ends a MARC subfield (" /", " :", ",", ".") is not part of the value. */
 export function trimPunctuation(text: string): string {
-  return text
-    .replace(/\s*[/:;,=]\s*$/, '')
-    .replace(/(?<![A-Z]|\.\.)\.$/, '')
-    .trim();
+  // Trimmed, not matched by /\s*[/:;,=]\s*$/: a subfield of spaces would make that try each start against the end.
+  const end = text.trimEnd();
+  const unpunctuated = /[/:;,=]$/.test(end) ? end.slice(0, -1).trimEnd() : text;
+  return unpunctuated.replace(/(?<![A-Z]|\.\.)\.$/, '').trim();
 }
 
 // MARC 21 records often carry decomposed Unicode (e + combining macron); the derived text is

@@ -27,10 +27,9 @@ export interface Description {
 
 /** Without the trailing ISBD punctuation (" /", " :", " ;", ",", "="), and without a final full stop unless it ends an initial or abbreviation. */
 export function tidy(text: string): string {
-  let out = text
-    .trim()
-    .replace(/\s*[/:;,=]$/, '')
-    .trim();
+  // Trimmed, not matched by /\s*[/:;,=]$/: a field of spaces would make that try each start against the end.
+  let out = text.trim();
+  if (/[/:;,=]$/.test(out)) out = out.slice(0, -1).trim();
   // "Smith, J.", "etc." and "591 p." keep their stop; "History." loses it.
   if (/\.$/.test(out) && !/(?:\b\p{Lu}|\b(?:etc|ed|Jr|Sr|p|v|ill|col|ca|no))\.$/u.test(out)) out = out.slice(0, -1);
   return out;
@@ -38,7 +37,18 @@ export function tidy(text: string): string {
 
 /** A title as the catalogue keeps it ("History : a story /"), as a reader reads it ("History: a story"). */
 export function displayTitle(title: string): string {
-  return tidy(title.replace(/\s+([:;])\s*/g, '$1 '));
+  // Each run of spaces is tried once, from its start (not again from each space inside it).
+  return tidy(title.replace(/(?<!\s)\s+([:;])\s*/g, '$1 '));
+}
+
+/** A name without the dates that follow it ("Smith, J., 1901-1970" → "Smith, J."), to search by. */
+export function searchableName(name: string): string {
+  // The dates found first, then the comma and spaces before them trimmed: /,?\s*\d{4}-(\d{4})?$/
+  // would try each space of a long run against the end.
+  const dates = /\d{4}-(?:\d{4})?$/.exec(name);
+  if (!dates) return name;
+  const before = name.slice(0, dates.index).trimEnd();
+  return before.endsWith(',') ? before.slice(0, -1) : before;
 }
 
 function dataFields(record: MarcRecord, tags: RegExp): DataField[] {

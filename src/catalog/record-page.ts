@@ -3,6 +3,7 @@
 import { html, type Html } from './html.ts';
 import { icon, materialFamily } from './icons.ts';
 import { NO_FILTERS, resultsUrl, type CatalogQuery } from './query.ts';
+import { searchableName } from './describe.ts';
 import { availability } from './results-page.ts';
 import type { RecordView } from './service.ts';
 
@@ -32,7 +33,7 @@ export function recordMain(r: RecordView, back: CatalogQuery | undefined): Html 
   const family = materialFamily(r.materialType?.code);
   const authorLinks = d.authors.map(
     (a) =>
-      html`<li><a href="${search('author', a.name.replace(/,?\s*\d{4}-(\d{4})?$/, ''))}">${a.name}</a>${a.role ? html` <span class="detail">(${a.role})</span>` : ''}</li>`,
+      html`<li><a href="${search('author', searchableName(a.name))}">${a.name}</a>${a.role ? html` <span class="detail">(${a.role})</span>` : ''}</li>`,
   );
   return html`<div class="wrap">
 <p class="back">${

@@ -59,7 +59,7 @@ function fieldBytes(field: Field, exact: boolean): number {
 }
 
 /** "9,999": the limits as the messages write them. */
-const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const grouped = (n: number) => n.toLocaleString('en-US');
 
 /**
  * Why the record cannot be kept, naming the field (the first one at fault), or undefined when it

@@ -234,6 +234,26 @@ describe(`the Patron API on ${ENGINE}`, () => {
     assert.match(t.logText(), /\/PATRONAPI\/21913000482538\/\[redacted\]\/pintest/);
   });
 
+  it('never logs a PIN however the pintest path is spelled, as the router reads it', async () => {
+    const spellings = [
+      '/%50ATRONAPI/NOSUCH1/%37s3cretA/pintest',
+      '/PATRONAPI/NOSUCH1/s3cretB/%70intest',
+      '/PATRONAPI/NOSUCH1/%73%33cretC/pintest',
+      '//PATRONAPI//NOSUCH1//s3cretD//pintest/',
+    ];
+    for (const url of spellings) {
+      const res = await call(url);
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(one(byCode(res.body), 'ERRNUM'), '1', `${url} is a pintest: ${res.body}`);
+    }
+    // Not a route (the router is case-sensitive), but logged as carefully.
+    assert.equal((await call('/PATRONAPI/NOSUCH1/s3cretE/%50%49%4E%54%45%53%54')).statusCode, 404);
+    const lines = t.logs.filter((l) => l.msg === 'request' && String(l.url).includes('NOSUCH1'));
+    assert.equal(lines.length, spellings.length + 1);
+    for (const line of lines) assert.match(String(line.url), /NOSUCH1\/+\[redacted\]\/+/);
+    assert.doesNotMatch(t.logText(), /s3cret|%33cret/);
+  });
+
   it('serves the Patron API alone on a port of its own', async () => {
     const server = servePatronApi(t.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
