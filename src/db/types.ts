@@ -48,6 +48,8 @@ export interface Queryable {
  */
 export interface RawSession {
   turn<T>(fn: (send: (message: Uint8Array) => Promise<Uint8Array>) => Promise<T>): Promise<T>;
+  /** Asks the server to cancel the statement running on this session; absent where a statement cannot be interrupted. */
+  cancel?(): Promise<void>;
 }
 
 export interface Db extends Queryable {

@@ -81,6 +81,11 @@ export class SqlLoginService {
     return this.db.transaction((tx) => repo.serverParameters(tx));
   }
 
+  /** The settings Carrel has set on its own session (the embedded engine's search path), by name. */
+  sessionSettings(): Promise<[string, string][]> {
+    return this.db.transaction((tx) => repo.sessionSettings(tx));
+  }
+
   /** Cancels logins' statements that outran the time-out; answers how many. */
   async cancelOverdue(): Promise<number> {
     return this.db.transaction((tx) => repo.cancelOverdue(tx, this.config.sql.statementTimeoutMs));

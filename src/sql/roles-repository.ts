@@ -107,6 +107,14 @@ export async function serverParameters(tx: Queryable): Promise<Record<string, st
   return { client_encoding: 'UTF8', ...Object.fromEntries(rows.map((r) => [r.name, r.setting])) };
 }
 
+/** Settings set on this session by SET (not the server's defaults), as name and value. */
+export async function sessionSettings(tx: Queryable): Promise<[string, string][]> {
+  const rows = await tx.query<{ name: string; setting: string }>(
+    `select name, setting from pg_settings where source = 'session' order by name`,
+  );
+  return rows.map((r) => [r.name, r.setting]);
+}
+
 /** Ends the login's sessions, drops what it owns here (temporary objects) and the role. */
 export async function dropLogin(tx: Queryable, name: string): Promise<void> {
   await tx.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1 and pid <> pg_backend_pid()', [name]);

@@ -77,6 +77,34 @@ describe(`GET /api on ${ENGINE}`, () => {
     assert.equal(res.json().status, 'Healthy');
   });
 
+  it('reports the database Unhealthy while it would refuse Carrel’s writes', async () => {
+    // A session left read-only (a SQL login's doing, or a server in recovery) answers every read.
+    const config = loadConfig({ CARREL_HEALTH_MAX_AGE_MS: '0' });
+    let db = t.testDb.db;
+    let close = () => Promise.resolve();
+    if (ENGINE === 'pglite') await db.exec('set default_transaction_read_only = on');
+    else {
+      await db.exec(`do $$ begin execute format('alter database %I set default_transaction_read_only = on', current_database()); end $$`);
+      const { openPostgres } = await import('../../src/db/postgres.ts');
+      const own = openPostgres(t.testDb.url!, { max: 1, connectTimeoutSec: 10 });
+      db = own;
+      close = () => own.close();
+    }
+    try {
+      const report = await new HealthService(db, config.healthTimeoutMs, config.healthMaxAgeMs).report();
+      assert.equal(report.status, 'Unhealthy');
+      assert.match(report.entries.DatabaseServer.description ?? '', /accepts no writes/);
+    } finally {
+      await close();
+      if (ENGINE === 'pglite') await t.testDb.db.exec('set default_transaction_read_only = off');
+      else
+        await t.testDb.db.exec(
+          `do $$ begin execute format('alter database %I reset default_transaction_read_only', current_database()); end $$`,
+        );
+    }
+    assert.equal((await new HealthService(t.testDb.db, config.healthTimeoutMs, config.healthMaxAgeMs).report()).status, 'Healthy');
+  });
+
   it('reuses a successful check for at most CARREL_HEALTH_MAX_AGE_MS, and says how old it is', async () => {
     // The database's own statements, counted: each check is one.
     let checks = 0;

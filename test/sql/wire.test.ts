@@ -130,7 +130,12 @@ for (const engine of ['pglite', 'postgres'] as const) {
         db = await openServerDb(config);
         await loadDemoIfEmpty(db);
         logins = new SqlLoginService(db, config);
-        door = (await startSqlDoor({ ...config, sql: { ...config.sql, port: 0 } }, db, logins, pino({ level: 'silent' })))!;
+        door = (await startSqlDoor(
+          { ...config, sql: { ...config.sql, port: 0 } },
+          db,
+          logins,
+          pino({ level: 'silent' }),
+        ))!;
         const login = await logins.create(reports);
         const u = new URL(login.url!);
         u.port = String(door.port);
@@ -204,7 +209,7 @@ for (const engine of ['pglite', 'postgres'] as const) {
           const error = await pgError(sql.unsafe(statement));
           assert.match(
             error.message,
-            /not available to SQL logins|cannot be changed by SQL logins|is fixed for SQL logins|permission denied|cannot insert|temporary tables only/,
+            /not available to SQL logins|cannot be changed by SQL logins|is fixed for SQL logins|permission denied|cannot insert|temporary tables only|write only their own temporary tables/,
             statement,
           );
         }
@@ -283,8 +288,9 @@ for (const engine of ['pglite', 'postgres'] as const) {
         'disconnects a client that holds the session in the middle of a batch, and Carrel goes on',
         { skip: engine === 'postgres' && 'each client has a session of its own on PostgreSQL' },
         async () => {
+          const restore = await logins.sessionSettings();
           const impatient = await openWireDoor({
-            session: () => Promise.resolve({ raw: db.rawSession!, shared: true, close: () => Promise.resolve() }),
+            session: () => Promise.resolve({ raw: db.rawSession!, shared: true, restore, close: () => Promise.resolve() }),
             statementTimeoutMs: 30_000,
             host: '127.0.0.1',
             port: 0,
@@ -319,6 +325,223 @@ for (const engine of ['pglite', 'postgres'] as const) {
           assert.equal((await pgError(sql`select pg_sleep(30)`)).code, '57014');
           assert.match((await pgError(sql.unsafe('set statement_timeout = 0'))).message, /CARREL_SQL_TIMEOUT_MS/);
           assert.deepEqual([...(await sql`select 1 as one`)], [{ one: 1 }]);
+        },
+      );
+
+      it('writes only its own temporary tables, and no statement of it changes the session beyond its batch', async () => {
+        const sql = connect();
+        const before = await carrelSide();
+        await sql.unsafe('create temp table mine (a text primary key, b integer not null)');
+        // Refused before they run, whatever the role's privileges (pg_settings' rule calls
+        // set_config for the whole session, where the name check never sees it).
+        for (const statement of [
+          `update pg_settings set setting = 'pg_temp, public' where name = 'search_path'`,
+          `update pg_catalog.pg_settings set setting = 'on' where name = 'default_transaction_read_only'`,
+          `with x as (update pg_settings set setting = '0' where name = 'statement_timeout' returning 1) select * from x`,
+          `explain analyze update pg_settings set setting = 'x' where name = 'application_name'`,
+          `insert into sierra_view.location (code) select 'x' from pg_temp.mine`,
+          `delete from pg_catalog.pg_settings`,
+          `truncate mine, pg_catalog.pg_settings`,
+          `drop table pg_catalog.pg_settings`,
+          `insert into carrel.public.bibs (id) values (1)`,
+        ])
+          assert.match((await pgError(sql.unsafe(statement))).message, /SQL logins write only their own temporary tables/, statement);
+        // An expression in a temporary table runs when someone writes to it: on the embedded engine, Carrel.
+        for (const statement of [
+          `create temp table access_tokens (token text default pg_read_file('/etc/passwd'))`,
+          `create temp table api_keys (secret text generated always as (current_user) stored)`,
+          `create temp table t1 (a integer check (a > 0))`,
+          `create temp table t2 (like sierra_view.location including all)`,
+          `create temp table t3 () inherits (pg_temp.mine)`,
+          `create index on mine ((lower(a)))`,
+          `create index on mine (a) where b > 0`,
+          `drop function pg_catalog.now()`,
+        ])
+          assert.match(
+            (await pgError(sql.unsafe(statement))).message,
+            /temporary table of a SQL login|an index of a SQL login|drop only their own/,
+            statement,
+          );
+        // What it may do with its own.
+        await sql.unsafe(`insert into mine values ('a', 1), ('b', 2)`);
+        await sql.unsafe(`with x as (update mine set b = b + 1 returning 1) select count(*) from x`);
+        await sql.unsafe('create index on mine (b)');
+        await sql.unsafe('drop table if exists gone_already');
+        assert.deepEqual(
+          [...(await sql.unsafe('select a, b from mine order by a'))],
+          [
+            { a: 'a', b: 2 },
+            { a: 'b', b: 3 },
+          ],
+        );
+        assert.deepEqual([...(await sql`select current_setting('default_transaction_read_only') as ro`)], [{ ro: 'off' }]);
+        assert.deepEqual(await carrelSide(), before);
+        // Carrel still writes.
+        await db.transaction(async (tx) => {
+          await tx.query('create temp table carrel_writes (a integer) on commit drop');
+        });
+      });
+
+      it('puts the session back after a batch that changed it, where Carrel could not close pg_settings', async () => {
+        // A PostgreSQL server whose superuser is not Carrel's user keeps pg_settings writable: a
+        // statement prepared against a temporary table of that name is planned again against the
+        // catalog's once the table is gone, past any check of its text.
+        await db.query('grant update on pg_catalog.pg_settings to public');
+        try {
+          const sql = connect();
+          await sql.unsafe('set search_path = pg_temp, pg_catalog');
+          await sql.unsafe('create temp table pg_settings (name text, setting text)');
+          const swap = () => sql`update pg_settings set setting = ${'pg_temp, public'} where name = 'search_path'`;
+          await swap();
+          await sql.unsafe('drop table pg_temp.pg_settings');
+          await swap();
+          // The login's own next batch starts from its own settings again, and Carrel's session is Carrel's.
+          assert.deepEqual([...(await sql`select current_setting('search_path') as path`)], [{ path: 'pg_temp, pg_catalog' }]);
+          const side = await carrelSide();
+          assert.notEqual(side.user, reports);
+          assert.equal(side.path, engine === 'pglite' ? 'public, pg_temp' : side.path);
+          assert.ok(side.bibs > 0);
+        } finally {
+          await db.query('revoke update on pg_catalog.pg_settings from public');
+        }
+      });
+
+      it('keeps pg_settings closed to every role but its owner', async () => {
+        const [row] = await db.query<{ update: boolean }>(
+          `select has_table_privilege('public', 'pg_catalog.pg_settings', 'update') as update`,
+        );
+        assert.equal(row!.update, false);
+      });
+
+      /** A door of the test's own over this engine's session (PostgreSQL: a connection of its own per client). */
+      const ownDoor = async (options: { holdMs?: number; statementTimeoutMs?: number }) => {
+        const restore = await logins.sessionSettings();
+        return openWireDoor({
+          session: async () => {
+            if (engine === 'pglite') return { raw: db.rawSession!, shared: true, restore, close: () => Promise.resolve() };
+            const connection = await connectRaw(testDb!.url!);
+            return { raw: connection, shared: false, restore: [], close: () => connection.close() };
+          },
+          statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
+          host: '127.0.0.1',
+          port: 0,
+          rowCap: ROW_CAP,
+          verifier: (user) => logins.verifier(user),
+          parameters: {},
+          log: pino({ level: 'silent' }),
+          holdMs: options.holdMs,
+        });
+      };
+      /** Waits until the client has had `count` ReadyForQuery messages; answers all it received. */
+      const readies = async (client: Awaited<ReturnType<typeof rawLogin>>, count: number) => {
+        for (;;) {
+          const got = [...messagesIn(client.received())];
+          if (got.filter((m) => m.type === 'Z').length >= count) return got;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+
+      it('measures the hold on the session by the client’s idle time, never by a statement’s', async () => {
+        const patient = await ownDoor({ holdMs: 200 });
+        try {
+          const client = await rawLogin(patient.port, reports, decodeURIComponent(new URL(url).password));
+          client.socket.write(message('Q', 'select pg_sleep(0.6)'));
+          client.socket.write(
+            Buffer.concat([
+              message('P', '', 'select pg_sleep(0.6)', { int16: 0 }),
+              message('B', '', '', { int16: 0 }, { int16: 0 }, { int16: 0 }),
+              message('E', '', { int32: 0 }),
+              message('S'),
+            ]),
+          );
+          const got = await readies(client, 2);
+          assert.deepEqual(
+            got.filter((m) => m.type === 'E').map((m) => m.body.toString('latin1')),
+            [],
+          );
+          assert.equal(got.filter((m) => m.type === 'C').length, 2);
+          client.socket.end(message('X'));
+          await client.closed;
+        } finally {
+          await patient.close();
+        }
+      });
+
+      it('holds a portal to the row cap however many Executes read it', async () => {
+        const client = await rawLogin(door.port, reports, decodeURIComponent(new URL(url).password));
+        try {
+          const executes = Array.from({ length: Math.ceil((ROW_CAP * 2) / 8) }, () => message('E', 'p1', { int32: 8 }));
+          client.socket.write(
+            Buffer.concat([
+              message('P', '', `select g from generate_series(1, ${ROW_CAP * 3}) g`, { int16: 0 }),
+              message('B', 'p1', '', { int16: 0 }, { int16: 0 }, { int16: 0 }),
+              ...executes,
+              message('S'),
+            ]),
+          );
+          const got = await readies(client, 1);
+          assert.equal(got.filter((m) => m.type === 'D').length, ROW_CAP);
+          assert.match(
+            got
+              .filter((m) => m.type === 'N')
+              .map((m) => m.body.toString())
+              .join(''),
+            /row cap/,
+          );
+        } finally {
+          client.socket.end(message('X'));
+          await client.closed;
+        }
+      });
+
+      it(
+        'times out a statement whose batch set a comment after its settings',
+        { skip: engine === 'pglite' && 'the embedded engine cannot interrupt a statement (README, "SQL")' },
+        async () => {
+          const sql = connect();
+          // Spliced after the client's SET, the time-out would have been inside its comment.
+          await sql.unsafe(`set application_name = 'x' --`);
+          assert.equal((await pgError(sql`select pg_sleep(30)`)).code, '57014');
+          assert.deepEqual([...(await sql`select current_setting('application_name') as name`)], [{ name: 'x' }]);
+        },
+      );
+
+      it(
+        'cancels a statement whose batch lifted the time-out where Carrel could not close pg_settings',
+        { skip: engine === 'pglite' && 'the embedded engine cannot interrupt a statement (README, "SQL")' },
+        async () => {
+          await db.query('grant update on pg_catalog.pg_settings to public');
+          const client = await rawLogin(door.port, reports, decodeURIComponent(new URL(url).password));
+          try {
+            client.socket.write(message('Q', 'set search_path = pg_temp, pg_catalog'));
+            client.socket.write(message('Q', 'create temp table pg_settings (name text, setting text)'));
+            client.socket.write(
+              Buffer.concat([
+                message('P', 'lift', `update pg_settings set setting = '0' where name = 'statement_timeout'`, { int16: 0 }),
+                message('S'),
+              ]),
+            );
+            client.socket.write(message('Q', 'drop table pg_temp.pg_settings'));
+            // One batch: the prepared update, planned again against the catalog's view, then a long statement.
+            client.socket.write(
+              Buffer.concat([
+                message('B', '', 'lift', { int16: 0 }, { int16: 0 }, { int16: 0 }),
+                message('E', '', { int32: 0 }),
+                message('P', '', 'select pg_sleep(30)', { int16: 0 }),
+                message('B', '', '', { int16: 0 }, { int16: 0 }, { int16: 0 }),
+                message('E', '', { int32: 0 }),
+                message('S'),
+              ]),
+            );
+            const got = await readies(client, 5);
+            const errors = got.filter((m) => m.type === 'E').map((m) => m.body.toString('latin1'));
+            assert.equal(errors.length, 1, errors.join('\n'));
+            assert.match(errors[0]!, /57014/);
+          } finally {
+            client.socket.end(message('X'));
+            await client.closed;
+            await db.query('revoke update on pg_catalog.pg_settings from public');
+          }
         },
       );
 

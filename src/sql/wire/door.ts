@@ -15,6 +15,8 @@ export interface ClientSession {
   raw: RawSession;
   /** Shared with Carrel and other clients (the embedded engine): what a client leaves there is removed when it goes. */
   shared: boolean;
+  /** Carrel's own settings of the session, put back after each of the client's batches. */
+  restore: readonly (readonly [name: string, value: string])[];
   close(): Promise<void>;
 }
 
@@ -144,6 +146,7 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         rowCap: o.rowCap,
         statementTimeoutMs: o.statementTimeoutMs,
         holdMs: o.holdMs ?? 5000,
+        restore: database.restore,
         write,
         abort: (why) => {
           log.warn({ user }, `SQL login connection ended: ${why}`);

@@ -95,8 +95,10 @@ function startupPacket(params: Record<string, string>): Buffer {
   return Buffer.concat([head, body]);
 }
 
+const socketDirOf = (url: URL) => url.searchParams.get('host');
+
 async function open(url: URL): Promise<net.Socket> {
-  const socketDir = url.searchParams.get('host');
+  const socketDir = socketDirOf(url);
   const port = Number(url.port || 5432);
   const plain = socketDir
     ? net.connect({ path: `${socketDir}/.s.PGSQL.${port}` })
@@ -191,6 +193,8 @@ export async function connectRaw(databaseUrl: string): Promise<PgRawConnection> 
   const ready = await incoming.until((t) => t === 'Z');
   const refused = [...messagesIn(ready)].find((m) => m.type === 'E');
   if (refused) throw new Error(`PostgreSQL refused Carrel's login for the SQL door: ${errorFields(refused.body).text}`);
+  // The key PostgreSQL gives for cancelling this connection's statement from another connection.
+  const key = [...messagesIn(ready)].find((m) => m.type === 'K')?.body;
   let tail: Promise<unknown> = Promise.resolve();
   const send = async (bytes: Uint8Array): Promise<Uint8Array> => {
     const sent = Buffer.from(bytes);
@@ -204,6 +208,25 @@ export async function connectRaw(databaseUrl: string): Promise<PgRawConnection> 
       const run = tail.then(() => fn(send));
       tail = run.catch(() => undefined);
       return run;
+    },
+    async cancel() {
+      if (!key) return;
+      const request = Buffer.alloc(16);
+      request.writeInt32BE(16);
+      request.writeInt32BE(80877102, 4);
+      key.copy(request, 8, 0, 8);
+      const other = net.connect(
+        socketDirOf(url)
+          ? { path: `${socketDirOf(url)}/.s.PGSQL.${Number(url.port || 5432)}` }
+          : { host: decodeURIComponent(url.hostname) || 'localhost', port: Number(url.port || 5432) },
+      );
+      // PostgreSQL reads the request and closes the connection without an answer.
+      await new Promise<void>((resolve) => {
+        other.setTimeout(5000, () => other.destroy());
+        other.on('error', () => resolve());
+        other.on('close', () => resolve());
+        other.on('connect', () => other.end(request));
+      });
     },
     async close() {
       socket.end(message('X'));

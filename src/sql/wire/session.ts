@@ -22,6 +22,8 @@ export interface SessionOptions {
   statementTimeoutMs: number;
   /** How long a batch may hold the engine's session waiting for the client's next message. */
   holdMs: number;
+  /** Carrel's own settings of the session, put back after every batch (a shared session's search path). */
+  restore: readonly (readonly [name: string, value: string])[];
   /** Writes to the client. */
   write(bytes: Buffer): void;
   /** Ends the connection (the client held the session too long). */
@@ -40,6 +42,14 @@ const REPORTED: Record<string, string> = {
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** Time past the statement time-out before the door asks the server to cancel a statement itself. */
+const CANCEL_GRACE_MS = 1000;
+
+/** A text array parameter in PostgreSQL's text form. */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
+}
 
 /** The first column of each DataRow of an answer, as text. */
 function firstColumns(answer: Uint8Array): string[] {
@@ -62,7 +72,7 @@ function failure(answer: Uint8Array): { code: string; text: string } | undefined
 export class LoginSession {
   /** The client's transaction, as it believes it to be. */
   private status: TransactionStatus = 'I';
-  /** SET LOCAL statements the client's settings are applied with, by setting. */
+  /** The client's settings, by name, as the server read them back: applied as parameters in each of its transactions. */
   private readonly settings = new Map<string, string>();
   /** Statements and portals the door answers itself (BEGIN, SET …), by the client's name. */
   private readonly emulated = { statements: new Map<string, Statement>(), portals: new Map<string, Statement>() };
@@ -70,14 +80,22 @@ export class LoginSession {
   private readonly prepared = new Set<string>();
   /** After an error in a batch, messages are skipped until its Sync, as PostgreSQL does. */
   private skipping = false;
-  private turn: { send: Send; release: () => void; ended: Promise<void>; timer: NodeJS.Timeout } | undefined;
+  /** Rows each portal has given the client in this batch, against the row cap. */
+  private readonly portalRows = new Map<string, number>();
+  private turn: { send: Send; release: () => void; ended: Promise<void> } | undefined;
+  /** Runs while a batch holds the session and waits for the client: the client's idle time, never a statement's. */
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: SessionOptions) {}
 
   /** Handles one frontend message; answers false once the client has said goodbye. */
   async handle(m: Message): Promise<boolean> {
+    clearTimeout(this.idleTimer);
     try {
-      return await this.dispatch(m);
+      const more = await this.dispatch(m);
+      if (this.turn)
+        this.idleTimer = setTimeout(() => this.o.abort('the client held the database past its time between messages'), this.o.holdMs);
+      return more;
     } catch (error) {
       // The shared session is never left inside this client's transaction, as its role.
       await this.endTurn().catch(() => undefined);
@@ -145,6 +163,10 @@ export class LoginSession {
         break;
       }
       if (statement.kind === 'run') {
+        if (!(await this.writesOwnTables(statement))) {
+          if (this.status === 'T') this.status = 'E';
+          break;
+        }
         const answer = await this.runSimple(statement.text);
         if (answer.failed) {
           if (this.status === 'T') this.status = 'E';
@@ -168,8 +190,8 @@ export class LoginSession {
       message('E', '', { int32: this.o.rowCap + 1 }),
     ];
     for (const step of steps) {
-      const answer = await send(step);
-      const kept = this.capRows(answer).filter((m) => !['1', '2', 'n'].includes(String.fromCharCode(m[0]!)));
+      const answer = await this.watched(send, step);
+      const kept = this.capRows(answer, this.o.rowCap).filter((m) => !['1', '2', 'n'].includes(String.fromCharCode(m[0]!)));
       for (const bytes of kept) this.o.write(bytes);
       // After an error PostgreSQL answers nothing until a Sync: send no more.
       if (failure(answer)) return { failed: true };
@@ -198,6 +220,7 @@ export class LoginSession {
     const statement = statements[0]!;
     if (statement.kind === 'refused') return this.fail(statement.code, statement.why);
     if (statement.kind === 'run') {
+      if (!(await this.writesOwnTables(statement))) return;
       this.emulated.statements.delete(name);
       const own = this.rename(name);
       const answer = await this.forward(message('P', own, statement.text, types));
@@ -218,6 +241,7 @@ export class LoginSession {
       return;
     }
     this.emulated.portals.delete(portal);
+    this.portalRows.delete(portal);
     await this.forward(message('B', this.rename(portal), this.rename(name), fields.rest()));
   }
 
@@ -242,8 +266,18 @@ export class LoginSession {
       return;
     }
     if (this.status === 'E') return this.aborted();
-    const cap = this.o.rowCap + 1;
-    await this.forward(message('E', this.rename(portal), { int32: maxRows > 0 && maxRows < cap ? maxRows : cap }));
+    // The cap holds for the portal, however many Executes the client reads it in.
+    const left = this.o.rowCap - (this.portalRows.get(portal) ?? 0);
+    if (left <= 0) {
+      this.o.write(backend.commandComplete('SELECT 0'));
+      return;
+    }
+    const answer = await this.forward(
+      message('E', this.rename(portal), { int32: maxRows > 0 && maxRows <= left ? maxRows : left + 1 }),
+      left,
+    );
+    const rows = [...messagesIn(answer)].filter((m) => m.type === 'D').length;
+    this.portalRows.set(portal, (this.portalRows.get(portal) ?? 0) + Math.min(rows, left));
   }
 
   private async closeStatement(fields: FieldReader): Promise<void> {
@@ -266,9 +300,9 @@ export class LoginSession {
   }
 
   /** Passes a message to the session and its answer to the client (rows past the cap held back). */
-  private async forward(bytes: Buffer): Promise<Uint8Array> {
-    const answer = await this.turn!.send(bytes);
-    for (const part of this.capRows(answer)) this.o.write(part);
+  private async forward(bytes: Buffer, rowLimit = this.o.rowCap): Promise<Uint8Array> {
+    const answer = await this.watched(this.turn!.send, bytes);
+    for (const part of this.capRows(answer, rowLimit)) this.o.write(part);
     if (failure(answer)) {
       this.skipping = true;
       if (this.status === 'T') this.status = 'E';
@@ -278,18 +312,19 @@ export class LoginSession {
 
   /**
    * The answer's messages, with rows past the cap held back: Execute asks for one row more than
-   * the cap, and that row, if it comes, is dropped and the portal's suspension told as the end of
-   * the rows, with a notice. A suspension the client asked for (fewer rows) passes as it is.
+   * the rows left under the cap (limit), and that row, if it comes, is dropped and the portal's
+   * suspension told as the end of the rows, with a notice. A suspension the client asked for
+   * (fewer rows) passes as it is.
    */
-  private capRows(answer: Uint8Array): Buffer[] {
+  private capRows(answer: Uint8Array, limit: number): Buffer[] {
     const out: Buffer[] = [];
     let rows = 0;
     for (const m of messagesIn(answer)) {
-      if (m.type === 'D' && ++rows > this.o.rowCap) continue;
-      if (m.type === 's' && rows > this.o.rowCap) {
+      if (m.type === 'D' && ++rows > limit) continue;
+      if (m.type === 's' && rows > limit) {
         out.push(
           backend.notice('01000', `the answer is cut at the row cap: ${this.o.rowCap} rows (CARREL_SQL_ROW_CAP)`, 'WARNING'),
-          backend.commandComplete(`SELECT ${this.o.rowCap}`),
+          backend.commandComplete(`SELECT ${limit}`),
         );
         continue;
       }
@@ -322,6 +357,11 @@ export class LoginSession {
     }
   }
 
+  /**
+   * Runs the client's SET as SET LOCAL on its own (the server checks the value), then keeps the
+   * value the server reads back: later transactions apply it by set_config with parameters, so no
+   * text of the client's is ever joined to the door's own statements.
+   */
   private async applySetting(statement: Extract<Statement, { kind: 'set' }>): Promise<boolean> {
     const send = this.turn!.send;
     if (statement.local === null) {
@@ -330,19 +370,108 @@ export class LoginSession {
       this.o.write(backend.commandComplete(statement.tag));
       return true;
     }
-    const error = failure(await send(message('Q', statement.local)));
-    if (error) {
-      this.fail(error.code, error.text);
+    const answer = await this.withParameters(send, `select current_setting($1)`, [statement.name], async () => {
+      const error = failure(await this.watched(send, message('P', '', statement.local!, { int16: 0 })));
+      if (error) return error;
+      for (const step of [message('B', '', '', { int16: 0 }, { int16: 0 }, { int16: 0 }), message('E', '', { int32: 0 })]) {
+        const failed = failure(await send(step));
+        if (failed) return failed;
+      }
+      return undefined;
+    });
+    if ('failed' in answer) {
+      this.fail(answer.failed.code, answer.failed.text);
       return false;
     }
-    this.settings.set(statement.name, statement.local);
+    const value = answer.values[0] ?? '';
+    this.settings.set(statement.name, value);
     this.o.write(backend.commandComplete(statement.tag));
     const reported = REPORTED[statement.name];
-    if (reported) {
-      const [value] = firstColumns(await send(message('Q', `select current_setting(${quoteLiteral(statement.name)})`)));
-      this.o.write(backend.parameterStatus(reported, value ?? ''));
-    }
+    if (reported) this.o.write(backend.parameterStatus(reported, value));
     return true;
+  }
+
+  /**
+   * Runs `before` (messages of the door's own, answered to the door), then one statement with text
+   * parameters as a statement of the door's own name; answers the first column of its rows, or
+   * the first failure. After a failure the session is synchronised again (the batch's
+   * transaction is then aborted).
+   */
+  private async withParameters(
+    send: Send,
+    text: string,
+    params: readonly string[],
+    before: () => Promise<{ code: string; text: string } | undefined> = () => Promise.resolve(undefined),
+  ): Promise<{ values: string[] } | { failed: { code: string; text: string } }> {
+    const name = `carrel_${this.o.tag}_door`;
+    const steps = [
+      message('P', name, text, { int16: 0 }),
+      message(
+        'B',
+        name,
+        name,
+        { int16: 0 },
+        { int16: params.length },
+        ...params.flatMap((p) => [{ int32: Buffer.byteLength(p) }, Buffer.from(p, 'utf8')]),
+        { int16: 0 },
+      ),
+      message('E', name, { int32: 0 }),
+      message('C', Buffer.from('P'), name),
+      message('C', Buffer.from('S'), name),
+    ];
+    let failed = await before();
+    const values: string[] = [];
+    for (const step of failed ? [] : steps) {
+      const answer = await this.watched(send, step);
+      values.push(...firstColumns(answer));
+      failed = failure(answer);
+      if (failed) break;
+    }
+    if (!failed) return { values };
+    // PostgreSQL skips messages after a failure until a Sync; then the statement may be closed.
+    await send(message('S'));
+    await send(message('C', Buffer.from('S'), name));
+    await send(message('S'));
+    return { failed };
+  }
+
+  /**
+   * Whether every relation the statement writes is a temporary table (or index) of the login's
+   * own, as the server resolves its name now, under the login's role and search path; refuses it
+   * to the client otherwise. A name that resolves to nothing is left to the statement to fail on.
+   */
+  private async writesOwnTables(statement: Extract<Statement, { kind: 'run' }>): Promise<boolean> {
+    if (statement.writes.length === 0) return true;
+    const answer = await this.withParameters(
+      this.turn!.send,
+      `select n from unnest($1::text[]) n
+       join pg_catalog.pg_class c on c.oid = pg_catalog.to_regclass(n)
+       where c.relpersistence <> 't' or c.relowner <> (select oid from pg_catalog.pg_roles where rolname = current_user)`,
+      [textArray(statement.writes)],
+    );
+    if ('failed' in answer) {
+      this.fail(answer.failed.code, answer.failed.text);
+      return false;
+    }
+    if (answer.values.length === 0) return true;
+    this.fail('42501', `SQL logins write only their own temporary tables, not ${answer.values[0]}`);
+    return false;
+  }
+
+  /**
+   * Sends a message of the client's batch; on PostgreSQL, a statement still running past the
+   * time-out (which a statement may have lifted by means the door cannot see) is cancelled by the
+   * door itself.
+   */
+  private async watched(send: Send, bytes: Uint8Array): Promise<Uint8Array> {
+    const raw = this.o.raw;
+    if (!raw.cancel) return send(bytes);
+    const timer = setTimeout(() => void raw.cancel?.().catch(() => undefined), this.o.statementTimeoutMs + CANCEL_GRACE_MS);
+    try {
+      return await send(bytes);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private fail(code: string, text: string): void {
@@ -382,36 +511,54 @@ export class LoginSession {
       await released;
     });
     await ready;
-    const timer = setTimeout(() => this.o.abort('the client held the database past its time between messages'), this.o.holdMs);
-    this.turn = { send, release, ended, timer };
+    this.turn = { send, release, ended };
     const opening = [
       'BEGIN',
       `SET LOCAL ROLE ${quoteIdent(this.o.role)}`,
       'SET LOCAL search_path = sierra_view, pg_catalog, pg_temp',
-      ...this.settings.values(),
-      `SET LOCAL statement_timeout = ${this.o.statementTimeoutMs}`,
+      `SET LOCAL statement_timeout = ${Math.trunc(this.o.statementTimeoutMs)}`,
     ].join('; ');
     const error = failure(await send(message('Q', opening)));
-    if (error) {
-      // Its settings no longer apply (a time zone gone, say): it starts again from none.
-      this.settings.clear();
-      await send(message('Q', 'ROLLBACK'));
-      const again = failure(await send(message('Q', [...opening.split('; ').slice(0, 3), opening.split('; ').at(-1)].join('; '))));
-      if (again) throw new Error(`the SQL login's transaction could not be opened: ${again.text}`);
-      this.o.write(backend.notice('01000', `settings set earlier were dropped: ${error.text}`, 'WARNING'));
-    }
+    if (error) throw new Error(`the SQL login's transaction could not be opened: ${error.text}`);
+    if (this.settings.size === 0) return;
+    const applied = await this.withParameters(
+      send,
+      'select pg_catalog.set_config(n, v, true) from unnest($1::text[], $2::text[]) s(n, v)',
+      [textArray([...this.settings.keys()]), textArray([...this.settings.values()])],
+    );
+    if (!('failed' in applied)) return;
+    // Its settings no longer apply (a time zone gone, say): it starts again from none.
+    this.settings.clear();
+    await send(message('Q', 'ROLLBACK'));
+    const again = failure(await send(message('Q', opening)));
+    if (again) throw new Error(`the SQL login's transaction could not be opened: ${again.text}`);
+    this.o.write(backend.notice('01000', `settings set earlier were dropped: ${applied.failed.text}`, 'WARNING'));
   }
 
-  /** Ends the login's transaction (whatever it did is kept, unless it failed) and gives the session back. */
+  /**
+   * Ends the login's transaction (whatever it did is kept, unless it failed), puts the session's
+   * settings, role and authorization back as Carrel keeps them (whatever a statement changed
+   * beyond its transaction), and gives the session back.
+   */
   private async endTurn(): Promise<void> {
     const turn = this.turn;
     if (!turn) return;
     this.turn = undefined;
-    clearTimeout(turn.timer);
+    clearTimeout(this.idleTimer);
+    this.portalRows.clear();
     try {
       // PostgreSQL skips every message after an error until a Sync: the COMMIT must not be skipped.
       await turn.send(message('S'));
-      await turn.send(message('Q', 'COMMIT'));
+      await turn.send(message('Q', 'COMMIT; RESET ALL; RESET SESSION AUTHORIZATION; RESET ROLE'));
+      if (this.o.restore.length) {
+        const restored = await this.withParameters(
+          turn.send,
+          'select pg_catalog.set_config(n, v, false) from unnest($1::text[], $2::text[]) s(n, v)',
+          [textArray(this.o.restore.map(([name]) => name)), textArray(this.o.restore.map(([, value]) => value))],
+        );
+        if ('failed' in restored) throw new Error(`Carrel's settings could not be put back: ${restored.failed.text}`);
+        await turn.send(message('S'));
+      }
     } finally {
       turn.release();
       await turn.ended;

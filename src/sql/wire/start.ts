@@ -13,11 +13,13 @@ export async function startSqlDoor(config: Config, db: Db, logins: SqlLoginServi
   if (config.sql.port === null) return undefined;
   const shared = db.rawSession;
   const databaseUrl = config.databaseUrl;
+  // What Carrel itself set on the shared session (its search path): put back after every batch.
+  const restore = shared ? await logins.sessionSettings() : [];
   const session = shared
-    ? () => Promise.resolve({ raw: shared, shared: true, close: () => Promise.resolve() })
+    ? () => Promise.resolve({ raw: shared, shared: true, restore, close: () => Promise.resolve() })
     : async () => {
         const connection = await connectRaw(databaseUrl!);
-        return { raw: connection, shared: false, close: () => connection.close() };
+        return { raw: connection, shared: false, restore, close: () => connection.close() };
       };
   const door = await openWireDoor({
     session,

@@ -7,8 +7,12 @@ import { parseSync, scanSync } from 'libpg-query';
 import { loadParser, refusedCall } from '../statement-check.ts';
 
 export type Statement =
-  /** Run as it is, in the login's transaction. */
-  | { kind: 'run'; text: string }
+  /**
+   * Run as it is, in the login's transaction. writes: the relations it writes, as quoted names
+   * (resolved on the session, under the login's search path, before it runs: each must be a
+   * temporary table of the login's own).
+   */
+  | { kind: 'run'; text: string; writes: string[] }
   /** BEGIN, COMMIT, ROLLBACK: the door keeps the client's transaction state. */
   | { kind: 'transaction'; op: 'begin' | 'commit' | 'rollback'; tag: string }
   /** SET or RESET of a setting a login may change: run SET LOCAL in each of its transactions. */
@@ -55,9 +59,95 @@ function isTemporary(relation: unknown): boolean {
   return (relation as { relpersistence?: string } | undefined)?.relpersistence === 't';
 }
 
-function classifyOne(kind: string, node: Record<string, unknown>, text: string): Statement {
+type Node = Record<string, unknown>;
+interface RangeVar {
+  catalogname?: string;
+  schemaname?: string;
+  relname?: string;
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A relation's name as written, quoted part by part; undefined for a name that names another database. */
+function relationName(parts: string[]): string | undefined {
+  if (parts.length === 0 || parts.length > 2) return undefined;
+  return parts.map(quoteIdent).join('.');
+}
+
+function rangeVarParts(range: RangeVar): string[] {
+  if (range.catalogname) return ['', '', ''];
+  return [range.schemaname, range.relname].filter((part): part is string => part !== undefined);
+}
+
+/**
+ * Every relation a statement writes, wherever it is in the tree (a WITH clause, EXPLAIN ANALYZE,
+ * a rule-bearing view such as pg_settings): INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE INDEX
+ * and DROP name their targets. Answers undefined when a name cannot be one of the login's own
+ * tables (one that names a database).
+ */
+function writtenRelations(tree: unknown): string[] | undefined {
+  const out: string[] = [];
+  let foreign = false;
+  const add = (parts: string[]) => {
+    const name = relationName(parts);
+    if (name) out.push(name);
+    else foreign = true;
+  };
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Node)) {
+      const inner = value as Node;
+      if (['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'IndexStmt'].includes(key) && inner.relation)
+        add(rangeVarParts(inner.relation));
+      if (key === 'TruncateStmt')
+        for (const r of (inner.relations ?? []) as { RangeVar?: RangeVar }[]) add(rangeVarParts(r.RangeVar ?? {}));
+      if (key === 'DropStmt')
+        for (const o of (inner.objects ?? []) as { List?: { items?: { String?: { sval?: string } }[] } }[])
+          add((o.List?.items ?? []).map((item) => item.String?.sval ?? ''));
+      visit(value);
+    }
+  };
+  visit(tree);
+  return foreign ? undefined : out;
+}
+
+/** Column and table constraints a login's temporary table may have: none runs an expression. */
+const PLAIN_CONSTRAINTS = new Set(['CONSTR_NULL', 'CONSTR_NOTNULL', 'CONSTR_PRIMARY', 'CONSTR_UNIQUE']);
+
+/**
+ * Why a temporary table's definition is refused, if it is: a default, a generated or identity
+ * column, a check, or a table it copies or inherits from would be an expression that runs when
+ * someone writes to the table, and on the embedded engine that someone shares the login's session.
+ */
+function unplainTable(create: Node): string | undefined {
+  if (create.inhRelations || create.partbound || create.partspec || create.ofTypename)
+    return 'a temporary table of a SQL login is made of its own columns (no INHERITS, PARTITION or OF)';
+  for (const element of (create.tableElts ?? []) as Node[]) {
+    const [kind, body] = Object.entries(element)[0] ?? ['', {}];
+    const node = body as Node;
+    if (kind === 'TableLikeClause') return 'a temporary table of a SQL login cannot copy another (LIKE)';
+    const constraints =
+      kind === 'ColumnDef'
+        ? ((node.constraints ?? []) as { Constraint?: Node }[]).map((c) => c.Constraint ?? {})
+        : kind === 'Constraint'
+          ? [node]
+          : [];
+    if (kind === 'ColumnDef' && (node.raw_default || node.cooked_default || node.identity || node.generated))
+      return 'a temporary table of a SQL login has no defaults or generated columns';
+    for (const constraint of constraints)
+      if (!PLAIN_CONSTRAINTS.has(String(constraint.contype)))
+        return `a temporary table of a SQL login has no ${String(constraint.contype).replace('CONSTR_', '').toLowerCase()} constraints (NOT NULL, PRIMARY KEY and UNIQUE only)`;
+  }
+  return undefined;
+}
+
+function classifyOne(kind: string, node: Node, text: string): Statement {
   const called = refusedCall(node);
   if (called) return refuse(`the function ${called} is not available to SQL logins`);
+  const writes = writtenRelations({ [kind]: node });
+  if (!writes) return refuse('SQL logins write only their own temporary tables, in this database');
+  const run: Statement = { kind: 'run', text, writes };
   if (kind === 'TransactionStmt') {
     const op = (node as { kind?: string }).kind;
     if (op === 'TRANS_STMT_BEGIN' || op === 'TRANS_STMT_START') return { kind: 'transaction', op: 'begin', tag: 'BEGIN' };
@@ -80,25 +170,30 @@ function classifyOne(kind: string, node: Record<string, unknown>, text: string):
   }
   if (kind === 'SelectStmt' && (node as { intoClause?: { rel?: unknown } }).intoClause) {
     return isTemporary((node as { intoClause: { rel?: unknown } }).intoClause.rel)
-      ? { kind: 'run', text }
+      ? run
       : refuse('SQL logins create temporary tables only (SELECT … INTO TEMP)');
   }
-  if (kind === 'CreateStmt')
-    return isTemporary((node as { relation?: unknown }).relation)
-      ? { kind: 'run', text }
-      : refuse('SQL logins create temporary tables only');
+  if (kind === 'CreateStmt') {
+    if (!isTemporary((node as { relation?: unknown }).relation)) return refuse('SQL logins create temporary tables only');
+    const why = unplainTable(node);
+    return why ? refuse(why) : run;
+  }
   if (kind === 'CreateTableAsStmt') {
     const as = node as { objtype?: string; into?: { rel?: unknown } };
     return as.objtype === 'OBJECT_TABLE' && isTemporary(as.into?.rel)
-      ? { kind: 'run', text }
+      ? run
       : refuse('SQL logins create temporary tables only (CREATE TEMP TABLE … AS)');
   }
+  if (kind === 'IndexStmt' && ((node.indexParams ?? []) as { IndexElem?: Node }[]).some((p) => p.IndexElem?.expr || node.whereClause))
+    return refuse('an index of a SQL login is on plain columns (no expressions, no WHERE)');
+  if (kind === 'DropStmt' && !['OBJECT_TABLE', 'OBJECT_INDEX'].includes(String(node.removeType)))
+    return refuse('SQL logins drop only their own temporary tables and indexes');
   if (kind === 'VacuumStmt')
-    return (node as { is_vacuumcmd?: boolean }).is_vacuumcmd ? refuse('VACUUM is not available to SQL logins') : { kind: 'run', text };
+    return (node as { is_vacuumcmd?: boolean }).is_vacuumcmd ? refuse('VACUUM is not available to SQL logins') : run;
   // EXPLAIN runs a query, never another session's prepared statement (EXECUTE).
   if (kind === 'ExplainStmt' && Object.keys((node as { query?: object }).query ?? {})[0] === 'ExecuteStmt')
     return refuse('EXPLAIN of EXECUTE is not available to SQL logins');
-  if (RUN.has(kind)) return { kind: 'run', text };
+  if (RUN.has(kind)) return run;
   return refuse(
     `${kind
       .replace(/Stmt$/, '')
@@ -133,6 +228,6 @@ export async function classify(text: string): Promise<Statement[]> {
     const start = raw.stmt_location ?? 0;
     const slice = bytes.toString('utf8', start, raw.stmt_len ? start + raw.stmt_len : bytes.length);
     const [kind, node] = Object.entries(raw.stmt ?? {})[0] ?? ['', {}];
-    return classifyOne(kind, node as Record<string, unknown>, slice.trim());
+    return classifyOne(kind, node as Node, slice.trim());
   });
 }
