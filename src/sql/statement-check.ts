@@ -71,6 +71,60 @@ export async function checkStatement(statement: string): Promise<void> {
     throw fail.queryFailed(`only a query (SELECT, VALUES or WITH … SELECT) can run here, not ${kind ?? 'nothing'}`);
   const refused = refusedCall(statements[0]);
   if (refused) throw fail.queryFailed(`the function ${refused} is not available to SQL readers`);
+  // A WITH clause may write (pg_settings' rule even passes a read-only transaction's check).
+  if ((writtenRelations(statements[0]) ?? ['']).length > 0) throw fail.queryFailed('a query here writes nothing (a WITH clause writes)');
+}
+
+interface RangeVar {
+  catalogname?: string;
+  schemaname?: string;
+  relname?: string;
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A relation's name as written, quoted part by part; undefined for a name that names another database. */
+function relationName(parts: string[]): string | undefined {
+  if (parts.length === 0 || parts.length > 2) return undefined;
+  return parts.map(quoteIdent).join('.');
+}
+
+function rangeVarParts(range: RangeVar): string[] {
+  if (range.catalogname) return ['', '', ''];
+  return [range.schemaname, range.relname].filter((part): part is string => part !== undefined);
+}
+
+/**
+ * Every relation a statement writes, wherever it is in the tree (a WITH clause, EXPLAIN ANALYZE,
+ * a rule-bearing view such as pg_settings): INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE INDEX
+ * and DROP name their targets. Answers undefined when a name cannot be one of the login's own
+ * tables (one that names a database).
+ */
+export function writtenRelations(tree: unknown): string[] | undefined {
+  const out: string[] = [];
+  let foreign = false;
+  const add = (parts: string[]) => {
+    const name = relationName(parts);
+    if (name) out.push(name);
+    else foreign = true;
+  };
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      const inner = value as Record<string, unknown>;
+      if (['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'IndexStmt'].includes(key) && inner.relation)
+        add(rangeVarParts(inner.relation));
+      if (key === 'TruncateStmt')
+        for (const r of (inner.relations ?? []) as { RangeVar?: RangeVar }[]) add(rangeVarParts(r.RangeVar ?? {}));
+      if (key === 'DropStmt')
+        for (const o of (inner.objects ?? []) as { List?: { items?: { String?: { sval?: string } }[] } }[])
+          add((o.List?.items ?? []).map((item) => item.String?.sval ?? ''));
+      visit(value);
+    }
+  };
+  visit(tree);
+  return foreign ? undefined : out;
 }
 
 /** The first function a parse tree calls that Carrel's sessions cannot offer, if any. */

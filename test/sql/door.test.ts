@@ -88,6 +88,24 @@ describe(`the SQL door on ${ENGINE}`, () => {
     }
   });
 
+  it('runs nothing that writes, even through a WITH clause where pg_settings is writable', async () => {
+    // A PostgreSQL server whose superuser is not Carrel's user leaves pg_settings writable, and its
+    // rule turns the update into a SELECT that a read-only transaction lets through.
+    await testDb.db.query('grant update on pg_catalog.pg_settings to public');
+    try {
+      for (const statement of [
+        "with x as (update pg_settings set setting = 'pg_temp, public' where name = 'search_path' returning 1) select * from x",
+        'with x as (delete from pg_catalog.pg_settings returning 1) select count(*) from x',
+      ]) {
+        const refused = await refusal(sql.run(statement));
+        assert.equal(refused.kind, 'queryFailed', statement);
+        assert.match(refused.detail!, /writes nothing/, statement);
+      }
+    } finally {
+      await testDb.db.query('revoke update on pg_catalog.pg_settings from public');
+    }
+  });
+
   it('answers no deleted record’s fields through the function the views read them with', async () => {
     const item = await addItem(testDb.db, await addBib(testDb.db, 'Withdrawn'), 'mn', '-', 'GONE-1');
     const count = async () =>

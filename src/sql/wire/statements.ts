@@ -4,7 +4,7 @@
 // could change the session (its role, its settings, its transaction) or run code the parser cannot
 // see is refused, and the statements clients send to manage a session are answered by the door.
 import { parseSync, scanSync } from 'libpg-query';
-import { loadParser, refusedCall } from '../statement-check.ts';
+import { loadParser, refusedCall, writtenRelations } from '../statement-check.ts';
 
 export type Statement =
   /**
@@ -60,57 +60,6 @@ function isTemporary(relation: unknown): boolean {
 }
 
 type Node = Record<string, unknown>;
-interface RangeVar {
-  catalogname?: string;
-  schemaname?: string;
-  relname?: string;
-}
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** A relation's name as written, quoted part by part; undefined for a name that names another database. */
-function relationName(parts: string[]): string | undefined {
-  if (parts.length === 0 || parts.length > 2) return undefined;
-  return parts.map(quoteIdent).join('.');
-}
-
-function rangeVarParts(range: RangeVar): string[] {
-  if (range.catalogname) return ['', '', ''];
-  return [range.schemaname, range.relname].filter((part): part is string => part !== undefined);
-}
-
-/**
- * Every relation a statement writes, wherever it is in the tree (a WITH clause, EXPLAIN ANALYZE,
- * a rule-bearing view such as pg_settings): INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE INDEX
- * and DROP name their targets. Answers undefined when a name cannot be one of the login's own
- * tables (one that names a database).
- */
-function writtenRelations(tree: unknown): string[] | undefined {
-  const out: string[] = [];
-  let foreign = false;
-  const add = (parts: string[]) => {
-    const name = relationName(parts);
-    if (name) out.push(name);
-    else foreign = true;
-  };
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node as Node)) {
-      const inner = value as Node;
-      if (['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'IndexStmt'].includes(key) && inner.relation)
-        add(rangeVarParts(inner.relation));
-      if (key === 'TruncateStmt')
-        for (const r of (inner.relations ?? []) as { RangeVar?: RangeVar }[]) add(rangeVarParts(r.RangeVar ?? {}));
-      if (key === 'DropStmt')
-        for (const o of (inner.objects ?? []) as { List?: { items?: { String?: { sval?: string } }[] } }[])
-          add((o.List?.items ?? []).map((item) => item.String?.sval ?? ''));
-      visit(value);
-    }
-  };
-  visit(tree);
-  return foreign ? undefined : out;
-}
 
 /** Column and table constraints a login's temporary table may have: none runs an expression. */
 const PLAIN_CONSTRAINTS = new Set(['CONSTR_NULL', 'CONSTR_NOTNULL', 'CONSTR_PRIMARY', 'CONSTR_UNIQUE']);
