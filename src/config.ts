@@ -49,6 +49,8 @@ export interface Config {
   circulation: CirculationConfig;
   /** The SQL door: library-written SQL over the sierra_view views (README, "SQL"). */
   sql: SqlConfig;
+  /** The most a JSON query (POST /{bibs,items,patrons}/query) may ask for, read from its shape (README, "JSON queries"). */
+  queryLimits: QueryLimits;
   /** The Patron API (README, "Patron API"). */
   patronApi: PatronApiConfig;
   /** The SIP2 door's port (README, "SIP2"); null: off. */
@@ -75,6 +77,15 @@ export interface SqlConfig {
   host: string;
   /** Runs of public saved queries a minute per client address without a token. */
   publicPerMinute: number;
+}
+
+export interface QueryLimits {
+  /** Conditions (comparisons) in a query. */
+  maxParts: number;
+  /** Values (operands) of all its conditions together. */
+  maxOperands: number;
+  /** Conditions on a MARC field or a bib's field group: each reads every record's MARC it is asked about. */
+  maxMarcScans: number;
 }
 
 export interface CirculationConfig {
@@ -226,6 +237,11 @@ export function loadConfig(env: Env = process.env): Config {
       port: env.CARREL_SQL_PORT ? int(env, 'CARREL_SQL_PORT', 0, 1, 65535) : null,
       host: env.CARREL_SQL_HOST || 'localhost',
       publicPerMinute: int(env, 'CARREL_QUERY_PUBLIC_RATE_LIMIT', 60, 1, 1_000_000),
+    },
+    queryLimits: {
+      maxParts: int(env, 'CARREL_QUERY_MAX_PARTS', 100, 1, 1000),
+      maxOperands: int(env, 'CARREL_QUERY_MAX_OPERANDS', 1000, 1, 10_000),
+      maxMarcScans: int(env, 'CARREL_QUERY_MAX_MARC_SCANS', 10, 0, 1000),
     },
     patronApi: {
       allow: cidrList(env, 'CARREL_PATRONAPI_ALLOW', '127.0.0.1/32,::1/128'),

@@ -1,6 +1,9 @@
 // Sierra's JSON query language (the one its Create Lists and POST /{bibs,items,patrons}/query take),
 // read into a checked tree. Every problem is a 400 code 108 naming where it is in the body
-// (`queries[2].expr.op`), so a client's mistake is never a 500 or an empty answer.
+// (`queries[2].expr.op`), so a client's mistake is never a 500 or an empty answer. A query's cost
+// is bounded by its shape as it is read, before any statement: so many conditions, so many values
+// in all, so many conditions that read every record's MARC (QueryLimits).
+import type { QueryLimits } from '../config.ts';
 import { fail } from '../shared/errors.ts';
 import type { RecordKind } from '../shared/fixed-fields.ts';
 
@@ -34,10 +37,35 @@ export type Target =
 export type Expr = { op: Op; operands: string[] } | { parts: Expr[]; joiners: Joiner[] };
 export type Query = { record: QueryRecord; target: Target; expr: Expr } | { parts: Query[]; joiners: Joiner[] };
 
+// Deeper nesting adds no meaning a client needs, and each level is a level of the statement's parentheses.
 const MAX_DEPTH = 16;
-const MAX_OPERANDS = 1000;
+
 const bad = (path: string, why: string) => fail.invalidParameter(`${path || 'query'}: ${why}`);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What a query has cost so far as it is read, checked against the limits at each condition, so the
+ * refusal names the condition that passes one. A condition is one comparison ({"op", "operands"});
+ * one on a MARC field or a bib's field group is a MARC scan, as its statement reads every field of
+ * each record it is asked about (repository.ts, marcValues).
+ */
+class Cost {
+  private parts = 0;
+  private operands = 0;
+  private marcScans = 0;
+
+  constructor(private readonly limits: QueryLimits) {}
+
+  condition(path: string, operands: number, marcScan: boolean): void {
+    const { maxParts, maxOperands, maxMarcScans } = this.limits;
+    if (++this.parts > maxParts) throw bad(path, `a query may hold at most ${maxParts} conditions`);
+    this.operands += operands;
+    if (this.operands > maxOperands)
+      throw bad(`${path}.operands`, `brings the query to ${this.operands} values; a query may hold at most ${maxOperands} in all`);
+    if (marcScan && ++this.marcScans > maxMarcScans)
+      throw bad(path, `a query may hold at most ${maxMarcScans} conditions on MARC fields (each reads every record's MARC)`);
+  }
+}
 
 /** [a, "and", b, "or", c]: the parts and the joiners between them, each checked by `each`. */
 function alternating<T>(raw: unknown[], path: string, each: (v: unknown, path: string) => T): { parts: T[]; joiners: Joiner[] } {
@@ -61,10 +89,10 @@ function operand(v: unknown, path: string): string {
   throw bad(path, 'must be a string (or a number)');
 }
 
-function expression(raw: unknown, path: string, depth: number): Expr {
+function expression(raw: unknown, path: string, depth: number, cost: Cost, marcScan: boolean): Expr {
   if (depth > MAX_DEPTH) throw bad(path, `nests more than ${MAX_DEPTH} deep`);
   if (Array.isArray(raw)) {
-    const { parts, joiners } = alternating(raw, path, (v, p) => expression(v, p, depth + 1));
+    const { parts, joiners } = alternating(raw, path, (v, p) => expression(v, p, depth + 1, cost, marcScan));
     return parts.length === 1 ? parts[0]! : { parts, joiners };
   }
   if (!isObject(raw)) throw bad(path, 'must be an expression {"op", "operands"} or a list of them joined by "and"/"or"');
@@ -73,7 +101,8 @@ function expression(raw: unknown, path: string, depth: number): Expr {
   // One published client sends a single "operand" where Sierra documents "operands".
   const given = raw.operands ?? (raw.operand === undefined ? [] : [raw.operand]);
   if (!Array.isArray(given)) throw bad(`${path}.operands`, 'must be a list');
-  if (given.length > MAX_OPERANDS) throw bad(`${path}.operands`, `may hold at most ${MAX_OPERANDS} values`);
+  // Counted before the values are read: a list past the limit is not read at all.
+  cost.condition(path, given.length, marcScan);
   const unknown = Object.keys(raw).filter((k) => !['op', 'operands', 'operand'].includes(k));
   if (unknown.length) throw bad(`${path}.${unknown[0]}`, 'is not part of an expression');
   let operands = given.map((v, i) => operand(v, `${path}.operands[${i}]`));
@@ -126,21 +155,24 @@ function target(raw: unknown, path: string): { record: QueryRecord; target: Targ
   return { record: type, target: out };
 }
 
-function query(raw: unknown, path: string, depth: number): Query {
+function query(raw: unknown, path: string, depth: number, cost: Cost): Query {
   if (depth > MAX_DEPTH) throw bad(path, `nests more than ${MAX_DEPTH} deep`);
   if (!isObject(raw)) throw bad(path, 'must be a query {"target", "expr"} or {"queries": [...]}');
   if (raw.queries !== undefined) {
     if (!Array.isArray(raw.queries)) throw bad(`${path}.queries`, 'must be a list');
-    const { parts, joiners } = alternating(raw.queries, `${path ? `${path}.` : ''}queries`, (v, p) => query(v, p, depth + 1));
+    const { parts, joiners } = alternating(raw.queries, `${path ? `${path}.` : ''}queries`, (v, p) => query(v, p, depth + 1, cost));
     return parts.length === 1 ? parts[0]! : { parts, joiners };
   }
   const at = (name: string) => (path ? `${path}.${name}` : name);
   const unknown = Object.keys(raw).filter((k) => !['target', 'expr'].includes(k));
   if (unknown.length) throw bad(at(unknown[0]!), 'is not part of a query');
-  return { ...target(raw.target, at('target')), expr: expression(raw.expr, at('expr'), depth + 1) };
+  const read = target(raw.target, at('target'));
+  // A bib's MARC field, or one of its field groups (read from the MARC): the conditions on it read the MARC.
+  const marcScan = read.target.kind === 'marc' || (read.record === 'bib' && read.target.kind === 'tag');
+  return { ...read, expr: expression(raw.expr, at('expr'), depth + 1, cost, marcScan) };
 }
 
-/** The body of a query request, checked. */
-export function parseQuery(body: unknown): Query {
-  return query(body, '', 0);
+/** The body of a query request, checked, and refused when its shape passes the limits. */
+export function parseQuery(body: unknown, limits: QueryLimits): Query {
+  return query(body, '', 0, new Cost(limits));
 }

@@ -148,12 +148,12 @@ function source(record: QueryRecord, target: Target, a: string, add: Add): Sourc
 
 const DATE = /^(?:(\d{2})[-/](\d{2})[-/](\d{4})|(\d{4})-(\d{2})-(\d{2}))$/;
 
-/** An operand as the SQL parameter its comparison takes. */
-function typed(type: ValueType, raw: string, add: Add): string {
+/** An operand as the value of its SQL parameter: trimmed text, a number, a date as YYYY-MM-DD; refused when it is none. */
+function operandValue(type: ValueType, raw: string): string {
   const value = raw.trim();
   if (type === 'number') {
     if (!/^-?\d{1,15}(\.\d{1,6})?$/.test(value)) throw fail.invalidParameter(`query: "${raw}" is not a number`);
-    return `${add(value)}::numeric`;
+    return value;
   }
   if (type === 'date' || type === 'instant') {
     const m = DATE.exec(value);
@@ -163,9 +163,30 @@ function typed(type: ValueType, raw: string, add: Add): string {
     if (y === '0000') throw fail.invalidParameter(`query: "${raw}" is not a date (years start at 0001)`);
     if (Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) || new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) !== iso)
       throw fail.invalidParameter(`query: "${raw}" is not a date`);
-    return `${add(iso)}::date`;
+    return iso;
   }
+  return value;
+}
+
+/** An operand as the SQL parameter its comparison takes. */
+function typed(type: ValueType, raw: string, add: Add): string {
+  const value = operandValue(type, raw);
+  if (type === 'number') return `${add(value)}::numeric`;
+  if (type === 'date' || type === 'instant') return `${add(value)}::date`;
   return `lower(${add(value)})`;
+}
+
+/**
+ * The operands of an `in` as one array, each read as `typed` reads it: the value compared is then
+ * written once (`v = any(…)`), where an `or` of comparisons repeats it per operand and PostgreSQL
+ * computes it again for each (a MARC value is a subquery over the record's fields: a scan per operand).
+ */
+function typedList(type: ValueType, raws: string[], add: Add): string {
+  const values = add(raws.map((raw) => operandValue(type, raw)));
+  if (type === 'number') return `${values}::numeric[]`;
+  if (type === 'date' || type === 'instant') return `${values}::date[]`;
+  // Lowered by PostgreSQL, as the value is, once per statement (a subquery of nothing outside it).
+  return `array(select lower(o) from unnest(${values}::text[]) o)`;
 }
 
 const like = (raw: string, before: boolean, after: boolean) =>
@@ -215,7 +236,7 @@ function positive(op: Op, operands: string[], type: ValueType, v: string, add: A
     case 'equals':
       return `${value} = ${typed(type, first, add)}`;
     case 'in':
-      return `(${operands.map((o) => `${value} = ${typed(type, o, add)}`).join(' or ')})`;
+      return `${value} = any(${typedList(type, operands, add)})`;
     case 'has':
       return `${value}::text like ${add(like(first, true, true))}`;
     case 'starts_with':
@@ -260,9 +281,11 @@ function condition(expr: Expr, src: Source, add: Add): string {
   if (src.keys && (op === 'equals' || op === 'in')) {
     const { sql, prefixes } = src.keys;
     const operands = op === 'equals' ? expr.operands.slice(0, 1) : expr.operands;
-    // The key of a value is lower(trim(value)) after its prefix; an operand is compared as `typed` compares it.
-    const wanted = prefixes.flatMap((prefix) => operands.map((o) => `${add(prefix)}::text || ${typed('text', o, add)}`));
-    const met = `${sql} && array[${wanted.join(', ')}]::text[]`;
+    // The key of a value is lower(trim(value)) after its prefix; an operand is compared as `typed`
+    // compares it. The keys wanted are one array, made once per statement.
+    const values = add(operands.map((o) => operandValue('text', o)));
+    const wanted = `array(select p || lower(o) from unnest(${add(prefixes)}::text[]) p, unnest(${values}::text[]) o)`;
+    const met = `${sql} && ${wanted}`;
     return denied ? `not (${met})` : met;
   }
   const any = `exists (select 1 from ${src.from()} as m where m.v is not null and ${positive(op, expr.operands, src.type, 'm.v', add)})`;

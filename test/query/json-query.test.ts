@@ -185,7 +185,12 @@ describe(`JSON queries on ${ENGINE}`, () => {
     if (ENGINE === 'postgres') {
       // The index serves the query as the compiler writes it (the planner is kept off the table scan
       // a table this small would invite).
-      const { sql, params } = querySql('bib', parseQuery(q('bib', { field: { marcTag: '020', subfields: 'a' } }, 'equals', [isbn])), 50, 0);
+      const { sql, params } = querySql(
+        'bib',
+        parseQuery(q('bib', { field: { marcTag: '020', subfields: 'a' } }, 'equals', [isbn]), t.config.queryLimits),
+        50,
+        0,
+      );
       const plan = await t.testDb.db.transaction(async (tx) => {
         await tx.exec('set local enable_seqscan = off');
         return tx.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
