@@ -126,10 +126,13 @@ async function main(): Promise<void> {
   });
   circLogExpiry.start();
   // A SQL login connected to PostgreSQL can lift its own statement_timeout: its statements are
-  // also cancelled from here when they outrun it.
+  // also cancelled from here when they outrun it. It may connect to its own database only: its
+  // sessions in any other database of the cluster are ended from here too.
   const sqlWatch = new Periodic('SQL login time-out', state, app.log, 5_000, async () => {
     const cancelled = await services.sqlLogins.cancelOverdue();
     if (cancelled) app.log.warn({ cancelled }, 'SQL login statements cancelled after CARREL_SQL_TIMEOUT_MS');
+    const ended = await services.sqlLogins.endSessionsElsewhere();
+    if (ended) app.log.warn({ ended }, 'SQL login sessions in other databases of the cluster ended');
   });
   if (config.databaseUrl) sqlWatch.start();
   let demo = 0;

@@ -91,6 +91,11 @@ export class SqlLoginService {
     return this.db.transaction((tx) => repo.cancelOverdue(tx, this.config.sql.statementTimeoutMs));
   }
 
+  /** Ends logins' sessions in other databases of the cluster (a login connects to its own only); answers how many. */
+  async endSessionsElsewhere(): Promise<number> {
+    return this.db.transaction((tx) => repo.endSessionsElsewhere(tx));
+  }
+
   private url(user: string, password: string): string | null {
     const { databaseUrl, sql } = this.config;
     // Carrel's own door where it serves one (the row cap holds there); else PostgreSQL itself.

@@ -22,8 +22,10 @@ export async function readerRole(tx: Queryable): Promise<string> {
 
 /**
  * Makes the reader role if it is missing and grants it the views: usage of the schema, select on
- * every view now there and on every one Carrel's later migrations add. Carrel's own user is made a
- * member, to take the role for a saved query and to cancel a login's over-long statement.
+ * every view now there and on every one Carrel's later migrations add, and the function they call
+ * that runs as its owner (PUBLIC may not: migration 0041). Carrel's own user is made a member, to
+ * take the role for a saved query and to cancel a login's over-long statement. Connecting to this
+ * database becomes Carrel's user's and the reader's (so its logins') only.
  */
 export async function ensureReader(tx: Queryable): Promise<string> {
   const reader = await readerRole(tx);
@@ -33,8 +35,29 @@ export async function ensureReader(tx: Queryable): Promise<string> {
   await run(tx, 'grant usage on schema sierra_view to %I', reader);
   await run(tx, 'grant select on all tables in schema sierra_view to %I', reader);
   await run(tx, 'alter default privileges in schema sierra_view grant select on tables to %I', reader);
+  await run(tx, 'grant execute on function public.carrel_sierra_fields(text, bigint, json) to %I', reader);
+  await connectOnly(tx, reader);
   await run(tx, 'comment on role %I is %L', reader, 'Carrel: reads the sierra_view views');
   return reader;
+}
+
+/**
+ * Roles belong to the whole cluster, and PostgreSQL lets PUBLIC connect to every database: here
+ * only Carrel's user and the reader may, so a login of another database on the cluster cannot. (A
+ * database's owner keeps its own right.) Done only while PUBLIC still has it, or the reader lacks
+ * it; a user that may not grant it (neither the owner nor a superuser) leaves it as it is: PostgreSQL
+ * warns and changes nothing (README, "SQL logins": pg_hba.conf is the cluster administrator's).
+ */
+async function connectOnly(tx: Queryable, reader: string): Promise<void> {
+  const [can] = await tx.query<{ everyone: boolean; reader: boolean; database: string }>(
+    `select has_database_privilege('public', current_database(), 'connect') as everyone,
+            has_database_privilege($1, current_database(), 'connect') as reader,
+            current_database() as database`,
+    [reader],
+  );
+  if (!can!.everyone && can!.reader) return;
+  await run(tx, 'grant connect on database %I to current_user, %I', can!.database, reader);
+  await run(tx, 'revoke connect on database %I from public', can!.database);
 }
 
 export async function roleExists(tx: Queryable, name: string): Promise<boolean> {
@@ -121,6 +144,25 @@ export async function dropLogin(tx: Queryable, name: string): Promise<void> {
   await run(tx, 'drop owned by %I', name);
   await run(tx, 'drop role %I', name);
   await tx.query('delete from sql_logins where name = $1', [name]);
+}
+
+/**
+ * Ends the sessions this database's logins have opened in any other database of the cluster: a
+ * login connects to its own database only (PostgreSQL lets PUBLIC connect to a database whose
+ * owner has not revoked it). Only logins made here (sql_logins, in the reader role), never another
+ * member of the reader such as a Carrel user. Answers how many.
+ */
+export async function endSessionsElsewhere(tx: Queryable): Promise<number> {
+  const rows = await tx.query<{ ended: boolean }>(
+    `select pg_terminate_backend(a.pid) as ended
+     from pg_stat_activity a
+     join public.sql_logins l on l.name = a.usename
+     join pg_roles r on r.oid = a.usesysid and r.rolcanlogin and not r.rolsuper
+     join pg_auth_members m on m.member = r.oid
+     join pg_roles g on g.oid = m.roleid and g.rolname = ${READER}
+     where a.datname is distinct from current_database() and a.usename <> current_user and pg_has_role(r.oid, 'member')`,
+  );
+  return rows.filter((r) => r.ended).length;
 }
 
 /**
