@@ -75,8 +75,12 @@ export interface SqlConfig {
   port: number | null;
   /** Host name a SQL login's URL names for that door (README, "SQL"). */
   host: string;
-  /** Runs of public saved queries a minute per client address without a token. */
+  /** Runs of public saved queries a minute per client address, and per API key for a caller with a token. */
   publicPerMinute: number;
+  /** Saved queries this process runs at once (each holds a database connection). */
+  queryRuns: number;
+  /** Saved query runs waiting for their turn; past them a run is refused. */
+  queryRunsWaiting: number;
 }
 
 export interface QueryLimits {
@@ -188,6 +192,7 @@ const MOVED_TO_PROFILE: Record<string, string> = {
 };
 
 export function loadConfig(env: Env = process.env): Config {
+  const dbPoolMax = int(env, 'CARREL_DB_POOL_MAX', 10, 1, 500);
   for (const [name, member] of Object.entries(MOVED_TO_PROFILE)) {
     if (env[name])
       throw new ConfigError(`${name} is no longer read: set ${member} in the library profile (carrel profile export, then apply)`);
@@ -200,7 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl: databaseUrl(env),
     dataDir: path.resolve(env.CARREL_DATA_DIR || './data'),
-    dbPoolMax: int(env, 'CARREL_DB_POOL_MAX', 10, 1, 500),
+    dbPoolMax,
     // As many as the machine has cores: these statements only compute (their index is in memory),
     // so more connections than cores only take turns on them, and each search waits longer for its
     // turn (README, CARREL_DB_SEARCH_POOL_MAX).
@@ -237,6 +242,9 @@ export function loadConfig(env: Env = process.env): Config {
       port: env.CARREL_SQL_PORT ? int(env, 'CARREL_SQL_PORT', 0, 1, 65535) : null,
       host: env.CARREL_SQL_HOST || 'localhost',
       publicPerMinute: int(env, 'CARREL_QUERY_PUBLIC_RATE_LIMIT', 60, 1, 1_000_000),
+      // Half the main pool at most, so other requests always have connections of their own.
+      queryRuns: int(env, 'CARREL_QUERY_RUNS', Math.max(1, Math.min(4, Math.floor(dbPoolMax / 2))), 1, 500),
+      queryRunsWaiting: int(env, 'CARREL_QUERY_RUNS_WAITING', 20, 0, 10_000),
     },
     queryLimits: {
       maxParts: int(env, 'CARREL_QUERY_MAX_PARTS', 100, 1, 1000),

@@ -1,5 +1,4 @@
 // Saved queries: SQL over the sierra_view views kept by name and run over REST (/queries).
-import rateLimit from '@fastify/rate-limit';
 import type { Domain } from '../domain.ts';
 import { v6 } from '../domain.ts';
 import { SavedQuerySchema, savedQueryRoutes } from './routes.ts';
@@ -13,13 +12,17 @@ declare module '../domain.ts' {
 
 export const savedQueries: Domain = {
   name: 'savedQueries',
-  services: ({ db, services }) => ({ savedQueries: new SavedQueryService(db, services.sql) }),
+  services: ({ db, services, config }) => ({
+    savedQueries: new SavedQueryService(db, services.sql, {
+      running: config.sql.queryRuns,
+      waiting: config.sql.queryRunsWaiting,
+      // A run waits for its turn no longer than any statement waits for a connection.
+      waitMs: config.dbConnectTimeoutSec * 1000,
+      publicPerMinute: config.sql.publicPerMinute,
+    }),
+  }),
   register: async (app, { services, config }) => {
     app.addSchema(SavedQuerySchema);
-    await v6(app, async (api) => {
-      // Only routes that ask for it (config.rateLimit) are limited by address: a public query's results.
-      await api.register(rateLimit, { global: false });
-      savedQueryRoutes(api, services.savedQueries, config.publicBaseUrl, config.sql.publicPerMinute);
-    });
+    await v6(app, (api) => savedQueryRoutes(api, services.savedQueries, config.publicBaseUrl));
   },
 };

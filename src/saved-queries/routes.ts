@@ -1,12 +1,11 @@
 // /queries: saved SQL queries over the sierra_view views (README, "Saved queries"). Saving and
 // deleting need Queries_Write, reading and running Queries_Read; a public query's results are
-// open to anyone, at a rate per client address.
+// open to anyone, at a rate per client address and per key (the service counts them).
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { recordLink } from '../http/links.ts';
 import { DEFAULT_LIMIT, pagingQuery } from '../http/params.ts';
-import { ApiError } from '../http/errors.ts';
 import { errorRef, LinkAnswer } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { parseRecordId } from '../shared/filters.ts';
@@ -81,7 +80,7 @@ function wantsCsv(request: FastifyRequest, format: string | undefined): boolean 
   return accept.split(',').some((part) => part.trim().split(';')[0]!.trim().toLowerCase() === 'text/csv');
 }
 
-export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBaseUrl: string | undefined, publicPerMinute: number): void {
+export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBaseUrl: string | undefined): void {
   const link = (request: FastifyRequest, id: string) => recordLink(request, publicBaseUrl, 'queries', id);
 
   app.get(
@@ -178,23 +177,7 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
   app.get(
     '/queries/:id/results',
     {
-      config: {
-        access: access.optionalToken,
-        // Callers without a token (a public query's) share a limit per address; callers with one, their key's.
-        rateLimit: {
-          max: publicPerMinute,
-          timeWindow: 60_000,
-          hook: 'preHandler',
-          allowList: (request: FastifyRequest) => request.principal !== undefined,
-          errorResponseBuilder: (_request: FastifyRequest, context: { after: string; max: number }) =>
-            new ApiError(
-              134,
-              429,
-              'Too many attempts',
-              `at most ${context.max} requests a minute without a token; try again in ${context.after}`,
-            ),
-        },
-      },
+      config: { access: access.optionalToken },
       schema: {
         summary: 'Run a saved query',
         description:
@@ -217,7 +200,11 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
         parseRecordId('id', request.params.id),
         values as Record<string, string>,
         { offset: offset ?? 0, limit: limit ?? (csv ? Number.MAX_SAFE_INTEGER : DEFAULT_LIMIT) },
-        { authenticated: request.principal !== undefined, queriesRead: request.principal?.permissions.has('Queries_Read') ?? false },
+        {
+          address: request.ip,
+          keyId: request.principal?.keyRowId,
+          queriesRead: request.principal?.permissions.has('Queries_Read') ?? false,
+        },
       );
       if (csv) return reply.type('text/csv; charset=utf-8').send(csvText(answer));
       return { total: answer.rows.length, start: offset ?? 0, entries: jsonRows(answer) };

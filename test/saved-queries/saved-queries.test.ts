@@ -201,7 +201,7 @@ describe(`saved queries on ${ENGINE}`, () => {
     assertRefused(await anonymous(`/v6/queries/${id}`), 401, 113); // the definition stays private
   });
 
-  it('limits runs without a token per address, not runs with one', async () => {
+  it('limits runs without a token per address, not runs of a key that may read every query', async () => {
     const limited = await createTestApp({ CARREL_QUERY_PUBLIC_RATE_LIMIT: '3' });
     try {
       const api = caller(limited, await bearer(limited, ['Queries_Write']));
@@ -212,7 +212,7 @@ describe(`saved queries on ${ENGINE}`, () => {
       const over = await run();
       assertRefused(over, 429, 134);
       assert.ok(Number(over.headers['retry-after']) > 0);
-      // Another address has its own count; a caller with a token its key's limit.
+      // Another address has its own count; a key with Queries_Read its key's limit (test/saved-queries/run-limits.test.ts: other keys).
       assert.equal(
         (await limited.app.inject({ method: 'GET', url: `/v6/queries/${id}/results`, remoteAddress: '192.0.2.8' })).statusCode,
         200,
