@@ -45,6 +45,8 @@ export interface Config {
   libraryName: string;
   /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
   pinLimits: PinLimits;
+  /** Limits on failed logins with a secret (POST /token, SIP2 login), per client address and per account. */
+  loginLimits: LoginLimits;
   /** Holds and circulation (README, "Holds and circulation"); their rules are the library's profile's. */
   circulation: CirculationConfig;
   /** The SQL door: library-written SQL over the sierra_view views (README, "SQL"). */
@@ -106,6 +108,14 @@ export interface PinLimits {
   /** At most this many failed attempts per API key in a window of keyWindowSec. */
   keyFailures: number;
   keyWindowSec: number;
+}
+
+export interface LoginLimits {
+  /** At most this many failed logins per client address (IPv6: per /64) in a window of windowSec; then 429 (SIP2: 94 not ok). */
+  addressFailures: number;
+  /** At most this many failed logins per account (an API key, a SIP2 account's name) in a window of windowSec. */
+  accountFailures: number;
+  windowSec: number;
 }
 
 export class ConfigError extends Error {}
@@ -231,6 +241,11 @@ export function loadConfig(env: Env = process.env): Config {
       barcodeWindowSec: int(env, 'CARREL_PIN_BARCODE_WINDOW', 900, 1, 86400),
       keyFailures: int(env, 'CARREL_PIN_KEY_FAILURES', 100, 1, 1000000),
       keyWindowSec: int(env, 'CARREL_PIN_KEY_WINDOW', 60, 1, 86400),
+    },
+    loginLimits: {
+      addressFailures: int(env, 'CARREL_LOGIN_ADDRESS_FAILURES', 10, 1, 1000000),
+      accountFailures: int(env, 'CARREL_LOGIN_ACCOUNT_FAILURES', 50, 1, 1000000),
+      windowSec: int(env, 'CARREL_LOGIN_WINDOW', 300, 1, 86400),
     },
     circulation: {
       holdExpiryMs: int(env, 'CARREL_HOLD_EXPIRY_MS', 300000, 1000, 86400000),

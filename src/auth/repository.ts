@@ -124,3 +124,141 @@ export async function addRequestCounts(
 export async function dropRequestCountsBefore(db: Queryable, minute: number): Promise<void> {
   await db.query('delete from rate_counts where minute < $1', [minute]);
 }
+
+// Failed attempts at a secret (src/auth/attempts.ts): fixed windows, one row per subject, in the
+// table migration 0007 made for PIN validations (its subjects are hashes of a kind and a value,
+// so patrons', keys' and addresses' counts never meet).
+export interface AttemptCounts {
+  /** False when the source had used up its failures: nothing was counted, the secret must not be checked. */
+  sourceCounted: boolean;
+  /** The source's attempts in its current window, this one included (0 when it was refused). */
+  sourceAttempts: number;
+  sourceRetrySec: number;
+  /** Attempts on the target in its current window, this one included (0 when the source was refused). */
+  targetAttempts: number;
+  targetRetrySec: number;
+}
+
+const RETRY = (alias: string, windowParam: string) =>
+  `greatest(1, ceil(extract(epoch from (${alias}.window_start + make_interval(secs => ${windowParam}::integer) - now()))))::integer`;
+
+/**
+ * Counts an attempt against its source and its target before the secret is checked, in one
+ * statement, so attempts made at the same moment cannot all slip under either limit. The source is
+ * counted only while under its limit (the row is locked and its latest count checked by ON
+ * CONFLICT), and the target only when the source was counted: a source over its limit cannot push
+ * any target towards lockout. The caller takes the source's count back when the secret was not
+ * checked or was right.
+ */
+export async function beginAttempt(
+  db: Queryable,
+  targetSubject: Buffer,
+  targetWindowSec: number,
+  sourceSubject: Buffer,
+  sourceWindowSec: number,
+  sourceLimit: number,
+): Promise<AttemptCounts> {
+  const expired = (windowParam: string) => `f.window_start <= now() - make_interval(secs => ${windowParam}::integer)`;
+  const rows = await db.query<{
+    source_attempts: number | null;
+    source_retry: number | null;
+    target_attempts: number | null;
+    target_retry: number | null;
+  }>(
+    `with s as (
+       insert into patron_validation_failures as f (subject, window_start, failures) values ($3, now(), 1)
+       on conflict (subject) do update set
+         window_start = case when ${expired('$4')} then now() else f.window_start end,
+         failures = case when ${expired('$4')} then 1 else f.failures + 1 end
+       where ${expired('$4')} or f.failures < $5::integer
+       returning f.failures),
+     t as (
+       insert into patron_validation_failures as f (subject, window_start, failures) select $1, now(), 1 from s
+       on conflict (subject) do update set
+         window_start = case when ${expired('$2')} then now() else f.window_start end,
+         failures = case when ${expired('$2')} then 1 else f.failures + 1 end
+       returning f.failures, f.window_start)
+     select (select s.failures from s) as source_attempts,
+       (select ${RETRY('o', '$4')} from patron_validation_failures o where o.subject = $3) as source_retry,
+       (select t.failures from t) as target_attempts,
+       (select ${RETRY('t', '$2')} from t) as target_retry`,
+    [targetSubject, targetWindowSec, sourceSubject, sourceWindowSec, sourceLimit],
+  );
+  const r = rows[0]!;
+  return {
+    sourceCounted: r.source_attempts !== null,
+    sourceAttempts: r.source_attempts ?? 0,
+    sourceRetrySec: r.source_retry ?? sourceWindowSec,
+    targetAttempts: r.target_attempts ?? 0,
+    targetRetrySec: r.target_retry ?? targetWindowSec,
+  };
+}
+
+/** Takes back one attempt counted against each of two subjects (a secret not checked after all). */
+export async function takeBackAttempts(db: Queryable, first: Buffer, second: Buffer): Promise<void> {
+  await db.query('update patron_validation_failures set failures = failures - 1 where subject in ($1, $2) and failures > 0', [
+    first,
+    second,
+  ]);
+}
+
+/** Takes back one attempt counted against a subject (the source, when its target was over its limit). */
+export async function takeBackAttempt(db: Queryable, subject: Buffer): Promise<void> {
+  await db.query('update patron_validation_failures set failures = failures - 1 where subject = $1 and failures > 0', [subject]);
+}
+
+/** A right secret: the target's failures forgotten and the attempt taken back from the source, in one round trip. */
+export async function attemptSucceeded(db: Queryable, targetSubject: Buffer, sourceSubject: Buffer): Promise<void> {
+  await db.query(
+    `with cleared as (delete from patron_validation_failures where subject = $1)
+     update patron_validation_failures set failures = failures - 1 where subject = $2 and failures > 0`,
+    [targetSubject, sourceSubject],
+  );
+}
+
+/** Removes counters whose window ended long ago (they would be reset on next use anyway). */
+export async function sweepFailures(db: Queryable, olderThanSec: number): Promise<void> {
+  await db.query('delete from patron_validation_failures where window_start < now() - make_interval(secs => $1::integer)', [olderThanSec]);
+}
+
+/** The subjects' failures in their current windows (one row per subject with any), with the seconds until each window ends. */
+export async function failuresOf(
+  db: Queryable,
+  first: Buffer,
+  firstWindowSec: number,
+  second: Buffer,
+  secondWindowSec: number,
+): Promise<{ first: boolean; failures: number; retry_sec: number }[]> {
+  return db.query(
+    `select f.subject = $1 as first, f.failures, ${RETRY('f', 'w.sec')} as retry_sec
+     from patron_validation_failures f
+     join (values ($1::bytea, $2::integer), ($3::bytea, $4::integer)) as w (subject, sec) on w.subject = f.subject
+     where f.window_start > now() - make_interval(secs => w.sec)`,
+    [first, firstWindowSec, second, secondWindowSec],
+  );
+}
+
+/** Counts a failure against both subjects, in one statement; answers each one's failures in its window, this one included. */
+export async function addFailures(
+  db: Queryable,
+  first: Buffer,
+  firstWindowSec: number,
+  second: Buffer,
+  secondWindowSec: number,
+): Promise<{ first: boolean; failures: number }[]> {
+  const expired = 'f.window_start <= now() - make_interval(secs => case when f.subject = $1 then $2::integer else $4::integer end)';
+  return db.query(
+    `insert into patron_validation_failures as f (subject, window_start, failures)
+     select w.subject, now(), 1 from (values ($1::bytea), ($3::bytea)) as w (subject)
+     on conflict (subject) do update set
+       window_start = case when ${expired} then now() else f.window_start end,
+       failures = case when ${expired} then 1 else f.failures + 1 end
+     returning f.subject = $1 as first, f.failures`,
+    [first, firstWindowSec, second, secondWindowSec],
+  );
+}
+
+/** Forgets a subject's failures (the right secret was given). */
+export async function forgetFailures(db: Queryable, subject: Buffer): Promise<void> {
+  await db.query('delete from patron_validation_failures where subject = $1', [subject]);
+}

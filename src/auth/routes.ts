@@ -6,6 +6,8 @@ import { fail } from '../shared/errors.ts';
 import { errorRef } from '../http/schemas.ts';
 import { acceptMultipartForms } from '../http/multipart-form.ts';
 import type { App } from '../http/types.ts';
+import type { LogSampler } from '../shared/log-sample.ts';
+import { addressKey, type LoginReport } from './logins.ts';
 import { permissionsOf, ROLES } from './roles.ts';
 import type { AuthService } from './service.ts';
 
@@ -30,8 +32,12 @@ const TokenInfoSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** POST /token: registered at the unversioned root as well as under /v5 and /v6. */
-export function tokenRoute(app: App, auth: AuthService): void {
+/**
+ * POST /token: registered at the unversioned root as well as under /v5 and /v6. Failed requests
+ * are logged through `sampler`, per client address: past its lines for the minute, a failure
+ * writes no line at all (its request line included), and the count held back is told later.
+ */
+export function tokenRoute(app: App, auth: AuthService, sampler: LogSampler): void {
   acceptMultipartForms(app);
   app.post(
     '/token',
@@ -42,7 +48,7 @@ export function tokenRoute(app: App, auth: AuthService): void {
         description:
           'OAuth 2 client credentials: `Authorization: Basic base64(key:secret)`; the body may be `grant_type=client_credentials` (urlencoded or multipart/form-data), `{"grant_type": "client_credentials"}`, `{}` or empty.',
         tags: ['authorization'],
-        response: { 200: TokenSchema, 400: errorRef, 401: errorRef, 503: errorRef },
+        response: { 200: TokenSchema, 400: errorRef, 401: errorRef, 429: errorRef, 503: errorRef },
       },
     },
     async (request, reply) => {
@@ -56,9 +62,31 @@ export function tokenRoute(app: App, auth: AuthService): void {
       if (grant !== undefined && grant !== 'client_credentials') {
         throw fail.invalidParameter('grant_type must be client_credentials');
       }
-      const token = await auth.issueToken(parseBasic(request.headers.authorization));
-      reply.header('cache-control', 'no-store');
-      return token;
+      let report: LoginReport | undefined;
+      try {
+        const token = await auth.issueToken(parseBasic(request.headers.authorization), request.ip, (r) => (report = r));
+        reply.header('cache-control', 'no-store');
+        return token;
+      } catch (error) {
+        const sampled = sampler.take(addressKey(request.ip));
+        for (const { key, heldBack } of sampled.summaries)
+          request.log.info({ remote: key, heldBack }, 'failed token requests not logged in the last minute');
+        if (!sampled.write) {
+          // Not even the request's own line: warnings and errors still are.
+          request.log.level = 'warn';
+        } else {
+          request.log.info(
+            {
+              remote: request.ip,
+              ...report,
+              ...(sampled.heldBack ? { heldBack: sampled.heldBack } : {}),
+              ...(sampled.lastThisMinute ? { nextLogged: 'the next minute' } : {}),
+            },
+            'token request failed',
+          );
+        }
+        throw error;
+      }
     },
   );
 }

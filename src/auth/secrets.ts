@@ -1,9 +1,9 @@
 // Key secrets are kept only as scrypt hashes (N=2^14, r=8, p=1: about 16 MB and tens of
-// milliseconds per check, run on libuv's thread pool). Tokens are 256 random bits, kept as SHA-256.
+// milliseconds per check, run on libuv's thread pool within the process's bound on scrypt work:
+// src/shared/scrypt.ts). Tokens are 256 random bits, kept as SHA-256.
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
+import { scrypt } from '../shared/scrypt.ts';
 
-const scrypt = promisify<crypto.BinaryLike, crypto.BinaryLike, number, crypto.ScryptOptions, Buffer>(crypto.scrypt);
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 

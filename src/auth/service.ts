@@ -1,6 +1,7 @@
 // API keys and OAuth 2 client-credentials tokens.
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
+import type { LoginLimiter, LoginReport } from './logins.ts';
 import * as repo from './repository.ts';
 import { isRole, permissionsOf, ROLES, type Permission } from './roles.ts';
 import { hashSecret, randomKeyId, randomToken, tokenHash, verifySecret } from './secrets.ts';
@@ -62,6 +63,8 @@ export class AuthService {
     private readonly db: Db,
     private readonly tokenLifetimeSec: number,
     tokenCacheMs = 0,
+    /** Limits on failed token requests per address and per key (the domain always gives them; a test building the service alone may not). */
+    private readonly logins?: LoginLimiter,
   ) {
     this.cache = tokenCacheMs > 0 && db.listen ? new TokenCache(tokenCacheMs) : undefined;
   }
@@ -106,12 +109,23 @@ export class AuthService {
     return revoked;
   }
 
-  /** POST /token: a key and its secret in, a bearer token out. */
-  async issueToken({ key, secret }: { key: string; secret: string }): Promise<IssuedToken> {
-    const row = await repo.findActiveKey(this.db, key);
+  /**
+   * POST /token: a key and its secret in, a bearer token out. Failures are limited per client
+   * address and per key (logins.ts): over a limit, tooManyAttempts without checking the secret.
+   */
+  async issueToken(
+    { key, secret }: { key: string; secret: string },
+    address?: string,
+    report?: (r: LoginReport) => void,
+  ): Promise<IssuedToken> {
     // Always hash, also for an unknown key, so the time taken does not tell which keys exist.
-    const ok = await verifySecret(secret, row?.secret_hash);
-    if (!row || !ok) throw fail.unauthenticated('invalid client credentials');
+    const check = async () => {
+      const row = await repo.findActiveKey(this.db, key);
+      const ok = await verifySecret(secret, row?.secret_hash);
+      return ok && row ? row : undefined;
+    };
+    const row = this.logins ? await this.logins.attempt(address, key, check, report) : await check();
+    if (!row) throw fail.unauthenticated('invalid client credentials');
     const token = randomToken(32);
     await repo.deleteExpiredTokens(this.db);
     await repo.insertToken(this.db, tokenHash(token), row.id, this.tokenLifetimeSec);

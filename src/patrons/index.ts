@@ -18,6 +18,7 @@ export const patrons: Domain = {
     patrons: new PatronService(
       db,
       config.pinLimits,
+      services.attempts,
       {
         prepare: (tx, id) => services.holds.lockQueuesOf(tx, id),
         finish: (tx, id) => services.holds.cancelHoldsIn(tx, id),

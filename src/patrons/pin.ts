@@ -1,11 +1,11 @@
 // Patron PINs are kept only as scrypt hashes. A PIN is checked at every login of a PC reservation
 // or print system, so the cost is set lower than for API key secrets (src/auth/secrets.ts) but
 // still slow for an offline guesser: N=2^12, r=8, p=1 (4 MiB, about 9 ms of one core measured on
-// the development machine). Hashing runs on libuv's thread pool; comparison is constant-time.
+// the development machine). Hashing runs on libuv's thread pool, within the process's bound on
+// scrypt work (src/shared/scrypt.ts); comparison is constant-time.
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
+import { scrypt } from '../shared/scrypt.ts';
 
-const scrypt = promisify<crypto.BinaryLike, crypto.BinaryLike, number, crypto.ScryptOptions, Buffer>(crypto.scrypt);
 export const PIN_PARAMS = { N: 4096, r: 8, p: 1 } as const;
 const MAXMEM = 64 * 1024 * 1024;
 const KEY_LENGTH = 32;

@@ -1,11 +1,12 @@
 // Rules for patrons: writes in one transaction each, stamped by the change clock; PINs hashed
-// before anything is written; PIN validation limited per barcode and per API key in the database,
-// so every server process shares the counts.
-import crypto from 'node:crypto';
+// before anything is written; PIN validation limited per patron and per API key in the database
+// (src/auth/attempts.ts), so every server process shares the counts.
+import { counted, type Counted, type FailedAttempts } from '../auth/attempts.ts';
 import { horizon, stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { PinLimits } from '../config.ts';
 import { fail } from '../shared/errors.ts';
+import { refuseIfScryptFull, ScryptBusy } from '../shared/scrypt.ts';
 import type { LibraryService } from '../library/service.ts';
 import type { Settings } from '../library/service.ts';
 import { BLOCK_CODES, parsePatronInput, type PatronInput } from './input.ts';
@@ -19,8 +20,6 @@ export type MetadataField = (typeof METADATA_FIELDS)[number];
 /** varFieldTag values GET /patrons/find understands, and what each matches. */
 export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n: 'name', z: 'email', t: 'phone', u: 'uniqueId' };
 
-const subject = (kind: 'barcode' | 'key', value: string) => crypto.createHash('sha256').update(`${kind}:${value}`).digest();
-
 /** What else a patron's deletion does, in its transaction: the holds service cancels the patron's holds. */
 export interface PatronDeletion {
   /** Before the tombstone is written: lock what `finish` will change, in its own lock order. */
@@ -33,6 +32,7 @@ export class PatronService {
   constructor(
     private readonly db: Db,
     private readonly limits: PinLimits,
+    private readonly attempts: FailedAttempts,
     private readonly deletion: PatronDeletion,
     private readonly library: Pick<LibraryService, 'now'>,
   ) {}
@@ -163,23 +163,19 @@ export class PatronService {
    * checking the PIN.
    */
   async validate(barcode: string, pin: string, keyId: string, caseSensitive = true): Promise<string> {
-    const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
-    const barcodeSubject = subject('barcode', caseSensitive ? barcode.trim() : barcode.trim().toLowerCase());
-    const keySubject = subject('key', keyId);
-    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
-    if (!counts.keyCounted) throw tooManyAttempts(counts.keyRetrySec, 'API key');
-    if (counts.barcodeAttempts > barcodeFailures) {
-      await repo.takeBackAttempt(this.db, keySubject); // the PIN is not checked: not a failure of the key
-      throw tooManyAttempts(counts.barcodeRetrySec, 'barcode');
-    }
-    const found = barcode.trim() && pin.length <= 64 ? await repo.pinOfBarcode(this.db, barcode.trim(), caseSensitive) : undefined;
-    const ok = await verifyPin(pin.slice(0, 64), found?.pin_hash);
+    refuseIfScryptFull();
+    const spelling = barcode.trim();
+    const found = spelling ? await repo.pinOfBarcode(this.db, spelling, caseSensitive) : undefined;
+    const key = counted('key', keyId, { failures: this.limits.keyFailures, windowSec: this.limits.keyWindowSec });
+    const target = this.patronCounted(found?.id, spelling);
+    await this.begin(key, target, 'API key');
+    const ok = await this.verify(key, target, pin.slice(0, 64), pin.length <= 64 ? found?.pin_hash : undefined);
     if (ok && found) {
-      await repo.attemptSucceeded(this.db, barcodeSubject, keySubject);
+      await this.attempts.succeeded(key, target);
       return found.id;
     }
     // The failure stays counted against the key (it was counted before the PIN was checked).
-    if (Math.random() < 0.01) await repo.sweepFailures(this.db, Math.max(barcodeWindowSec, keyWindowSec));
+    await this.attempts.failed(key, target);
     throw invalidBarcodeOrPin();
   }
 
@@ -187,8 +183,8 @@ export class PatronService {
    * The Patron API's pintest: a PIN against a patron named by a barcode (read with its PIN in one
    * statement, as validate reads it) or by id, which (unlike validate) says whether the PIN was
    * wrong, the patron has none, or there is no such patron. Counted against the same limits as
-   * validate: per barcode (the patron's first when named by id), and per client in place of an
-   * API key. Over a limit: tooManyAttempts, without checking the PIN.
+   * validate: per patron, and per client in place of an API key. Over a limit: tooManyAttempts,
+   * without checking the PIN.
    */
   async pinTest(
     patron: { barcode: string } | { id: string },
@@ -197,23 +193,46 @@ export class PatronService {
   ): Promise<'ok' | 'wrongPin' | 'noPin' | 'notFound'> {
     const found =
       'barcode' in patron
-        ? await repo.pinOfBarcode(this.db, patron.barcode).then((r) => r && { ...r, barcode: patron.barcode })
-        : await repo.pinOfPatron(this.db, patron.id).then((r) => r && { ...r, barcode: r.barcode ?? `.p${patron.id}` });
+        ? await repo.pinOfBarcode(this.db, patron.barcode)
+        : await repo.pinOfPatron(this.db, patron.id).then((r) => r && { ...r, id: patron.id });
     if (!found) return 'notFound';
-    const { barcodeFailures, barcodeWindowSec, keyFailures, keyWindowSec } = this.limits;
-    const barcodeSubject = subject('barcode', found.barcode);
-    const keySubject = subject('key', client);
-    const counts = await repo.beginAttempt(this.db, barcodeSubject, barcodeWindowSec, keySubject, keyWindowSec, keyFailures);
-    if (!counts.keyCounted) throw tooManyAttempts(counts.keyRetrySec, 'client');
-    if (counts.barcodeAttempts > barcodeFailures) {
-      await repo.takeBackAttempt(this.db, keySubject);
-      throw tooManyAttempts(counts.barcodeRetrySec, 'barcode');
-    }
-    if (found.pin_hash && pin.length <= 64 && (await verifyPin(pin, found.pin_hash))) {
-      await repo.attemptSucceeded(this.db, barcodeSubject, keySubject);
+    refuseIfScryptFull();
+    const key = counted('key', client, { failures: this.limits.keyFailures, windowSec: this.limits.keyWindowSec });
+    const target = this.patronCounted(found.id, '');
+    await this.begin(key, target, 'client');
+    if (found.pin_hash && pin.length <= 64 && (await this.verify(key, target, pin, found.pin_hash))) {
+      await this.attempts.succeeded(key, target);
       return 'ok';
     }
+    await this.attempts.failed(key, target);
     return found.pin_hash ? 'wrongPin' : 'noPin';
+  }
+
+  /**
+   * Failures are counted per patron, so that every spelling that reaches it (spaces around the
+   * barcode, another letter case, another of its barcodes, its record number in the Patron API)
+   * shares one count; a barcode no patron holds, per spelling (spaces and letter case aside).
+   */
+  private patronCounted(id: string | undefined, spelling: string): Counted {
+    const limit = { failures: this.limits.barcodeFailures, windowSec: this.limits.barcodeWindowSec };
+    return id === undefined ? counted('barcode', spelling.toLowerCase(), limit) : counted('patron', id, limit);
+  }
+
+  private async begin(key: Counted, target: Counted, what: string): Promise<void> {
+    const begun = await this.attempts.begin(key, target);
+    if (begun.refused === 'source') throw tooManyAttempts(begun.retryAfterSec, what);
+    // (Named as a barcode whether or not a patron holds it: the answer does not tell which exist.)
+    if (begun.refused === 'target') throw tooManyAttempts(begun.retryAfterSec, 'barcode');
+  }
+
+  /** The PIN against its hash (or the dummy's); when the bound on scrypt work refuses it, the attempt is taken back. */
+  private async verify(key: Counted, target: Counted, pin: string, hash: string | null | undefined): Promise<boolean> {
+    try {
+      return await verifyPin(pin, hash);
+    } catch (error) {
+      if (error instanceof ScryptBusy) await this.attempts.notChecked(key, target);
+      throw error;
+    }
   }
 
   /** GET /patrons/metadata: the codes of a patron's coded fields, with descriptions. */

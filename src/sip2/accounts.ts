@@ -1,6 +1,8 @@
 // SIP2 accounts: who may log in (93) as a kiosk, and for which institution. Passwords are random,
-// shown once, kept as scrypt hashes (as API key secrets are).
+// shown once, kept as scrypt hashes (as API key secrets are); failed logins are limited per
+// client address and per account name, as token requests are (src/auth/logins.ts).
 import type { Db } from '../db/types.ts';
+import type { LoginLimiter, LoginReport } from '../auth/logins.ts';
 import { hashSecret, randomToken, verifySecret } from '../auth/secrets.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './accounts-repository.ts';
@@ -24,7 +26,10 @@ const present = (row: repo.SipAccountRow): SipAccount => ({
 });
 
 export class SipAccountService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly logins: LoginLimiter,
+  ) {}
 
   async create(name: string, institution: string, location?: string): Promise<{ name: string; password: string }> {
     if (!NAME.test(name))
@@ -51,10 +56,21 @@ export class SipAccountService {
     if (!(await repo.deleteAccount(this.db, name))) throw fail.notFound(`no SIP account is named ${JSON.stringify(name)}`);
   }
 
-  /** The account when the name and password match (the same work either way); undefined otherwise. */
-  async login(name: string, password: string): Promise<SipAccount | undefined> {
-    const [row] = await repo.findAccount(this.db, name);
-    const ok = await verifySecret(password, row?.password_hash);
-    return ok && row ? present(row) : undefined;
+  /**
+   * The account when the name and password match (the same work either way); undefined otherwise.
+   * Over a limit of failures (the kiosk's address, the account's name), or when the bound on
+   * scrypt work is full: tooManyAttempts, without checking the password.
+   */
+  async login(name: string, password: string, address?: string, report?: (r: LoginReport) => void): Promise<SipAccount | undefined> {
+    return this.logins.attempt(
+      address,
+      name,
+      async () => {
+        const [row] = await repo.findAccount(this.db, name);
+        const ok = await verifySecret(password, row?.password_hash);
+        return ok && row ? present(row) : undefined;
+      },
+      report,
+    );
   }
 }

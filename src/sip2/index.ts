@@ -1,5 +1,6 @@
 // The SIP2 door (README, "SIP2"): self-check kiosks, PC reservation and sorters speak SIP2 over TCP
 // to the same services the REST API uses; `carrel sip accounts` makes their logins.
+import { LoginLimiter } from '../auth/logins.ts';
 import type { Domain } from '../domain.ts';
 import { SipAccountService } from './accounts.ts';
 import { sipCommands } from './commands.ts';
@@ -12,6 +13,8 @@ declare module '../domain.ts' {
 
 export const sip2: Domain = {
   name: 'sip2',
-  services: ({ db }) => ({ sipAccounts: new SipAccountService(db) }),
+  services: ({ db, config, services }) => ({
+    sipAccounts: new SipAccountService(db, new LoginLimiter(services.attempts, config.loginLimits, 'sip')),
+  }),
   commands: sipCommands,
 };

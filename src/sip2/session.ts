@@ -2,7 +2,9 @@
 // services the REST API uses (patrons, holds, circulation, fines). Error detection follows the
 // kiosk: a request with AY/AZ gets them back (its sequence number echoed); a bad checksum gets 96;
 // 97 gets the last answer again.
+import { addressKey, type LoginReport } from '../auth/logins.ts';
 import { DomainError } from '../shared/errors.ts';
+import { LogSampler } from '../shared/log-sample.ts';
 import type { SipAccount } from './accounts.ts';
 import { checkin, checkout, hold, itemInformation, renew, renewAll } from './circulation-messages.ts';
 import type { SessionServices, SipContext, SipLog } from './context.ts';
@@ -28,6 +30,9 @@ const SUPPORTED = {
   renew: true,
   renewAll: true,
 };
+
+/** Failed logins' log lines, shared by every connection: the first ten per address each minute, then a count. */
+const failedLogins = new LogSampler(10);
 
 export class SipSession {
   private account: SipAccount | undefined;
@@ -98,11 +103,42 @@ export class SipSession {
     return { date: sipDate(new Date(), settings.timeZone), today: settings.today, timeZone: settings.timeZone };
   }
 
+  /**
+   * 93: a kiosk's account and password. Refused (94 not ok) when wrong, and without checking them
+   * when its address or account is over its limit of failures or too many are being checked at
+   * once (src/auth/logins.ts). Failures are logged sampled per address (failedLogins).
+   */
   private async login(request: Request, log: SipLog): Promise<string> {
     const fields = fieldsOf(request.body, 2);
     const name = fields.get('CN')?.[0] ?? '';
-    const account = await this.services.sipAccounts.login(name, fields.get('CO')?.[0] ?? '');
-    log.info({ sipAccount: name, ok: Boolean(account) }, 'SIP2 login');
+    // The door binds each connection's logger to the kiosk's address (`remote`).
+    const bound = log as SipLog & { bindings?: () => Record<string, unknown> };
+    const remote = typeof bound.bindings === 'function' ? bound.bindings().remote : undefined;
+    const address = typeof remote === 'string' ? remote : undefined;
+    let report: LoginReport | undefined;
+    let account: SipAccount | undefined;
+    try {
+      account = await this.services.sipAccounts.login(name, fields.get('CO')?.[0] ?? '', address, (r) => (report = r));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error; // over a limit: refused
+    }
+    if (account) log.info({ sipAccount: name, ok: true }, 'SIP2 login');
+    else {
+      const sampled = failedLogins.take(addressKey(address));
+      for (const { key, heldBack } of sampled.summaries)
+        log.info({ remote: key, heldBack }, 'failed SIP2 logins not logged in the last minute');
+      if (sampled.write)
+        log.info(
+          {
+            sipAccount: name,
+            ok: false,
+            ...report,
+            ...(sampled.heldBack ? { heldBack: sampled.heldBack } : {}),
+            ...(sampled.lastThisMinute ? { nextLogged: 'the next minute' } : {}),
+          },
+          'SIP2 login',
+        );
+    }
     this.account = account;
     return frame(`94${account ? '1' : '0'}`, request);
   }

@@ -161,6 +161,35 @@ describe(`patron PIN validation on ${ENGINE}`, () => {
     tooMany(await validate(fresh, '31000008', 'pin-8-x'));
   });
 
+  it("counts failures per patron: its barcode's other spellings, its other barcodes and the Patron API share one count", async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    const id = await create(writer, '/v6/patrons', { names: ['Spelling, Sam'], barcodes: ['Spell-0009', 'alt-0009'], pin: 'pin-9-x' });
+    const caseless = (barcode: string, pin: string) => api.send('POST', '/v6/patrons/validate', { barcode, pin, caseSensitivity: false });
+    invalid(await validate(api, ' Spell-0009', 'wrong-1')); // spaces around it
+    invalid(await caseless('spell-0009 ', 'wrong-2')); // another letter case
+    invalid(await validate(api, 'alt-0009', 'wrong-3')); // its other barcode
+    tooMany(await validate(api, 'Spell-0009', 'pin-9-x'));
+    tooMany(await caseless('SPELL-0009', 'pin-9-x'));
+    // The Patron API's pintest, by record number, counts against the same patron.
+    const pintest = await t.app.inject({ method: 'GET', url: `/PATRONAPI/.p${id}/pin-9-x/pintest` });
+    assert.match(pintest.body, /Too many failed PIN attempts/);
+    // Unknown barcodes are still counted per spelling (letter case and spaces aside).
+    invalid(await validate(api, 'Nobody-0009', 'wrong-1'));
+    invalid(await caseless(' nobody-0009', 'wrong-2'));
+    invalid(await validate(api, 'NOBODY-0009 ', 'wrong-3'));
+    tooMany(await validate(api, 'nobody-0009', 'wrong-4'));
+  });
+
+  it('counts Patron API failures against the patron, whichever id named it', async () => {
+    const api = on(t.app, await bearer(t, ['Patrons_Validate']));
+    const id = await create(writer, '/v6/patrons', { names: ['Ids, Ida'], barcodes: ['first-0010', 'second-0010'], pin: 'pin-10-x' });
+    for (const named of [`.p${id}`, 'second-0010', 'first-0010']) {
+      const res = await t.app.inject({ method: 'GET', url: `/PATRONAPI/${named}/wrong-pin/pintest` });
+      assert.match(res.body, /ERRNUM=4/, named);
+    }
+    tooMany(await validate(api, 'second-0010', 'pin-10-x'));
+  });
+
   it('keeps PINs and barcodes tried out of the database and the log', async () => {
     const rows = await t.testDb.db.query<{ subject: Uint8Array }>('select subject from patron_validation_failures');
     assert.ok(rows.length > 0);

@@ -1,0 +1,108 @@
+// Logins with a secret — POST /token's key and secret, a SIP2 kiosk's 93 — limited per client
+// address and per account (the API key, the SIP2 account's name), in the database through the same
+// counters as PIN validation (attempts.ts), so every server process shares them. Only failures
+// count (kiosks behind one address or sharing one account log in together after a restart). Past
+// half of a limit each failure's answer is held back a little longer; at the limit the login is
+// refused until the window ends, without checking the secret; the right secret clears the
+// account's failures, not the address's. Every check also passes the process's
+// bound on scrypt work (src/shared/scrypt.ts): asked before the database, so a flood is turned
+// away for nothing.
+import net from 'node:net';
+import type { LoginLimits } from '../config.ts';
+import { fail } from '../shared/errors.ts';
+import { refuseIfScryptFull, ScryptBusy } from '../shared/scrypt.ts';
+import { counted, type FailedAttempts } from './attempts.ts';
+
+/** How much longer each failure past half a limit is held back, and the most. */
+const SLOW_STEP_MS = 250;
+const SLOW_MAX_MS = 4000;
+
+/** What became of a login, for the door's log line. */
+export interface LoginReport {
+  /** ok; failed (a wrong secret or an unknown account); refused (the secret was not checked). */
+  outcome: 'ok' | 'failed' | 'refused';
+  /** What refused it: the address's limit, the account's, or the bound on scrypt work. */
+  refusedBy?: 'address' | 'account' | 'busy';
+  /** A failure: the address's failures in its window, this one included. */
+  failures?: number;
+  /** How long a failure's answer was held back. */
+  slowedMs?: number;
+}
+
+/**
+ * The part of a client address that is counted: an IPv4 address (an IPv4-mapped IPv6 one
+ * included) whole; an IPv6 address by its /64 network, since one host usually holds a whole /64.
+ */
+export function addressKey(address: string | undefined): string {
+  if (!address) return '';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!net.isIPv6(address)) return address;
+  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // An IPv4 tail (64:ff9b::1.2.3.4) takes two groups' room.
+  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - width(left) - width(right))).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+export class LoginLimiter {
+  constructor(
+    private readonly attempts: FailedAttempts,
+    private readonly limits: LoginLimits,
+    /** Which door's logins (token, sip): each door's addresses and accounts are counted apart. */
+    private readonly door: string,
+  ) {}
+
+  /**
+   * Runs `check` (the secret against the account's hash, or a dummy's) within the limits: answers
+   * its value, or undefined for a failure (held back past half a limit). Throws tooManyAttempts
+   * (429, Retry-After) when over a limit or when the bound on scrypt work is full, without checking.
+   */
+  async attempt<T>(
+    address: string | undefined,
+    account: string,
+    check: () => Promise<T | undefined>,
+    report: (r: LoginReport) => void = () => undefined,
+  ): Promise<T | undefined> {
+    try {
+      refuseIfScryptFull();
+    } catch (error) {
+      report({ outcome: 'refused', refusedBy: 'busy' });
+      throw error;
+    }
+    const { addressFailures, accountFailures, windowSec } = this.limits;
+    const source = counted(`${this.door}-address`, addressKey(address), { failures: addressFailures, windowSec });
+    const target = counted(`${this.door}-account`, account, { failures: accountFailures, windowSec });
+    const over = await this.attempts.overLimit(source, target);
+    if (over.refused) {
+      const refusedBy = over.refused === 'source' ? 'address' : 'account';
+      report({ outcome: 'refused', refusedBy });
+      const retry = over.retryAfterSec;
+      const whose = refusedBy === 'address' ? 'from this address' : 'for this account';
+      throw fail.tooManyAttempts(retry, `too many failed logins ${whose}; try again in ${retry} s`);
+    }
+    let value: T | undefined;
+    try {
+      value = await check();
+    } catch (error) {
+      if (error instanceof ScryptBusy) report({ outcome: 'refused', refusedBy: 'busy' }); // nothing was counted
+      throw error;
+    }
+    if (value !== undefined) {
+      if (over.targetFailed) await this.attempts.forget(target);
+      report({ outcome: 'ok' });
+      return value;
+    }
+    const { sourceFailures, targetFailures } = await this.attempts.failedLogin(source, target);
+    const past = Math.max(sourceFailures - addressFailures / 2, targetFailures - accountFailures / 2);
+    const slowedMs = past > 0 ? Math.min(SLOW_MAX_MS, SLOW_STEP_MS * Math.ceil(past)) : 0;
+    report({ outcome: 'failed', failures: sourceFailures, slowedMs });
+    if (slowedMs > 0) await new Promise((resolve) => setTimeout(resolve, slowedMs));
+    return undefined;
+  }
+}
