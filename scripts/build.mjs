@@ -8,8 +8,13 @@ import { build } from 'esbuild';
 
 fs.rmSync('dist', { recursive: true, force: true });
 await build({
-  // The import's worker thread is loaded by file name from beside the code that starts it (dist/).
-  entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts', 'import-worker': 'src/bibs/import-worker.ts' },
+  // Worker threads (the import's, the embedded engine's) are loaded by file name from beside the code that starts them (dist/).
+  entryPoints: {
+    server: 'src/server.ts',
+    cli: 'src/cli.ts',
+    'import-worker': 'src/bibs/import-worker.ts',
+    'pglite-host': 'src/db/pglite-host.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

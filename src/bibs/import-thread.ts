@@ -1,6 +1,7 @@
 // The importing thread's end of the import worker (import-worker.ts): feeds it a file's bytes as it
 // asks for them, and hands on the prepared batches it sends back.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../shared/worker.ts';
 import type { ItemMap } from '../items/from-marc.ts';
 import type { PreparedBatch, PreparedBib } from './prepare.ts';
 
@@ -20,19 +21,6 @@ export type ToMain =
   | { kind: 'file-done' }
   | { kind: 'error'; message: string };
 
-/**
- * The worker, from its module beside this one: built into dist/, or as TypeScript in src/ (tests,
- * `npm run carrel`). Node 20 does not run --import in workers, so there the worker registers tsx
- * itself before loading the module.
- */
-function startWorker(workerData: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./import-worker.js', import.meta.url), { workerData });
-  const module = JSON.stringify(new URL('./import-worker.ts', import.meta.url).href);
-  // Resolved here: an eval'd worker resolves bare names from the working directory, which may be anywhere.
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${module}); })`, { eval: true, workerData });
-}
-
 export class ImportThread {
   private readonly worker: Worker;
   private readonly inbox: ToMain[] = [];
@@ -43,7 +31,7 @@ export class ImportThread {
   private file = 0;
 
   constructor(itemMap: ItemMap | null) {
-    this.worker = startWorker({ itemMap });
+    this.worker = startWorker(import.meta.url, 'import-worker', { itemMap });
     this.worker.on('message', (message: ToMain) => {
       // Bytes are fed whenever the worker asks, whatever the importing side is waiting for.
       if (message.kind === 'pull') this.feed(message.file);

@@ -8,7 +8,7 @@
 // transaction. The socket takes it for the messages it passes to PGlite and keeps it while PGlite
 // is inside a transaction or the messages so far stop short of a Sync (or a simple Query): the
 // point at which the protocol hands the session back.
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGliteThread } from './pglite-thread.ts';
 
 class Gate {
   private tail: Promise<void> = Promise.resolve();
@@ -49,12 +49,12 @@ export function handsBack(chunk: Uint8Array): boolean {
 
 export interface SharedPGlite {
   /** What to give the socket server in place of the PGlite instance. */
-  forSocket: PGlite;
+  forSocket: PGliteThread;
   /** Runs a server-side use of the database with the gate held. */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-export function sharePGlite(pglite: PGlite): SharedPGlite {
+export function sharePGlite(pglite: PGliteThread): SharedPGlite {
   const gate = new Gate();
   let socketHolds: (() => void) | undefined;
   let lastMessage: Uint8Array | undefined;
@@ -84,13 +84,13 @@ export function sharePGlite(pglite: PGlite): SharedPGlite {
         };
       }
       if (prop === 'execProtocolRawStream') {
-        return (message: Uint8Array, options: Parameters<PGlite['execProtocolRawStream']>[1]) => {
+        return (message: Uint8Array, options: Parameters<PGliteThread['execProtocolRawStream']>[1]) => {
           lastMessage = message;
           return target.execProtocolRawStream(message, options);
         };
       }
       if (prop === 'exec') {
-        return async (...args: Parameters<PGlite['exec']>) => {
+        return async (...args: Parameters<PGliteThread['exec']>) => {
           try {
             return await target.exec(...args);
           } finally {

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import { acquireLock, DataDirBusyError, readLock } from './embedded-lock.ts';
 import { sharePGlite } from './embedded-share.ts';
@@ -20,6 +21,11 @@ function socketPathFor(dataDir: string): string {
 // The embedded engine's modules are loaded only when it is used: they cost tens of MB of memory
 // that a PostgreSQL deployment should not pay.
 const loadPGlite = () => import('./pglite.ts');
+const loadPGliteThread = () => import('./pglite-thread.ts');
+
+// SQL logins' temporary tables live in the server's one session too (src/sql/wire): they come after
+// Carrel's own tables on its search path, so one named like a table of Carrel's is never Carrel's.
+const SESSION_SETUP = ['set search_path = public, pg_temp'];
 
 /** A day: in effect, no bound. */
 const COMMAND_POOL_WAIT_SEC = 86_400;
@@ -38,15 +44,18 @@ export async function openServerDb(config: Config): Promise<Db> {
   const socketPath = socketPathFor(config.dataDir);
   const release = acquireLock(config.dataDir, socketPath);
   try {
-    const [{ openPGlite }, { PGLiteSocketServer }] = await Promise.all([loadPGlite(), import('@electric-sql/pglite-socket')]);
-    const db = await openPGlite({ dataDir: path.join(config.dataDir, 'pglite') });
-    // SQL logins' temporary tables live in this one session too (src/sql/wire): they come after
-    // Carrel's own tables on its search path, so one named like a table of Carrel's is never Carrel's.
-    await db.exec('set search_path = public, pg_temp');
+    const [{ withEngine }, { PGliteThread }, { PGLiteSocketServer }] = await Promise.all([
+      loadPGlite(),
+      loadPGliteThread(),
+      import('@electric-sql/pglite-socket'),
+    ]);
+    const engine = new PGliteThread(path.join(config.dataDir, 'pglite'), SESSION_SETUP);
+    const db = await withEngine(engine);
     fs.rmSync(socketPath, { force: true });
     // One PGlite session serves both sides: each takes turns through the gate (embedded-share.ts).
     const shared = sharePGlite(db.pglite);
-    const socket = new PGLiteSocketServer({ db: shared.forSocket, path: socketPath, maxConnections: 8 });
+    // pglite-socket uses only the part of PGlite the thread's object has (embedded-share.ts).
+    const socket = new PGLiteSocketServer({ db: shared.forSocket as unknown as PGlite, path: socketPath, maxConnections: 8 });
     await socket.start();
     return {
       ...db,
@@ -57,7 +66,11 @@ export async function openServerDb(config: Config): Promise<Db> {
       transaction: (fn) => shared.exclusive(() => db.transaction(fn)),
       rawSession: {
         turn: (fn) => shared.exclusive(() => db.pglite.runExclusive(() => fn((message) => db.pglite.execProtocolRaw(message)))),
+        // The engine cannot cancel a statement: its thread is ended and the engine started again.
+        cancel: () => engine.restart('it ran past its time-out'),
+        generation: () => engine.generation,
       },
+      interrupt: (why) => engine.restart(why),
       async close() {
         await socket.stop();
         await db.close();

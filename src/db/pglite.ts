@@ -2,7 +2,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Db, Queryable } from './types.ts';
 
-interface PGliteLike {
+export interface PGliteLike {
   query<T>(
     text: string,
     params?: unknown[],
@@ -40,8 +40,9 @@ export interface PGliteSource {
   loadFrom?: Blob;
 }
 
-export async function openPGlite(source: PGliteSource): Promise<Db & { pglite: PGlite }> {
-  const pglite = new PGlite({
+/** The engine as Carrel runs it, in this thread (commands, tests) or in one of its own (pglite-host.ts). */
+export function createPGlite(source: PGliteSource): PGlite {
+  return new PGlite({
     dataDir: source.dataDir,
     loadDataDir: source.loadFrom,
     // postgres.js answers int8 as a string; so does this engine, so the two give the same rows.
@@ -50,6 +51,22 @@ export async function openPGlite(source: PGliteSource): Promise<Db & { pglite: P
     // by a gigabyte of old log in a large import. A checkpoint comes sooner; an import pays ~nothing.
     startParams: [...PGlite.defaultStartParams, '-c', 'max_wal_size=64MB', '-c', 'min_wal_size=32MB'],
   });
+}
+
+/** The part of PGlite Carrel's Db is built on: PGlite itself, or the engine in a thread of its own. */
+export interface PGliteEngine extends PGliteLike {
+  readonly waitReady: Promise<void>;
+  readonly closed: boolean;
+  transaction<T>(fn: (tx: PGliteLike) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openPGlite(source: PGliteSource): Promise<Db & { pglite: PGlite }> {
+  return withEngine(createPGlite(source));
+}
+
+/** Carrel's Db over an engine: PGlite in this thread, or in one of its own. */
+export async function withEngine<E extends PGliteEngine>(pglite: E): Promise<Db & { pglite: E }> {
   await pglite.waitReady;
   const locks = new Set<number>();
   return {

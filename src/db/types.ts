@@ -50,6 +50,8 @@ export interface RawSession {
   turn<T>(fn: (send: (message: Uint8Array) => Promise<Uint8Array>) => Promise<T>): Promise<T>;
   /** Asks the server to cancel the statement running on this session; absent where a statement cannot be interrupted. */
   cancel?(): Promise<void>;
+  /** Counts the session's restarts (the embedded engine's): what a client kept in it is gone after one. */
+  generation?(): number;
 }
 
 export interface Db extends Queryable {
@@ -71,5 +73,11 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** The embedded server's session at the protocol level; absent on PostgreSQL and in commands. */
   rawSession?: RawSession;
+  /**
+   * Ends the statement the embedded server's engine is running, which it cannot cancel, by
+   * starting the engine again (the statement's transaction is rolled back; every session-level
+   * thing of every client is gone). Absent on PostgreSQL, where statement_timeout ends a statement.
+   */
+  interrupt?(why: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
 // sierra_view (src/db/migrations/0030_sierra_view.sql), run read-only, with a time-out and a row
 // cap. `carrel sql` runs one statement; SQL logins and saved queries run theirs the same way.
 import type { Db } from '../db/types.ts';
+import { withinTime } from '../db/deadline.ts';
 import type { SqlConfig } from '../config.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
@@ -45,7 +46,11 @@ export class SqlService {
     const offset = options.offset ?? 0;
     const limit = Math.max(0, Math.min(options.limit ?? this.limits.rowCap, this.limits.rowCap - offset));
     const table = await this.statementFailures(() =>
-      this.db.transaction((tx) => repo.runStatement(tx, text, options.params ?? [], reader, this.limits, { offset, limit })),
+      this.db.transaction((tx) =>
+        withinTime(this.db, this.limits.statementTimeoutMs, () =>
+          repo.runStatement(tx, text, options.params ?? [], reader, this.limits, { offset, limit }),
+        ),
+      ),
     );
     const truncated = table.rows.length > limit;
     return {

@@ -117,7 +117,7 @@ export function writtenRelations(tree: unknown): string[] | undefined {
         add(rangeVarParts(inner.relation));
       if (key === 'TruncateStmt')
         for (const r of (inner.relations ?? []) as { RangeVar?: RangeVar }[]) add(rangeVarParts(r.RangeVar ?? {}));
-      if (key === 'DropStmt')
+      if (key === 'DropStmt' && ['OBJECT_TABLE', 'OBJECT_INDEX'].includes(String(inner.removeType)))
         for (const o of (inner.objects ?? []) as { List?: { items?: { String?: { sval?: string } }[] } }[])
           add((o.List?.items ?? []).map((item) => item.String?.sval ?? ''));
       visit(value);

@@ -130,12 +130,7 @@ for (const engine of ['pglite', 'postgres'] as const) {
         db = await openServerDb(config);
         await loadDemoIfEmpty(db);
         logins = new SqlLoginService(db, config);
-        door = (await startSqlDoor(
-          { ...config, sql: { ...config.sql, port: 0 } },
-          db,
-          logins,
-          pino({ level: 'silent' }),
-        ))!;
+        door = (await startSqlDoor({ ...config, sql: { ...config.sql, port: 0 } }, db, logins, pino({ level: 'silent' })))!;
         const login = await logins.create(reports);
         const u = new URL(login.url!);
         u.port = String(door.port);
@@ -317,16 +312,12 @@ for (const engine of ['pglite', 'postgres'] as const) {
         },
       );
 
-      it(
-        'cancels a statement past the time-out, which a login cannot lift',
-        { skip: engine === 'pglite' && 'the embedded engine cannot interrupt a statement (README, "SQL")' },
-        async () => {
-          const sql = connect();
-          assert.equal((await pgError(sql`select pg_sleep(30)`)).code, '57014');
-          assert.match((await pgError(sql.unsafe('set statement_timeout = 0'))).message, /CARREL_SQL_TIMEOUT_MS/);
-          assert.deepEqual([...(await sql`select 1 as one`)], [{ one: 1 }]);
-        },
-      );
+      it('cancels a statement past the time-out, which a login cannot lift', async () => {
+        const sql = connect();
+        assert.equal((await pgError(sql`select pg_sleep(30)`)).code, '57014');
+        assert.match((await pgError(sql.unsafe('set statement_timeout = 0'))).message, /CARREL_SQL_TIMEOUT_MS/);
+        assert.deepEqual([...(await sql`select 1 as one`)], [{ one: 1 }]);
+      });
 
       it('writes only its own temporary tables, and no statement of it changes the session beyond its batch', async () => {
         const sql = connect();

@@ -148,9 +148,9 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         holdMs: o.holdMs ?? 5000,
         restore: database.restore,
         write,
-        abort: (why) => {
+        abort: (why, code = '57P01') => {
           log.warn({ user }, `SQL login connection ended: ${why}`);
-          fatal('57P01', why);
+          fatal(code, why);
           socket.destroy();
         },
       });

@@ -26,8 +26,8 @@ export interface SessionOptions {
   restore: readonly (readonly [name: string, value: string])[];
   /** Writes to the client. */
   write(bytes: Buffer): void;
-  /** Ends the connection (the client held the session too long). */
-  abort(why: string): void;
+  /** Ends the connection with a FATAL error (57P01 unless code says otherwise). */
+  abort(why: string, code?: string): void;
 }
 
 /** Settings whose changes a client is told of (ParameterStatus), as PostgreSQL does. */
@@ -69,6 +69,9 @@ function failure(answer: Uint8Array): { code: string; text: string } | undefined
   return undefined;
 }
 
+/** Thrown once the connection has been ended with its client told why: nothing more to say or log. */
+class SessionEnded extends Error {}
+
 export class LoginSession {
   /** The client's transaction, as it believes it to be. */
   private status: TransactionStatus = 'I';
@@ -86,7 +89,17 @@ export class LoginSession {
   /** Runs while a batch holds the session and waits for the client: the client's idle time, never a statement's. */
   private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly o: SessionOptions) {}
+  /** The session's start this connection began in: after the engine restarts, its temporary tables and statements are gone. */
+  private readonly generation: number | undefined;
+
+  constructor(private readonly o: SessionOptions) {
+    this.generation = o.raw.generation?.();
+  }
+
+  /** Whether the session was started again since this connection began (the embedded engine ended a statement). */
+  private restarted(): boolean {
+    return this.o.raw.generation?.() !== this.generation;
+  }
 
   /** Handles one frontend message; answers false once the client has said goodbye. */
   async handle(m: Message): Promise<boolean> {
@@ -99,6 +112,7 @@ export class LoginSession {
     } catch (error) {
       // The shared session is never left inside this client's transaction, as its role.
       await this.endTurn().catch(() => undefined);
+      if (error instanceof SessionEnded) return false;
       throw error;
     }
   }
@@ -134,8 +148,8 @@ export class LoginSession {
    * everything on it.
    */
   async close(lastOfLogin: boolean | undefined): Promise<void> {
-    if (this.turn) await this.endTurn();
-    if (lastOfLogin === undefined) return;
+    if (this.turn) await this.endTurn().catch(() => undefined);
+    if (lastOfLogin === undefined || this.restarted()) return;
     const prepared = [...this.prepared].map((name) => `DEALLOCATE ${quoteIdent(name)}`);
     await this.o.raw.turn(async (send) => {
       if (prepared.length) await send(message('Q', prepared.join('; ')));
@@ -466,9 +480,18 @@ export class LoginSession {
   private async watched(send: Send, bytes: Uint8Array): Promise<Uint8Array> {
     const raw = this.o.raw;
     if (!raw.cancel) return send(bytes);
-    const timer = setTimeout(() => void raw.cancel?.().catch(() => undefined), this.o.statementTimeoutMs + CANCEL_GRACE_MS);
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      cancelled = true;
+      void raw.cancel?.().catch(() => undefined);
+    }, this.o.statementTimeoutMs + CANCEL_GRACE_MS);
     try {
       return await send(bytes);
+    } catch (error) {
+      // The embedded engine ends a statement by starting again: the session, and this connection, are gone.
+      if (!cancelled || !this.restarted()) throw error;
+      this.o.abort('canceling statement due to statement timeout', '57014');
+      throw new SessionEnded();
     } finally {
       clearTimeout(timer);
     }
@@ -500,6 +523,12 @@ export class LoginSession {
    */
   private async openTurn(): Promise<void> {
     if (this.turn) return;
+    if (this.restarted()) {
+      this.o.abort(
+        'the database session was started again (a statement ran past its time-out): this connection’s temporary tables and prepared statements are gone',
+      );
+      throw new SessionEnded();
+    }
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let send!: Send;

@@ -1,0 +1,67 @@
+// The embedded server's engine runs in a thread of its own (src/db/pglite-thread.ts): a library's
+// statement that outruns its time-out is ended by starting the engine again, while the server's
+// own thread goes on answering; what was committed stays, and Carrel's work that waited its turn
+// runs once the engine is back. PostgreSQL cancels such a statement itself (test/sql/door.test.ts).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { openServerDb } from '../../src/db/open.ts';
+import type { Db } from '../../src/db/types.ts';
+import { DomainError } from '../../src/shared/errors.ts';
+import { SqlService } from '../../src/sql/service.ts';
+import { ENGINE, seedPgliteDataDir } from '../helpers/db.ts';
+
+describe('the embedded server’s engine in a thread of its own', { skip: ENGINE !== 'pglite' && 'the embedded engine only' }, () => {
+  let dataDir: string;
+  let db: Db;
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-thread-'));
+    await seedPgliteDataDir(dataDir);
+    db = await openServerDb(loadConfig({ CARREL_DATA_DIR: dataDir }));
+    await db.exec('create table thread_probe (n integer)');
+  });
+  after(async () => {
+    await db?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('ends a library’s statement past its time-out while the server goes on, and keeps what was committed', async () => {
+    await db.query('insert into thread_probe values (1)');
+    const sql = new SqlService(db, { statementTimeoutMs: 300, rowCap: 5 });
+    const order: string[] = [];
+    // A statement that computes for far longer than its time-out, calling nothing that could notice one.
+    const long = sql.run('select count(*) from generate_series(1, 300000000)').then(
+      () => order.push('answered'),
+      (error: unknown) => {
+        order.push('refused');
+        return error;
+      },
+    );
+    // The server's thread is free while the engine computes: a timer fires before the statement ends.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    order.push('timer');
+    // Carrel's own write waits its turn behind the statement and runs after it.
+    const write = db.transaction((tx) => tx.query('insert into thread_probe values (2)')).then(() => order.push('written'));
+    const error = await long;
+    await write;
+    assert.deepEqual([order[0], [...order.slice(1)].sort()], ['timer', ['refused', 'written']]);
+    assert.ok(error instanceof DomainError, String(error));
+    assert.match(error.message + JSON.stringify(error), /time-out/);
+    assert.deepEqual(
+      (await db.query<{ n: number }>('select n from thread_probe order by n')).map((r) => r.n),
+      [1, 2],
+    );
+    // Carrel's session is Carrel's again: its search path was set at the new start.
+    assert.deepEqual(await db.query(`select current_setting('search_path') as path`), [{ path: 'public, pg_temp' }]);
+  });
+
+  it('answers a statement within its time-out as before', async () => {
+    const sql = new SqlService(db, { statementTimeoutMs: 30_000, rowCap: 5 });
+    const answer = await sql.run('select count(*)::integer as n from generate_series(1, 1000)');
+    assert.deepEqual(answer.rows, [[1000]]);
+  });
+});
