@@ -47,6 +47,7 @@ import { clientErrorHandler, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { ServiceState } from './operations/state.ts';
+import { LogSampler } from './shared/log-sample.ts';
 import { VERSION_STRING } from './version.ts';
 
 /**
@@ -97,6 +98,10 @@ export function canonicalUrl(raw: string): string {
   return url;
 }
 const DOCS_PREFIX = '/docs';
+
+/** Answers that refuse a request, and how many of them a client address gets a log line for each minute. */
+const REFUSED = new Set([401, 403, 429]);
+const REFUSALS_LOGGED_PER_MINUTE = 20;
 
 const IDEMPOTENCY_KEY = {
   type: 'string',
@@ -182,13 +187,25 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Refusals (401, 403, 429) are logged per client address up to a number a minute, then counted:
+  // a flood of refused requests must not write a line each.
+  const refusals = new LogSampler(REFUSALS_LOGGED_PER_MINUTE);
   app.addHook('onResponse', async (request, reply) => {
+    let heldBack = 0;
+    if (REFUSED.has(reply.statusCode)) {
+      const sampled = refusals.take(request.ip);
+      for (const summary of sampled.summaries)
+        request.log.info({ remote: summary.key, heldBack: summary.heldBack }, 'refused requests not logged in the last minute');
+      if (!sampled.write) return;
+      heldBack = sampled.heldBack;
+    }
     request.log.info(
       {
         method: request.method,
         url: loggedPath(request.originalUrl),
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
+        ...(heldBack ? { heldBack } : {}),
       },
       'request',
     );
