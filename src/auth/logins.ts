@@ -13,6 +13,9 @@ import { fail } from '../shared/errors.ts';
 import { refuseIfScryptFull, ScryptBusy } from '../shared/scrypt.ts';
 import { counted, type FailedAttempts } from './attempts.ts';
 
+/** Refusals this process remembers at most (the oldest forgotten first): a flood from many addresses stays bounded. */
+const REMEMBERED_REFUSALS = 10_000;
+
 /** How much longer each failure past half a limit is held back, and the most. */
 const SLOW_STEP_MS = 250;
 const SLOW_MAX_MS = 4000;
@@ -51,6 +54,12 @@ export function addressKey(address: string | undefined): string {
 }
 
 export class LoginLimiter {
+  /**
+   * Addresses and accounts over a limit, until when: each later attempt is refused here without a
+   * round trip to the database (a refusal stands until the window ends whatever else happens).
+   */
+  private readonly refusedUntil = new Map<string, number>();
+
   constructor(
     private readonly attempts: FailedAttempts,
     private readonly limits: LoginLimits,
@@ -78,13 +87,20 @@ export class LoginLimiter {
     const { addressFailures, accountFailures, windowSec } = this.limits;
     const source = counted(`${this.door}-address`, addressKey(address), { failures: addressFailures, windowSec });
     const target = counted(`${this.door}-account`, account, { failures: accountFailures, windowSec });
+    const keys = { source: `address ${addressKey(address)}`, target: `account ${account}` };
+    const refuse = (refusedBy: 'source' | 'target', retry: number) => {
+      report({ outcome: 'refused', refusedBy: refusedBy === 'source' ? 'address' : 'account' });
+      const whose = refusedBy === 'source' ? 'from this address' : 'for this account';
+      return fail.tooManyAttempts(retry, `too many failed logins ${whose}; try again in ${retry} s`);
+    };
+    for (const side of ['source', 'target'] as const) {
+      const until = this.refusedUntil.get(keys[side]) ?? 0;
+      if (until > Date.now()) throw refuse(side, Math.ceil((until - Date.now()) / 1000));
+    }
     const over = await this.attempts.overLimit(source, target);
     if (over.refused) {
-      const refusedBy = over.refused === 'source' ? 'address' : 'account';
-      report({ outcome: 'refused', refusedBy });
-      const retry = over.retryAfterSec;
-      const whose = refusedBy === 'address' ? 'from this address' : 'for this account';
-      throw fail.tooManyAttempts(retry, `too many failed logins ${whose}; try again in ${retry} s`);
+      this.remember(keys[over.refused], over.retryAfterSec);
+      throw refuse(over.refused, over.retryAfterSec);
     }
     let value: T | undefined;
     try {
@@ -104,5 +120,14 @@ export class LoginLimiter {
     report({ outcome: 'failed', failures: sourceFailures, slowedMs });
     if (slowedMs > 0) await new Promise((resolve) => setTimeout(resolve, slowedMs));
     return undefined;
+  }
+
+  private remember(key: string, retryAfterSec: number): void {
+    this.refusedUntil.delete(key);
+    this.refusedUntil.set(key, Date.now() + retryAfterSec * 1000);
+    for (const oldest of this.refusedUntil.keys()) {
+      if (this.refusedUntil.size <= REMEMBERED_REFUSALS) break;
+      this.refusedUntil.delete(oldest);
+    }
   }
 }

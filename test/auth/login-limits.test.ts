@@ -6,8 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import type { NewKey } from '../../src/auth/service.ts';
 import { scryptCounts } from '../../src/shared/scrypt.ts';
 import { assertRefused } from '../helpers/acquisitions.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { ENGINE } from '../helpers/db.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { captureLogs, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestDb, ENGINE } from '../helpers/db.ts';
+import { recording } from '../helpers/recording-db.ts';
 
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 
@@ -115,5 +118,28 @@ describe(`token request limits on ${ENGINE}`, () => {
     );
     assert.equal((await token('10.4.0.2', h.key, h.secret)).statusCode, 200);
     assert.equal(t.logs.at(-1)!.msg, 'request', "others' requests are still logged");
+  });
+});
+
+describe(`token request refusals on ${ENGINE}`, () => {
+  it('refuses an address over its limit without asking the database again', async () => {
+    const testDb = await createTestDb();
+    const sent: string[] = [];
+    const config = loadConfig({ CARREL_LOGIN_ADDRESS_FAILURES: '4', LOG_LEVEL: 'silent' });
+    const built = await buildApp({ config, db: recording(testDb.db, sent), logStream: captureLogs().stream });
+    built.state.schemaReady = true;
+    try {
+      const k = await built.services.auth.createKey('kiosk r', ['Bibs_Read']);
+      const token = (secret: string) =>
+        built.app.inject({ method: 'POST', url: '/v6/token', remoteAddress: '10.7.0.1', headers: { authorization: basic(k.key, secret) } });
+      for (let i = 0; i < 4; i++) assert.equal((await token(`wrong-${i}`)).statusCode, 401);
+      assert.equal((await token('wrong')).statusCode, 429); // the database says so, once
+      sent.length = 0;
+      for (let i = 0; i < 20; i++) assert.equal((await token(k.secret)).statusCode, 429);
+      assert.deepEqual(sent, [], 'refused from what this process remembers');
+    } finally {
+      await built.app.close();
+      await testDb.drop();
+    }
   });
 });
