@@ -57,11 +57,13 @@ export class PGliteThread implements PGliteEngine {
   private inTransaction = false;
   private readonly turns = new Turns();
 
+  /** Threads ended on purpose: their exit starts nothing. */
+  private readonly retired = new WeakSet<Worker>();
+
   /** init: statements run on the session at every start (Carrel's search path). */
   constructor(
     private readonly dataDir: string,
     private readonly init: readonly string[],
-    private readonly onRestart: (why: string) => void = () => undefined,
   ) {
     this.waitReady = this.start();
   }
@@ -82,13 +84,14 @@ export class PGliteThread implements PGliteEngine {
         if (message.ok) waiting?.resolve(message.value);
         else waiting?.reject(revive(message.error));
       });
+      // A thread that fails or ends by itself (out of memory, say) is started again.
       worker.on('error', (error) => {
         reject(error);
-        if (this.worker === worker) void this.restart(`the database engine failed: ${error.message}`);
+        if (this.worker === worker) void this.restart(`the database engine failed: ${error.message}`).catch(() => undefined);
       });
       worker.on('exit', (code) => {
         reject(new Error(`the database engine's thread ended (exit code ${code})`));
-        if (this.worker === worker && !this.closed) void this.restart(`the database engine's thread ended (exit code ${code})`);
+        if (this.worker === worker) void this.restart(`the database engine's thread ended (exit code ${code})`).catch(() => undefined);
       });
     });
   }
@@ -104,22 +107,23 @@ export class PGliteThread implements PGliteEngine {
   }
 
   /**
-   * Ends whatever statement the engine is running by ending its thread, and starts it again: every
-   * call waiting on the thread fails (57014, as a cancelled statement does), later calls wait for
-   * the new start.
+   * Ends whatever statement the engine is running by ending its thread, and starts it again once
+   * the thread has stopped (never two engines on one data directory): every call waiting on the
+   * thread fails (57014, as a cancelled statement does), later calls wait for the new start.
    */
   async restart(why: string): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.retired.has(this.worker)) return;
     const worker = this.worker;
+    this.retired.add(worker);
     this.generation++;
     this.inTransaction = false;
     const waiting = [...this.pending.values()];
     this.pending.clear();
-    this.waitReady = this.start();
-    this.waitReady.catch(() => undefined);
-    await worker.terminate();
-    for (const w of waiting) w.reject(Object.assign(new Error(`canceling statement: ${why}`), { code: '57014' }));
-    this.onRestart(why);
+    this.waitReady = (async () => {
+      await worker.terminate();
+      for (const w of waiting) w.reject(Object.assign(new Error(`canceling statement: ${why}`), { code: '57014' }));
+      await this.start();
+    })();
     await this.waitReady;
   }
 
@@ -179,6 +183,7 @@ export class PGliteThread implements PGliteEngine {
     if (this.closed) return;
     await this.call({ kind: 'close' }).catch(() => undefined);
     this.closed = true;
+    this.retired.add(this.worker);
     await this.worker.terminate();
   }
 }
