@@ -36,6 +36,14 @@ export async function getLocation(db: Queryable, code: string): Promise<Location
   return (await db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations where code = $1', [code]))[0];
 }
 
+/** Each institution's home libraries: the locations of the branches that name it. */
+export async function locationsOfInstitutions(db: Queryable): Promise<{ institution: string; code: string }[]> {
+  return db.query<{ institution: string; code: string }>(
+    `select b.institution, l.code from branches b join locations l on l.branch_id = b.id
+     where b.institution is not null order by b.institution, l.code collate "C"`,
+  );
+}
+
 export async function insertBranch(tx: Queryable, name: string, address: string | null): Promise<number> {
   return (await tx.query<{ id: number }>('insert into branches (name, address) values ($1, $2) returning id', [name, address]))[0]!.id;
 }

@@ -27,6 +27,17 @@ export class BranchService {
   location(code: string): Promise<repo.LocationRow | undefined> {
     return repo.getLocation(this.db, code);
   }
+
+  /**
+   * Each institution's home libraries: the codes of the locations of the branches the profile gives
+   * that institution (README, "SIP2"). A patron whose home library is one of them is the institution's.
+   */
+  async homeLibrariesByInstitution(): Promise<Map<string, string[]>> {
+    const byInstitution = new Map<string, string[]>();
+    for (const { institution, code } of await repo.locationsOfInstitutions(this.db))
+      byInstitution.set(institution, [...(byInstitution.get(institution) ?? []), code]);
+    return byInstitution;
+  }
 }
 
 /** What the demo catalogue's loader reads and writes in its own transaction. */

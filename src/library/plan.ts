@@ -32,7 +32,7 @@ function objects(p: Profile): Map<Kind, Map<string, Flat>> {
   for (const t of p.patronTypes) put('patronType', String(t.code), { name: t.name });
   for (const t of p.itemTypes) put('itemType', t.code, { name: t.name });
   for (const b of p.branches) {
-    put('branch', String(b.id), { name: b.name, address: b.address });
+    put('branch', String(b.id), { name: b.name, address: b.address, institution: b.institution });
     for (const l of b.locations) put('location', l.code, { branch: b.id, ...l, code: undefined });
   }
   for (const r of p.circulationRules) put('rule', ruleKey(r), Object.fromEntries(RULE_VALUES.map((v) => [v, r[v]])));

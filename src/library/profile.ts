@@ -41,6 +41,14 @@ const BranchSchema = Type.Object(
     id: Type.Integer({ minimum: 1, maximum: 99999, description: 'The branch number, as GET /branches answers it.' }),
     name: Name,
     address: Type.Optional(Type.String({ maxLength: 500 })),
+    institution: Type.Optional(
+      Type.String({
+        // What a SIP2 field can carry: printable characters, no "|".
+        pattern: '^[\\x20-\\x7b\\x7d\\x7e]{1,64}$',
+        description:
+          'The SIP2 institution id (AO) this branch belongs to: patrons whose home library is one of its locations are that institution\'s, and its kiosks act on them (README, "SIP2"). Absent: none.',
+      }),
+    ),
     locations: Type.Optional(Type.Array(LocationSchema)),
   },
   { additionalProperties: false },
@@ -120,6 +128,8 @@ export interface BranchSpec {
   id: number;
   name: string;
   address: string | null;
+  /** The SIP2 institution id its patrons (by home library) belong to; null: none. */
+  institution: string | null;
   locations: LocationSpec[];
 }
 
@@ -184,6 +194,8 @@ function schemaProblems(input: unknown): string[] {
       problems.push(
         `${where(e.instancePath)}: must be a code of 1 to 20 letters, digits, '.', '_' or '-', starting with a letter or digit`,
       );
+    } else if (e.keyword === 'pattern' && e.instancePath.endsWith('/institution')) {
+      problems.push(`${where(e.instancePath)}: must be a SIP2 institution id: 1 to 64 printable characters, no '|'`);
     } else {
       problems.push(`${where(e.instancePath)}: ${e.message}`);
     }
@@ -231,6 +243,7 @@ export function checkProfile(input: unknown): Profile {
       id: b.id,
       name: b.name.trim(),
       address: b.address?.trim() || null,
+      institution: b.institution ?? null,
       locations: (b.locations ?? [])
         .map((l, li) => {
           const closedDates = (l.closedDates ?? []).flatMap((d, di) => {
@@ -333,6 +346,7 @@ export function profileDocument(p: Profile): ProfileInput {
       id: b.id,
       name: b.name,
       ...(b.address ? { address: b.address } : {}),
+      ...(b.institution ? { institution: b.institution } : {}),
       locations: b.locations.map((l) => ({
         code: l.code,
         name: l.name,

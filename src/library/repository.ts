@@ -55,8 +55,8 @@ export async function ruleForLoan(db: Queryable, patronId: string, itemId: strin
 
 export async function readProfile(db: Queryable): Promise<Profile> {
   const settings = await readSettings(db);
-  const branches = await db.query<{ id: number; name: string; address: string | null }>(
-    'select id, name, address from branches order by id',
+  const branches = await db.query<{ id: number; name: string; address: string | null; institution: string | null }>(
+    'select id, name, address, institution from branches order by id',
   );
   const locations = await db.query<{
     code: string;
@@ -168,11 +168,14 @@ export async function deleteItemType(tx: Queryable, code: string): Promise<void>
   await tx.query('delete from item_types where code = $1', [code]);
 }
 
-export async function upsertBranch(tx: Queryable, b: { id: number; name: string; address: string | null }): Promise<void> {
+export async function upsertBranch(
+  tx: Queryable,
+  b: { id: number; name: string; address: string | null; institution: string | null },
+): Promise<void> {
   await tx.query(
-    `insert into branches (id, name, address) overriding system value values ($1, $2, $3)
-     on conflict (id) do update set name = excluded.name, address = excluded.address`,
-    [b.id, b.name, b.address],
+    `insert into branches (id, name, address, institution) overriding system value values ($1, $2, $3, $4)
+     on conflict (id) do update set name = excluded.name, address = excluded.address, institution = excluded.institution`,
+    [b.id, b.name, b.address, b.institution],
   );
   // A branch made later without a number takes the next one free.
   await tx.query(`select setval(pg_get_serial_sequence('branches', 'id'), greatest((select max(id) from branches), 1))`);

@@ -14,7 +14,7 @@ declare module '../domain.ts' {
 export const sip2: Domain = {
   name: 'sip2',
   services: ({ db, config, services }) => ({
-    sipAccounts: new SipAccountService(db, new LoginLimiter(services.attempts, config.loginLimits, 'sip')),
+    sipAccounts: new SipAccountService(db, new LoginLimiter(services.attempts, config.loginLimits, 'sip'), services.branches),
   }),
   commands: sipCommands,
 };

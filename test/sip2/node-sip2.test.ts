@@ -255,7 +255,7 @@ describe(`a node-sip2 kiosk on Carrel’s SIP2 door, on ${ENGINE}`, () => {
     t = await createTestApp();
     await setUpLibrary(t.testDb.db);
     token = await bearer(t, ['all']);
-    account = await t.services.sipAccounts.create('node-kiosk', INSTITUTION, 'mn');
+    account = await t.services.sipAccounts.create('node-kiosk', INSTITUTION, 'mn', 'all');
     door = await openTestDoor(t);
   });
   after(async () => {

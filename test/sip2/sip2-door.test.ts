@@ -67,7 +67,7 @@ describe(`the SIP2 door over TLS, and its log, on ${ENGINE}`, () => {
     cert = fs.readFileSync(path.join(dir, 'cert.pem'));
     t = await createTestApp();
     await setUpLibrary(t.testDb.db);
-    login = await t.services.sipAccounts.create('tls-kiosk', 'CARREL');
+    login = await t.services.sipAccounts.create('tls-kiosk', 'CARREL', undefined, 'all');
     door = await openSipDoor({
       services: t.services,
       libraryName: 'Carrel Test Library',

@@ -60,7 +60,7 @@ describe(`the SIP2 door on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestApp();
     await setUpLibrary(t.testDb.db);
-    login = await t.services.sipAccounts.create('lobby-kiosk', 'CARREL', 'mn');
+    login = await t.services.sipAccounts.create('lobby-kiosk', 'CARREL', 'mn', 'all'); // one library: every patron
     door = await openTestDoor(t);
     const token = await bearer(t, ['all']);
     const res = await t.app.inject({

@@ -106,6 +106,7 @@ const RIVERSIDE = {
   id: 7,
   name: 'Riverside',
   address: '2 River Rd',
+  institution: null,
   locations: [{ code: 'riv', name: 'Riverside', pickup: true, holdShelfDays: 5, openDays: ['mon' as const], closedDates: [] }],
 };
 
