@@ -151,18 +151,20 @@ export class CirculationService {
 
   /**
    * Checks an item out by the patron's and the item's barcodes (a self-check or a resource-sharing
-   * hub). With a PIN, the PIN is validated first, under the limits of PatronService.validate.
+   * hub). With a PIN, the PIN is validated first, under the limits of PatronService.validate. With
+   * an institution, only its patrons are found (PatronService.idOf).
    */
   async checkoutByBarcodes(
     patronBarcode: string,
     item: { itemId?: string; itemBarcode?: string },
     pin: string | undefined,
     keyId: string,
+    institution?: string,
   ): Promise<Loan> {
     const patronId =
       pin === undefined
-        ? await this.patrons.idOf({ kind: 'barcode', value: patronBarcode })
-        : await this.patrons.validate(patronBarcode, pin, keyId);
+        ? await this.patrons.idOf({ kind: 'barcode', value: patronBarcode }, institution)
+        : await this.patrons.validate(patronBarcode, pin, keyId, true, institution);
     return this.checkout(patronId, item);
   }
 

@@ -263,8 +263,15 @@ export async function listPatrons(db: Queryable, filter: PatronListFilter): Prom
 
 export type FindKey = { kind: 'barcode' | 'name' | 'email' | 'phone' | 'uniqueId'; value: string };
 
-/** Ids of live patrons matching exactly, at most `limit` of them, ascending. */
-export async function findPatronIds(db: Queryable, key: FindKey, limit: number): Promise<string[]> {
+/**
+ * Only the patrons of one institution: those whose home library is a location of a branch the
+ * profile gives that institution (README, "SIP2"). `param` is the institution's placeholder.
+ */
+const ofInstitution = (param: string) =>
+  `p.home_library_code in (select l.code from locations l join branches b on b.id = l.branch_id where b.institution = ${param})`;
+
+/** Ids of live patrons matching exactly (of this institution only, when one is given), at most `limit` of them, ascending. */
+export async function findPatronIds(db: Queryable, key: FindKey, limit: number, institution?: string): Promise<string[]> {
   const condition = {
     barcode: 'p.id in (select patron_id from patron_barcodes where barcode = $1)',
     name: 'p.names @> array[$1::text]',
@@ -272,9 +279,10 @@ export async function findPatronIds(db: Queryable, key: FindKey, limit: number):
     phone: "p.phones @> jsonb_build_array(jsonb_build_object('number', $1::text))",
     uniqueId: 'p.id in (select patron_id from patron_unique_ids where unique_id = $1)',
   }[key.kind];
+  const scoped = institution === undefined ? '' : `and ${ofInstitution('$3')}`;
   const rows = await db.query<{ id: string }>(
-    `select p.id::text from patrons p where p.deleted_date is null and ${condition} order by p.id limit $2`,
-    [key.value, limit],
+    `select p.id::text from patrons p where p.deleted_date is null and ${condition} ${scoped} order by p.id limit $2`,
+    institution === undefined ? [key.value, limit] : [key.value, limit, institution],
   );
   return rows.map((r) => r.id);
 }
@@ -297,17 +305,20 @@ export async function pinOfBarcode(
   db: Queryable,
   barcode: string,
   caseSensitive = true,
+  institution?: string,
 ): Promise<{ id: string; pin_hash: string | null } | undefined> {
+  const scoped = institution === undefined ? '' : `and ${ofInstitution('$2')}`;
+  const params = institution === undefined ? [barcode] : [barcode, institution];
   const exact = await db.query<{ id: string; pin_hash: string | null }>(
     `select p.id::text, p.pin_hash from patron_barcodes b join patrons p on p.id = b.patron_id
-     where b.barcode = $1 and p.deleted_date is null`,
-    [barcode],
+     where b.barcode = $1 and p.deleted_date is null ${scoped}`,
+    params,
   );
   if (exact.length || caseSensitive) return exact[0];
   const folded = await db.query<{ id: string; pin_hash: string | null }>(
     `select p.id::text, p.pin_hash from patron_barcodes b join patrons p on p.id = b.patron_id
-     where lower(b.barcode) = lower($1) and p.deleted_date is null limit 2`,
-    [barcode],
+     where lower(b.barcode) = lower($1) and p.deleted_date is null ${scoped} limit 2`,
+    params,
   );
   return folded.length === 1 ? folded[0] : undefined;
 }

@@ -149,9 +149,12 @@ export class PatronService {
     return this.get(await this.idOf(key), extras);
   }
 
-  /** find()'s patron, its id only (one statement, no row read). */
-  async idOf(key: repo.FindKey): Promise<string> {
-    const ids = await repo.findPatronIds(this.db, key, 2);
+  /**
+   * find()'s patron, its id only (one statement, no row read). With an institution, only that
+   * institution's patrons (by home library) are found: another's is not found, as if none held the key.
+   */
+  async idOf(key: repo.FindKey, institution?: string): Promise<string> {
+    const ids = await repo.findPatronIds(this.db, key, 2, institution);
     if (ids.length > 1) throw fail.multipleRecords(`more than one patron has this ${key.kind}`);
     if (ids.length === 0) throw fail.notFound(`no patron has this ${key.kind}`);
     return ids[0]!;
@@ -160,12 +163,13 @@ export class PatronService {
   /**
    * Checks a barcode and PIN; answers the patron's id. Every way of failing (unknown barcode, no PIN,
    * wrong PIN) gives the same answer after the same work. Over a limit: tooManyAttempts, without
-   * checking the PIN.
+   * checking the PIN. With an institution, another institution's patron is an unknown barcode
+   * (and nothing is counted against that patron).
    */
-  async validate(barcode: string, pin: string, keyId: string, caseSensitive = true): Promise<string> {
+  async validate(barcode: string, pin: string, keyId: string, caseSensitive = true, institution?: string): Promise<string> {
     refuseIfScryptFull();
     const spelling = barcode.trim();
-    const found = spelling ? await repo.pinOfBarcode(this.db, spelling, caseSensitive) : undefined;
+    const found = spelling ? await repo.pinOfBarcode(this.db, spelling, caseSensitive, institution) : undefined;
     const key = counted('key', keyId, { failures: this.limits.keyFailures, windowSec: this.limits.keyWindowSec });
     const target = this.patronCounted(found?.id, spelling);
     await this.begin(key, target, 'API key');

@@ -1,6 +1,7 @@
 // SIP2's circulation messages: Checkout (11/12), Checkin (09/10), Item Information (17/18), Renew
 // (29/30), Renew All (65/66), Hold (15/16), through the circulation, item and hold services.
 import { DomainError } from '../shared/errors.ts';
+import { patronInstitution } from './accounts.ts';
 import type { SipContext } from './context.ts';
 import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
 
@@ -25,6 +26,7 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
           item ? { itemId: item.id } : { itemBarcode },
           pin === '' ? undefined : pin,
           `sip:${ctx.account.name}`,
+          patronInstitution(ctx.account),
         )
         .then(
           ({ due }) => ({ due }),

@@ -2,6 +2,7 @@
 // Block Patron (01 → 24), answered from the patron, circulation, hold and fine services.
 import { standing, type Standing } from '../library/standing.ts';
 import { DomainError } from '../shared/errors.ts';
+import { patronInstitution } from './accounts.ts';
 import type { SipContext } from './context.ts';
 import { field, fieldsOf, frame, sipDate, yn, type Request } from './messages.ts';
 
@@ -164,7 +165,7 @@ export async function blockPatron(ctx: SipContext, request: Request): Promise<st
   const barcode = fields.get('AA')?.[0] ?? '';
   if (ctx.institutionOk(fields)) {
     try {
-      const { id } = await ctx.services.patrons.find({ kind: 'barcode', value: barcode });
+      const id = await ctx.services.patrons.idOf({ kind: 'barcode', value: barcode }, patronInstitution(ctx.account));
       await ctx.services.patrons.update(id, { blockInfo: { code: 'm' } });
       ctx.log.info({ sipAccount: ctx.account.name, patronId: id, message: fields.get('AL')?.[0] }, 'SIP2 block patron');
     } catch (error) {
@@ -209,10 +210,13 @@ async function settingsAndPatron(
   return { now, patron: id === undefined ? undefined : await patronView(ctx, now, id, barcode, pin, lists) };
 }
 
-/** The one live patron with this barcode; none when there is none, or more than one. */
+/**
+ * The one live patron with this barcode that the kiosk's account acts on (its institution's, unless
+ * it acts on every patron); none when there is none, or more than one.
+ */
 async function patronIdOf(ctx: SipContext, barcode: string): Promise<string | undefined> {
   if (!barcode) return undefined;
-  return ctx.services.patrons.idOf({ kind: 'barcode', value: barcode }).catch(unlessNotFound);
+  return ctx.services.patrons.idOf({ kind: 'barcode', value: barcode }, patronInstitution(ctx.account)).catch(unlessNotFound);
 }
 
 /** undefined for a record that is not there (or not one); any other failure is thrown on. */
@@ -237,7 +241,7 @@ async function patronView(
   // An empty AD is a kiosk that asked for no PIN (many send the field always): CQ N, and no
   // attempt counted against the card or the account. Any refusal of the PIN is CQ N.
   const pinCheck = pin
-    ? patrons.validate(barcode, pin, `sip:${ctx.account.name}`).then(
+    ? patrons.validate(barcode, pin, `sip:${ctx.account.name}`, true, patronInstitution(ctx.account)).then(
         (validId) => validId === id,
         (error: unknown) => {
           if (!(error instanceof DomainError)) throw error;

@@ -5,7 +5,7 @@
 import { addressKey, type LoginReport } from '../auth/logins.ts';
 import { DomainError } from '../shared/errors.ts';
 import { LogSampler } from '../shared/log-sample.ts';
-import type { SipAccount } from './accounts.ts';
+import { patronInstitution, type SipAccount } from './accounts.ts';
 import { checkin, checkout, hold, itemInformation, renew, renewAll } from './circulation-messages.ts';
 import type { SessionServices, SipContext, SipLog } from './context.ts';
 import { field, fieldsOf, frame, readRequest, sipDate, yn, type Request } from './messages.ts';
@@ -175,15 +175,19 @@ export class SipSession {
     return (await this.services.bibs.byIds([bibIds[0]], {})).get(bibIds[0])?.title ?? '';
   }
 
-  /** The patron a renewal or payment is for: known, of this institution, and its PIN right when one is given. */
+  /**
+   * The patron a renewal or payment is for: known, of this institution (AO, and the patron's home
+   * library when the account acts on its own institution's patrons), and its PIN right when one is given.
+   */
   private async payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string }> {
     const barcode = fields.get('AA')?.[0] ?? '';
     if (!this.institutionOk(fields)) return { refused: 'Unknown institution' };
     const pin = fields.get('AD')?.[0];
+    const institution = patronInstitution(this.account!);
     try {
       const id = pin
-        ? await this.services.patrons.validate(barcode, pin, `sip:${this.account!.name}`)
-        : (await this.services.patrons.find({ kind: 'barcode', value: barcode })).id;
+        ? await this.services.patrons.validate(barcode, pin, `sip:${this.account!.name}`, true, institution)
+        : await this.services.patrons.idOf({ kind: 'barcode', value: barcode }, institution);
       return { id, barcode };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
