@@ -148,6 +148,25 @@ for (const engine of ['pglite', 'postgres'] as const) {
         if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       });
 
+      /** A door of the test's own over this engine's session (PostgreSQL: a connection of its own per client). */
+      const ownDoor = async (options: { holdMs?: number; statementTimeoutMs?: number }) => {
+        const restore = await logins.sessionSettings();
+        return openWireDoor({
+          session: async () => {
+            if (engine === 'pglite') return { raw: db.rawSession!, shared: true, restore, close: () => Promise.resolve() };
+            const connection = await connectRaw(testDb!.url!);
+            return { raw: connection, shared: false, restore: [], close: () => connection.close() };
+          },
+          statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
+          host: '127.0.0.1',
+          port: 0,
+          rowCap: ROW_CAP,
+          verifier: (user) => logins.verifier(user),
+          parameters: {},
+          log: pino({ level: 'silent' }),
+          holdMs: options.holdMs,
+        });
+      };
       it('lets a login read the views, with prepared statements and parameters, as its own role', async () => {
         const sql = connect();
         const [{ n }] = (await sql`select count(*)::integer as n from bib_record where record_id > ${0}`) as unknown as [{ n: number }];
@@ -283,18 +302,7 @@ for (const engine of ['pglite', 'postgres'] as const) {
         'disconnects a client that holds the session in the middle of a batch, and Carrel goes on',
         { skip: engine === 'postgres' && 'each client has a session of its own on PostgreSQL' },
         async () => {
-          const restore = await logins.sessionSettings();
-          const impatient = await openWireDoor({
-            session: () => Promise.resolve({ raw: db.rawSession!, shared: true, restore, close: () => Promise.resolve() }),
-            statementTimeoutMs: 30_000,
-            host: '127.0.0.1',
-            port: 0,
-            rowCap: ROW_CAP,
-            verifier: (user) => logins.verifier(user),
-            parameters: {},
-            log: pino({ level: 'silent' }),
-            holdMs: 200,
-          });
+          const impatient = await ownDoor({ holdMs: 200 });
           try {
             const password = new URL(url).password;
             const client = await rawLogin(impatient.port, reports, decodeURIComponent(password));
@@ -404,25 +412,6 @@ for (const engine of ['pglite', 'postgres'] as const) {
         assert.equal(row!.update, false);
       });
 
-      /** A door of the test's own over this engine's session (PostgreSQL: a connection of its own per client). */
-      const ownDoor = async (options: { holdMs?: number; statementTimeoutMs?: number }) => {
-        const restore = await logins.sessionSettings();
-        return openWireDoor({
-          session: async () => {
-            if (engine === 'pglite') return { raw: db.rawSession!, shared: true, restore, close: () => Promise.resolve() };
-            const connection = await connectRaw(testDb!.url!);
-            return { raw: connection, shared: false, restore: [], close: () => connection.close() };
-          },
-          statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
-          host: '127.0.0.1',
-          port: 0,
-          rowCap: ROW_CAP,
-          verifier: (user) => logins.verifier(user),
-          parameters: {},
-          log: pino({ level: 'silent' }),
-          holdMs: options.holdMs,
-        });
-      };
       /** Waits until the client has had `count` ReadyForQuery messages; answers all it received. */
       const readies = async (client: Awaited<ReturnType<typeof rawLogin>>, count: number) => {
         for (;;) {
