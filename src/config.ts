@@ -59,7 +59,30 @@ export interface Config {
   sip2Port: number | null;
   /** PEM files of the SIP2 door's certificate and key; null: plain TCP. */
   sip2Tls: { certFile: string; keyFile: string } | null;
+  /** What the SIP2 door allows a connection (README, "SIP2"). */
+  sip2Limits: Sip2Limits;
 }
+
+export interface Sip2Limits {
+  /** A kiosk that has not logged in (93) this long after connecting (TLS handshake included) is closed. */
+  loginTimeoutMs: number;
+  /** A connection that has sent and been sent nothing for this long is closed. */
+  idleTimeoutMs: number;
+  /** Connections at once, in all and per client address (IPv6: per /64). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+}
+
+/** The SIP2 door's limits when none are set (tests open the door without a Config). */
+export const SIP2_LIMITS: Sip2Limits = {
+  loginTimeoutMs: 30_000,
+  idleTimeoutMs: 1_800_000,
+  maxConnections: 1000,
+  maxConnectionsPerAddress: 100,
+};
+
+/** The SQL door's connection limits when none are set (tests open the door without a Config). */
+export const SQL_CONNECTION_LIMITS = { loginTimeoutMs: 10_000, maxConnections: 64, maxConnectionsPerAddress: 16 };
 
 export interface PatronApiConfig {
   /** Client addresses allowed, as CIDR ranges (an address alone is one address). */
@@ -77,6 +100,11 @@ export interface SqlConfig {
   port: number | null;
   /** Host name a SQL login's URL names for that door (README, "SQL"). */
   host: string;
+  /** On that port: a client that has not authenticated this long after connecting is closed. */
+  loginTimeoutMs: number;
+  /** On that port: connections at once, in all and per client address (IPv6: per /64). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   /** Runs of public saved queries a minute per client address, and per API key for a caller with a token. */
   publicPerMinute: number;
   /** Saved queries this process runs at once (each holds a database connection). */
@@ -256,6 +284,15 @@ export function loadConfig(env: Env = process.env): Config {
       rowCap: int(env, 'CARREL_SQL_ROW_CAP', 100000, 1, 10000000),
       port: env.CARREL_SQL_PORT ? int(env, 'CARREL_SQL_PORT', 0, 1, 65535) : null,
       host: env.CARREL_SQL_HOST || 'localhost',
+      loginTimeoutMs: int(env, 'CARREL_SQL_LOGIN_TIMEOUT_MS', SQL_CONNECTION_LIMITS.loginTimeoutMs, 100, 600_000),
+      maxConnections: int(env, 'CARREL_SQL_MAX_CONNECTIONS', SQL_CONNECTION_LIMITS.maxConnections, 1, 10_000),
+      maxConnectionsPerAddress: int(
+        env,
+        'CARREL_SQL_MAX_CONNECTIONS_PER_ADDRESS',
+        SQL_CONNECTION_LIMITS.maxConnectionsPerAddress,
+        1,
+        10_000,
+      ),
       publicPerMinute: int(env, 'CARREL_QUERY_PUBLIC_RATE_LIMIT', 60, 1, 1_000_000),
       // Half the main pool at most, so other requests always have connections of their own.
       queryRuns: int(env, 'CARREL_QUERY_RUNS', Math.max(1, Math.min(4, Math.floor(dbPoolMax / 2))), 1, 500),
@@ -272,5 +309,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sip2Port: env.CARREL_SIP2_PORT ? int(env, 'CARREL_SIP2_PORT', 0, 1, 65535) : null,
     sip2Tls: tlsFiles(env, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY'),
+    sip2Limits: {
+      loginTimeoutMs: int(env, 'CARREL_SIP2_LOGIN_TIMEOUT_MS', SIP2_LIMITS.loginTimeoutMs, 100, 3_600_000),
+      idleTimeoutMs: int(env, 'CARREL_SIP2_IDLE_TIMEOUT_MS', SIP2_LIMITS.idleTimeoutMs, 1000, 86_400_000),
+      maxConnections: int(env, 'CARREL_SIP2_MAX_CONNECTIONS', SIP2_LIMITS.maxConnections, 1, 100_000),
+      maxConnectionsPerAddress: int(env, 'CARREL_SIP2_MAX_CONNECTIONS_PER_ADDRESS', SIP2_LIMITS.maxConnectionsPerAddress, 1, 100_000),
+    },
   };
 }

@@ -1,11 +1,14 @@
 // The SQL door's PostgreSQL wire protocol on the embedded engine (CARREL_SQL_PORT): psql, Metabase
 // or a script connect with a SQL login's URL, authenticate by SCRAM-SHA-256 against the login's
 // role, and run statements as that role (session.ts). TLS is not offered: listen on loopback, or
-// put a TLS proxy in front.
+// put a TLS proxy in front. Connections are capped per client address and in all, must
+// authenticate within loginTimeoutMs, and have their messages read no faster than they are answered.
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import { SQL_CONNECTION_LIMITS } from '../../config.ts';
 import type { RawSession } from '../../db/types.ts';
+import { ConnectionGate, endSoon, RefusalLog } from '../../shared/connection-gate.ts';
 import { backend, FieldReader, messagesIn } from './messages.ts';
 import { parseVerifier, ScramExchange, unmatchableVerifier } from './scram-server.ts';
 import { LoginSession } from './session.ts';
@@ -34,15 +37,82 @@ export interface DoorOptions {
   log: FastifyBaseLogger;
   /** How long a batch may hold the engine's session between two of its messages. */
   holdMs?: number;
-  /** Connections per login, and in all. */
+  /** Connections per login, per client address, and in all. */
   perLogin?: number;
+  perAddress?: number;
   total?: number;
+  /** A client that has not authenticated this long after connecting is closed. */
+  loginTimeoutMs?: number;
 }
 
 const SSL_REQUEST = 80877103;
 const GSS_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
+/** A client may ask for TLS, then GSS encryption (libpq asks for both, in turn), before its start-up packet. */
+const NEGOTIATIONS = 2;
+/** While a message is being answered, the door reads at most this much more before it stops reading. */
+const READ_AHEAD = 64 * 1024;
+
+/**
+ * Bytes received and not yet taken, kept as the chunks they came in: a long message is copied
+ * once, when it is whole (joining each chunk to the ones before made a 30 MB statement cost
+ * hundreds of copies of itself).
+ */
+class Received {
+  private chunks: Buffer[] = [];
+  length = 0;
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+
+  /** The first n bytes (n ≤ length), without taking them. */
+  peek(n: number): Buffer {
+    while (this.chunks[0]!.length < n) this.chunks.splice(0, 2, Buffer.concat([this.chunks[0]!, this.chunks[1]!]));
+    return this.chunks[0]!.subarray(0, n);
+  }
+
+  /** The first n bytes (n ≤ length), taken: a buffer of their own. */
+  take(n: number): Buffer {
+    this.length -= n;
+    const first = this.chunks[0]!;
+    if (first.length === n) return this.chunks.shift()!;
+    if (first.length > n) {
+      this.chunks[0] = first.subarray(n);
+      return Buffer.from(first.subarray(0, n));
+    }
+    const out = Buffer.allocUnsafe(n);
+    for (let at = 0; at < n;) {
+      const chunk = this.chunks[0]!;
+      const part = Math.min(chunk.length, n - at);
+      chunk.copy(out, at, 0, part);
+      at += part;
+      if (part === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(part);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.length = 0;
+  }
+}
+
+/** Until the socket has written what it holds, or closed. */
+function drained(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
+}
 
 export interface WireDoor {
   port: number;
@@ -51,40 +121,59 @@ export interface WireDoor {
 
 export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
   const perLogin = o.perLogin ?? 10;
-  const total = o.total ?? 64;
+  const loginTimeoutMs = o.loginTimeoutMs ?? SQL_CONNECTION_LIMITS.loginTimeoutMs;
   const open = new Map<string, number>();
-  const sockets = new Set<net.Socket>();
   let serial = 0;
+  const refusals = new RefusalLog(o.log);
+  // As PostgreSQL answers past max_connections: a FATAL 53300 before the start-up packet is read.
+  const gate = new ConnectionGate(
+    {
+      maxConnections: o.total ?? SQL_CONNECTION_LIMITS.maxConnections,
+      maxConnectionsPerAddress: o.perAddress ?? SQL_CONNECTION_LIMITS.maxConnectionsPerAddress,
+    },
+    (socket, why, address) => {
+      refusals.note(`SQL connection refused: ${why}`, { remote: address });
+      const text = why === 'too many' ? 'sorry, too many clients already' : `too many connections from ${address}`;
+      endSoon(socket, backend.error('53300', text, 'FATAL'));
+    },
+  );
 
   const server = net.createServer((socket) => {
-    if (sockets.size >= total) {
-      socket.end(backend.error('53300', 'sorry, too many clients already', 'FATAL'));
-      return;
-    }
-    sockets.add(socket);
     socket.setNoDelay(true);
     const id = ++serial;
     const log = o.log.child({ sqlConnection: id, remote: socket.remoteAddress });
-    let buffered: Buffer = Buffer.alloc(0);
+    const received = new Received();
+    let busy = false;
+    /** Settles when the message being answered has been (the connection's session is closed after it). */
+    let idle = Promise.resolve();
+    let negotiations = 0;
     let started = false;
     let user: string | undefined;
     let scram: ScramExchange | undefined;
     let exchanged = false;
     let session: LoginSession | undefined;
     let database: ClientSession | undefined;
-    let queue = Promise.resolve();
     const write = (bytes: Buffer) => {
-      if (!socket.destroyed) socket.write(bytes);
+      if (socket.writable) socket.write(bytes);
     };
     const fatal = (code: string, text: string) => {
       write(backend.error(code, text, 'FATAL'));
-      socket.end();
+      endSoon(socket);
     };
+    // PostgreSQL's authentication_timeout: connections that never log in must not hold the door's places.
+    const loginTimer = setTimeout(() => {
+      if (session) return;
+      refusals.note('SQL connection closed: not authenticated within CARREL_SQL_LOGIN_TIMEOUT_MS', { remote: socket.remoteAddress });
+      fatal('57014', 'canceling authentication due to timeout');
+    }, loginTimeoutMs);
 
     async function startup(packet: Buffer): Promise<void> {
       const code = packet.readInt32BE(4);
-      if (code === SSL_REQUEST || code === GSS_REQUEST) return void write(Buffer.from('N'));
-      if (code === CANCEL_REQUEST) return void socket.end(); // a statement on the embedded engine cannot be interrupted
+      if (code === SSL_REQUEST || code === GSS_REQUEST) {
+        if (++negotiations > NEGOTIATIONS) return fatal('08P01', 'too many encryption requests before the start-up packet');
+        return void write(Buffer.from('N'));
+      }
+      if (code === CANCEL_REQUEST) return void endSoon(socket); // a statement on the embedded engine cannot be interrupted
       if (code !== PROTOCOL_3) return fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}`);
       const fields = new FieldReader(packet.subarray(8));
       const params: Record<string, string> = {};
@@ -139,6 +228,7 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         write(backend.parameterStatus(name, value));
       write(backend.backendKeyData(id, crypto.randomInt(2 ** 31)));
       write(backend.ready('I'));
+      clearTimeout(loginTimer);
       session = new LoginSession({
         raw: database.raw,
         role: user,
@@ -165,39 +255,58 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
         if (m.type !== 'p') return fatal('08P01', `expected a password message, got ${JSON.stringify(m.type)}`);
         return authenticate(m.body);
       }
-      if (!(await session.handle(m))) socket.end();
+      if (!(await session.handle(m))) endSoon(socket);
+    }
+
+    /** The next whole message, or undefined until more has arrived (the start-up packet has no type byte). */
+    function whole(): Buffer | undefined {
+      const head = started ? 1 : 0;
+      if (received.length < head + 4) return undefined;
+      const length = received.peek(head + 4).readInt32BE(head) + head;
+      // Before authentication a message is a start-up packet or a SCRAM message: small.
+      const most = session ? 64 * 1024 * 1024 : 16 * 1024;
+      if (length < head + 4 || length > most) {
+        fatal('08P01', 'invalid message length');
+        received.clear();
+        return undefined;
+      }
+      if (received.length < length) return undefined;
+      const bytes = received.take(length);
+      if (!started) started = bytes.readInt32BE(4) === PROTOCOL_3 || started;
+      return bytes;
+    }
+
+    /** Answers the messages received, one at a time, each once the client has taken the answers before it. */
+    function answerReceived(): void {
+      if (busy) return;
+      busy = true;
+      idle = (async () => {
+        try {
+          for (let bytes = whole(); bytes && socket.writable; bytes = socket.writable ? whole() : undefined) {
+            try {
+              await next(bytes);
+            } catch (error) {
+              log.error({ err: error }, 'SQL login connection failed');
+              fatal('XX000', 'the connection failed; see the server log');
+            }
+            if (socket.writableNeedDrain) await drained(socket);
+          }
+        } finally {
+          busy = false;
+        }
+        socket.resume();
+      })();
     }
 
     socket.on('data', (chunk: Buffer) => {
-      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
-      // Whole messages only: the start-up packet has no type byte.
-      for (;;) {
-        const head = started ? 1 : 0;
-        if (buffered.length < head + 4) break;
-        const length = buffered.readInt32BE(head) + head;
-        // Before authentication a message is a start-up packet or a SCRAM message: small.
-        const most = session ? 64 * 1024 * 1024 : 16 * 1024;
-        if (length < head + 4 || length > most) {
-          fatal('08P01', 'invalid message length');
-          buffered = Buffer.alloc(0);
-          return;
-        }
-        if (buffered.length < length) break;
-        const bytes = buffered.subarray(0, length);
-        buffered = buffered.subarray(length);
-        if (!started) started = bytes.readInt32BE(4) === PROTOCOL_3 || started;
-        queue = queue
-          .then(() => next(Buffer.from(bytes)))
-          .catch((error: unknown) => {
-            log.error({ err: error }, 'SQL login connection failed');
-            fatal('XX000', 'the connection failed; see the server log');
-          });
-      }
+      received.push(chunk);
+      // Backpressure: a client sending faster than it is answered waits in its own buffers, not here.
+      if (busy && received.length >= READ_AHEAD) socket.pause();
+      answerReceived();
     });
-    socket.on('error', () => undefined);
     socket.on('close', () => {
-      sockets.delete(socket);
-      void queue.then(async () => {
+      clearTimeout(loginTimer);
+      void idle.then(async () => {
         if (!session || !user) return;
         const left = (open.get(user) ?? 1) - 1;
         if (left > 0) open.set(user, left);
@@ -214,6 +323,8 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
     });
   });
 
+  gate.guard(server);
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());
@@ -222,7 +333,7 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
   return {
     port: address.port,
     async close() {
-      for (const socket of sockets) socket.destroy();
+      gate.destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

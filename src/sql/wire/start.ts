@@ -30,6 +30,9 @@ export async function startSqlDoor(config: Config, db: Db, logins: SqlLoginServi
     verifier: (user) => logins.verifier(user),
     parameters: await logins.serverParameters(),
     log,
+    total: config.sql.maxConnections,
+    perAddress: config.sql.maxConnectionsPerAddress,
+    loginTimeoutMs: config.sql.loginTimeoutMs,
   });
   log.info({ port: door.port }, 'SQL logins connect here with the PostgreSQL wire protocol');
   return door;
