@@ -1,5 +1,6 @@
 // Process entry: config, database, HTTP listener, graceful shutdown.
 import fs from 'node:fs';
+import type http from 'node:http';
 import tls from 'node:tls';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -44,6 +45,20 @@ interface OpenDoors {
   patronApiPort?: number;
   sqlPort?: number;
   sip2Port?: number;
+}
+
+/**
+ * Stops an HTTP listener: no new connections, idle ones closed, requests in flight answered. Node
+ * stops timing slow clients once a listener closes, so one whose request never ends would hold the
+ * close for ever: what is still open after waitMs is cut.
+ */
+async function closeListener(server: http.Server, close: () => Promise<unknown>, waitMs: number): Promise<void> {
+  const cut = setTimeout(() => server.closeAllConnections(), waitMs);
+  try {
+    await close();
+  } finally {
+    clearTimeout(cut);
+  }
 }
 
 function banner(config: Config, address: string, demo: number, doors: OpenDoors): string {
@@ -150,6 +165,7 @@ async function main(): Promise<void> {
           port: config.sip2Port,
           log: app.log,
           tls: sipTls,
+          limits: config.sip2Limits,
         });
   if (sipDoor) app.log.info({ port: sipDoor.port }, 'SIP2 clients connect here');
 
@@ -165,8 +181,11 @@ async function main(): Promise<void> {
     app.log.info({ signal, graceMs }, 'shutting down: draining');
     setTimeout(() => {
       void (async () => {
-        await app.close(); // stops accepting and waits for requests in flight
-        await new Promise((resolve) => (patronApiServer ? patronApiServer.close(resolve) : resolve(undefined)));
+        await Promise.all([
+          closeListener(app.server, () => app.close(), config.httpRequestTimeoutMs),
+          patronApiServer &&
+            closeListener(patronApiServer, () => new Promise((resolve) => patronApiServer.close(resolve)), config.httpRequestTimeoutMs),
+        ]);
         await sqlDoor?.close();
         await sipDoor?.close();
         await supervisor.stop();
