@@ -5,8 +5,12 @@ import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import type { App } from '../http/types.ts';
 import { DomainError } from '../shared/errors.ts';
+import { LogSampler } from '../shared/log-sample.ts';
 import { answers, fieldLines, page } from './body.ts';
 import type { PatronApiService } from './service.ts';
+
+/** Calls from addresses not allowed that are logged each minute. */
+const STRANGERS_LOGGED_PER_MINUTE = 10;
 
 const HEADERS = { 'content-type': 'text/html; charset=UTF-8', pragma: 'no-cache', 'cache-control': 'no-store' };
 
@@ -15,10 +19,17 @@ function send(reply: FastifyReply, body: string, status = 200): FastifyReply {
 }
 
 export function patronApiRoutes(app: App, service: PatronApiService, allowed: (address: string | undefined) => boolean): void {
-  // Sierra limits the Patron API to the addresses the library lists; anyone else is refused before any lookup.
+  // Sierra limits the Patron API to the addresses the library lists; anyone else is refused before
+  // any lookup, and logged a few times a minute (a flood of such calls writes the count of the rest).
+  const strangers = new LogSampler(STRANGERS_LOGGED_PER_MINUTE);
   const refuseStrangers = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!allowed(request.socket.remoteAddress)) {
-      request.log.warn({ remote: request.socket.remoteAddress }, 'Patron API call from an address not allowed');
+      const sampled = strangers.take('');
+      if (sampled.write)
+        request.log.warn(
+          { remote: request.socket.remoteAddress, ...(sampled.heldBack ? { heldBack: sampled.heldBack } : {}) },
+          'Patron API call from an address not allowed',
+        );
       return send(reply, answers.forbidden(), 403);
     }
   };

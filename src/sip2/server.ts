@@ -93,8 +93,9 @@ export async function openSipDoor(o: {
         if (loggedIn) clearTimeout(loginTimer);
         const responseTimeMs = Math.round((performance.now() - started) * 10) / 10;
         const line = { requestId, message: code, answer: answered?.slice(0, 2) ?? null, responseTimeMs };
-        // Refused without a login (a failed login, a message before one: 94 or 96): sampled.
-        if (!loggedIn && /^9[46]/.test(answered ?? '')) refusals.note('SIP2 message refused before a login', line);
+        // Before a login (a failed one, a status or resend, a refusal) anyone may send: sampled. A
+        // logged-in kiosk's messages are each logged.
+        if (!loggedIn) refusals.note('SIP2 message before a login', line);
         else log.info(line, 'SIP2 message');
       } catch (error) {
         log.error({ requestId, message: raw.slice(0, 2), err: error }, 'SIP2 message failed: connection closed');

@@ -224,6 +224,10 @@ describe(`the Patron API on ${ENGINE}`, () => {
         assert.match(res.body, /ERRMSG=Access denied/);
       }
       for (const address of ['10.1.2.3', '::ffff:10.9.9.9', '2001:db8::7']) assert.equal((await from(address)).statusCode, 200, address);
+      // A flood of calls from addresses not allowed writes a few lines a minute, not one a call.
+      for (let i = 0; i < 60; i++) assert.equal((await from(`11.0.${i}.1`)).statusCode, 403);
+      const refused = fenced.logs.filter((line) => line.msg === 'Patron API call from an address not allowed');
+      assert.ok(refused.length >= 1 && refused.length <= 10, `${refused.length} lines for 63 calls`);
     } finally {
       await fenced.close();
     }

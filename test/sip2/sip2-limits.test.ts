@@ -157,6 +157,27 @@ describe(`the SIP2 door’s connection limits on ${ENGINE}`, () => {
     assert.match(await login(k), /^941/);
   });
 
+  it('logs a few lines a minute for messages before a login, however many connections send them', async () => {
+    const door = await openDoor({});
+    logs.lines.length = 0;
+    // Twenty connections, each with the most SC Status messages a connection may send before a login.
+    for (let i = 0; i < 20; i++) {
+      const k = await kiosk(door);
+      for (let m = 0; m < 10; m++) assert.match(await k.ask('9900302.00'), /^98/);
+      k.socket.destroy();
+      await k.closed;
+    }
+    const lines = logs.lines.map((line) => JSON.parse(line) as { msg: string });
+    assert.equal(lines.filter((line) => line.msg === 'SIP2 message').length, 0);
+    const before = lines.filter((line) => line.msg === 'SIP2 message before a login').length;
+    assert.ok(before >= 1 && before <= 10, `${before} lines for 200 messages`);
+    // A logged-in kiosk's messages are each logged.
+    const k = await kiosk(door);
+    assert.match(await login(k), /^941/);
+    await k.ask('9900302.00');
+    assert.equal(logs.lines.map((line) => JSON.parse(line) as { msg: string }).filter((line) => line.msg === 'SIP2 message').length, 2);
+  });
+
   it('closes a connection whose message is longer than any SIP2 message', async () => {
     const door = await openDoor({});
     const k = await kiosk(door);
