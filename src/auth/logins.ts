@@ -16,6 +16,10 @@ import { counted, type FailedAttempts } from './attempts.ts';
 /** Refusals this process remembers at most (the oldest forgotten first): a flood from many addresses stays bounded. */
 const REMEMBERED_REFUSALS = 10_000;
 
+/** Secret checks of one client address running at once, and waiting for their turn. */
+const CHECKS_PER_ADDRESS = 1;
+const WAITING_PER_ADDRESS = 32;
+
 /** How much longer each failure past half a limit is held back, and the most. */
 const SLOW_STEP_MS = 250;
 const SLOW_MAX_MS = 4000;
@@ -59,6 +63,8 @@ export class LoginLimiter {
    * round trip to the database (a refusal stands until the window ends whatever else happens).
    */
   private readonly refusedUntil = new Map<string, number>();
+  /** Each address's checks running and waiting (addresses with none are forgotten). */
+  private readonly turns = new Map<string, { running: number; waiting: (() => void)[] }>();
 
   constructor(
     private readonly attempts: FailedAttempts,
@@ -93,33 +99,70 @@ export class LoginLimiter {
       const whose = refusedBy === 'source' ? 'from this address' : 'for this account';
       return fail.tooManyAttempts(retry, `too many failed logins ${whose}; try again in ${retry} s`);
     };
-    for (const side of ['source', 'target'] as const) {
-      const until = this.refusedUntil.get(keys[side]) ?? 0;
-      if (until > Date.now()) throw refuse(side, Math.ceil((until - Date.now()) / 1000));
-    }
-    const over = await this.attempts.overLimit(source, target);
-    if (over.refused) {
-      this.remember(keys[over.refused], over.retryAfterSec);
-      throw refuse(over.refused, over.retryAfterSec);
-    }
-    let value: T | undefined;
-    try {
-      value = await check();
-    } catch (error) {
-      if (error instanceof ScryptBusy) report({ outcome: 'refused', refusedBy: 'busy' }); // nothing was counted
-      throw error;
-    }
-    if (value !== undefined) {
-      if (over.targetFailed) await this.attempts.forget(target);
-      report({ outcome: 'ok' });
-      return value;
-    }
-    const { sourceFailures, targetFailures } = await this.attempts.failedLogin(source, target);
+    const remembered = () => {
+      for (const side of ['source', 'target'] as const) {
+        const until = this.refusedUntil.get(keys[side]) ?? 0;
+        if (until > Date.now()) throw refuse(side, Math.ceil((until - Date.now()) / 1000));
+      }
+    };
+    remembered();
+    // One address's checks take turns: a flood from one address holds one check at a time of the
+    // process's scrypt work, however many it sends at once, and each waits for the failures before
+    // it to be counted.
+    const failed = await this.ownTurn(keys.source, report, async () => {
+      remembered();
+      const over = await this.attempts.overLimit(source, target);
+      if (over.refused) {
+        this.remember(keys[over.refused], over.retryAfterSec);
+        throw refuse(over.refused, over.retryAfterSec);
+      }
+      let value: T | undefined;
+      try {
+        value = await check();
+      } catch (error) {
+        if (error instanceof ScryptBusy) report({ outcome: 'refused', refusedBy: 'busy' }); // nothing was counted
+        throw error;
+      }
+      if (value !== undefined) {
+        if (over.targetFailed) await this.attempts.forget(target);
+        report({ outcome: 'ok' });
+        return { value };
+      }
+      return { failures: await this.attempts.failedLogin(source, target) };
+    });
+    if ('value' in failed) return failed.value;
+    const { sourceFailures, targetFailures } = failed.failures;
     const past = Math.max(sourceFailures - addressFailures / 2, targetFailures - accountFailures / 2);
     const slowedMs = past > 0 ? Math.min(SLOW_MAX_MS, SLOW_STEP_MS * Math.ceil(past)) : 0;
     report({ outcome: 'failed', failures: sourceFailures, slowedMs });
     if (slowedMs > 0) await new Promise((resolve) => setTimeout(resolve, slowedMs));
     return undefined;
+  }
+
+  /**
+   * Runs work when the address's turn comes: CHECKS_PER_ADDRESS at once, the rest waiting in a line
+   * of the address's own (at most WAITING_PER_ADDRESS; past it refused at once, as a full bound on
+   * scrypt work is).
+   */
+  private async ownTurn<R>(address: string, report: (r: LoginReport) => void, work: () => Promise<R>): Promise<R> {
+    let line = this.turns.get(address);
+    if (!line) this.turns.set(address, (line = { running: 0, waiting: [] }));
+    if (line.running < CHECKS_PER_ADDRESS) line.running++;
+    else {
+      if (line.waiting.length >= WAITING_PER_ADDRESS) {
+        report({ outcome: 'refused', refusedBy: 'busy' });
+        throw new ScryptBusy();
+      }
+      // The turn is handed over by the check before it (running stays as it was).
+      await new Promise<void>((resolve) => line.waiting.push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      const next = line.waiting.shift();
+      if (next) next();
+      else if (--line.running === 0) this.turns.delete(address);
+    }
   }
 
   private remember(key: string, retryAfterSec: number): void {

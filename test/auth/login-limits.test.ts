@@ -83,6 +83,18 @@ describe(`token request limits on ${ENGINE}`, () => {
     assert.equal((await token('2001:db8:7:8::1', f.key, f.secret)).statusCode, 200, 'the next /64');
   });
 
+  it('lets a flood from one address hold one check at a time, so a client elsewhere still gets in', async () => {
+    const v = await key('kiosk v');
+    // More unknown keys at once from one address than the bound on scrypt work holds (2 cores: 32 key checks).
+    const flood = Array.from({ length: 80 }, (_, i) => token('10.8.0.1', `no-such-key-${i}`, 'wrong'));
+    const valid = await token('10.8.0.2', v.key, v.secret);
+    assert.equal(valid.statusCode, 200, valid.body);
+    const statuses = (await Promise.all(flood)).map((r) => r.statusCode);
+    assert.deepEqual([...new Set(statuses)].sort(), [401, 429]);
+    // The address's four failures (this app's limit), then refusals that checked nothing (its own line, or its limit).
+    assert.equal(statuses.filter((s) => s === 401).length, 4);
+  });
+
   it('refuses a flood of unknown keys past the bound on scrypt work at once, never queueing without end', async () => {
     const before = scryptCounts();
     // Each from its own address and with its own key, so that only the bound refuses them.
