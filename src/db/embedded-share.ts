@@ -89,6 +89,11 @@ export function sharePGlite(pglite: PGliteThread): SharedPGlite {
           return target.execProtocolRawStream(message, options);
         };
       }
+      // pglite-socket asks whether the session is in a transaction to keep a client's transaction
+      // its own (and to roll back one a leaving client left open): only the socket side's count.
+      // The engine's own answer would include the server's transaction, which its queue would then
+      // wait on for ever (nothing wakes it once the server commits).
+      if (prop === 'isInTransaction') return () => socketHolds !== undefined && target.isInTransaction();
       if (prop === 'exec') {
         return async (...args: Parameters<PGliteThread['exec']>) => {
           try {
