@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import postgres from 'postgres';
 import { loadConfig } from '../../src/config.ts';
 import { openServerDb } from '../../src/db/open.ts';
 import type { Db } from '../../src/db/types.ts';
@@ -58,30 +57,6 @@ describe('the embedded server’s engine in a thread of its own', { skip: ENGINE
     );
     // Carrel's session is Carrel's again: its search path was set at the new start.
     assert.deepEqual(await db.query(`select current_setting('search_path') as path`), [{ path: 'public, pg_temp' }]);
-  });
-
-  it('lets a command connect through the socket while a server transaction is open', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let began!: () => void;
-    const inside = new Promise<void>((resolve) => (began = resolve));
-    const serverSide = db.transaction(async (tx) => {
-      await tx.query('insert into thread_probe values (3)');
-      began();
-      await held;
-    });
-    await inside;
-    // The command's start-up reaches the socket while the server's transaction is open.
-    const command = postgres({ path: path.join(dataDir, '.s.carrel'), max: 1, connect_timeout: 30, onnotice: () => {} });
-    try {
-      const answer = command`select count(*)::integer as n from thread_probe`;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      release();
-      await serverSide;
-      assert.deepEqual([...(await answer)], [{ n: 3 }]);
-    } finally {
-      await command.end({ timeout: 1 });
-    }
   });
 
   it('answers a statement within its time-out as before', async () => {
