@@ -81,22 +81,26 @@ describe(`SQL logins on ${ENGINE}`, () => {
     assert.equal((await refusal(logins.create('postgres'))).kind, 'conflict');
   });
 
-  it('prints {"user", "password", "url"} from `carrel sql users create --json`, lists and revokes', async () => {
-    const env = testDb.url ? { DATABASE_URL: testDb.url } : undefined;
-    if (!env) return; // the embedded engine's CLI reaches its server's database; the service is tested above
-    const user = name();
-    const created = await carrel(['sql', 'users', 'create', user, '--json'], env);
-    assert.equal(created.code, 0, created.stderr);
-    const login = JSON.parse(created.stdout) as Record<string, string>;
-    assert.deepEqual(Object.keys(login), ['user', 'password', 'url']);
-    const listed = await carrel(['sql', 'users', 'list', '--json'], env);
-    assert.ok((JSON.parse(listed.stdout) as { user: string }[]).some((l) => l.user === user));
-    const revoked = await carrel(['sql', 'users', 'revoke', user], env);
-    assert.equal(revoked.code, 0, revoked.stderr);
-    const again = await carrel(['sql', 'users', 'revoke', user], env);
-    assert.notEqual(again.code, 0);
-    assert.match(again.stderr, /no SQL login/);
-  });
+  it(
+    'prints {"user", "password", "url"} from `carrel sql users create --json`, lists and revokes',
+    // The embedded engine's CLI reaches its server's database through the server; the service is tested above.
+    { skip: ENGINE === 'pglite' && 'the embedded engine’s CLI needs its server running' },
+    async () => {
+      const env = { DATABASE_URL: testDb.url! };
+      const user = name();
+      const created = await carrel(['sql', 'users', 'create', user, '--json'], env);
+      assert.equal(created.code, 0, created.stderr);
+      const login = JSON.parse(created.stdout) as Record<string, string>;
+      assert.deepEqual(Object.keys(login), ['user', 'password', 'url']);
+      const listed = await carrel(['sql', 'users', 'list', '--json'], env);
+      assert.ok((JSON.parse(listed.stdout) as { user: string }[]).some((l) => l.user === user));
+      const revoked = await carrel(['sql', 'users', 'revoke', user], env);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      const again = await carrel(['sql', 'users', 'revoke', user], env);
+      assert.notEqual(again.code, 0);
+      assert.match(again.stderr, /no SQL login/);
+    },
+  );
 
   describe(
     'connected to PostgreSQL with its URL',
