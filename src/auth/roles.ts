@@ -1,4 +1,4 @@
-// Roles a key can hold and the permissions each grants (DESIGN.md section 3). A route declares
+// Roles a key can hold and the permissions each grants (docs/api-contract.md). A route declares
 // the one permission it needs; a key may call it when any of its roles grants that permission.
 export const PERMISSIONS = [
   'Bibs_Read',

@@ -1,4 +1,4 @@
-// The public catalogue (DESIGN.md section 3, "Search"): server-rendered pages at /catalog, open to
+// The public catalogue (docs/api-contract.md, "Search and the public catalogue"): server-rendered pages at /catalog, open to
 // everyone, outside the API and its OpenAPI document. Everything a reader can do is a link or a
 // form, so the pages work without script. Failures are pages in the catalogue's own look, never
 // the API's JSON errors: a reader who mistypes an address should still see somewhere to go.

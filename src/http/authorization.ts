@@ -1,5 +1,5 @@
 // The Authorization header of the REST door: Basic base64(key:secret) for the token endpoint,
-// Bearer <token> for every other protected call (DESIGN.md section 3, "Authentication").
+// Bearer <token> for every other protected call (docs/api-contract.md, "Keys, roles and permissions").
 import { errors } from './errors.ts';
 
 function splitScheme(authorization: string | undefined): { scheme: string; value: string } {

@@ -1,6 +1,6 @@
 // The one error shape of the REST door: {code, specificCode, httpStatus, name, description?}.
 // Every failure a client can see is an ApiError made here, or a domain error mapped by
-// fromDomainError; codes follow DESIGN.md section 3.
+// fromDomainError; codes follow docs/api-contract.md.
 import type { DomainError, FailureKind } from '../shared/errors.ts';
 
 export interface ErrorBody {

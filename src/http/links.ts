@@ -1,4 +1,4 @@
-// Absolute record URLs (DESIGN.md: "Records"), from the configured public base URL or the request's host.
+// Absolute record URLs (docs/api-contract.md, "Records"), from the configured public base URL or the request's host.
 import type { FastifyRequest } from 'fastify';
 import { collapseSlashes } from './tolerance.ts';
 

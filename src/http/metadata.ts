@@ -1,4 +1,4 @@
-// What every GET /…/metadata route shares (DESIGN.md section 3, "Metadata"): the `fields` and
+// What every GET /…/metadata route shares (docs/api-contract.md, "Metadata"): the `fields` and
 // `language` parameters and the bare array of {field, values: [{code, desc}]} it answers.
 import { Type } from 'typebox';
 import { errors } from './errors.ts';

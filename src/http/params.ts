@@ -1,4 +1,4 @@
-// Query parameters shared by the list endpoints (DESIGN.md section 3, "Lists"): paging, id lists
+// Query parameters shared by the list endpoints (docs/api-contract.md, "Lists"): paging, id lists
 // and ranges, date ranges and field selection. Schemas go into route definitions; the parse
 // functions turn the raw strings into values and throw the contract's errors naming the parameter.
 import { Type } from 'typebox';
@@ -27,7 +27,7 @@ const dateRange = (what: string) =>
     }),
   );
 
-/** The query parameters every list of records with a history takes (DESIGN.md, "Lists"), with its fields named. */
+/** The query parameters every list of records with a history takes (docs/api-contract.md, "Lists"), with its fields named. */
 export function recordListQuery(fields: { all: readonly string[] }) {
   return {
     ...pagingQuery,
@@ -80,7 +80,7 @@ export function parseFields<F extends string>(raw: string | undefined, set: Fiel
   return set.all.filter((field) => chosen.has(field));
 }
 
-/** The raw list parameters every record type shares (DESIGN.md, "Lists"). */
+/** The raw list parameters every record type shares (docs/api-contract.md, "Lists"). */
 export interface CommonListQuery {
   limit?: number;
   offset?: number;

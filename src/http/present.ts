@@ -26,7 +26,7 @@ export function presenter<Row, F extends string, Ctx = void>(shapes: FieldShapes
   };
 }
 
-/** What every record with a history keeps (DESIGN.md: "Records"). */
+/** What every record with a history keeps (docs/api-contract.md, "Records"). */
 export interface RecordRow {
   id: string;
   created_date: Date;
@@ -35,7 +35,7 @@ export interface RecordRow {
   suppressed?: boolean;
 }
 
-/** The fields every record with a history shows first, in this order (DESIGN.md: "Lists"). */
+/** The fields every record with a history shows first, in this order (docs/api-contract.md, "Lists"). */
 export const RECORD_FIELDS = ['id', 'updatedDate', 'createdDate', 'deletedDate', 'deleted', 'suppressed'] as const;
 type SharedField = (typeof RECORD_FIELDS)[number];
 

@@ -1,4 +1,4 @@
-// The filters every list shares (DESIGN.md section 3, "Lists"): record ids as a list or a range,
+// The filters every list shares (docs/api-contract.md, "Lists"): record ids as a list or a range,
 // instants as one or a range. Parsed here for every door (a query string, a CLI option), with
 // errors that name the parameter.
 import { fail } from './errors.ts';
