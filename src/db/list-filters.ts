@@ -1,4 +1,4 @@
-// SQL for the filters every list endpoint shares (DESIGN.md section 3, "Lists"): ids, dates,
+// SQL for the filters every list endpoint shares (docs/api-contract.md, "Lists"): ids, dates,
 // deleted, suppressed. Each table keeps id, created_date, updated_date, deleted_date, suppressed.
 import type { DateFilter, IdFilter } from '../shared/filters.ts';
 

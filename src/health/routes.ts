@@ -1,4 +1,4 @@
-// GET /api: the status and version report (DESIGN.md section 4). No authorization.
+// GET /api: the status and version report (docs/api-contract.md, "The status report"). No authorization.
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import { errorRef } from '../http/schemas.ts';

@@ -1,4 +1,4 @@
-// A hold as the API shows it (DESIGN.md section 3, "Holds"), fields chosen by `fields`.
+// A hold as the API shows it (docs/api-contract.md, "The hold object"), fields chosen by `fields`.
 import { fieldSet } from '../http/params.ts';
 import { presenter } from '../http/present.ts';
 import type { HoldRow } from './repository.ts';
@@ -23,7 +23,7 @@ export const HOLD_FIELDS = fieldSet([
 ]);
 export type HoldField = (typeof HOLD_FIELDS.all)[number];
 
-/** The status a hold shows: DESIGN.md's codes, plus Carrel's x, c and f for holds that are over. */
+/** The status a hold shows: the contract's codes (docs/api-contract.md), plus Carrel's x, c and f for holds that are over. */
 export function holdStatus(row: Pick<HoldRow, 'state' | 'record_type'>): { code: string; name: string } {
   switch (row.state) {
     case '0':

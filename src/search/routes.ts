@@ -1,4 +1,4 @@
-// GET /bibs/search: the search box as an API (DESIGN.md section 3, "Search"). The public catalogue
+// GET /bibs/search: the search box as an API (docs/api-contract.md, "Search and the public catalogue"). The public catalogue
 // page asks the same SearchService, so both give the same records in the same order.
 import { Type, type TSchema } from 'typebox';
 import { bibExtrasFor, presentBib, BIB_FIELDS } from '../bibs/present.ts';

@@ -1,5 +1,5 @@
-// The catalogue page and GET /v6/bibs/search give the same records in the same order (DESIGN.md
-// section 3, "Search"), for every kind of query: rare and common words, phrases, diacritics and
+// The catalogue page and GET /v6/bibs/search give the same records in the same order
+// (docs/api-contract.md, "Search and the public catalogue"), for every kind of query: rare and common words, phrases, diacritics and
 // other scripts, each index, ISBNs, exclusions, OR, sorts, filters, and page 1 and deeper pages.
 // The queries are drawn from the generated catalogue itself, so each finds something.
 import assert from 'node:assert/strict';

@@ -592,7 +592,7 @@ export function validPlan(op: Operation, lib: Library, auth: string): fc.Arbitra
   let body: fc.Arbitrary<Pick<Plan, 'body' | 'contentType'>> = fc.constant({});
   if (op.body) body = valueOf(op.body.schema, lib, op).map((value) => ({ body: { value }, contentType: 'application/json' }));
   else if (isToken) {
-    // The token endpoint takes no body, JSON {} or the client-credentials form (DESIGN.md, "Authentication").
+    // The token endpoint takes no body, JSON {} or the client-credentials form (docs/api-contract.md, "Keys, roles and permissions").
     body = fc.constantFrom(
       {},
       { body: { text: '{}' }, contentType: 'application/json' },
