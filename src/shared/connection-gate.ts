@@ -94,6 +94,19 @@ export function endSoon(socket: net.Socket, last?: Buffer | string, lingerMs = 2
   else socket.end(last);
 }
 
+/** Until the socket has written what it holds, or closed. */
+export function drained(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
+}
+
 /**
  * Log lines of connections refused or closed by a door's limits, sampled per kind of line (its
  * text): a flood of connections or messages writes a few lines a minute, and the count of the rest.

@@ -13,7 +13,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import { SIP2_LIMITS, type Sip2Limits } from '../config.ts';
-import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
+import { ConnectionGate, drained, RefusalLog } from '../shared/connection-gate.ts';
 import type { SessionServices } from './context.ts';
 import { SipSession } from './session.ts';
 
@@ -30,19 +30,6 @@ const MAX_MESSAGE = 16 * 1024;
  * Status or two. Logins themselves are limited by their failures (src/auth/logins.ts).
  */
 const PRE_LOGIN_MESSAGES = 10;
-
-/** Until the socket has written what it holds, or closed. */
-function drained(socket: net.Socket): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      socket.off('drain', done);
-      socket.off('close', done);
-      resolve();
-    };
-    socket.on('drain', done);
-    socket.on('close', done);
-  });
-}
 
 export async function openSipDoor(o: {
   services: SessionServices;

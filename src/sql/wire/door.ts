@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { SQL_CONNECTION_LIMITS } from '../../config.ts';
 import type { RawSession } from '../../db/types.ts';
-import { ConnectionGate, endSoon, RefusalLog } from '../../shared/connection-gate.ts';
+import { ConnectionGate, drained, endSoon, RefusalLog } from '../../shared/connection-gate.ts';
 import { backend, FieldReader, messagesIn } from './messages.ts';
 import { parseVerifier, ScramExchange, unmatchableVerifier } from './scram-server.ts';
 import { LoginSession } from './session.ts';
@@ -99,19 +99,6 @@ class Received {
     this.chunks = [];
     this.length = 0;
   }
-}
-
-/** Until the socket has written what it holds, or closed. */
-function drained(socket: net.Socket): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      socket.off('drain', done);
-      socket.off('close', done);
-      resolve();
-    };
-    socket.on('drain', done);
-    socket.on('close', done);
-  });
 }
 
 export interface WireDoor {
