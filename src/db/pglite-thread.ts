@@ -52,7 +52,7 @@ export class PGliteThread implements PGliteEngine {
   /** Counts the engine's starts: what lived in a session (temporary tables, prepared statements) is gone after a restart. */
   generation = 0;
   private worker!: Worker;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; worker: Worker }>();
   private nextId = 1;
   private inTransaction = false;
   private readonly turns = new Turns();
@@ -71,38 +71,55 @@ export class PGliteThread implements PGliteEngine {
   private start(): Promise<void> {
     const worker = startWorker(import.meta.url, 'pglite-host', { dataDir: this.dataDir, init: this.init });
     this.worker = worker;
+    let ready = false;
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromEngine) => {
         if ('kind' in message) {
-          if (message.kind === 'ready') resolve();
-          else reject(revive(message.error));
+          if (message.kind === 'failed') return reject(revive(message.error));
+          ready = true;
+          resolve();
           return;
         }
         const waiting = this.pending.get(message.id);
         this.pending.delete(message.id);
-        this.inTransaction = message.inTransaction;
+        if (this.worker === worker) this.inTransaction = message.inTransaction;
         if (message.ok) waiting?.resolve(message.value);
         else waiting?.reject(revive(message.error));
       });
-      // A thread that fails or ends by itself (out of memory, say) is started again.
-      worker.on('error', (error) => {
-        reject(error);
-        if (this.worker === worker) void this.restart(`the database engine failed: ${error.message}`).catch(() => undefined);
-      });
-      worker.on('exit', (code) => {
-        reject(new Error(`the database engine's thread ended (exit code ${code})`));
-        if (this.worker === worker) void this.restart(`the database engine's thread ended (exit code ${code})`).catch(() => undefined);
-      });
+      // A thread that fails or ends by itself (out of memory, say) after it started is started
+      // again; one that never started is not (the next would fail the same way, for ever): its
+      // start's failure is what calls meet.
+      const lost = (why: string) => {
+        reject(new Error(why));
+        if (this.worker !== worker) return;
+        if (ready) void this.restart(why).catch(() => undefined);
+        else this.failPending(worker, why);
+      };
+      worker.on('error', (error) => lost(`the database engine failed: ${error.message}`));
+      worker.on('exit', (code) => lost(`the database engine's thread ended (exit code ${code})`));
     });
   }
 
+  /** Fails the calls posted to a thread that will not answer them. */
+  private failPending(worker: Worker, why: string): void {
+    for (const [id, waiting] of this.pending) {
+      if (waiting.worker !== worker) continue;
+      this.pending.delete(id);
+      waiting.reject(Object.assign(new Error(`canceling statement: ${why}`), { code: '57014' }));
+    }
+  }
+
   private async call(request: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    await this.waitReady;
+    // A restart can begin between the wait and the post below: a call must not go to a thread
+    // being ended (it would never be answered), so it waits again for the thread that replaces it.
+    do await this.waitReady;
+    while (this.retired.has(this.worker) && !this.closed);
     if (this.closed) throw new Error('the database is closed');
     const id = this.nextId++;
+    const worker = this.worker;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id }, transfer);
+      this.pending.set(id, { resolve, reject, worker });
+      worker.postMessage({ ...request, id }, transfer);
     });
   }
 
@@ -117,11 +134,9 @@ export class PGliteThread implements PGliteEngine {
     this.retired.add(worker);
     this.generation++;
     this.inTransaction = false;
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
     this.waitReady = (async () => {
       await worker.terminate();
-      for (const w of waiting) w.reject(Object.assign(new Error(`canceling statement: ${why}`), { code: '57014' }));
+      this.failPending(worker, why);
       await this.start();
     })();
     await this.waitReady;

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openServerDb } from '../../src/db/open.ts';
+import { PGliteThread } from '../../src/db/pglite-thread.ts';
+import { message } from '../../src/sql/wire/messages.ts';
 import type { Db } from '../../src/db/types.ts';
 import { DomainError } from '../../src/shared/errors.ts';
 import { SqlService } from '../../src/sql/service.ts';
@@ -63,5 +65,24 @@ describe('the embedded server’s engine in a thread of its own', { skip: ENGINE
     const sql = new SqlService(db, { statementTimeoutMs: 30_000, rowCap: 5 });
     const answer = await sql.run('select count(*)::integer as n from generate_series(1, 1000)');
     assert.deepEqual(answer.rows, [[1000]]);
+  });
+
+  it('answers a call that began as the engine was being started again, from the new thread', { timeout: 120_000 }, async () => {
+    const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-thread-'));
+    await seedPgliteDataDir(ownDir);
+    const engine = new PGliteThread(path.join(ownDir, 'pglite'), []);
+    try {
+      await engine.waitReady;
+      // The call has passed its wait for the engine when the restart retires the thread it would go to.
+      const answer = engine.execProtocolRaw(message('Q', 'select 1'));
+      const restarted = engine.restart('a test');
+      await restarted;
+      // Sent to the retired thread, the call would never be answered (the runner's time-out would end the wait).
+      assert.ok((await answer).length > 0);
+      assert.equal(engine.generation, 1);
+    } finally {
+      await engine.close();
+      fs.rmSync(ownDir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SQL_CONNECTION_LIMITS } from '../../config.ts';
 import type { RawSession } from '../../db/types.ts';
 import { ConnectionGate, drained, endSoon, RefusalLog } from '../../shared/connection-gate.ts';
-import { backend, FieldReader, messagesIn } from './messages.ts';
+import { backend, FieldReader, messagesIn, Received } from './messages.ts';
 import { parseVerifier, ScramExchange, unmatchableVerifier } from './scram-server.ts';
 import { LoginSession } from './session.ts';
 
@@ -53,53 +53,6 @@ const PROTOCOL_3 = 196608;
 const NEGOTIATIONS = 2;
 /** While a message is being answered, the door reads at most this much more before it stops reading. */
 const READ_AHEAD = 64 * 1024;
-
-/**
- * Bytes received and not yet taken, kept as the chunks they came in: a long message is copied
- * once, when it is whole (joining each chunk to the ones before made a 30 MB statement cost
- * hundreds of copies of itself).
- */
-class Received {
-  private chunks: Buffer[] = [];
-  length = 0;
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.length += chunk.length;
-  }
-
-  /** The first n bytes (n ≤ length), without taking them. */
-  peek(n: number): Buffer {
-    while (this.chunks[0]!.length < n) this.chunks.splice(0, 2, Buffer.concat([this.chunks[0]!, this.chunks[1]!]));
-    return this.chunks[0]!.subarray(0, n);
-  }
-
-  /** The first n bytes (n ≤ length), taken: a buffer of their own. */
-  take(n: number): Buffer {
-    this.length -= n;
-    const first = this.chunks[0]!;
-    if (first.length === n) return this.chunks.shift()!;
-    if (first.length > n) {
-      this.chunks[0] = first.subarray(n);
-      return Buffer.from(first.subarray(0, n));
-    }
-    const out = Buffer.allocUnsafe(n);
-    for (let at = 0; at < n;) {
-      const chunk = this.chunks[0]!;
-      const part = Math.min(chunk.length, n - at);
-      chunk.copy(out, at, 0, part);
-      at += part;
-      if (part === chunk.length) this.chunks.shift();
-      else this.chunks[0] = chunk.subarray(part);
-    }
-    return out;
-  }
-
-  clear(): void {
-    this.chunks = [];
-    this.length = 0;
-  }
-}
 
 export interface WireDoor {
   port: number;

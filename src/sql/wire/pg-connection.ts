@@ -8,7 +8,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { RawSession } from '../../db/types.ts';
 import { scramClientFinal } from '../../shared/scram.ts';
-import { errorFields, message, messagesIn } from './messages.ts';
+import { errorFields, message, messagesIn, Received } from './messages.ts';
 
 /** The message types that end the answer to each frontend message (an ErrorResponse ends any). */
 function ends(sent: Buffer): (type: string) => boolean {
@@ -30,13 +30,13 @@ function ends(sent: Buffer): (type: string) => boolean {
 }
 
 class Incoming {
-  private data: Buffer = Buffer.alloc(0);
+  private readonly received = new Received();
   private waiting: (() => void) | undefined;
   failed: Error | undefined;
 
   constructor(socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => {
-      this.data = this.data.length ? Buffer.concat([this.data, chunk]) : chunk;
+      this.received.push(chunk);
       this.wake();
     });
     socket.on('close', () => {
@@ -55,32 +55,27 @@ class Incoming {
     wake?.();
   }
 
-  /** Whole messages, up to and including the first that `last` accepts (or an ErrorResponse when errors end it). */
-  async until(last: (type: string) => boolean, errorEnds = true): Promise<Buffer> {
-    for (;;) {
-      let at = 0;
-      for (const m of messagesIn(this.data)) {
-        at += m.whole.length;
-        if (last(m.type) || (errorEnds && m.type === 'E')) {
-          const answer = this.data.subarray(0, at);
-          this.data = this.data.subarray(at);
-          return Buffer.from(answer);
-        }
-      }
-      if (this.failed) throw this.failed;
-      await new Promise<void>((resolve) => (this.waiting = resolve));
-    }
+  private more(): Promise<void> {
+    if (this.failed) throw this.failed;
+    return new Promise<void>((resolve) => (this.waiting = resolve));
   }
 
-  /** One byte, for the answer to SSLRequest. */
-  async byte(): Promise<number> {
-    while (this.data.length === 0) {
-      if (this.failed) throw this.failed;
-      await new Promise<void>((resolve) => (this.waiting = resolve));
+  /** Whole messages, up to and including the first that `last` accepts (or an ErrorResponse when errors end it). */
+  async until(last: (type: string) => boolean, errorEnds = true): Promise<Buffer> {
+    // Each message is taken once it is whole, so a long answer costs one copy of itself.
+    const taken: Buffer[] = [];
+    for (;;) {
+      while (this.received.length >= 5) {
+        const length = 1 + this.received.peek(5).readInt32BE(1);
+        if (length < 5) throw (this.failed = new Error('PostgreSQL sent a message of an impossible length'));
+        if (this.received.length < length) break;
+        const m = this.received.take(length);
+        taken.push(m);
+        const type = String.fromCharCode(m[0]!);
+        if (last(type) || (errorEnds && type === 'E')) return taken.length === 1 ? m : Buffer.concat(taken);
+      }
+      await this.more();
     }
-    const byte = this.data[0]!;
-    this.data = this.data.subarray(1);
-    return byte;
   }
 }
 
@@ -97,12 +92,14 @@ function startupPacket(params: Record<string, string>): Buffer {
 
 const socketDirOf = (url: URL) => url.searchParams.get('host');
 
-async function open(url: URL): Promise<net.Socket> {
+async function open(url: URL, timeoutMs: number): Promise<net.Socket> {
   const socketDir = socketDirOf(url);
   const port = Number(url.port || 5432);
   const plain = socketDir
     ? net.connect({ path: `${socketDir}/.s.PGSQL.${port}` })
     : net.connect({ host: decodeURIComponent(url.hostname) || 'localhost', port, noDelay: true });
+  // Until Carrel's user has logged in (connectRaw): a server that goes quiet fails the login, never hangs it.
+  plain.setTimeout(timeoutMs, () => plain.destroy(new Error(`PostgreSQL did not answer within ${timeoutMs} ms`)));
   await new Promise<void>((resolve, reject) => {
     plain.once('connect', resolve);
     plain.once('error', reject);
@@ -130,6 +127,9 @@ async function open(url: URL): Promise<net.Socket> {
     secure.once('secureConnect', resolve);
     secure.once('error', reject);
   });
+  // The time-out moves to the socket connectRaw holds, which clears it once logged in.
+  plain.setTimeout(0);
+  secure.setTimeout(timeoutMs, () => secure.destroy(new Error(`PostgreSQL did not answer within ${timeoutMs} ms`)));
   return secure;
 }
 
@@ -175,11 +175,14 @@ export interface PgRawConnection extends RawSession {
   close(): Promise<void>;
 }
 
-/** A connection of Carrel's user to the database of DATABASE_URL, ready for queries. */
-export async function connectRaw(databaseUrl: string): Promise<PgRawConnection> {
+/**
+ * A connection of Carrel's user to the database of DATABASE_URL, ready for queries; timeoutMs
+ * bounds each wait for PostgreSQL until then (CARREL_DB_CONNECT_TIMEOUT).
+ */
+export async function connectRaw(databaseUrl: string, timeoutMs = 5000): Promise<PgRawConnection> {
   const url = new URL(databaseUrl);
   const user = decodeURIComponent(url.username) || 'postgres';
-  const socket = await open(url);
+  const socket = await open(url, timeoutMs);
   const incoming = new Incoming(socket);
   socket.write(
     startupPacket({
@@ -191,6 +194,8 @@ export async function connectRaw(databaseUrl: string): Promise<PgRawConnection> 
   );
   await authenticate(socket, incoming, user, decodeURIComponent(url.password));
   const ready = await incoming.until((t) => t === 'Z');
+  // A statement's wait is bounded by statement_timeout and the door's own cancel, not by this.
+  socket.setTimeout(0);
   const refused = [...messagesIn(ready)].find((m) => m.type === 'E');
   if (refused) throw new Error(`PostgreSQL refused Carrel's login for the SQL door: ${errorFields(refused.body).text}`);
   // The key PostgreSQL gives for cancelling this connection's statement from another connection.

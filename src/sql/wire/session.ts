@@ -539,7 +539,8 @@ export class LoginSession {
       started();
       await released;
     });
-    await ready;
+    // A turn that fails before it starts (the engine could not start again, say) ends the wait too.
+    await Promise.race([ready, ended]);
     this.turn = { send, release, ended };
     const opening = [
       'BEGIN',

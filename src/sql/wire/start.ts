@@ -18,7 +18,7 @@ export async function startSqlDoor(config: Config, db: Db, logins: SqlLoginServi
   const session = shared
     ? () => Promise.resolve({ raw: shared, shared: true, restore, close: () => Promise.resolve() })
     : async () => {
-        const connection = await connectRaw(databaseUrl!);
+        const connection = await connectRaw(databaseUrl!, config.dbConnectTimeoutSec * 1000);
         return { raw: connection, shared: false, restore, close: () => connection.close() };
       };
   const door = await openWireDoor({
