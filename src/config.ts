@@ -120,6 +120,8 @@ export interface QueryLimits {
   maxOperands: number;
   /** Conditions on a MARC field or a bib's field group: each reads every record's MARC it is asked about. */
   maxMarcScans: number;
+  /** The longest a query may run; on the embedded engine the engine is started again to end one that runs on. */
+  timeoutMs: number;
 }
 
 export interface CirculationConfig {
@@ -302,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxParts: int(env, 'CARREL_QUERY_MAX_PARTS', 100, 1, 1000),
       maxOperands: int(env, 'CARREL_QUERY_MAX_OPERANDS', 1000, 1, 10_000),
       maxMarcScans: int(env, 'CARREL_QUERY_MAX_MARC_SCANS', 10, 0, 1000),
+      timeoutMs: int(env, 'CARREL_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     },
     patronApi: {
       allow: cidrList(env, 'CARREL_PATRONAPI_ALLOW', '127.0.0.1/32,::1/128'),

@@ -354,8 +354,19 @@ export function querySql(
   return { sql, params };
 }
 
-/** Ids of the live records of `record` the query matches, ascending, one page of them. */
-export async function queryIds(db: Queryable, record: QueryRecord, q: Query, limit: number, offset: number): Promise<string[]> {
+/**
+ * Ids of the live records of `record` the query matches, ascending, one page of them; db is a
+ * transaction, whose statements PostgreSQL ends past timeoutMs.
+ */
+export async function queryIds(
+  db: Queryable,
+  record: QueryRecord,
+  q: Query,
+  limit: number,
+  offset: number,
+  timeoutMs: number,
+): Promise<string[]> {
+  await db.query(`set local statement_timeout = ${Math.trunc(timeoutMs)}`);
   const keyed = record === 'bib' ? keyedCandidates(q) : undefined;
   let candidates: string[] | undefined;
   if (keyed) {

@@ -1,15 +1,14 @@
 // Sierra's JSON queries (POST /{bibs,items,patrons}/query): a query checked, its shape within the
-// limits, then run as one statement under a time limit, so a query that would read the whole
-// catalogue for minutes is refused with a clear answer instead of holding a connection.
+// limits, then run under a time limit (CARREL_QUERY_TIMEOUT_MS), so a query that would read the
+// whole catalogue for minutes is refused with a clear answer instead of holding a connection, or,
+// on the embedded engine, the one session every request shares.
 import type { QueryRecord } from './parse.ts';
 import type { QueryLimits } from '../config.ts';
+import { withinTime } from '../db/deadline.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { parseQuery } from './parse.ts';
 import * as repo from './repository.ts';
-
-/** The longest a query may run. */
-export const QUERY_TIMEOUT_MS = 30_000;
 
 export class QueryService {
   constructor(
@@ -21,13 +20,13 @@ export class QueryService {
   async ids(record: QueryRecord, body: unknown, limit: number, offset: number): Promise<string[]> {
     const query = parseQuery(body, this.limits);
     try {
-      return await this.db.transaction(async (tx) => {
-        await tx.exec(`set local statement_timeout = ${QUERY_TIMEOUT_MS}`);
-        return repo.queryIds(tx, record, query, limit, offset);
-      });
+      const timeoutMs = this.limits.timeoutMs;
+      return await this.db.transaction((tx) =>
+        withinTime(this.db, timeoutMs, () => repo.queryIds(tx, record, query, limit, offset, timeoutMs)),
+      );
     } catch (error) {
       if ((error as { code?: unknown }).code === '57014')
-        throw fail.refused(0, `the query ran longer than ${QUERY_TIMEOUT_MS / 1000} s: narrow it (an indexed field, a date range)`);
+        throw fail.refused(0, `the query ran longer than ${this.limits.timeoutMs / 1000} s: narrow it (an indexed field, a date range)`);
       throw error;
     }
   }

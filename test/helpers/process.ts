@@ -1,6 +1,7 @@
 // Runs the real server and the real `carrel` command as child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -55,9 +56,30 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   };
 }
 
+let bundled: Promise<string> | undefined;
+
+/**
+ * The `carrel` command bundled as `npm start` bundles the server (scripts/bundle.mjs), once per test
+ * file: it starts in a third of the time bin/carrel.js takes to load the TypeScript through tsx, and
+ * the tests start it dozens of times. test/e2e/own-library.test.ts runs bin/carrel.js itself.
+ */
+function bundledCli(): Promise<string> {
+  bundled ??= (async () => {
+    const parent = path.join(ROOT, 'node_modules/.cache');
+    fs.mkdirSync(parent, { recursive: true });
+    const dir = fs.mkdtempSync(path.join(parent, 'carrel-test-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const bundler = await import('../../scripts/bundle.mjs');
+    await bundler.bundle(dir);
+    return path.join(dir, 'cli.js');
+  })();
+  return bundled;
+}
+
 export async function carrel(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = await bundledCli();
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/carrel.js', ...args], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
