@@ -43,7 +43,7 @@ import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
 import { loggedPath } from './http/logged-path.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
-import { clientErrorHandler, createHttpServer } from './http/connection.ts';
+import { clientErrorHandler, connectionLimits, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { ServiceState } from './operations/state.ts';
@@ -161,13 +161,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const state = options.state ?? new ServiceState();
   const logStream = options.logStream === false ? undefined : (options.logStream ?? pino.destination({ dest: 1, sync: false }));
-  const limits = {
-    headersTimeoutMs: config.httpHeadersTimeoutMs,
-    requestTimeoutMs: config.httpRequestTimeoutMs,
-    keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
-  };
+  const limits = connectionLimits(config);
   const app: App = Fastify({
-    serverFactory: (handler) => createHttpServer(limits, handler),
+    // The logger exists once Fastify() has returned: refusals, which come later, are logged there.
+    serverFactory: (handler) => createHttpServer(limits, handler, { warn: (fields, message) => app.log.warn(fields, message) }),
     clientErrorHandler: clientErrorHandler(limits),
     frameworkErrors: frameworkErrorHandler,
     logger: !logStream ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: logStream },

@@ -27,6 +27,9 @@ export interface Config {
   httpRequestTimeoutMs: number;
   /** An idle kept-alive connection is closed after this long. */
   httpKeepAliveTimeoutMs: number;
+  /** HTTP connections at once on each port (the main one, the Patron API's), in all and per client address (IPv6: per /64). */
+  httpMaxConnections: number;
+  httpMaxConnectionsPerAddress: number;
   /** GET /api gives up on the database check after this long and reports it Unhealthy. */
   healthTimeoutMs: number;
   /** Requests per minute per API key and route family, for keys with no limit of their own; 0: unlimited. */
@@ -258,6 +261,8 @@ export function loadConfig(env: Env = process.env): Config {
     httpHeadersTimeoutMs: Math.min(httpHeaders, httpRequest),
     httpRequestTimeoutMs: httpRequest,
     httpKeepAliveTimeoutMs: int(env, 'CARREL_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600000),
+    httpMaxConnections: int(env, 'CARREL_HTTP_MAX_CONNECTIONS', 2000, 1, 100_000),
+    httpMaxConnectionsPerAddress: int(env, 'CARREL_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 100_000),
     healthTimeoutMs: int(env, 'CARREL_HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     rateLimitPerMinute: int(env, 'CARREL_RATE_LIMIT', 6000, 0, 100_000_000),
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),

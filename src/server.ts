@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
   const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
-  const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app);
+  const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app, config);
   const sipDoor =
     config.sip2Port === null
       ? undefined

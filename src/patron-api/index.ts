@@ -1,8 +1,9 @@
 // The Patron API (README, "Patron API"): Sierra's legacy HTTP interface for proxy servers, e-book
 // platforms and discovery layers that authenticate library cards and read a patron's record.
 import type http from 'node:http';
+import type { Config } from '../config.ts';
 import type { Domain } from '../domain.ts';
-import { clientErrorHandler, createHttpServer } from '../http/connection.ts';
+import { clientErrorHandler, connectionLimits, createHttpServer } from '../http/connection.ts';
 import type { App } from '../http/types.ts';
 import { allowList } from './allow-list.ts';
 import { patronApiRoutes } from './routes.ts';
@@ -29,20 +30,20 @@ export const patronApi: Domain = {
  * else is answered there. A slow client is closed as on the main port: the app's server's
  * time-outs hold here too, and what Node refuses is answered in the same error body.
  */
-export function servePatronApi(app: App): http.Server {
-  const limits = {
-    headersTimeoutMs: app.server.headersTimeout,
-    requestTimeoutMs: app.server.requestTimeout,
-    keepAliveTimeoutMs: app.server.keepAliveTimeout,
-  };
-  const server = createHttpServer(limits, (request, response) => {
-    if (/^\/PATRONAPI\//i.test(request.url ?? '')) {
-      app.routing(request, response);
-      return;
-    }
-    response.writeHead(404, { 'content-type': 'text/html; charset=UTF-8', connection: 'close' });
-    response.end('<HTML><BODY>\nERRNUM=1<BR>\nERRMSG=Requested record not found<BR>\n</BODY></HTML>\n');
-  });
+export function servePatronApi(app: App, config: Config): http.Server {
+  const limits = connectionLimits(config);
+  const server = createHttpServer(
+    limits,
+    (request, response) => {
+      if (/^\/PATRONAPI\//i.test(request.url ?? '')) {
+        app.routing(request, response);
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'text/html; charset=UTF-8', connection: 'close' });
+      response.end('<HTML><BODY>\nERRNUM=1<BR>\nERRMSG=Requested record not found<BR>\n</BODY></HTML>\n');
+    },
+    app.log,
+  );
   server.on('clientError', clientErrorHandler(limits));
   return server;
 }

@@ -259,7 +259,7 @@ describe(`the Patron API on ${ENGINE}`, () => {
   });
 
   it('serves the Patron API alone on a port of its own', async () => {
-    const server = servePatronApi(t.app);
+    const server = servePatronApi(t.app, t.config);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
       const port = (server.address() as AddressInfo).port;

@@ -28,7 +28,7 @@ describe(`the Patron API’s own port and slow clients on ${ENGINE}`, () => {
   before(async () => {
     t = await createTestApp({ CARREL_HTTP_REQUEST_TIMEOUT_MS: '600', CARREL_HTTP_HEADERS_TIMEOUT_MS: '400' });
     await t.app.ready();
-    server = servePatronApi(t.app);
+    server = servePatronApi(t.app, t.config);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     port = (server.address() as AddressInfo).port;
   });
