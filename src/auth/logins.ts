@@ -7,8 +7,8 @@
 // account's failures, not the address's. Every check also passes the process's
 // bound on scrypt work (src/shared/scrypt.ts): asked before the database, so a flood is turned
 // away for nothing.
-import net from 'node:net';
 import type { LoginLimits } from '../config.ts';
+import { addressKey } from '../shared/client-address.ts';
 import { fail } from '../shared/errors.ts';
 import { refuseIfScryptFull, ScryptBusy } from '../shared/scrypt.ts';
 import { counted, type FailedAttempts } from './attempts.ts';
@@ -34,27 +34,6 @@ export interface LoginReport {
   failures?: number;
   /** How long a failure's answer was held back. */
   slowedMs?: number;
-}
-
-/**
- * The part of a client address that is counted: an IPv4 address (an IPv4-mapped IPv6 one
- * included) whole; an IPv6 address by its /64 network, since one host usually holds a whole /64.
- */
-export function addressKey(address: string | undefined): string {
-  if (!address) return '';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!net.isIPv6(address)) return address;
-  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  // An IPv4 tail (64:ff9b::1.2.3.4) takes two groups' room.
-  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
-  const groups = [...left, ...Array<string>(Math.max(0, 8 - width(left) - width(right))).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }
 
 export class LoginLimiter {

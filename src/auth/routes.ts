@@ -7,7 +7,8 @@ import { errorRef } from '../http/schemas.ts';
 import { acceptMultipartForms } from '../http/multipart-form.ts';
 import type { App } from '../http/types.ts';
 import type { LogSampler } from '../shared/log-sample.ts';
-import { addressKey, type LoginReport } from './logins.ts';
+import { addressKey } from '../shared/client-address.ts';
+import type { LoginReport } from './logins.ts';
 import { permissionsOf, ROLES } from './roles.ts';
 import type { AuthService } from './service.ts';
 

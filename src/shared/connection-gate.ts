@@ -3,6 +3,7 @@
 // ends the process; a count per client address and in all, past which the connection is refused;
 // and every connection kept track of, refused ones included, so that closing the door ends them all.
 import net from 'node:net';
+import { addressKey } from './client-address.ts';
 import { LogSampler } from './log-sample.ts';
 
 export interface GateLimits {
@@ -11,23 +12,6 @@ export interface GateLimits {
 }
 
 export type Refusal = 'too many' | 'too many from its address';
-
-/** A client's address as connections are counted: IPv4 as it is (also when mapped into IPv6), IPv6 by its /64, which one client usually has whole. */
-export function addressOf(socket: net.Socket): string {
-  const remote = socket.remoteAddress ?? '';
-  const raw = remote.split('%')[0]!; // a link-local address's zone is not part of it
-  if (raw.startsWith('::ffff:') && net.isIPv4(raw.slice(7))) return raw.slice(7);
-  if (!net.isIPv6(raw)) return raw;
-  const [head = '', tail] = raw.split('::');
-  const groups = (text: string) => (text ? text.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
-  const front = groups(head);
-  const back = tail === undefined ? [] : groups(tail);
-  const all = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
-  return `${all
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
-}
 
 export class ConnectionGate {
   private readonly sockets = new Set<net.Socket>();
@@ -51,7 +35,7 @@ export class ConnectionGate {
       socket.on('error', () => undefined);
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
-      const address = addressOf(socket);
+      const address = addressKey(socket.remoteAddress);
       const count = this.perAddress.get(address) ?? 0;
       const why: Refusal | undefined =
         this.admitted >= this.limits.maxConnections

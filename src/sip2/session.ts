@@ -2,7 +2,8 @@
 // services the REST API uses (patrons, holds, circulation, fines). Error detection follows the
 // kiosk: a request with AY/AZ gets them back (its sequence number echoed); a bad checksum gets 96;
 // 97 gets the last answer again.
-import { addressKey, type LoginReport } from '../auth/logins.ts';
+import type { LoginReport } from '../auth/logins.ts';
+import { addressKey } from '../shared/client-address.ts';
 import { DomainError } from '../shared/errors.ts';
 import { LogSampler } from '../shared/log-sample.ts';
 import { patronInstitution, type SipAccount } from './accounts.ts';
