@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { NewKey } from '../../src/auth/service.ts';
 import { scryptCounts } from '../../src/shared/scrypt.ts';
-import { assertRefused } from '../helpers/acquisitions.ts';
+import { assertRefused } from '../helpers/api.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { captureLogs, createTestApp, type TestApp } from '../helpers/app.ts';

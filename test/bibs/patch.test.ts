@@ -2,7 +2,7 @@
 // bibs of the items it lends: read into MARC, derived and shown as any bib.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertRefused, caller, create, type Caller } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';

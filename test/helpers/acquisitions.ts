@@ -2,27 +2,7 @@
 // refused request wrote nothing).
 import assert from 'node:assert/strict';
 import type { Queryable } from '../../src/db/types.ts';
-import type { TestApp } from './app.ts';
-
-export interface Caller {
-  get(url: string): Promise<{ statusCode: number; json(): any; body: string }>;
-  send(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<{ statusCode: number; json(): any; body: string }>;
-}
-
-export function caller(t: TestApp, token: string): Caller {
-  return {
-    get: (url) => t.app.inject({ method: 'GET', url, headers: { authorization: token } }),
-    send: (method, url, payload) =>
-      t.app.inject({ method, url, headers: { authorization: token }, ...(payload === undefined ? {} : { payload: payload as object }) }),
-  };
-}
-
-/** Creates through the API; answers the new record's id (the last part of its link). */
-export async function create(api: Caller, url: string, payload: unknown): Promise<string> {
-  const res = await api.send('POST', url, payload);
-  assert.equal(res.statusCode, 200, res.body);
-  return (res.json().link as string).split('/').pop()!;
-}
+import { create, type Caller } from './api.ts';
 
 /** Funds books and serials (USD), euro (EUR); vendor ebsco; use tax a 7.75, c 8.125, z 0. */
 export async function setUpAcquisitions(api: Caller): Promise<{ vendorId: string }> {
@@ -49,18 +29,4 @@ export async function snapshot(db: Queryable): Promise<unknown> {
     funds: await db.query('select * from funds order by id'),
     useTax: await db.query('select * from use_tax_codes order by code'),
   };
-}
-
-export function assertRefused(
-  res: { statusCode: number; json(): any; body: string },
-  httpStatus: number,
-  code: number,
-  specificCode?: number,
-): void {
-  assert.equal(res.statusCode, httpStatus, res.body);
-  const body = res.json();
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'description', 'httpStatus', 'name', 'specificCode']);
-  assert.equal(body.code, code, res.body);
-  assert.equal(body.httpStatus, httpStatus);
-  if (specificCode !== undefined) assert.equal(body.specificCode, specificCode, res.body);
 }

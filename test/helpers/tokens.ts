@@ -1,7 +1,7 @@
 // A bearer token for a new key with the given roles, from the real token endpoint.
-import type { TestApp } from './app.ts';
+import type { BuiltApp } from '../../src/app.ts';
 
-export async function bearer(t: TestApp, roles: string[]): Promise<string> {
+export async function bearer(t: Pick<BuiltApp, 'app' | 'services'>, roles: string[]): Promise<string> {
   // Unlimited: tests send bursts no client should (test/http/rate-limit.test.ts tests the limits).
   const key = await t.services.auth.createKey(`test ${roles.join(',')}`, roles, 0);
   const res = await t.app.inject({

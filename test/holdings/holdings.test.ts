@@ -8,7 +8,7 @@ import { importFiles } from '../../src/bibs/import.ts';
 import { readMarcRaw, readBinaryRecord } from '../../src/marc/read.ts';
 import { isControlField, type MarcRecord } from '../../src/marc/record.ts';
 import { toMarcInJson } from '../../src/marc/marc-in-json.ts';
-import { assertRefused, caller, create, type Caller } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/shared/calendar.ts';
 import { holdExpiry } from '../../src/holds/expiry.ts';
 import { addClosedDate, addClosedWeekday } from '../../src/holds/repository.ts';
-import { assertRefused, caller, type Caller } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, addPatron, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';

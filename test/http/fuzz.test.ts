@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { loadGenerated } from '../../src/generate/load.ts';
 import { GENERATED_PIN } from '../../src/generate/patrons.ts';
-import { caller, create, setUpAcquisitions } from '../helpers/acquisitions.ts';
+import { caller, create } from '../helpers/api.ts';
+import { setUpAcquisitions } from '../helpers/acquisitions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import {

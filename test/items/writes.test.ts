@@ -2,7 +2,7 @@
 // resource-sharing hub (DCB) sends them; a barcode in use refused; nothing half-written.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertRefused, caller, create, type Caller } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addPatron, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';

@@ -7,7 +7,7 @@ import { insertItem } from '../../src/items/repository.ts';
 import { formatProfile, parseProfile, ProfileError, type Profile } from '../../src/library/profile.ts';
 import { readStarterProfile } from '../../src/library/service.ts';
 import { FixedClock } from '../../src/shared/calendar.ts';
-import { caller, type Caller } from '../helpers/acquisitions.ts';
+import { caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addPatron } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';

@@ -2,7 +2,7 @@
 // stack, never the statement's parameters (names, PIN hashes) nor the failing row.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { caller, type Caller } from '../helpers/acquisitions.ts';
+import { caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';

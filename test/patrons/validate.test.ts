@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { hashPin, verifyPin } from '../../src/patrons/pin.ts';
-import { assertRefused, caller, create, type Caller } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importFiles } from '../../src/bibs/import.ts';
 import type { MarcInJson } from '../../src/marc/marc-in-json.ts';
-import { assertRefused, caller, create, type Caller } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addItem, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';

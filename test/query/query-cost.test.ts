@@ -10,12 +10,13 @@ import { loadConfig } from '../../src/config.ts';
 import { parseQuery } from '../../src/query/parse.ts';
 import { querySql } from '../../src/query/repository.ts';
 import type { MarcInJson } from '../../src/marc/marc-in-json.ts';
-import { assertRefused } from '../helpers/acquisitions.ts';
+import { assertRefused } from '../helpers/api.ts';
 import { captureLogs } from '../helpers/app.ts';
 import { setUpLibrary } from '../helpers/circulation.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { recording } from '../helpers/recording-db.ts';
 import { chunks } from '../helpers/shared-data.ts';
+import { bearer } from '../helpers/tokens.ts';
 
 const marc = (tag: string, op: string, operands: string[]) => ({
   target: { record: { type: 'bib' }, field: { marcTag: tag } },
@@ -55,13 +56,7 @@ describe(`JSON query limits on ${ENGINE}`, () => {
     const { stream } = captureLogs();
     built = await buildApp({ config, db: recording(testDb.db, sent), logStream: stream });
     built.state.schemaReady = true;
-    const key = await built.services.auth.createKey('query limits', ['Bibs_Read'], 0);
-    const res = await built.app.inject({
-      method: 'POST',
-      url: '/v6/token',
-      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
-    });
-    token = `Bearer ${res.json().access_token as string}`;
+    token = await bearer(built, ['Bibs_Read']);
     // A title the records hold (a 245's subfields joined by spaces), and the bibs holding it.
     const bibs = await testDb.db.query<{ id: string; marc: MarcInJson }>('select id::text, marc from bibs order by id');
     const text = (m: MarcInJson) =>

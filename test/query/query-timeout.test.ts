@@ -11,10 +11,11 @@ import { importFiles } from '../../src/bibs/import.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openServerDb } from '../../src/db/open.ts';
 import type { Db } from '../../src/db/types.ts';
-import { assertRefused } from '../helpers/acquisitions.ts';
+import { assertRefused } from '../helpers/api.ts';
 import { captureLogs } from '../helpers/app.ts';
 import { createTestDb, ENGINE, seedPgliteDataDir, type TestDb } from '../helpers/db.ts';
 import { chunks } from '../helpers/shared-data.ts';
+import { bearer } from '../helpers/tokens.ts';
 
 /** Copies of the records read from the shared data: enough that ten MARC scans of many values take seconds. */
 const COPIES = 400;
@@ -46,13 +47,7 @@ describe(`a JSON query past its time-out on ${ENGINE}`, () => {
     const { stream } = captureLogs();
     built = await buildApp({ config: loadConfig(settings), db, logStream: stream });
     built.state.schemaReady = true;
-    const key = await built.services.auth.createKey('query time-out', ['Bibs_Read'], 0);
-    const res = await built.app.inject({
-      method: 'POST',
-      url: '/v6/token',
-      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
-    });
-    token = `Bearer ${res.json().access_token as string}`;
+    token = await bearer(built, ['Bibs_Read']);
   });
   after(async () => {
     await built?.app.close();

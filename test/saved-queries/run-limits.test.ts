@@ -4,7 +4,7 @@
 // address and by key, so a token of any kind does not lift the public limit.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertRefused, caller, create } from '../helpers/acquisitions.ts';
+import { assertRefused, caller, create } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';

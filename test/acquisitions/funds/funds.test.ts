@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { assertRefused, caller, create, snapshot, type Caller } from '../../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../../helpers/api.ts';
+import { snapshot } from '../../helpers/acquisitions.ts';
 import { ENGINE } from '../../helpers/db.ts';
 import { bearer } from '../../helpers/tokens.ts';
 

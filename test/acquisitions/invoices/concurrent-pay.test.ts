@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { caller, create, setUpAcquisitions, type Caller } from '../../helpers/acquisitions.ts';
+import { caller, create, type Caller } from '../../helpers/api.ts';
+import { setUpAcquisitions } from '../../helpers/acquisitions.ts';
 import { ENGINE } from '../../helpers/db.ts';
 import { bearer } from '../../helpers/tokens.ts';
 

@@ -9,7 +9,8 @@ import { openPostgres } from '../../../src/db/postgres.ts';
 import * as repo from '../../../src/acquisitions/invoices/repository.ts';
 import { servicesOn } from '../../helpers/services.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { caller, setUpAcquisitions } from '../../helpers/acquisitions.ts';
+import { caller } from '../../helpers/api.ts';
+import { setUpAcquisitions } from '../../helpers/acquisitions.ts';
 import { ENGINE } from '../../helpers/db.ts';
 import { bearer } from '../../helpers/tokens.ts';
 

@@ -2,7 +2,8 @@
 // totals that would overflow numeric(18, 2) are refused (400 code 132, specificCode 13), writing nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertRefused, caller, create, setUpAcquisitions, snapshot, type Caller } from '../../helpers/acquisitions.ts';
+import { assertRefused, caller, create, type Caller } from '../../helpers/api.ts';
+import { setUpAcquisitions, snapshot } from '../../helpers/acquisitions.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { ENGINE } from '../../helpers/db.ts';
 import { bearer } from '../../helpers/tokens.ts';
