@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
 import { loadConfig } from '../../src/config.ts';
 import { openServerDb } from '../../src/db/open.ts';
 import { PGliteThread } from '../../src/db/pglite-thread.ts';
@@ -59,6 +60,38 @@ describe('the embedded server’s engine in a thread of its own', { skip: ENGINE
     );
     // Carrel's session is Carrel's again: its search path was set at the new start.
     assert.deepEqual(await db.query(`select current_setting('search_path') as path`), [{ path: 'public, pg_temp' }]);
+  });
+
+  it('lets a command connect through the socket while a server transaction is open', async () => {
+    const socketPath = path.join(dataDir, '.s.carrel');
+    // A command has used the socket before: pglite-socket remembers its connection as the last one.
+    const earlier = postgres({ path: socketPath, max: 1, onnotice: () => {} });
+    await earlier`select 1`;
+    await earlier.end({ timeout: 1 });
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let began!: () => void;
+    const inside = new Promise<void>((resolve) => (began = resolve));
+    const serverSide = db.transaction(async (tx) => {
+      await tx.query('insert into thread_probe values (3)');
+      began();
+      await held;
+    });
+    await inside;
+    // The next command's start-up reaches the socket's queue while the server's transaction is open:
+    // had the queue been told of that transaction, it would have waited for the earlier command's
+    // next message, which never comes, and this one would fail at its connect time-out.
+    const command = postgres({ path: socketPath, max: 1, connect_timeout: 30, onnotice: () => {} });
+    try {
+      const answer = command`select count(*)::integer as n from thread_probe where n = 3`.execute();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await serverSide;
+      assert.deepEqual([...(await answer)], [{ n: 1 }]);
+    } finally {
+      await command.end({ timeout: 1 });
+    }
   });
 
   it('answers a statement within its time-out as before', async () => {
