@@ -70,8 +70,10 @@ export const DOMAINS: readonly Domain[] = [
   vendors,
   invoices,
   circLog,
-  holds,
+  // Patrons before holds: holds lock patrons through PatronService; deleting a patron cancels
+  // their holds through HoldService, asked for only when a patron is deleted.
   patrons,
+  holds,
   fines,
   circulation,
   query,

@@ -23,6 +23,7 @@ export const circulation: Domain = {
         db,
         services.library,
         services.holds,
+        services.items,
         services.patrons,
         services.branches,
         services.fines,

@@ -7,7 +7,8 @@ import { together } from '../db/together.ts';
 import { openDayAfter } from '../shared/calendar.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
-import { refuseHold } from '../holds/refusals.ts';
+import type { ItemService } from '../items/service.ts';
+import { refuseLoan } from './refusals.ts';
 import type { BranchService } from '../branches/service.ts';
 import type { HoldService } from '../holds/service.ts';
 import type { PatronService } from '../patrons/service.ts';
@@ -34,6 +35,7 @@ export class CirculationService {
     private readonly db: Db,
     private readonly library: LibraryService,
     private readonly holds: HoldService,
+    private readonly items: ItemService,
     private readonly patrons: PatronService,
     private readonly branches: BranchService,
     private readonly fines: FineService,
@@ -49,23 +51,23 @@ export class CirculationService {
    */
   async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<Loan> {
     return this.db.transaction(async (tx) => {
-      const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.holds.itemIdOfBarcode(tx, item.itemBarcode) : undefined);
-      if (!itemId) throw refuseHold.recordNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
+      const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.items.idOfBarcode(tx, item.itemBarcode) : undefined);
+      if (!itemId) throw refuseLoan.itemNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
       const [at, bibIds, now] = await together([circulationStamp(tx), this.holds.lockQueues(tx, itemId), this.library.now(tx)]);
       const [, , rule, closed, filled, checkoutId] = await together([
         this.holds.lockParties(tx, itemId, patronId, now).then(({ item: locked }) => {
-          if (!locked) throw refuseHold.recordNotFound(`item ${itemId}`);
+          if (!locked) throw refuseLoan.itemNotFound(`item ${itemId}`);
         }),
         repo.activeCheckout(tx, itemId).then((open) => {
-          if (open) throw refuseHold.alreadyCheckedOut(itemId);
+          if (open) throw refuseLoan.alreadyCheckedOut(itemId);
         }),
         this.library.ruleForLoan(tx, patronId, itemId),
-        this.holds.closedDaysOfItem(tx, itemId, now.today),
+        this.library.closedDaysOfItem(tx, itemId, now.today),
         this.holds.holdToFill(tx, patronId, itemId, bibIds),
         repo.newCheckoutId(tx),
       ]);
       // (Both are there: lockParties found them, under their locks.)
-      if (!rule) throw refuseHold.recordNotFound(`item ${itemId}`);
+      if (!rule) throw refuseLoan.itemNotFound(`item ${itemId}`);
       const due = openDayAfter(now.today, rule.loanDays, closed);
       const bibId = bibIds[0] ?? null;
       await together([
@@ -121,16 +123,16 @@ export class CirculationService {
       // Returned (or returned and lent again) between the read and the locks.
       if (!item || !patron || loan?.id !== checkoutId) throw fail.notFound(`no checkout ${checkoutId}`);
       const rule = await this.library.ruleFor(tx, patron.patron_type, item.item_type, item.location_code);
-      if (loan.renewals >= rule.renewals) throw refuseHold.renewalLimit(rule.renewals);
-      if (await this.holds.wantedByAnother(tx, item.id, bibIds, patron.id, today)) throw refuseHold.wantedByHold(item.id);
+      if (loan.renewals >= rule.renewals) throw refuseLoan.renewalLimit(rule.renewals);
+      if (await this.holds.wantedByAnother(tx, item.id, bibIds, patron.id, today)) throw refuseLoan.wantedByHold(item.id);
       if (loan.due_date < today) {
         const ending = { checkoutId, patronId: patron.id, itemId: item.id, dueDate: loan.due_date };
         await this.fines.assessOverdue(tx, { ...ending, itemType: item.item_type, location: item.location_code }, today, true, at, rule);
       }
-      const next = openDayAfter(today, rule.loanDays, await this.holds.closedDaysOfItem(tx, item.id, today));
+      const next = openDayAfter(today, rule.loanDays, await this.library.closedDaysOfItem(tx, item.id, today));
       const due = next > loan.due_date ? next : loan.due_date;
       await repo.renewCheckout(tx, checkoutId, due);
-      await this.holds.setDue(tx, item.id, due, at);
+      await this.items.setStatus(tx, item.id, '-', due, at);
       await this.circLog.record(tx, { op: 'r', at, patronId: patron.id, itemId: item.id, bibId: bibIds[0] ?? null, due, checkoutId });
       return (await repo.getCheckout(tx, checkoutId))!;
     });
@@ -145,7 +147,7 @@ export class CirculationService {
 
   /** An item's open checkout, as a list of one or none. */
   async checkoutsOfItem(itemId: string): Promise<repo.CheckoutRow[]> {
-    if (!(await this.holds.itemIdExists(itemId))) throw fail.notFound(`no item ${itemId}`);
+    if (!(await this.items.exists(itemId))) throw fail.notFound(`no item ${itemId}`);
     return repo.checkoutsOfItem(this.db, itemId);
   }
 
@@ -170,7 +172,7 @@ export class CirculationService {
 
   /** Checks in the live item with this barcode. */
   async checkinByBarcode(barcode: string): Promise<CheckinResult> {
-    const itemId = await this.holds.itemIdOfBarcode(this.db, barcode);
+    const itemId = await this.items.idOfBarcode(this.db, barcode);
     if (!itemId) throw fail.notFound(`no item with barcode ${barcode}`);
     return this.checkin(itemId);
   }

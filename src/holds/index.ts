@@ -13,7 +13,7 @@ declare module '../domain.ts' {
 
 export const holds: Domain = {
   name: 'holds',
-  services: ({ db, services }) => ({ holds: new HoldService(db, services.library, services.circLog) }),
+  services: ({ db, services }) => ({ holds: new HoldService(db, services.library, services.circLog, services.items, services.patrons) }),
   register: async (app, { services, config }) => {
     app.addSchema(HoldSchema);
     await v6(app, (api) => holdRoutes(api, services.holds, services, config.publicBaseUrl));

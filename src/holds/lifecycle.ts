@@ -3,12 +3,20 @@
 // queue changes at a time.
 import { openDayAfter } from '../shared/calendar.ts';
 import type { Queryable } from '../db/types.ts';
+import type { ItemService } from '../items/service.ts';
+import type { LibraryService } from '../library/service.ts';
 import * as repo from './repository.ts';
 
+/** What moving an item along asks of other domains: a location's closed days, the item's status. */
+export interface LifecycleDeps {
+  library: Pick<LibraryService, 'closedDaysFrom'>;
+  items: Pick<ItemService, 'setStatus'>;
+}
+
 /** The last day to collect a hold that is ready today at `location`. */
-export async function pickupByDate(tx: Queryable, location: string, today: string): Promise<string> {
+export async function pickupByDate(deps: LifecycleDeps, tx: Queryable, location: string, today: string): Promise<string> {
   const loc = await repo.getLocation(tx, location);
-  return openDayAfter(today, loc?.hold_shelf_days ?? 7, await repo.closedDays(tx, location, today));
+  return openDayAfter(today, loc?.hold_shelf_days ?? 7, await deps.library.closedDaysFrom(tx, location, today));
 }
 
 export type Outcome = { kind: 'ready' | 'transit'; holdId: string } | { kind: 'shelved' };
@@ -18,6 +26,7 @@ export type Outcome = { kind: 'ready' | 'transit'; holdId: string } | { kind: 's
  * `location` is that hold's pickup location, else in transit there), or goes back on the shelf.
  */
 export async function passItemOn(
+  deps: LifecycleDeps,
   tx: Queryable,
   itemId: string,
   bibIds: string[],
@@ -27,16 +36,16 @@ export async function passItemOn(
 ): Promise<Outcome> {
   const hold = await repo.nextHoldFor(tx, itemId, bibIds, today);
   if (!hold) {
-    await repo.setItemStatus(tx, itemId, '-', null, stamp);
+    await deps.items.setStatus(tx, itemId, '-', null, stamp);
     return { kind: 'shelved' };
   }
   if (location !== null && hold.pickup_location === location) {
-    await repo.trapHold(tx, hold.id, itemId, await pickupByDate(tx, location, today));
-    await repo.setItemStatus(tx, itemId, '!', null, stamp);
+    await repo.trapHold(tx, hold.id, itemId, await pickupByDate(deps, tx, location, today));
+    await deps.items.setStatus(tx, itemId, '!', null, stamp);
     return { kind: 'ready', holdId: hold.id };
   }
   await repo.trapHold(tx, hold.id, itemId, null);
-  await repo.setItemStatus(tx, itemId, 't', null, stamp);
+  await deps.items.setStatus(tx, itemId, 't', null, stamp);
   return { kind: 'transit', holdId: hold.id };
 }
 
@@ -45,6 +54,7 @@ export async function passItemOn(
  * is ready. Trapped for a hold elsewhere: it stays in transit. Otherwise it passes on.
  */
 export async function arrive(
+  deps: LifecycleDeps,
   tx: Queryable,
   itemId: string,
   bibIds: string[],
@@ -56,9 +66,9 @@ export async function arrive(
   if (trapped?.state === 'r') return { kind: 'ready', holdId: trapped.id };
   if (trapped?.state === 't') {
     if (location !== trapped.pickup_location) return { kind: 'transit', holdId: trapped.id };
-    await repo.trapHold(tx, trapped.id, itemId, await pickupByDate(tx, location, today));
-    await repo.setItemStatus(tx, itemId, '!', null, stamp);
+    await repo.trapHold(tx, trapped.id, itemId, await pickupByDate(deps, tx, location, today));
+    await deps.items.setStatus(tx, itemId, '!', null, stamp);
     return { kind: 'ready', holdId: trapped.id };
   }
-  return passItemOn(tx, itemId, bibIds, location, today, stamp);
+  return passItemOn(deps, tx, itemId, bibIds, location, today, stamp);
 }

@@ -1,7 +1,8 @@
-// Refusals of hold placements, changes and checkouts, a specificCode per reason (README, "Holds and
+// Refusals of hold placements and changes, a specificCode per reason (README, "Holds and
 // circulation"): refused when the request names something that does not exist or cannot serve,
-// conflict when the state of the patron, the hold or the item forbids it. The REST door answers
-// them as code 132 with 400 and 409.
+// conflict when the state of the patron, the hold or the item forbids it. The patron's standing and
+// a hold of another patron refuse checkouts too; checkouts' own refusals continue the numbering in
+// circulation/refusals.ts. The REST interface answers them as code 132 with 400 and 409.
 import { fail } from '../shared/errors.ts';
 
 export const HOLD_SPECIFIC_CODES = {
@@ -14,9 +15,6 @@ export const HOLD_SPECIFIC_CODES = {
   holdLimit: 7,
   holdReady: 8,
   heldForAnother: 9,
-  alreadyCheckedOut: 10,
-  renewalLimit: 11,
-  wantedByHold: 12,
 } as const;
 const c = HOLD_SPECIFIC_CODES;
 
@@ -34,14 +32,4 @@ export const refuseHold = {
   holdLimit: (limit: number) => fail.conflict(c.holdLimit, `the patron has reached the limit of ${limit} holds`),
   holdReady: (id: string) => fail.conflict(c.holdReady, `hold ${id} is ready for pickup: it cannot be frozen or moved`),
   heldForAnother: (item: string) => fail.conflict(c.heldForAnother, `item ${item} is held for another patron`),
-  alreadyCheckedOut: (item: string) => fail.conflict(c.alreadyCheckedOut, `item ${item} is already checked out`),
-  renewalLimit: (limit: number) =>
-    fail.conflict(
-      c.renewalLimit,
-      limit === 0
-        ? 'this loan cannot be renewed: its circulation rule allows no renewals'
-        : `this loan has been renewed ${limit} times, the most its circulation rule allows`,
-    ),
-  wantedByHold: (item: string) =>
-    fail.conflict(c.wantedByHold, `item ${item} is wanted by a hold of another patron: the loan cannot be renewed`),
 };

@@ -1,6 +1,5 @@
-// SQL for holds, the locks that serialise each queue, and the days locations are closed.
+// SQL for holds and the locks that serialise each queue.
 import type { Queryable } from '../db/types.ts';
-import type { ClosedDays } from '../shared/calendar.ts';
 
 /** Hold states as stored; '0', 't' and 'r' are active (in a queue). */
 export type HoldState = '0' | 't' | 'r' | 'x' | 'c' | 'f';
@@ -115,31 +114,6 @@ export async function bibsOfItem(tx: Queryable, itemId: string): Promise<string[
   );
 }
 
-export interface PatronState {
-  id: string;
-  expiration_date: string | null;
-  block_code: string;
-  patron_type: number;
-  money_owed: string;
-  /** Checkouts due before the day asked about. */
-  overdue: number;
-}
-
-export async function lockPatron(tx: Queryable, id: string, today: string): Promise<PatronState | undefined> {
-  return (
-    await tx.query<PatronState>(
-      `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code, patron_type, money_owed::text,
-         (select count(*)::int from checkouts c where c.patron_id = p.id and c.returned_date is null and c.due_date < $2::date) as overdue
-       from patrons p where id = $1 and deleted_date is null for update`,
-      [id, today],
-    )
-  )[0];
-}
-
-export async function patronExists(db: Queryable, id: string): Promise<boolean> {
-  return (await db.query('select 1 from patrons where id = $1 and deleted_date is null', [id])).length > 0;
-}
-
 export interface ItemState {
   id: string;
   status: string;
@@ -155,14 +129,6 @@ export async function lockItem(tx: Queryable, id: string): Promise<ItemState | u
       [id],
     )
   )[0];
-}
-
-export async function itemIdOfBarcode(db: Queryable, barcode: string): Promise<string | undefined> {
-  return (await db.query<{ id: string }>('select id::text from items where barcode = $1 and deleted_date is null', [barcode]))[0]?.id;
-}
-
-export async function itemExists(db: Queryable, id: string): Promise<boolean> {
-  return (await db.query('select 1 from items where id = $1 and deleted_date is null', [id])).length > 0;
 }
 
 /** Item statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims returned, damaged). */
@@ -201,21 +167,6 @@ export interface PickupLocation {
 
 export async function getLocation(db: Queryable, code: string): Promise<PickupLocation | undefined> {
   return (await db.query<PickupLocation>('select code, pickup, hold_shelf_days from locations where code = $1', [code]))[0];
-}
-
-/** The closed days of a location (its code the SQL expression `location`), from $2 on. */
-const closedDaysOf = (location: string) =>
-  `select array(select weekday from location_closed_days where location_code = ${location} order by weekday) as weekdays,
-     array(select to_char(closed_date, 'YYYY-MM-DD') from location_closed_dates where location_code = ${location} and closed_date >= $2::date
-           order by closed_date) as dates`;
-
-export async function closedDays(db: Queryable, code: string, from: string): Promise<ClosedDays> {
-  return (await db.query<ClosedDays>(closedDaysOf('$1'), [code, from]))[0]!;
-}
-
-/** The closed days of an item's location (none when it has none). */
-export async function closedDaysOfItem(db: Queryable, itemId: string, from: string): Promise<ClosedDays> {
-  return (await db.query<ClosedDays>(closedDaysOf('(select location_code from items where id = $1)'), [itemId, from]))[0]!;
 }
 
 export async function countActiveHolds(tx: Queryable, patronId: string): Promise<number> {
@@ -364,15 +315,6 @@ export async function updateHold(tx: Queryable, id: string, changes: { frozen?: 
   ]);
 }
 
-export async function setItemStatus(tx: Queryable, itemId: string, status: string, dueDate: string | null, stamp: Date): Promise<void> {
-  await tx.query('update items set status = $2, due_date = $3::date::timestamptz, updated_date = $4 where id = $1', [
-    itemId,
-    status,
-    dueDate,
-    stamp,
-  ]);
-}
-
 /** Waiting holds past their not-needed-after date, and ready holds past their pickup-by date. */
 export async function holdsToExpire(db: Queryable, today: string, limit: number): Promise<{ id: string; state: HoldState }[]> {
   return db.query<{ id: string; state: HoldState }>(
@@ -380,29 +322,6 @@ export async function holdsToExpire(db: Queryable, today: string, limit: number)
      union all (select id::text, state from holds where state = 'r' and pickup_by < $1::date)
      order by id limit $2`,
     [today, limit],
-  );
-}
-
-// ---- closed days
-
-export async function addClosedWeekday(tx: Queryable, code: string, weekday: number): Promise<void> {
-  await tx.query('insert into location_closed_days (location_code, weekday) values ($1, $2) on conflict do nothing', [code, weekday]);
-}
-export async function addClosedDate(tx: Queryable, code: string, day: string): Promise<void> {
-  await tx.query('insert into location_closed_dates (location_code, closed_date) values ($1, $2::date) on conflict do nothing', [
-    code,
-    day,
-  ]);
-}
-export async function removeClosedWeekday(tx: Queryable, code: string, weekday: number): Promise<boolean> {
-  return (
-    (await tx.query('delete from location_closed_days where location_code = $1 and weekday = $2 returning 1', [code, weekday])).length > 0
-  );
-}
-export async function removeClosedDate(tx: Queryable, code: string, day: string): Promise<boolean> {
-  return (
-    (await tx.query('delete from location_closed_dates where location_code = $1 and closed_date = $2::date returning 1', [code, day]))
-      .length > 0
   );
 }
 

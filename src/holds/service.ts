@@ -2,15 +2,17 @@
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
 import type { CircLogService } from '../circ-log/service.ts';
-import { addMonths, type ClosedDays } from '../shared/calendar.ts';
+import { addMonths } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
 import { together } from '../db/together.ts';
+import type { ItemService } from '../items/service.ts';
 import type { LibraryService, Settings } from '../library/service.ts';
+import type { PatronService, PatronState } from '../patrons/service.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { standing } from '../library/standing.ts';
 import { fail } from '../shared/errors.ts';
 import { parseDay } from '../shared/calendar.ts';
-import { arrive, passItemOn } from './lifecycle.ts';
+import { arrive, passItemOn, type LifecycleDeps } from './lifecycle.ts';
 import { refuseHold } from './refusals.ts';
 import * as bulk from './bulk-repository.ts';
 import * as repo from './repository.ts';
@@ -35,7 +37,13 @@ export class HoldService {
     private readonly db: Db,
     private readonly library: LibraryService,
     private readonly circLog: CircLogService,
-  ) {}
+    private readonly items: ItemService,
+    private readonly patrons: PatronService,
+  ) {
+    this.lifecycle = { library, items };
+  }
+
+  private readonly lifecycle: LifecycleDeps;
 
   /** Today where the library is. */
   today(q: Queryable = this.db): Promise<string> {
@@ -66,7 +74,7 @@ export class HoldService {
         if (!item) throw refuseHold.recordNotFound(what);
         if (item.suppressed || !repo.HOLDABLE_STATUSES.includes(item.status)) throw refuseHold.notHoldable(what);
       }
-      const patron = await lockPatronInGoodStanding(tx, patronId, today, settings);
+      const patron = await this.lockPatronInGoodStanding(tx, patronId, today, settings);
       const location = await repo.getLocation(tx, req.pickupLocation);
       if (!location?.pickup) throw refuseHold.notPickupLocation(req.pickupLocation);
       if (await repo.hasActiveHold(tx, patronId, req.recordType as 'b' | 'i', recordId)) throw refuseHold.alreadyOnHold(what);
@@ -154,7 +162,7 @@ export class HoldService {
   }
 
   async cancelAll(patronId: string): Promise<number> {
-    if (!(await repo.patronExists(this.db, patronId))) throw fail.notFound(`no patron ${patronId}`);
+    if (!(await this.patrons.exists(patronId))) throw fail.notFound(`no patron ${patronId}`);
     return this.db.transaction(async (tx) => {
       await stamp(tx); // a cancellation may pass an item on (items carry updatedDate)
       await this.lockQueuesOf(tx, patronId);
@@ -197,7 +205,7 @@ export class HoldService {
     if (!item) return;
     // On the shelf, the item is at the pickup location; in transit, it is treated as back home.
     const at = hold.state === 'r' ? hold.pickup_location : item.location_code;
-    await passItemOn(tx, itemId, bibIds, at, await this.today(tx), await stamp(tx));
+    await passItemOn(this.lifecycle, tx, itemId, bibIds, at, await this.today(tx), await stamp(tx));
   }
 
   /**
@@ -227,24 +235,6 @@ export class HoldService {
     }
   }
 
-  /** The weekdays and dates a location is closed (pickup-by dates move past them). */
-  async closedDays(location: string): Promise<{ weekdays: number[]; dates: string[] }> {
-    if (!(await repo.getLocation(this.db, location))) throw fail.notFound(`no location ${location}`);
-    return repo.closedDays(this.db, location, '0001-01-01');
-  }
-
-  /** Closes a location on these weekdays and dates, or opens it again (adding false), all or none. */
-  async setClosed(location: string, days: readonly ({ weekday: number } | { date: string })[], adding: boolean): Promise<void> {
-    if (!(await repo.getLocation(this.db, location))) throw fail.notFound(`no location ${location}`);
-    await this.db.transaction(async (tx) => {
-      for (const d of days) {
-        if ('weekday' in d)
-          await (adding ? repo.addClosedWeekday(tx, location, d.weekday) : repo.removeClosedWeekday(tx, location, d.weekday));
-        else await (adding ? repo.addClosedDate(tx, location, d.date) : repo.removeClosedDate(tx, location, d.date));
-      }
-    });
-  }
-
   /**
    * Takes the locks of a change to an item's circulation: the item's bibs (their hold queues) first,
    * as every change to holds takes them, so checkouts, check-ins and hold changes of the same bibs
@@ -255,7 +245,7 @@ export class HoldService {
     tx: Queryable,
     itemId: string,
     patronId?: string,
-  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: repo.PatronState | undefined; today: string }> {
+  ): Promise<{ bibIds: string[]; item: repo.ItemState | undefined; patron: PatronState | undefined; today: string }> {
     const [bibIds, now] = await together([this.lockQueues(tx, itemId), this.library.now(tx)]);
     return { bibIds, ...(await this.lockParties(tx, itemId, patronId, now)), today: now.today };
   }
@@ -271,27 +261,12 @@ export class HoldService {
     itemId: string,
     patronId: string | undefined,
     now: Settings & { today: string },
-  ): Promise<{ item: repo.ItemState | undefined; patron: repo.PatronState | undefined }> {
+  ): Promise<{ item: repo.ItemState | undefined; patron: PatronState | undefined }> {
     const [patron, item] = await together([
-      patronId === undefined ? undefined : lockPatronInGoodStanding(tx, patronId, now.today, now),
+      patronId === undefined ? undefined : this.lockPatronInGoodStanding(tx, patronId, now.today, now),
       repo.lockItem(tx, itemId),
     ]);
     return { item, patron };
-  }
-
-  /** The closed days of an item's location from today on (for its due date: calendar.openDayAfter). */
-  closedDaysOfItem(tx: Queryable, itemId: string, today: string): Promise<ClosedDays> {
-    return repo.closedDaysOfItem(tx, itemId, today);
-  }
-
-  /** Whether a live item has this id. */
-  itemIdExists(id: string): Promise<boolean> {
-    return repo.itemExists(this.db, id);
-  }
-
-  /** The live item with this barcode, read in the caller's transaction. */
-  itemIdOfBarcode(tx: Queryable, barcode: string): Promise<string | undefined> {
-    return repo.itemIdOfBarcode(tx, barcode);
   }
 
   /**
@@ -310,13 +285,8 @@ export class HoldService {
     await together([
       filled && repo.finishHold(tx, filled.id, 'f', 'checked out'),
       filled && this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id }),
-      repo.setItemStatus(tx, itemId, '-', due, at),
+      this.items.setStatus(tx, itemId, '-', due, at),
     ]);
-  }
-
-  /** A renewed loan's new due date on its item. Under lockForCirculation. */
-  async setDue(tx: Queryable, itemId: string, due: string, at: Date): Promise<void> {
-    await repo.setItemStatus(tx, itemId, '-', due, at);
   }
 
   /** Whether a hold of another patron waits for this item (it could fill it today): a loan of it is not renewed. Under lockForCirculation. */
@@ -327,25 +297,25 @@ export class HoldService {
 
   /** A checked-in item goes to the next hold it can fill, in transit or on the hold shelf, or back on the shelf. Under lockForCirculation. */
   arrive(tx: Queryable, itemId: string, bibIds: string[], location: string | null, today: string, at: Date): ReturnType<typeof arrive> {
-    return arrive(tx, itemId, bibIds, location, today, at);
+    return arrive(this.lifecycle, tx, itemId, bibIds, location, today, at);
   }
-}
 
-/** Locks the patron, refusing one that does not exist, has expired, or is blocked (by hand, or by the library's blocks). */
-async function lockPatronInGoodStanding(tx: Queryable, patronId: string, today: string, settings: Settings): Promise<repo.PatronState> {
-  const patron = await repo.lockPatron(tx, patronId, today);
-  if (!patron) throw fail.notFound(`no patron ${patronId}`);
-  const found = standing(patron, today, settings);
-  if (found.ok) return patron;
-  switch (found.reason) {
-    case 'expired':
-      throw refuseHold.patronExpired(patronId, found.expirationDate);
-    case 'blocked':
-      throw refuseHold.patronBlocked(patronId, found.blockCode);
-    case 'owesTooMuch':
-      throw refuseHold.owesTooMuch(patronId, found.owed, found.limit);
-    case 'tooManyOverdue':
-      throw refuseHold.tooManyOverdue(patronId, found.overdue, found.limit);
+  /** Locks the patron, refusing one that does not exist, has expired, or is blocked (by hand, or by the library's blocks). */
+  private async lockPatronInGoodStanding(tx: Queryable, patronId: string, today: string, settings: Settings): Promise<PatronState> {
+    const patron = await this.patrons.lockForCirculation(tx, patronId, today);
+    if (!patron) throw fail.notFound(`no patron ${patronId}`);
+    const found = standing(patron, today, settings);
+    if (found.ok) return patron;
+    switch (found.reason) {
+      case 'expired':
+        throw refuseHold.patronExpired(patronId, found.expirationDate);
+      case 'blocked':
+        throw refuseHold.patronBlocked(patronId, found.blockCode);
+      case 'owesTooMuch':
+        throw refuseHold.owesTooMuch(patronId, found.owed, found.limit);
+      case 'tooManyOverdue':
+        throw refuseHold.tooManyOverdue(patronId, found.overdue, found.limit);
+    }
   }
 }
 

@@ -332,6 +332,21 @@ export interface ItemListFilter extends CommonListFilter {
 }
 
 /** The live item with this barcode (the first, should several share it). */
+export async function itemExists(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('select 1 from items where id = $1 and deleted_date is null', [id])).length > 0;
+}
+
+/** An item's circulation status and due date (null: not on loan), written under its circulation locks. */
+export async function setItemStatus(tx: Queryable, itemId: string, status: string, dueDate: string | null, stamp: Date): Promise<void> {
+  await tx.query('update items set status = $2, due_date = $3::date::timestamptz, updated_date = $4 where id = $1', [
+    itemId,
+    status,
+    dueDate,
+    stamp,
+  ]);
+}
+
+/** The live item with this barcode; of several, the first made. */
 export async function itemIdByBarcode(db: Queryable, barcode: string): Promise<string | undefined> {
   return (
     await db.query<{ id: string }>('select id::text from items where barcode = $1 and deleted_date is null order by id limit 1', [barcode])

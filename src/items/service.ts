@@ -32,6 +32,25 @@ export class ItemService {
     return id === undefined ? undefined : repo.getItem(this.db, id, extras);
   }
 
+  /** Whether a live item has this id. */
+  exists(id: string): Promise<boolean> {
+    return repo.itemExists(this.db, id);
+  }
+
+  /** The id of the live item with this barcode (of several, the first made), read on q (a caller's transaction). */
+  idOfBarcode(q: Queryable, barcode: string): Promise<string | undefined> {
+    return repo.itemIdByBarcode(q, barcode);
+  }
+
+  /**
+   * An item's circulation status ('-' on the shelf or on loan, 't' in transit, '!' on the hold
+   * shelf) and due date (null: not on loan), in the caller's transaction, under the item's
+   * circulation locks (HoldService.lockForCirculation).
+   */
+  setStatus(tx: Queryable, itemId: string, status: string, dueDate: string | null, stamp: Date): Promise<void> {
+    return repo.setItemStatus(tx, itemId, status, dueDate, stamp);
+  }
+
   /** These items (those that exist), in no order. */
   many(ids: readonly string[], extras?: repo.ItemExtras): Promise<repo.ItemRow[]> {
     return repo.getItems(this.db, ids, extras);

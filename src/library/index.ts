@@ -2,7 +2,7 @@
 // hold rules, blocks, time zone), "today" where it is, and the rule for a loan.
 import type { Domain } from '../domain.ts';
 import { v6 } from '../domain.ts';
-import { profileCommands } from './commands.ts';
+import { locationCommands, profileCommands } from './commands.ts';
 import { libraryRoutes } from './routes.ts';
 import { LibraryService } from './service.ts';
 
@@ -16,5 +16,8 @@ export const library: Domain = {
   name: 'library',
   services: ({ db, clock }) => ({ library: new LibraryService(db, clock) }),
   register: async (app, { services }) => v6(app, (api) => libraryRoutes(api, services.library)),
-  commands: profileCommands,
+  commands: (program, cli) => {
+    profileCommands(program, cli);
+    locationCommands(program, cli);
+  },
 };

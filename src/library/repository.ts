@@ -2,6 +2,7 @@
 // records that still name a code, and the circulation rule for a loan (circulation_rule(), 0023).
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Queryable } from '../db/types.ts';
+import { replaceClosedDays } from './closed-days-repository.ts';
 import { ruleKey, WEEKDAYS, type BranchSpec, type LocationSpec, type Profile, type RuleSpec } from './profile.ts';
 
 export interface Settings {
@@ -192,16 +193,12 @@ export async function upsertLocation(tx: Queryable, l: LocationSpec, branchId: n
        hold_shelf_days = excluded.hold_shelf_days`,
     [l.code, l.name, branchId, l.pickup, l.holdShelfDays],
   );
-  await tx.query('delete from location_closed_days where location_code = $1', [l.code]);
-  await tx.query('insert into location_closed_days (location_code, weekday) select $1, d from unnest($2::int[]) d', [
+  await replaceClosedDays(
+    tx,
     l.code,
     WEEKDAYS.flatMap((d, i) => (l.openDays.includes(d) ? [] : [i])),
-  ]);
-  await tx.query('delete from location_closed_dates where location_code = $1', [l.code]);
-  await tx.query('insert into location_closed_dates (location_code, closed_date) select $1, d from unnest($2::date[]) d', [
-    l.code,
     l.closedDates,
-  ]);
+  );
 }
 
 export async function deleteLocation(tx: Queryable, code: string): Promise<void> {

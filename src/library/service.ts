@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import type { Clock } from '../shared/calendar.ts';
+import type { ClosedDays, Clock } from '../shared/calendar.ts';
+import { fail } from '../shared/errors.ts';
+import * as closed from './closed-days-repository.ts';
 import { describeChange, plan, type Change } from './plan.ts';
 import { parseProfile, ProfileError, ruleKey as ruleKeyOf, type Profile } from './profile.ts';
 import * as repo from './repository.ts';
@@ -59,6 +61,34 @@ export class LibraryService {
   /** ruleFor this patron's loan of this item, read by their ids (none when either is missing). */
   ruleForLoan(q: Queryable, patronId: string, itemId: string): Promise<repo.Rule | undefined> {
     return repo.ruleForLoan(q, patronId, itemId);
+  }
+
+  /** The weekdays and dates a location is closed (due dates and pickup-by dates move past them). */
+  async closedDays(location: string): Promise<ClosedDays> {
+    if (!(await closed.locationExists(this.db, location))) throw fail.notFound(`no location ${location}`);
+    return closed.closedDays(this.db, location, '0001-01-01');
+  }
+
+  /** A location's closed days from `from` on, read in the caller's transaction. */
+  closedDaysFrom(q: Queryable, location: string, from: string): Promise<ClosedDays> {
+    return closed.closedDays(q, location, from);
+  }
+
+  /** The closed days of an item's location from `from` on (for its due date: calendar.openDayAfter). */
+  closedDaysOfItem(q: Queryable, itemId: string, from: string): Promise<ClosedDays> {
+    return closed.closedDaysOfItem(q, itemId, from);
+  }
+
+  /** Closes a location on these weekdays and dates, or opens it again (adding false), all or none. */
+  async setClosed(location: string, days: readonly ({ weekday: number } | { date: string })[], adding: boolean): Promise<void> {
+    if (!(await closed.locationExists(this.db, location))) throw fail.notFound(`no location ${location}`);
+    await this.db.transaction(async (tx) => {
+      for (const d of days) {
+        if ('weekday' in d)
+          await (adding ? closed.addClosedWeekday(tx, location, d.weekday) : closed.removeClosedWeekday(tx, location, d.weekday));
+        else await (adding ? closed.addClosedDate(tx, location, d.date) : closed.removeClosedDate(tx, location, d.date));
+      }
+    });
   }
 
   /** The library as one profile, read in one snapshot (an apply meanwhile shows whole or not at all). */

@@ -14,7 +14,7 @@ declare module '../domain.ts' {
 export const patrons: Domain = {
   name: 'patrons',
   services: ({ db, config, services }) => ({
-    // Deleting a patron cancels its holds in the same transaction.
+    // Deleting a patron cancels its holds in the same transaction (HoldService, built after this one).
     patrons: new PatronService(
       db,
       config.pinLimits,

@@ -235,6 +235,28 @@ export async function addOwed(tx: Queryable, id: string, delta: string): Promise
   await tx.query('update patrons set money_owed = greatest(money_owed + $2::numeric, 0) where id = $1', [id, delta]);
 }
 
+/** What a checkout or a hold needs of its patron, read with the patron's row locked. */
+export interface PatronState {
+  id: string;
+  expiration_date: string | null;
+  block_code: string;
+  patron_type: number;
+  money_owed: string;
+  /** Checkouts due before the day asked about. */
+  overdue: number;
+}
+
+export async function lockPatron(tx: Queryable, id: string, today: string): Promise<PatronState | undefined> {
+  return (
+    await tx.query<PatronState>(
+      `select id::text, to_char(expiration_date, 'YYYY-MM-DD') as expiration_date, block_code, patron_type, money_owed::text,
+         (select count(*)::int from checkouts c where c.patron_id = p.id and c.returned_date is null and c.due_date < $2::date) as overdue
+       from patrons p where id = $1 and deleted_date is null for update`,
+      [id, today],
+    )
+  )[0];
+}
+
 export async function patronExists(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('select 1 from patrons where id = $1 and deleted_date is null', [id])).length > 0;
 }

@@ -133,6 +133,14 @@ export class PatronService {
     return repo.patronExists(this.db, id);
   }
 
+  /**
+   * Locks a live patron's row for a checkout or a hold, in the caller's transaction, and reads what
+   * their standing needs (library/standing.ts): undefined when there is no such patron.
+   */
+  lockForCirculation(tx: Queryable, id: string, today: string): Promise<repo.PatronState | undefined> {
+    return repo.lockPatron(tx, id, today);
+  }
+
   async get(id: string, extras?: repo.PatronExtras): Promise<repo.PatronRow> {
     const row = await repo.getPatron(this.db, id, extras);
     if (!row) throw fail.notFound(`no patron ${id}`);
@@ -254,7 +262,7 @@ export class PatronService {
   }
 }
 
-export type { BulkPatron, PatronRow } from './repository.ts';
+export type { BulkPatron, PatronRow, PatronState } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions. */
 export const patronLoader = { insert: repo.insertBulkPatrons };

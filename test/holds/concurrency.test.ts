@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/shared/calendar.ts';
 import { LibraryService } from '../../src/library/service.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
+import { ItemService } from '../../src/items/service.ts';
 import { HoldService } from '../../src/holds/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, addPatron, addPatrons, setUpLibrary } from '../helpers/circulation.ts';
@@ -153,7 +154,9 @@ describe(`hold queues under concurrency on ${ENGINE}`, () => {
     assert.ok(due >= 10);
     const second = t.testDb.url ? openPostgres(t.testDb.url, { max: 5, connectTimeoutSec: 10 }) : undefined;
     try {
-      const other = new HoldService(second ?? db, new LibraryService(second ?? db, clock), new CircLogService(second ?? db, 365));
+      const otherDb = second ?? db;
+      const otherLibrary = new LibraryService(otherDb, clock);
+      const other = new HoldService(otherDb, otherLibrary, new CircLogService(otherDb, 365), new ItemService(otherDb), t.services.patrons);
       const runs = await Promise.all([t.services.holds.expire(), other.expire(), t.services.holds.expire(), other.expire()]);
       assert.equal(
         runs.reduce((n, r) => n + r.uncollected, 0),

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/shared/calendar.ts';
 import { holdExpiry } from '../../src/holds/expiry.ts';
-import { addClosedDate, addClosedWeekday } from '../../src/holds/repository.ts';
 import { assertRefused, caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, addPatron, setUpLibrary } from '../helpers/circulation.ts';
@@ -29,8 +28,7 @@ describe(`holds on ${ENGINE}`, () => {
     db = t.testDb.db;
     await setUpLibrary(db);
     // Main is closed on Mondays and on 2026-11-10.
-    await addClosedWeekday(db, 'mn', 1);
-    await addClosedDate(db, 'mn', '2026-11-10');
+    await t.services.library.setClosed('mn', [{ weekday: 1 }, { date: '2026-11-10' }], true);
     writer = caller(t, await bearer(t, ['Patrons_Holds_Write']));
     reader = caller(t, await bearer(t, ['Patrons_Holds_Read']));
     desk = caller(t, await bearer(t, ['all']));
