@@ -6,7 +6,7 @@
 // `|AY<n>AZ` and ends with CR LF; a field left empty is not appended (`append` skips ''); a field
 // is read from an answer only where `|XX…|` surrounds it (the first one after the fixed part
 // excepted), repeated fields only as one run, the sequence number only after a `|`. Its own test
-// suite's vectors (test/requests.js, test/responses.js) are checked against this port in
+// suite's vectors (requests.js and responses.js in its test folder) are checked against this port in
 // test/sip2/node-sip2.test.ts, so what Carrel is tested with is what that client sends and reads.
 // Its Connection is not in its repository: the one here writes a message and reads to the CR.
 import net from 'node:net';

@@ -1,5 +1,6 @@
 // Rules for funds: the library sets code, name and appropriation; invoices keep expenditure and
-// encumbrance (src/invoices/service.ts). Writes stamp the change clock like every record write.
+// encumbrance (src/acquisitions/invoices/service.ts). Writes stamp the change clock like every
+// record write.
 import { stamp } from '../../db/change-clock.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
