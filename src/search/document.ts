@@ -47,11 +47,6 @@ export const STEM_FACTOR = 0.6;
 export const ANY_FIELD = '*';
 export const EXACT_FACTOR = 1 - STEM_FACTOR;
 /**
- * "*!war": the main title starts with "war" (more when it is the whole title). A one-word search
- * adds it, and ranks from its impact list too, so exact and leading title matches come first
- * however common the word; longer searches compare the whole title instead.
- */
-/**
  * "*~civil war": two words one after the other in the bib's text (stop words and numbers between
  * them skipped), in their exact forms, weighted as the heavier of their places. Every bib whose
  * text holds a quoted phrase is in the list of each pair of the phrase, usually far shorter than its words':
@@ -77,8 +72,14 @@ export function pairKeys(run: string[]): string[] {
   return paired.slice(1).map((w, i) => pairKey(paired[i]!, w));
 }
 
+/**
+ * The weights of "*!war": the main title starts with "war" (more when it is the whole title). A
+ * one-word search adds it, and ranks from its impact list too, so exact and leading title matches
+ * come first however common the word; longer searches compare the whole title instead.
+ */
 const LEADING_TITLE_WORD = 25;
 const WHOLE_TITLE_WORD = 60;
+
 const NUMBER_WEIGHT = 8;
 
 export interface SearchDocumentInput {

@@ -1,7 +1,7 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
-// for the API and (next) the public catalogue pages, so both give the same records in the same
-// order. It reads what the planner (plan.ts) needs, has it choose how the search is executed, and
-// executes that.
+// for the API (GET /bibs/search) and the public catalogue pages (src/catalog/service.ts), so both
+// give the same records in the same order. It reads what the planner (plan.ts) needs, has it
+// choose how the search is executed, and executes that.
 import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Db } from '../db/types.ts';
 import {

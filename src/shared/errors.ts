@@ -1,5 +1,6 @@
-// What a rule says when it refuses: a plain value every door maps to its own wire form (the REST
-// error body in src/http/errors.ts; next a SIP2 field, a SOAP fault, a Patron API ERRMSG).
+// What a rule says when it refuses: a plain value every door maps to its own wire form: the REST
+// error body (src/http/errors.ts), a SIP2 answer's screen message (src/sip2/circulation-messages.ts),
+// a Patron API page's ERRNUM and ERRMSG (src/patron-api/), a `carrel` command's error (src/cli/kit.ts).
 // Nothing here knows of HTTP statuses or of Sierra's REST error codes.
 
 export type FailureKind =
