@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { readLock } from '../../src/db/embedded-lock.ts';
 import { childDatabase, ENGINE } from '../helpers/db.ts';
-import { carrel, startServer, type ServerProcess } from '../helpers/process.ts';
+import { carrel, startServer, type ServerProcess, serverBearer } from '../helpers/process.ts';
 import { freePort } from '../helpers/tcp.ts';
 
 /**
@@ -44,15 +44,7 @@ describe(
       database = await childDatabase();
       env = { ...database.env, CARREL_DEMO_CATALOGUE: 'false' };
       server = await startServer(env, await freePort());
-      const key = JSON.parse((await carrel(['keys', 'create', '--name', 'w', '--roles', 'Bibs_Write', '--json'], env)).stdout) as {
-        key: string;
-        secret: string;
-      };
-      const token = await fetch(`${server.url}/v6/token`, {
-        method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
-      });
-      auth = `Bearer ${((await token.json()) as { access_token: string }).access_token}`;
+      auth = await serverBearer(server, env, ['Bibs_Write']);
     });
     after(async () => {
       await server?.stop();

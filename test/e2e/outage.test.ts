@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ENGINE } from '../helpers/db.ts';
 import { postgresBin, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.ts';
-import { carrel, startServer, type ServerProcess } from '../helpers/process.ts';
+import { startServer, type ServerProcess, serverBearer } from '../helpers/process.ts';
 import { freePort } from '../helpers/tcp.ts';
 
 const CONNECT_TIMEOUT_SEC = 2;
@@ -38,15 +38,7 @@ describe('a PostgreSQL outage under load', { skip }, () => {
       },
       await freePort(),
     );
-    const created = await carrel(['keys', 'create', '--name', 'outage', '--roles', 'all', '--json'], { DATABASE_URL: pg.url });
-    assert.equal(created.code, 0, created.stderr);
-    const key = JSON.parse(created.stdout) as { key: string; secret: string };
-    const res = await fetch(`${server.url}/v6/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
-    });
-    assert.equal(res.status, 200);
-    token = ((await res.json()) as { access_token: string }).access_token;
+    token = (await serverBearer(server, { DATABASE_URL: pg.url }, ['all'])).slice('Bearer '.length);
   });
   after(async () => {
     await server?.stop();

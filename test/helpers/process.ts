@@ -86,3 +86,19 @@ export async function carrel(args: string[], env: Record<string, string>): Promi
     return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
 }
+
+/**
+ * A bearer token from a running server, for a key the `carrel` command makes with these roles
+ * (env: the server's database settings).
+ */
+export async function serverBearer(server: ServerProcess, env: Record<string, string>, roles: string[]): Promise<string> {
+  const created = await carrel(['keys', 'create', '--name', 'test', '--roles', roles.join(','), '--json'], env);
+  if (created.code !== 0) throw new Error(`carrel keys create failed: ${created.stderr}`);
+  const key = JSON.parse(created.stdout) as { key: string; secret: string };
+  const res = await fetch(`${server.url}/v6/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+  });
+  if (res.status !== 200) throw new Error(`the token endpoint answered ${res.status}: ${await res.text()}`);
+  return `Bearer ${((await res.json()) as { access_token: string }).access_token}`;
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { childDatabase, ENGINE } from '../helpers/db.ts';
-import { carrel, startServer, type ServerProcess } from '../helpers/process.ts';
+import { startServer, type ServerProcess, serverBearer } from '../helpers/process.ts';
 import { freePort } from '../helpers/tcp.ts';
 
 describe(`search freshness on a running server on ${ENGINE}`, () => {
@@ -15,15 +15,7 @@ describe(`search freshness on a running server on ${ENGINE}`, () => {
     database = await childDatabase();
     const env = { ...database.env, CARREL_DEMO_CATALOGUE: 'false' };
     server = await startServer(env, await freePort());
-    const key = JSON.parse((await carrel(['keys', 'create', '--name', 's', '--roles', 'Bibs_Write', '--json'], env)).stdout) as {
-      key: string;
-      secret: string;
-    };
-    const token = await fetch(`${server.url}/v6/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
-    });
-    auth = `Bearer ${((await token.json()) as { access_token: string }).access_token}`;
+    auth = await serverBearer(server, env, ['Bibs_Write']);
   });
   after(async () => {
     await server?.stop();
