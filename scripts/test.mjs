@@ -1,5 +1,6 @@
 // `npm test`: runs every test/**/*.test.ts with Node's own test runner (Node 20 has no glob
-// support in --test). Arguments narrow the run: `npm test -- test/health`.
+// support in --test). Arguments narrow the run: `npm test -- test/health`. `--unit` (npm run
+// test:unit) runs only the files that open no database, server or command: in seconds.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,9 +13,15 @@ function find(dir) {
   });
 }
 
-const filters = process.argv.slice(2);
+// A file opens a database (or a server, or a command, which open one) when it names one of these.
+const OPENS_A_DATABASE = /helpers\/(db|app|process)\.ts|src\/db\/(open|pglite|postgres)\.ts|createTestDb|openServerDb/;
+
+const args = process.argv.slice(2);
+const unit = args.includes('--unit');
+const filters = args.filter((a) => a !== '--unit');
 const files = find('test')
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .filter((file) => !unit || !OPENS_A_DATABASE.test(fs.readFileSync(file, 'utf8')))
   .sort();
 if (files.length === 0) {
   console.error('no test files match');

@@ -135,7 +135,7 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     onnotice: () => {},
     // No JIT compilation: Carrel's statements are short, and where the planner overestimates one
     // (a search's pool, whose size it cannot know) it spent 100-250 ms compiling a statement that
-    // runs in 10 ms (bench/README.md, search).
+    // runs in 10 ms (bench/HISTORY.md, 2026-11-23, search, fifth session).
     connection: { application_name: 'carrel', jit: 'off' },
     // Same JS types as PGlite gives: int8 and numeric stay strings (exact), timestamps become Dates.
     types: {},

@@ -1,7 +1,8 @@
 // Bitmaps of the longer stem lists ("~" keys): one bit per bib id, kept in chunks of CHUNK_BITS ids.
 // A search of several words checks each bib of its pool against the other words' lists; a probe of
 // a B-tree list costs about 1.5 µs in PostgreSQL, a bit of a bitmap read once per search about
-// 0.1 µs, and words seldom found together probe pools of thousands of bibs (bench/README.md).
+// 0.1 µs, and words seldom found together probe pools of thousands of bibs (bench/HISTORY.md, the
+// search sessions of 2026-11-23 and 24).
 // The bitmaps live in the database (search_bitmaps), written in the indexer's transaction, so
 // every server process reads the same ones. Bit n of a chunk is bit n % 8 of byte n / 8, counted
 // from the least significant: PostgreSQL's get_bit on bytea reads them so.
