@@ -205,7 +205,9 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
       const length = received.peek(head + 4).readInt32BE(head) + head;
       // Before authentication a message is a start-up packet or a SCRAM message: small.
       const most = session ? 64 * 1024 * 1024 : 16 * 1024;
-      if (length < head + 4 || length > most) {
+      // A start-up packet holds at least its code after its length, which is read before it is answered.
+      const least = started ? head + 4 : 8;
+      if (length < least || length > most) {
         fatal('08P01', 'invalid message length');
         received.clear();
         return undefined;
