@@ -1,7 +1,5 @@
 // SQL for funds.
 import type { Queryable } from '../../db/types.ts';
-import { Decimal, MAX_FUND_TOTAL } from '../../shared/money.ts';
-import { refuse } from '../refusals.ts';
 
 export interface FundRow {
   id: number;
@@ -98,24 +96,24 @@ export interface BalanceChange {
   expenditure: string;
 }
 
-/** Applies balance changes to funds, locking them in id order first so concurrent writers cannot deadlock. */
-export async function changeBalances(tx: Queryable, changes: readonly BalanceChange[], stamp: Date): Promise<void> {
-  if (changes.length === 0) return;
-  const locked = await tx.query<{ id: number; code: string; encumbrance: string; expenditure: string }>(
+/** A fund's balances as locked for a change: numeric text. */
+export interface LockedBalances {
+  id: number;
+  code: string;
+  encumbrance: string;
+  expenditure: string;
+}
+
+/** Locks these funds' rows in id order (so concurrent writers cannot deadlock) and reads their balances. */
+export async function lockBalances(tx: Queryable, fundIds: readonly number[]): Promise<LockedBalances[]> {
+  return tx.query<LockedBalances>(
     'select id, code, encumbrance::text, expenditure::text from funds where id = any($1::int[]) order by id for update',
-    [changes.map((c) => c.fundId)],
+    [fundIds],
   );
-  // A fund's balances are numeric(18, 2): refuse (400 code 132) before a sum could overflow them.
-  const byId = new Map(locked.map((f) => [Number(f.id), f]));
-  const over = changes.flatMap((c) => {
-    const f = byId.get(c.fundId);
-    if (!f) return [];
-    const tooLarge =
-      new Decimal(f.encumbrance).plus(c.encumbrance).greaterThan(MAX_FUND_TOTAL) ||
-      new Decimal(f.expenditure).plus(c.expenditure).greaterThan(MAX_FUND_TOTAL);
-    return tooLarge ? [f.code] : [];
-  });
-  if (over.length) throw refuse.fundTotalTooLarge(over);
+}
+
+/** Adds each change to its fund's balances (locked by lockBalances). */
+export async function addToBalances(tx: Queryable, changes: readonly BalanceChange[], stamp: Date): Promise<void> {
   await tx.query(
     `update funds f set encumbrance = f.encumbrance + c.encumbrance, expenditure = f.expenditure + c.expenditure, updated_date = $2
      from jsonb_to_recordset($1::jsonb) as c(fund_id integer, encumbrance numeric, expenditure numeric)

@@ -4,7 +4,7 @@
 import { stamp } from '../../db/change-clock.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
-import { MAX_BALANCE, parseMoney } from '../../shared/money.ts';
+import { Decimal, MAX_BALANCE, MAX_FUND_TOTAL, parseMoney } from '../../shared/money.ts';
 import { refuse } from '../refusals.ts';
 import * as repo from './repository.ts';
 
@@ -110,8 +110,27 @@ export class FundService {
     return repo.fundsByCode(tx, codes);
   }
 
-  /** Moves money between a fund's encumbrance and expenditure, in the caller's transaction (an invoice's write or payment). */
-  changeBalances(tx: Queryable, changes: readonly repo.BalanceChange[], at: Date): Promise<void> {
-    return repo.changeBalances(tx, changes, at);
+  /**
+   * Moves money between a fund's encumbrance and expenditure, in the caller's transaction (an
+   * invoice's write or payment), the funds locked first. A fund's balances are numeric(18, 2):
+   * refused (400 code 132) before a sum could overflow them.
+   */
+  async changeBalances(tx: Queryable, changes: readonly repo.BalanceChange[], at: Date): Promise<void> {
+    if (changes.length === 0) return;
+    const locked = await repo.lockBalances(
+      tx,
+      changes.map((c) => c.fundId),
+    );
+    const byId = new Map(locked.map((f) => [Number(f.id), f]));
+    const over = changes.flatMap((c) => {
+      const f = byId.get(c.fundId);
+      if (!f) return [];
+      const tooLarge =
+        new Decimal(f.encumbrance).plus(c.encumbrance).greaterThan(MAX_FUND_TOTAL) ||
+        new Decimal(f.expenditure).plus(c.expenditure).greaterThan(MAX_FUND_TOTAL);
+      return tooLarge ? [f.code] : [];
+    });
+    if (over.length) throw refuse.fundTotalTooLarge(over);
+    await repo.addToBalances(tx, changes, at);
   }
 }
