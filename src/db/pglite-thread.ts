@@ -182,7 +182,9 @@ export class PGliteThread implements PGliteEngine {
   }
 
   async execProtocolRaw(message: Uint8Array): Promise<Uint8Array> {
-    const copy = message.slice();
+    // A copy in a buffer of its own, which is handed to the thread: a Node Buffer's slice() is a view
+    // of Node's shared pool, which cannot be handed over (Node 26 refuses it).
+    const copy = new Uint8Array(message);
     return (await this.call({ kind: 'raw', message: copy }, [copy.buffer])) as Uint8Array;
   }
 
