@@ -226,9 +226,11 @@ export class WireConnection {
       await was.session.close(was.database.shared ? left === 0 : undefined);
     } catch (error) {
       this.log.error({ err: error }, 'SQL login connection left things behind');
-    } finally {
-      await was.database.close();
     }
+    // Nothing waits on this close: a failure to end the session is logged, never left unhandled.
+    await was.database
+      .close()
+      .catch((error: unknown) => this.log.error({ err: error }, 'SQL login connection could not close its session'));
     this.log.info({ user: was.user }, 'SQL login disconnected');
   }
 
