@@ -1,7 +1,8 @@
 // SQL for placing holds in bulk (`carrel generate`): the rules placement checks one hold at a time
 // (service.ts), applied to a batch in one statement, after the same queue locks.
 import type { Queryable } from '../db/types.ts';
-import { ACTIVE, HOLDABLE_STATUSES } from './repository.ts';
+import { HOLDABLE_STATUSES } from './repository.ts';
+import { ACTIVE_SQL } from './states.ts';
 
 /** A hold to place in bulk (`carrel generate`), its patron, record and item named as a loader knows them. */
 export interface BulkHold {
@@ -86,7 +87,7 @@ export async function insertBulkHolds(tx: Queryable, rows: BulkHold[], holdLimit
      ),
      fresh as (
        select x.*, row_number() over (partition by x.patron_id order by x.k)
-         + (select count(*) from holds a where a.patron_id = x.patron_id and a.state in ${ACTIVE}) as nth
+         + (select count(*) from holds a where a.patron_id = x.patron_id and a.state in ${ACTIVE_SQL}) as nth
        from resolved x
        where not exists (select 1 from holds h where h.patron_id = x.patron_id and h.record_type = x.record_type
                            and coalesce(h.item_id, h.bib_id) = coalesce(x.item_id, x.bib_id))

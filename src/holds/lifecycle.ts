@@ -6,6 +6,7 @@ import type { Queryable } from '../db/types.ts';
 import type { ItemService } from '../items/service.ts';
 import type { LibraryService } from '../library/service.ts';
 import * as repo from './repository.ts';
+import { HOLD_STATE } from './states.ts';
 
 /** What moving an item along asks of other domains: a location's closed days, the item's status. */
 export interface LifecycleDeps {
@@ -63,8 +64,8 @@ export async function arrive(
   stamp: Date,
 ): Promise<Outcome> {
   const trapped = await repo.holdTrapping(tx, itemId);
-  if (trapped?.state === 'r') return { kind: 'ready', holdId: trapped.id };
-  if (trapped?.state === 't') {
+  if (trapped?.state === HOLD_STATE.ready) return { kind: 'ready', holdId: trapped.id };
+  if (trapped?.state === HOLD_STATE.inTransit) {
     if (location !== trapped.pickup_location) return { kind: 'transit', holdId: trapped.id };
     await repo.trapHold(tx, trapped.id, itemId, await pickupByDate(deps, tx, location, today));
     await deps.items.setStatus(tx, itemId, '!', null, stamp);

@@ -1,9 +1,8 @@
 // SQL for holds and the locks that serialise each queue.
 import type { Queryable } from '../db/types.ts';
+import { ACTIVE_SQL, HOLD_STATE, TRAPPED_SQL, type FinishedState, type HoldState } from './states.ts';
 
-/** Hold states as stored; '0', 't' and 'r' are active (in a queue). */
-export type HoldState = '0' | 't' | 'r' | 'x' | 'c' | 'f';
-export const ACTIVE = `('0', 't', 'r')`;
+export type { HoldState } from './states.ts';
 
 export interface HoldRow {
   id: string;
@@ -35,8 +34,8 @@ export interface HoldRow {
 // keep PostgreSQL from using either index; the other kind's subquery is skipped by a one-time filter.
 const queue = (alias: string, kind: 'b' | 'i') => `left join lateral (
     select count(*) filter (where q.id <= h.id)::int as priority, count(*)::int as length from holds q
-    where h.state in ${ACTIVE} and h.record_type = '${kind}'
-      and ${kind === 'b' ? `q.bib_id = h.bib_id and q.record_type = 'b'` : 'q.item_id = h.item_id'} and q.state in ${ACTIVE}
+    where h.state in ${ACTIVE_SQL} and h.record_type = '${kind}'
+      and ${kind === 'b' ? `q.bib_id = h.bib_id and q.record_type = 'b'` : 'q.item_id = h.item_id'} and q.state in ${ACTIVE_SQL}
   ) ${alias} on h.record_type = '${kind}'`;
 
 const SELECT = `select h.id::text, h.patron_id::text, h.record_type, h.bib_id::text, h.item_id::text, h.pickup_location,
@@ -44,8 +43,8 @@ const SELECT = `select h.id::text, h.patron_id::text, h.record_type, h.bib_id::t
   to_char(h.not_wanted_before, 'YYYY-MM-DD') as not_wanted_before, to_char(h.not_needed_after, 'YYYY-MM-DD') as not_needed_after,
   h.note, to_char(h.pickup_by, 'YYYY-MM-DD') as pickup_by, h.trapped_item_id::text, i.location_code, il.name as location_name,
   h.finished_reason,
-  case when h.state in ${ACTIVE} then coalesce(bq.priority, iq.priority) end as priority,
-  case when h.state in ${ACTIVE} then coalesce(bq.length, iq.length) end as queue_length
+  case when h.state in ${ACTIVE_SQL} then coalesce(bq.priority, iq.priority) end as priority,
+  case when h.state in ${ACTIVE_SQL} then coalesce(bq.length, iq.length) end as queue_length
   from holds h join locations pl on pl.code = h.pickup_location
   left join items i on i.id = coalesce(h.trapped_item_id, h.item_id) left join locations il on il.code = i.location_code
   ${queue('bq', 'b')}
@@ -62,7 +61,7 @@ export interface HoldListFilter {
   offset: number;
 }
 
-const stateFilter = (f: HoldListFilter) => (f.inactive ? 'true' : `h.state in ${ACTIVE}`);
+const stateFilter = (f: HoldListFilter) => (f.inactive ? 'true' : `h.state in ${ACTIVE_SQL}`);
 
 export async function listHolds(db: Queryable, f: HoldListFilter): Promise<HoldRow[]> {
   return db.query<HoldRow>(`${SELECT} where ${stateFilter(f)} order by h.id limit $1 offset $2`, [f.limit, f.offset]);
@@ -170,15 +169,16 @@ export async function getLocation(db: Queryable, code: string): Promise<PickupLo
 }
 
 export async function countActiveHolds(tx: Queryable, patronId: string): Promise<number> {
-  return (await tx.query<{ n: number }>(`select count(*)::int as n from holds where patron_id = $1 and state in ${ACTIVE}`, [patronId]))[0]!
-    .n;
+  return (
+    await tx.query<{ n: number }>(`select count(*)::int as n from holds where patron_id = $1 and state in ${ACTIVE_SQL}`, [patronId])
+  )[0]!.n;
 }
 
 export async function hasActiveHold(tx: Queryable, patronId: string, recordType: 'b' | 'i', recordId: string): Promise<boolean> {
   const column = recordType === 'b' ? 'bib_id' : 'item_id';
   return (
     (
-      await tx.query(`select 1 from holds where patron_id = $1 and record_type = $2 and ${column} = $3 and state in ${ACTIVE}`, [
+      await tx.query(`select 1 from holds where patron_id = $1 and record_type = $2 and ${column} = $3 and state in ${ACTIVE_SQL}`, [
         patronId,
         recordType,
         recordId,
@@ -237,8 +237,8 @@ export async function lockHold(tx: Queryable, id: string): Promise<LockedHold | 
 export async function queueBibsOfPatron(db: Queryable, patronId: string): Promise<string[]> {
   return (
     await db.query<{ id: string }>(
-      `select bib_id::text as id from holds where patron_id = $1 and state in ${ACTIVE}
-     union select ib.bib_id::text from holds h join item_bibs ib on ib.item_id = h.item_id where h.patron_id = $1 and h.state in ${ACTIVE}`,
+      `select bib_id::text as id from holds where patron_id = $1 and state in ${ACTIVE_SQL}
+     union select ib.bib_id::text from holds h join item_bibs ib on ib.item_id = h.item_id where h.patron_id = $1 and h.state in ${ACTIVE_SQL}`,
       [patronId],
     )
   ).map((r) => r.id);
@@ -247,14 +247,14 @@ export async function queueBibsOfPatron(db: Queryable, patronId: string): Promis
 /** Active holds of a patron, ids ascending (for cancelling them all). */
 export async function activeHoldIds(db: Queryable, patronId: string): Promise<string[]> {
   return (
-    await db.query<{ id: string }>(`select id::text from holds where patron_id = $1 and state in ${ACTIVE} order by id`, [patronId])
+    await db.query<{ id: string }>(`select id::text from holds where patron_id = $1 and state in ${ACTIVE_SQL} order by id`, [patronId])
   ).map((r) => r.id);
 }
 
 /** The active hold an item is trapped for (in transit or on the shelf). */
 export async function holdTrapping(tx: Queryable, itemId: string): Promise<LockedHold | undefined> {
   return (
-    await tx.query<LockedHold>(`select ${LOCKED} from holds where trapped_item_id = $1 and state in ('t', 'r') for update`, [itemId])
+    await tx.query<LockedHold>(`select ${LOCKED} from holds where trapped_item_id = $1 and state in ${TRAPPED_SQL} for update`, [itemId])
   )[0];
 }
 
@@ -262,7 +262,7 @@ export async function holdTrapping(tx: Queryable, itemId: string): Promise<Locke
 export async function nextHoldFor(tx: Queryable, itemId: string, bibIds: string[], today: string): Promise<LockedHold | undefined> {
   return (
     await tx.query<LockedHold>(
-      `select ${LOCKED} from holds where state = '0' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
+      `select ${LOCKED} from holds where state = '${HOLD_STATE.waiting}' and not frozen and not_wanted_before <= $3::date and not_needed_after >= $3::date
        and ((record_type = 'i' and item_id = $1) or (record_type = 'b' and bib_id = any($2::bigint[])))
        and exists (
          select 1 from patrons p, items i where p.id = holds.patron_id and p.deleted_date is null and i.id = $1
@@ -283,7 +283,7 @@ export async function waitingHoldOfPatron(
 ): Promise<LockedHold | undefined> {
   return (
     await tx.query<LockedHold>(
-      `select ${LOCKED} from holds where patron_id = $1 and state = '0'
+      `select ${LOCKED} from holds where patron_id = $1 and state = '${HOLD_STATE.waiting}'
        and ((record_type = 'i' and item_id = $2) or (record_type = 'b' and bib_id = any($3::bigint[])))
      order by id limit 1 for update`,
       [patronId, itemId, bibIds],
@@ -295,12 +295,12 @@ export async function trapHold(tx: Queryable, id: string, itemId: string, pickup
   await tx.query(`update holds set state = $3, trapped_item_id = $2, pickup_by = $4::date where id = $1`, [
     id,
     itemId,
-    pickupBy ? 'r' : 't',
+    pickupBy ? HOLD_STATE.ready : HOLD_STATE.inTransit,
     pickupBy,
   ]);
 }
 
-export async function finishHold(tx: Queryable, id: string, state: 'x' | 'c' | 'f', reason: string): Promise<void> {
+export async function finishHold(tx: Queryable, id: string, state: FinishedState, reason: string): Promise<void> {
   await tx.query(
     `update holds set state = $2, finished_reason = $3, finished_date = clock_timestamp(), trapped_item_id = null, pickup_by = null where id = $1`,
     [id, state, reason],
@@ -318,8 +318,8 @@ export async function updateHold(tx: Queryable, id: string, changes: { frozen?: 
 /** Waiting holds past their not-needed-after date, and ready holds past their pickup-by date. */
 export async function holdsToExpire(db: Queryable, today: string, limit: number): Promise<{ id: string; state: HoldState }[]> {
   return db.query<{ id: string; state: HoldState }>(
-    `(select id::text, state from holds where state = '0' and not_needed_after < $1::date)
-     union all (select id::text, state from holds where state = 'r' and pickup_by < $1::date)
+    `(select id::text, state from holds where state = '${HOLD_STATE.waiting}' and not_needed_after < $1::date)
+     union all (select id::text, state from holds where state = '${HOLD_STATE.ready}' and pickup_by < $1::date)
      order by id limit $2`,
     [today, limit],
   );
@@ -327,7 +327,10 @@ export async function holdsToExpire(db: Queryable, today: string, limit: number)
 
 /** Whether a waiting hold is still past its not-needed-after date (re-checked under its lock). */
 export async function stillDue(tx: Queryable, id: string, today: string): Promise<boolean> {
-  return (await tx.query("select 1 from holds where id = $1 and state = '0' and not_needed_after < $2::date", [id, today])).length > 0;
+  return (
+    (await tx.query(`select 1 from holds where id = $1 and state = '${HOLD_STATE.waiting}' and not_needed_after < $2::date`, [id, today]))
+      .length > 0
+  );
 }
 
 /** An item's state, read (not locked) when its bibs are locked: placement needs no item lock. */

@@ -16,6 +16,7 @@ import { arrive, passItemOn, type LifecycleDeps } from './lifecycle.ts';
 import { refuseHold } from './refusals.ts';
 import * as bulk from './bulk-repository.ts';
 import * as repo from './repository.ts';
+import { HOLD_STATE, isActive } from './states.ts';
 
 export interface HoldRequest {
   recordType: string;
@@ -140,15 +141,15 @@ export class HoldService {
 
   async update(id: string, changes: { freeze?: boolean; pickupLocation?: string }): Promise<void> {
     await this.withHold(id, async (tx, hold) => {
-      if (!['0', 't', 'r'].includes(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
+      if (!isActive(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
       if (changes.pickupLocation !== undefined) {
         const location = await repo.getLocation(tx, changes.pickupLocation);
         if (!location?.pickup) throw refuseHold.notPickupLocation(changes.pickupLocation);
       }
       const moving = changes.pickupLocation !== undefined && changes.pickupLocation !== hold.pickup_location;
-      if (hold.state === 'r' && (changes.freeze === true || moving)) throw refuseHold.holdReady(id);
+      if (hold.state === HOLD_STATE.ready && (changes.freeze === true || moving)) throw refuseHold.holdReady(id);
       // A hold in transit has its item already: it is filled, not frozen.
-      if (hold.state === 't' && changes.freeze === true) throw refuseHold.holdReady(id);
+      if (hold.state === HOLD_STATE.inTransit && changes.freeze === true) throw refuseHold.holdReady(id);
       await repo.updateHold(tx, id, { frozen: changes.freeze, pickupLocation: changes.pickupLocation });
     });
   }
@@ -156,8 +157,8 @@ export class HoldService {
   /** Cancels an active hold; its trapped item, if any, passes to the next hold. */
   async cancel(id: string): Promise<void> {
     await this.withHold(id, async (tx, hold) => {
-      if (!['0', 't', 'r'].includes(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
-      await this.finish(tx, hold, 'c', 'cancelled');
+      if (!isActive(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
+      await this.finish(tx, hold, HOLD_STATE.cancelled, 'cancelled');
     });
   }
 
@@ -186,15 +187,20 @@ export class HoldService {
       if (!queue) continue;
       await repo.lockBibs(tx, queue.item_id ? [queue.bib_id, ...(await repo.bibsOfItem(tx, queue.item_id))] : [queue.bib_id]); // held already but for a hold placed meanwhile
       const hold = await repo.lockHold(tx, id);
-      if (hold && ['0', 't', 'r'].includes(hold.state)) {
-        await this.finish(tx, hold, 'c', 'cancelled');
+      if (hold && isActive(hold.state)) {
+        await this.finish(tx, hold, HOLD_STATE.cancelled, 'cancelled');
         n++;
       }
     }
     return n;
   }
 
-  private async finish(tx: Queryable, hold: repo.LockedHold, state: 'x' | 'c', reason: string): Promise<void> {
+  private async finish(
+    tx: Queryable,
+    hold: repo.LockedHold,
+    state: typeof HOLD_STATE.expired | typeof HOLD_STATE.cancelled,
+    reason: string,
+  ): Promise<void> {
     await repo.finishHold(tx, hold.id, state, reason);
     const heldItem = hold.item_id ?? hold.trapped_item_id;
     await this.circLog.record(tx, { op: 'x', patronId: hold.patron_id, itemId: heldItem, bibId: hold.bib_id, holdId: hold.id });
@@ -204,7 +210,7 @@ export class HoldService {
     const item = await repo.lockItem(tx, itemId);
     if (!item) return;
     // On the shelf, the item is at the pickup location; in transit, it is treated as back home.
-    const at = hold.state === 'r' ? hold.pickup_location : item.location_code;
+    const at = hold.state === HOLD_STATE.ready ? hold.pickup_location : item.location_code;
     await passItemOn(this.lifecycle, tx, itemId, bibIds, at, await this.today(tx), await stamp(tx));
   }
 
@@ -221,11 +227,11 @@ export class HoldService {
       const before = result.unfilled + result.uncollected;
       for (const { id } of due) {
         await this.withHold(id, async (tx, hold) => {
-          if (hold.state === '0' && (await repo.stillDue(tx, id, today))) {
-            await this.finish(tx, hold, 'x', 'not needed after');
+          if (hold.state === HOLD_STATE.waiting && (await repo.stillDue(tx, id, today))) {
+            await this.finish(tx, hold, HOLD_STATE.expired, 'not needed after');
             result.unfilled++;
-          } else if (hold.state === 'r' && hold.pickup_by! < today) {
-            await this.finish(tx, hold, 'x', 'not collected');
+          } else if (hold.state === HOLD_STATE.ready && hold.pickup_by! < today) {
+            await this.finish(tx, hold, HOLD_STATE.expired, 'not collected');
             result.uncollected++;
           }
         });
@@ -283,7 +289,7 @@ export class HoldService {
   /** A checkout's writes to holds: the hold it fills (holdToFill) finished, and the item on loan until due. Under lockForCirculation. */
   async lend(tx: Queryable, patronId: string, itemId: string, filled: repo.LockedHold | undefined, due: string, at: Date): Promise<void> {
     await together([
-      filled && repo.finishHold(tx, filled.id, 'f', 'checked out'),
+      filled && repo.finishHold(tx, filled.id, HOLD_STATE.filled, 'checked out'),
       filled && this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id }),
       this.items.setStatus(tx, itemId, '-', due, at),
     ]);

@@ -2,6 +2,7 @@
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
+import { ACTIVE_SQL, HOLD_STATE } from '../holds/states.ts';
 
 export interface ItemRow {
   id: string;
@@ -60,13 +61,13 @@ const FROM = 'items i left join locations l on l.code = i.location_code join ite
  */
 const CIRCULATION = `, (select t.name from item_types t where t.code = i.item_type) as item_type_name,
   coalesce((select count(*)::int from item_bibs c where c.bib_id = (select min(f.bib_id) from item_bibs f where f.item_id = i.id) and c.item_id <= i.id), 1) as copy_no,
-  (select count(*)::int from holds h where h.item_id = i.id and h.state in ('0', 't', 'r')) as hold_count,
+  (select count(*)::int from holds h where h.item_id = i.id and h.state in ${ACTIVE_SQL}) as hold_count,
   tr.pickup_location as transit_to, tl.name as transit_to_name,
   lo.due_day, lo.out_date, lo.last_checkout, lo.last_checkin, lo.checkouts_total`;
 const CIRCULATION_FROM = ` left join lateral (select to_char(max(c.due_date) filter (where c.returned_date is null), 'YYYY-MM-DD') as due_day,
     max(c.out_date) filter (where c.returned_date is null) as out_date, max(c.out_date) as last_checkout,
     max(c.returned_date) as last_checkin, count(*)::int as checkouts_total from checkouts c where c.item_id = i.id) lo on true
-  left join holds tr on tr.trapped_item_id = i.id and tr.state = 't'
+  left join holds tr on tr.trapped_item_id = i.id and tr.state = '${HOLD_STATE.inTransit}'
   left join locations tl on tl.code = tr.pickup_location`;
 const select = (extras: ItemExtras = {}) =>
   extras.circulation ? `select ${COLUMNS}${CIRCULATION} from ${FROM}${CIRCULATION_FROM}` : `select ${COLUMNS} from ${FROM}`;
@@ -136,7 +137,7 @@ export async function itemInUse(tx: Queryable, id: string): Promise<{ on_loan: b
   return (
     await tx.query<{ on_loan: boolean; holds: number }>(
       `select exists (select 1 from checkouts where item_id = $1 and returned_date is null) as on_loan,
-         (select count(*)::int from holds where (item_id = $1 or trapped_item_id = $1) and state in ('0', 't', 'r')) as holds`,
+         (select count(*)::int from holds where (item_id = $1 or trapped_item_id = $1) and state in ${ACTIVE_SQL}) as holds`,
       [id],
     )
   )[0]!;

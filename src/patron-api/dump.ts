@@ -2,6 +2,7 @@
 // (the table REST's fixedFields use, src/shared/fixed-fields.ts), a HOLD line per hold, then the
 // variable-length fields. Dates are Sierra's mm-dd-yy, money $0.00. Never the PIN.
 import type { HoldRow } from '../holds/service.ts';
+import { HOLD_STATE } from '../holds/states.ts';
 import type { PatronRow } from '../patrons/service.ts';
 import { daysBetween, dayIn } from '../shared/calendar.ts';
 import { FIXED_FIELDS } from '../shared/fixed-fields.ts';
@@ -35,7 +36,7 @@ const VARIABLE: { tag: string; label: string; values: (row: PatronRow) => string
 /** A hold as Sierra's HOLD[p8] line: P#, I# (the bib or item), placed, not wanted before, not needed after, status, type, pickup. */
 function holdLine(patronId: string, hold: HoldRow): string {
   // ST is the status letter's character code (b 98, i 105, t 116), 0 while on hold.
-  const status = hold.state === 'r' ? (hold.record_type === 'i' ? 'i' : 'b') : hold.state === 't' ? 't' : '0';
+  const status = hold.state === HOLD_STATE.ready ? (hold.record_type === 'i' ? 'i' : 'b') : hold.state === HOLD_STATE.inTransit ? 't' : '0';
   const st = status === '0' ? 0 : status.charCodeAt(0);
   const record = hold.record_type === 'i' ? hold.item_id : hold.bib_id;
   const wait = Math.max(0, daysBetween(hold.placed, hold.not_wanted_before));

@@ -1,5 +1,6 @@
 // SIP2's patron messages: Patron Status (23/24), Patron Information (63/64), Fee Paid (37/38),
 // Block Patron (01 → 24), answered from the patron, circulation, hold and fine services.
+import { HOLD_STATE } from '../holds/states.ts';
 import { standing, type Standing } from '../library/standing.ts';
 import { DomainError } from '../shared/errors.ts';
 import { patronInstitution } from './accounts.ts';
@@ -286,8 +287,8 @@ async function patronView(
     standing: state,
     status,
     checkouts: loans.map((c) => ({ barcode: c.barcode ?? c.item_id, overdue: c.due_date < today })),
-    holdsReady: held.filter((h) => h.state === 'r').map((h) => h.trapped_item_id ?? h.item_id ?? h.bib_id),
-    holdsWaiting: held.filter((h) => h.state !== 'r').map((h) => h.item_id ?? h.bib_id),
+    holdsReady: held.filter((h) => h.state === HOLD_STATE.ready).map((h) => h.trapped_item_id ?? h.item_id ?? h.bib_id),
+    holdsWaiting: held.filter((h) => h.state !== HOLD_STATE.ready).map((h) => h.item_id ?? h.bib_id),
     fines: owed.map((f) => ({ id: f.id, description: f.description ?? f.charge_type })),
     owed: Number(row.money_owed).toFixed(2),
     email: row.emails[0],
