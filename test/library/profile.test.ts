@@ -12,37 +12,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addPatron } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
-
-const LIBRARY = `
-timeZone: Pacific/Auckland
-branches:
-  - id: 1
-    name: Central
-    locations:
-      - { code: cen, name: Central, pickup: true, holdShelfDays: 5, openDays: [mon, tue, wed, thu, fri], closedDates: ['2026-11-10', '2026-12-25'] }
-      - { code: hunt-audio, name: Hunt audio room }
-  - id: 7
-    name: Riverside
-    address: 2 River Rd
-    locations:
-      - { code: riv, name: Riverside, pickup: true }
-itemTypes:
-  - { code: book, name: Book }
-  - { code: dvd, name: DVD }
-  - { code: reference-only-items, name: Reference }
-patronTypes:
-  - { code: 0, name: Adult }
-  - { code: 9, name: Visitor }
-circulationRules:
-  - { loanDays: 14, renewals: 2, holdable: true, finePerDay: 0.2, graceDays: 1 }
-  - { itemType: dvd, loanDays: 3, finePerDay: 1, maxFine: 5 }
-  - { patronType: 9, loanDays: 7, holdLimit: 1 }
-  - { patronType: 9, itemType: dvd, loanDays: 2 }
-  - { location: hunt-audio, loanDays: 1 }
-  - { itemType: reference-only-items, holdable: false }
-holds: { limit: 4, neededByMonths: 2 }
-blocks: { moneyOwed: 10, overdueItems: 2 }
-`;
+import { LIBRARY } from '../helpers/library-profile.ts';
 
 const NOW = new Date('2026-11-02T10:00:00Z');
 
@@ -297,61 +267,6 @@ circulationRules:
     const lateRes = await desk.send('POST', `/v6/patrons/${late}/checkouts`, { itemBarcode: 'H-LIM-5' });
     refused(lateRes, 2);
     assert.match(lateRes.json().description, /2 overdue items/);
-  });
-
-  it('serves what it set up in Sierra shapes: branches, a branch, pickup locations, item metadata', async () => {
-    const reader = caller(t, await bearer(t, ['Bibs_Read']));
-    const list = (await reader.get('/v6/branches')).json();
-    assert.deepEqual(
-      list.entries.map((b: { id: string; locations: { code: string }[] }) => [b.id, b.locations.map((l) => l.code)]),
-      [
-        ['1', ['cen', 'hunt-audio']],
-        ['7', ['riv']],
-      ],
-    );
-    assert.deepEqual((await reader.get('/v6/branches/7?fields=name,address')).json(), {
-      id: '7',
-      name: 'Riverside',
-      address: '2 River Rd',
-    });
-    assert.deepEqual((await reader.get('/iii/sierra-api/v5/branches?fields=name&limit=1')).json(), {
-      total: 1,
-      start: 0,
-      entries: [{ id: '1', name: 'Central' }],
-    });
-    assert.equal((await reader.get('/v6/branches/99')).json().code, 107);
-    assert.equal((await reader.get('/v6/branches/12345678901')).statusCode, 404);
-    assert.equal((await reader.get('/v6/branches/x1')).statusCode, 400);
-    assert.equal((await reader.get('/v6/branches?fields=colour')).json().code, 108);
-    assert.deepEqual((await reader.get('/v6/branches/pickupLocations')).json(), [
-      { code: 'cen', name: 'Central', holdShelfDays: 5 },
-      { code: 'riv', name: 'Riverside', holdShelfDays: 7 },
-    ]);
-    assert.deepEqual((await reader.get('/v6/items/metadata?fields=itemType')).json(), [
-      {
-        field: 'itemType',
-        values: [
-          { code: 'book', desc: 'Book' },
-          { code: 'dvd', desc: 'DVD' },
-          { code: 'reference-only-items', desc: 'Reference' },
-        ],
-      },
-    ]);
-    const all = (await reader.get('/v6/items/metadata')).json();
-    assert.deepEqual(
-      all.map((m: { field: string }) => m.field),
-      ['itemType', 'location', 'status'],
-    );
-    assert.equal((await reader.get('/v6/items/metadata?fields=shelf')).statusCode, 400);
-    // Items by the library's longer codes, whole or by their start ('_' is itself, not any character).
-    const at = async (q: string) =>
-      ((await reader.get(`/v6/items?location=${q}&fields=location`)).json().entries as { location: { code: string } }[]).map(
-        (e) => e.location.code,
-      );
-    assert.ok((await at('hunt-audio')).length > 0);
-    assert.deepEqual(new Set(await at('hunt*')), new Set(['hunt-audio']));
-    assert.deepEqual(await at('hun_*'), []);
-    assert.equal((await reader.get('/v6/items?location=no%20such')).json().code, 108);
   });
 
   it('over REST: read with Branches_Read, plan and apply with Admin_Write only', async () => {
