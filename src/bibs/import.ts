@@ -8,6 +8,7 @@ import type { Db, Queryable } from '../db/types.ts';
 import { holdingsLoader, type PreparedHoldingsRecord } from '../holdings/service.ts';
 import { DEFAULT_ITEM_MAP, type ItemMap } from '../items/from-marc.ts';
 import { itemLoader, type ImportedItem, type ItemPlan } from '../items/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import { CODE_PATTERN } from '../library/profile.ts';
 import { codeLoader } from '../library/service.ts';
 import { ImportSignal } from '../operations/import-signal.ts';
@@ -215,14 +216,15 @@ class Importer {
       // Without a barcode an item cannot be recognised again: it is added with a new bib only.
       if (!item.barcode && !isNew) continue;
       const location = this.code('location', item.location, unknown);
-      let status = item.status ?? '-';
+      let status: string = item.status ?? ITEM_STATUS.available;
       if (!this.known.statuses.has(status)) {
         const unknown = status;
         warnings.push([
           p,
-          () => `item ${item.barcode ?? '(no barcode)'}: status "${unknown}" is not an item status; loaded as "-" (available)`,
+          () =>
+            `item ${item.barcode ?? '(no barcode)'}: status "${unknown}" is not an item status; loaded as "${ITEM_STATUS.available}" (available)`,
         ]);
-        status = '-';
+        status = ITEM_STATUS.available;
       }
       rows.push({
         bibId,

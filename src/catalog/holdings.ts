@@ -2,6 +2,7 @@
 // and a one-line summary for a results list. Suppressed items are the library's business and are
 // never shown.
 import type { ItemRow } from '../items/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 
 export type CopyState = 'available' | 'in-library' | 'unavailable';
 
@@ -21,18 +22,18 @@ export interface HoldingsSummary {
 
 // Readers' words for the item statuses (the staff display strings are terse capitals).
 const STATUS_LABELS: Record<string, string> = {
-  '-': 'Available',
-  o: 'Library use only',
-  t: 'In transit',
-  m: 'Missing',
-  '!': 'On hold shelf',
-  p: 'Being processed',
-  d: 'Damaged',
-  l: 'Lost',
-  w: 'Withdrawn',
-  n: 'Unavailable',
-  $: 'Unavailable',
-  z: 'Unavailable',
+  [ITEM_STATUS.available]: 'Available',
+  [ITEM_STATUS.libraryUseOnly]: 'Library use only',
+  [ITEM_STATUS.inTransit]: 'In transit',
+  [ITEM_STATUS.missing]: 'Missing',
+  [ITEM_STATUS.onHoldShelf]: 'On hold shelf',
+  [ITEM_STATUS.inProcessing]: 'Being processed',
+  [ITEM_STATUS.damaged]: 'Damaged',
+  [ITEM_STATUS.lost]: 'Lost',
+  [ITEM_STATUS.withdrawn]: 'Withdrawn',
+  [ITEM_STATUS.billedNotPaid]: 'Unavailable',
+  [ITEM_STATUS.billedPaid]: 'Unavailable',
+  [ITEM_STATUS.claimsReturned]: 'Unavailable',
 };
 
 const dueFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -47,7 +48,8 @@ function copyOf(item: ItemRow): Copy {
   if (item.due_date)
     return { location, callNumber, status: `Checked out, due ${formatDue(item.due_date)}`, state: 'unavailable', due: item.due_date };
   const status = STATUS_LABELS[item.status] ?? item.status_display.charAt(0) + item.status_display.slice(1).toLowerCase();
-  const state: CopyState = item.status === '-' ? 'available' : item.status === 'o' ? 'in-library' : 'unavailable';
+  const state: CopyState =
+    item.status === ITEM_STATUS.available ? 'available' : item.status === ITEM_STATUS.libraryUseOnly ? 'in-library' : 'unavailable';
   return { location, callNumber, status, state };
 }
 

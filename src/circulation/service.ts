@@ -8,6 +8,7 @@ import { openDayAfter } from '../shared/calendar.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import type { ItemService } from '../items/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import { refuseLoan } from './refusals.ts';
 import type { BranchService } from '../branches/service.ts';
 import type { HoldService } from '../holds/service.ts';
@@ -19,7 +20,7 @@ import * as repo from './repository.ts';
 
 export interface CheckinResult {
   itemId: string;
-  /** The item's status after: '!' on the hold shelf, 't' in transit, '-' back on the shelf. */
+  /** The item's status after (ITEM_STATUS): on the hold shelf, in transit, or available (back on the shelf). */
   status: string;
   holdId?: string;
 }
@@ -104,7 +105,8 @@ export class CirculationService {
         checkoutId: checkout?.id ?? null,
       });
       const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
-      const status = outcome.kind === 'ready' ? '!' : outcome.kind === 'transit' ? 't' : '-';
+      const status =
+        outcome.kind === 'ready' ? ITEM_STATUS.onHoldShelf : outcome.kind === 'transit' ? ITEM_STATUS.inTransit : ITEM_STATUS.available;
       return { itemId, status, ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }) };
     });
   }
@@ -132,7 +134,7 @@ export class CirculationService {
       const next = openDayAfter(today, rule.loanDays, await this.library.closedDaysOfItem(tx, item.id, today));
       const due = next > loan.due_date ? next : loan.due_date;
       await repo.renewCheckout(tx, checkoutId, due);
-      await this.items.setStatus(tx, item.id, '-', due, at);
+      await this.items.setStatus(tx, item.id, ITEM_STATUS.available, due, at);
       await this.circLog.record(tx, { op: 'r', at, patronId: patron.id, itemId: item.id, bibId: bibIds[0] ?? null, due, checkoutId });
       return (await repo.getCheckout(tx, checkoutId))!;
     });

@@ -7,6 +7,7 @@ import { branchLoader } from '../branches/service.ts';
 import { stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { itemLoader } from '../items/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import { marcInJsonText } from '../marc/marc-in-json.ts';
 import { demoRecords } from './catalogue.ts';
 
@@ -59,7 +60,7 @@ export async function loadDemoIfEmpty(db: Db): Promise<number> {
             barcode: String(barcode++),
             callNumber: `${derived[i]?.materialType === 'a' ? 'FIC' : 'AV'} ${author}`,
             location: locations[(i + copy) % locations.length]!,
-            status: copy === 2 ? 'o' : '-',
+            status: copy === 2 ? ITEM_STATUS.libraryUseOnly : ITEM_STATUS.available,
             itemType: derived[i]?.materialType === 'a' ? 'book' : 'media',
           },
           at,

@@ -4,6 +4,7 @@
 // and authors who write one, LCSH-style subjects with their common subdivisions, a spread of
 // material types, years and languages, and one to five items in 949 fields (the importer's
 // default item mapping) at the demo catalogue's locations.
+import { ITEM_STATUS } from '../items/statuses.ts';
 import type { DataField, Field, MarcRecord } from '../marc/record.ts';
 import { Random, Zipf } from './random.ts';
 import { LANGUAGES, LANGUAGE_WEIGHTS, PLACES, SUBDIVISIONS, TOPICS, type Language } from './vocabulary.ts';
@@ -326,7 +327,16 @@ export function generateRecord(seed: number, n: number): MarcRecord {
     : `${material.callPrefix ? `${material.callPrefix} ` : ''}${deweyFor(firstTopic, new Random(seed, n, 0xca))} ${(hasAuthor ? author.inverted : title).slice(0, 3).toLocaleUpperCase()}`;
   for (let copy = 1; copy <= copies; copy++) {
     const location = materialKey === 'ebook' ? 'mn' : r.weighted(LOCATION_WEIGHTS);
-    const status = location === 'mnref' ? 'o' : r.weighted({ '-': 94, t: 2, m: 1, p: 2, d: 1 });
+    const status =
+      location === 'mnref'
+        ? ITEM_STATUS.libraryUseOnly
+        : r.weighted({
+            [ITEM_STATUS.available]: 94,
+            [ITEM_STATUS.inTransit]: 2,
+            [ITEM_STATUS.missing]: 1,
+            [ITEM_STATUS.inProcessing]: 2,
+            [ITEM_STATUS.damaged]: 1,
+          });
     fields.push(
       df('949', ' ', '1', ['a', callNumber], ['i', itemBarcode(seed, n, copy)], ['l', location], ['s', status], ['t', material.itemType]),
     );

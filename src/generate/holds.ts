@@ -8,6 +8,7 @@
 // still wanted now), so only which patrons have expired moves with the calendar.
 import { addMonths } from '../shared/calendar.ts';
 import { HOLDABLE_STATUSES } from '../holds/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import { generateRecord } from './catalogue.ts';
 import { generatePatron } from './patrons.ts';
 import { Random, Zipf } from './random.ts';
@@ -68,7 +69,7 @@ function holdableCopies(seed: number, bib: number): number {
   for (const field of generateRecord(seed, bib).fields) {
     if (field.tag !== '949' || !('subfields' in field)) continue;
     copy++;
-    const status = field.subfields.find((s) => s.code === 's')?.value ?? '-';
+    const status = field.subfields.find((s) => s.code === 's')?.value ?? ITEM_STATUS.available;
     if (HOLDABLE_STATUSES.includes(status)) mask |= 1 << (copy - 1);
   }
   return mask;

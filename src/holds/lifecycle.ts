@@ -4,6 +4,7 @@
 import { openDayAfter } from '../shared/calendar.ts';
 import type { Queryable } from '../db/types.ts';
 import type { ItemService } from '../items/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import type { LibraryService } from '../library/service.ts';
 import * as repo from './repository.ts';
 import { HOLD_STATE } from './states.ts';
@@ -37,16 +38,16 @@ export async function passItemOn(
 ): Promise<Outcome> {
   const hold = await repo.nextHoldFor(tx, itemId, bibIds, today);
   if (!hold) {
-    await deps.items.setStatus(tx, itemId, '-', null, stamp);
+    await deps.items.setStatus(tx, itemId, ITEM_STATUS.available, null, stamp);
     return { kind: 'shelved' };
   }
   if (location !== null && hold.pickup_location === location) {
     await repo.trapHold(tx, hold.id, itemId, await pickupByDate(deps, tx, location, today));
-    await deps.items.setStatus(tx, itemId, '!', null, stamp);
+    await deps.items.setStatus(tx, itemId, ITEM_STATUS.onHoldShelf, null, stamp);
     return { kind: 'ready', holdId: hold.id };
   }
   await repo.trapHold(tx, hold.id, itemId, null);
-  await deps.items.setStatus(tx, itemId, 't', null, stamp);
+  await deps.items.setStatus(tx, itemId, ITEM_STATUS.inTransit, null, stamp);
   return { kind: 'transit', holdId: hold.id };
 }
 
@@ -68,7 +69,7 @@ export async function arrive(
   if (trapped?.state === HOLD_STATE.inTransit) {
     if (location !== trapped.pickup_location) return { kind: 'transit', holdId: trapped.id };
     await repo.trapHold(tx, trapped.id, itemId, await pickupByDate(deps, tx, location, today));
-    await deps.items.setStatus(tx, itemId, '!', null, stamp);
+    await deps.items.setStatus(tx, itemId, ITEM_STATUS.onHoldShelf, null, stamp);
     return { kind: 'ready', holdId: trapped.id };
   }
   return passItemOn(deps, tx, itemId, bibIds, location, today, stamp);

@@ -1,5 +1,6 @@
 // SQL for holds and the locks that serialise each queue.
 import type { Queryable } from '../db/types.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import { ACTIVE_SQL, HOLD_STATE, TRAPPED_SQL, type FinishedState, type HoldState } from './states.ts';
 
 export type { HoldState } from './states.ts';
@@ -131,7 +132,13 @@ export async function lockItem(tx: Queryable, id: string): Promise<ItemState | u
 }
 
 /** Item statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims returned, damaged). */
-export const HOLDABLE_STATUSES = ['-', 't', '!', 'o', 'p'];
+export const HOLDABLE_STATUSES: string[] = [
+  ITEM_STATUS.available,
+  ITEM_STATUS.inTransit,
+  ITEM_STATUS.onHoldShelf,
+  ITEM_STATUS.libraryUseOnly,
+  ITEM_STATUS.inProcessing,
+];
 
 /**
  * How many of the bib's copies could fill a hold of a patron of this type (a holdable status, and

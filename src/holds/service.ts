@@ -6,6 +6,7 @@ import { addMonths } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
 import { together } from '../db/together.ts';
 import type { ItemService } from '../items/service.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 import type { LibraryService, Settings } from '../library/service.ts';
 import type { PatronService, PatronState } from '../patrons/service.ts';
 import type { Db, Queryable } from '../db/types.ts';
@@ -291,7 +292,7 @@ export class HoldService {
     await together([
       filled && repo.finishHold(tx, filled.id, HOLD_STATE.filled, 'checked out'),
       filled && this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id }),
-      this.items.setStatus(tx, itemId, '-', due, at),
+      this.items.setStatus(tx, itemId, ITEM_STATUS.available, due, at),
     ]);
   }
 

@@ -3,6 +3,7 @@ import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 import { ACTIVE_SQL, HOLD_STATE } from '../holds/states.ts';
+import { ITEM_STATUS } from './statuses.ts';
 
 export interface ItemRow {
   id: string;
@@ -75,7 +76,7 @@ const select = (extras: ItemExtras = {}) =>
 export async function insertItem(tx: Queryable, item: NewItem, stamp: Date): Promise<string> {
   const rows = await tx.query<{ id: string }>(
     `insert into items (barcode, call_number, location_code, status, item_type, message, created_date, updated_date)
-     values ($1, $2, $3, coalesce($4, '-'), $5, $6, $7, $7) returning id::text`,
+     values ($1, $2, $3, coalesce($4, '${ITEM_STATUS.available}'), $5, $6, $7, $7) returning id::text`,
     [
       item.barcode ?? null,
       item.callNumber ?? null,

@@ -5,6 +5,7 @@ import { parseItemInput, type ItemChanges, type ItemInput } from './input.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
+import { ITEM_STATUS } from './statuses.ts';
 
 export type { ItemExtras, ItemRow } from './repository.ts';
 
@@ -43,8 +44,8 @@ export class ItemService {
   }
 
   /**
-   * An item's circulation status ('-' on the shelf or on loan, 't' in transit, '!' on the hold
-   * shelf) and due date (null: not on loan), in the caller's transaction, under the item's
+   * An item's circulation status (ITEM_STATUS: available on the shelf or on loan, in transit, on
+   * the hold shelf) and due date (null: not on loan), in the caller's transaction, under the item's
    * circulation locks (HoldService.lockForCirculation).
    */
   setStatus(tx: Queryable, itemId: string, status: string, dueDate: string | null, stamp: Date): Promise<void> {
@@ -69,7 +70,7 @@ export class ItemService {
         // The change clock first: a bib deleted meanwhile has committed, or waits for this write.
         const at = await stamp(tx);
         await this.check(tx, changes);
-        return repo.insertItem(tx, { ...changes, bibIds: changes.bibIds!, status: changes.status ?? '-' }, at);
+        return repo.insertItem(tx, { ...changes, bibIds: changes.bibIds!, status: changes.status ?? ITEM_STATUS.available }, at);
       }),
     );
   }

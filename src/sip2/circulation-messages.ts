@@ -1,14 +1,24 @@
 // SIP2's circulation messages: Checkout (11/12), Checkin (09/10), Item Information (17/18), Renew
 // (29/30), Renew All (65/66), Hold (15/16), through the circulation, item and hold services.
+import { ITEM_STATUS } from '../items/statuses.ts';
 import { DomainError } from '../shared/errors.ts';
 import { patronInstitution } from './accounts.ts';
 import type { SipContext } from './context.ts';
 import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
 
-/** SIP2's circulation status (18) of an item's status: 03 available, 04 charged, 08 on the hold shelf, 10 in transit, 12 lost, 13 missing, 01 other. */
+/** SIP2's circulation status (18) of an item's status: 03 available, 08 on the hold shelf, 10 in transit, 12 lost, 13 missing. */
+const CIRCULATION_STATUS: Record<string, string> = {
+  [ITEM_STATUS.available]: '03',
+  [ITEM_STATUS.onHoldShelf]: '08',
+  [ITEM_STATUS.inTransit]: '10',
+  [ITEM_STATUS.billedPaid]: '12',
+  [ITEM_STATUS.missing]: '13',
+};
+
+/** SIP2's circulation status (18) of an item: 04 charged when on loan, else CIRCULATION_STATUS's, or 01 other. */
 function circulationStatus(status: string, onLoan: boolean): string {
   if (onLoan) return '04';
-  return { '-': '03', '!': '08', t: '10', $: '12', m: '13' }[status] ?? '01';
+  return CIRCULATION_STATUS[status] ?? '01';
 }
 
 /** 11 → 12: a checkout through Carrel's own rules (holds, blocks, limits); a refusal is ok 0 with its reason in AF. */
@@ -65,7 +75,7 @@ export async function checkin(ctx: SipContext, request: Request): Promise<string
     );
   }
   const [result, title] = await Promise.all([ctx.services.circulation.checkin(item.id), ctx.title(item.bib_ids)]);
-  const alert = result.status === '!' ? '01' : result.status === 't' ? '02' : undefined;
+  const alert = result.status === ITEM_STATUS.onHoldShelf ? '01' : result.status === ITEM_STATUS.inTransit ? '02' : undefined;
   return frame(
     `101${yn(alert === undefined)}U${yn(alert !== undefined)}${date}` +
       field('AO', ctx.account.institution) +
@@ -201,7 +211,7 @@ export async function hold(ctx: SipContext, request: Request): Promise<string> {
     }
   }
   return frame(
-    `16${refused ? '0' : '1'}${yn(item?.status === '-' && item.due_date === null)}${date}` +
+    `16${refused ? '0' : '1'}${yn(item?.status === ITEM_STATUS.available && item.due_date === null)}${date}` +
       (queue !== undefined ? field('BR', queue) : '') +
       (pickup && !refused && mode === '+' ? field('BS', pickup) : '') +
       field('AO', ctx.account.institution) +
