@@ -4,6 +4,7 @@ import { ITEM_STATUS } from '../items/statuses.ts';
 import { DomainError } from '../shared/errors.ts';
 import { patronInstitution } from './accounts.ts';
 import type { SipContext } from './context.ts';
+import { FIELD } from './fields.ts';
 import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
 
 /** SIP2's circulation status (18) of an item's status: 03 available, 08 on the hold shelf, 10 in transit, 12 lost, 13 missing. */
@@ -24,9 +25,9 @@ function circulationStatus(status: string, onLoan: boolean): string {
 /** 11 → 12: a checkout through Carrel's own rules (holds, blocks, limits); a refusal is ok 0 with its reason in AF. */
 export async function checkout(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 38);
-  const patronBarcode = fields.get('AA')?.[0] ?? '';
-  const itemBarcode = fields.get('AB')?.[0] ?? '';
-  const pin = fields.get('AD')?.[0];
+  const patronBarcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
+  const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
+  const pin = fields.get(FIELD.patronPassword)?.[0];
   // What the answer shows besides the loan is read beside it, not before it.
   const [{ date }, item] = await Promise.all([ctx.now(), ctx.services.items.byBarcode(itemBarcode)]);
   const loan: Promise<{ due?: string; refused?: string }> = ctx.institutionOk(fields)
@@ -50,12 +51,12 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
   const ok = due !== undefined;
   return frame(
     `12${ok ? '1' : '0'}NU${yn(ok)}${date}` +
-      field('AO', ctx.account.institution) +
-      field('AA', patronBarcode) +
-      field('AB', itemBarcode) +
-      field('AJ', title) +
-      field('AH', due ? `${due.replaceAll('-', '')}    235959` : '') +
-      (refused ? field('AF', refused) : ''),
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, patronBarcode) +
+      field(FIELD.itemIdentifier, itemBarcode) +
+      field(FIELD.titleIdentifier, title) +
+      field(FIELD.dueDate, due ? `${due.replaceAll('-', '')}    235959` : '') +
+      (refused ? field(FIELD.screenMessage, refused) : ''),
     request,
   );
 }
@@ -63,14 +64,18 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
 /** 09 → 10: a check-in as the REST check-in does it (a waiting hold traps the item: alert, CV 01 here or 02 in transit). */
 export async function checkin(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 37);
-  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const [{ date }, item] = await Promise.all([
     ctx.now(),
     ctx.institutionOk(fields) ? ctx.services.items.byBarcode(itemBarcode) : undefined,
   ]);
   if (!item) {
     return frame(
-      `100NUY${date}` + field('AO', ctx.account.institution) + field('AB', itemBarcode) + field('AQ', '') + field('AF', 'Invalid Item'),
+      `100NUY${date}` +
+        field(FIELD.institutionId, ctx.account.institution) +
+        field(FIELD.itemIdentifier, itemBarcode) +
+        field(FIELD.permanentLocation, '') +
+        field(FIELD.screenMessage, 'Invalid Item'),
       request,
     );
   }
@@ -78,11 +83,14 @@ export async function checkin(ctx: SipContext, request: Request): Promise<string
   const alert = result.status === ITEM_STATUS.onHoldShelf ? '01' : result.status === ITEM_STATUS.inTransit ? '02' : undefined;
   return frame(
     `101${yn(alert === undefined)}U${yn(alert !== undefined)}${date}` +
-      field('AO', ctx.account.institution) +
-      field('AB', itemBarcode) +
-      field('AQ', item.location_code ?? '') +
-      field('AJ', title) +
-      (alert ? field('CV', alert) + field('AF', alert === '01' ? 'Hold: put on the hold shelf' : 'Hold: send in transit') : ''),
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.itemIdentifier, itemBarcode) +
+      field(FIELD.permanentLocation, item.location_code ?? '') +
+      field(FIELD.titleIdentifier, title) +
+      (alert
+        ? field(FIELD.alertType, alert) +
+          field(FIELD.screenMessage, alert === '01' ? 'Hold: put on the hold shelf' : 'Hold: send in transit')
+        : ''),
     request,
   );
 }
@@ -90,21 +98,28 @@ export async function checkin(ctx: SipContext, request: Request): Promise<string
 /** 17 → 18: an item's circulation status, hold queue, due date, title and location. */
 export async function itemInformation(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 18);
-  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const { date } = await ctx.now();
   const item = ctx.institutionOk(fields) ? await ctx.services.items.byBarcode(itemBarcode, { circulation: true }) : undefined;
-  if (!item) return frame(`18010001${date}` + field('AB', itemBarcode) + field('AJ', '') + field('AF', 'Invalid Item'), request);
+  if (!item)
+    return frame(
+      `18010001${date}` +
+        field(FIELD.itemIdentifier, itemBarcode) +
+        field(FIELD.titleIdentifier, '') +
+        field(FIELD.screenMessage, 'Invalid Item'),
+      request,
+    );
   // The loan's own day: the item's due instant is midnight in the database session's time zone,
   // which need not be UTC (toISOString's day is the day before east of Greenwich).
   const due = item.due_day ? `${item.due_day.replaceAll('-', '')}    235959` : undefined;
   return frame(
     `18${circulationStatus(item.status, item.due_date !== null)}0001${date}` +
-      field('CF', String(item.hold_count ?? 0).padStart(5, '0')) +
-      (due ? field('AH', due) : '') +
-      field('AB', itemBarcode) +
-      field('AJ', await ctx.title(item.bib_ids)) +
-      field('AQ', item.location_code ?? '') +
-      field('AP', item.location_code ?? ''),
+      field(FIELD.holdQueueLength, String(item.hold_count ?? 0).padStart(5, '0')) +
+      (due ? field(FIELD.dueDate, due) : '') +
+      field(FIELD.itemIdentifier, itemBarcode) +
+      field(FIELD.titleIdentifier, await ctx.title(item.bib_ids)) +
+      field(FIELD.permanentLocation, item.location_code ?? '') +
+      field(FIELD.currentLocation, item.location_code ?? ''),
     request,
   );
 }
@@ -131,19 +146,19 @@ async function renewLoan(
 /** 29 → 30: a renewal through Carrel's rules (limits, holds, blocks). */
 export async function renew(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 38);
-  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const { date } = await ctx.now();
   const patron = await ctx.payer(fields);
   const result = 'refused' in patron ? { refused: patron.refused, title: '' } : await renewLoan(ctx, patron.id, itemBarcode);
   const ok = 'due' in result;
   return frame(
     `30${ok ? '1' : '0'}${yn(ok)}U${yn(ok)}${date}` +
-      field('AO', ctx.account.institution) +
-      field('AA', fields.get('AA')?.[0] ?? '') +
-      field('AB', itemBarcode) +
-      field('AJ', result.title) +
-      field('AH', ok ? `${result.due.replaceAll('-', '')}    235959` : '') +
-      ('refused' in result ? field('AF', result.refused) : ''),
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, fields.get(FIELD.patronIdentifier)?.[0] ?? '') +
+      field(FIELD.itemIdentifier, itemBarcode) +
+      field(FIELD.titleIdentifier, result.title) +
+      field(FIELD.dueDate, ok ? `${result.due.replaceAll('-', '')}    235959` : '') +
+      ('refused' in result ? field(FIELD.screenMessage, result.refused) : ''),
     request,
   );
 }
@@ -154,7 +169,10 @@ export async function renewAll(ctx: SipContext, request: Request): Promise<strin
   const { date } = await ctx.now();
   const patron = await ctx.payer(fields);
   if ('refused' in patron)
-    return frame(`660${'0000'}${'0000'}${date}` + field('AO', ctx.account.institution) + field('AF', patron.refused), request);
+    return frame(
+      `660${'0000'}${'0000'}${date}` + field(FIELD.institutionId, ctx.account.institution) + field(FIELD.screenMessage, patron.refused),
+      request,
+    );
   const loans = await ctx.services.circulation.checkouts(patron.id, 2000, 0);
   const renewed: string[] = [];
   const unrenewed: string[] = [];
@@ -166,9 +184,9 @@ export async function renewAll(ctx: SipContext, request: Request): Promise<strin
   const count = (n: number) => String(Math.min(n, 9999)).padStart(4, '0');
   return frame(
     `661${count(renewed.length)}${count(unrenewed.length)}${date}` +
-      field('AO', ctx.account.institution) +
-      renewed.map((b) => field('BM', b)).join('') +
-      unrenewed.map((b) => field('BN', b)).join(''),
+      field(FIELD.institutionId, ctx.account.institution) +
+      renewed.map((b) => field(FIELD.renewedItems, b)).join('') +
+      unrenewed.map((b) => field(FIELD.unrenewedItems, b)).join(''),
     request,
   );
 }
@@ -181,15 +199,15 @@ export async function renewAll(ctx: SipContext, request: Request): Promise<strin
 export async function hold(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 19);
   const mode = request.body.slice(0, 1);
-  const itemBarcode = fields.get('AB')?.[0] ?? '';
+  const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const { date } = await ctx.now();
   const patron = await ctx.payer(fields);
   const item = itemBarcode ? await ctx.services.items.byBarcode(itemBarcode) : undefined;
   let refused = 'refused' in patron ? patron.refused : !item ? 'Invalid Item' : undefined;
   let queue: number | undefined;
-  let pickup = fields.get('BS')?.[0];
+  let pickup = fields.get(FIELD.pickupLocation)?.[0];
   if (!refused && 'id' in patron && item) {
-    const specific = fields.get('BY')?.[0] === '3';
+    const specific = fields.get(FIELD.holdType)?.[0] === '3';
     const record = specific ? { recordType: 'i', recordNumber: item.id } : { recordType: 'b', recordNumber: item.bib_ids[0] ?? '' };
     const mine = () => ctx.services.holds.listOfPatron(patron.id, { inactive: false, limit: 2000, offset: 0 });
     const matches = (h: { record_type: string; item_id: string | null; bib_id: string }) =>
@@ -212,13 +230,13 @@ export async function hold(ctx: SipContext, request: Request): Promise<string> {
   }
   return frame(
     `16${refused ? '0' : '1'}${yn(item?.status === ITEM_STATUS.available && item.due_date === null)}${date}` +
-      (queue !== undefined ? field('BR', queue) : '') +
-      (pickup && !refused && mode === '+' ? field('BS', pickup) : '') +
-      field('AO', ctx.account.institution) +
-      field('AA', fields.get('AA')?.[0] ?? '') +
-      field('AB', itemBarcode) +
-      (item ? field('AJ', await ctx.title(item.bib_ids)) : '') +
-      (refused ? field('AF', refused) : ''),
+      (queue !== undefined ? field(FIELD.queuePosition, queue) : '') +
+      (pickup && !refused && mode === '+' ? field(FIELD.pickupLocation, pickup) : '') +
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, fields.get(FIELD.patronIdentifier)?.[0] ?? '') +
+      field(FIELD.itemIdentifier, itemBarcode) +
+      (item ? field(FIELD.titleIdentifier, await ctx.title(item.bib_ids)) : '') +
+      (refused ? field(FIELD.screenMessage, refused) : ''),
     request,
   );
 }

@@ -2,6 +2,7 @@
 // fields, then `XX…|` fields, then (with error detection) `AY<digit>AZ<4 hex>`, ended by a CR. The
 // checksum is the two's complement of the 16-bit sum of the bytes up to and including "AZ".
 import { partsIn } from '../shared/calendar.ts';
+import { FIELD, type FieldId } from './fields.ts';
 
 /** The checksum of a message's bytes up to and including "AZ", as four upper-case hex digits. */
 export function checksum(text: string): string {
@@ -24,6 +25,7 @@ export interface Request {
 
 /** A message without its CR: its code, body, sequence number and whether its checksum holds. */
 export function readRequest(raw: string): Request {
+  // FIELD.sequenceNumber (AY) and FIELD.checksum (AZ), written out: a pattern the linter can check.
   const tail = /(?:AY(\d))?AZ([0-9A-Fa-f]{4})$/.exec(raw);
   if (!tail) return { code: raw.slice(0, 2), body: raw.slice(2), valid: true, checked: false };
   const upTo = raw.slice(0, tail.index + tail[0].length - 4);
@@ -34,7 +36,7 @@ export function readRequest(raw: string): Request {
 /** A message to send: the text, with `AY<sequence>AZ<checksum>` when the request had error detection, and the CR. */
 export function frame(text: string, request: Pick<Request, 'checked' | 'sequence'> | undefined): string {
   if (!request?.checked) return `${text}\r`;
-  const head = `${text}${request.sequence === undefined ? '' : `AY${request.sequence}`}AZ`;
+  const head = `${text}${request.sequence === undefined ? '' : `${FIELD.sequenceNumber}${request.sequence}`}${FIELD.checksum}`;
   return `${head}${checksum(head)}\r`;
 }
 
@@ -50,7 +52,7 @@ export function fieldsOf(body: string, fixed: number): Map<string, string[]> {
 }
 
 /** A field to send: its code, its value (no `|`, no CR; at most 255 characters), and the `|`. */
-export function field(code: string, value: string | number | undefined | null): string {
+export function field(code: FieldId, value: string | number | undefined | null): string {
   if (value === undefined || value === null) return '';
   return `${code}${String(value)
     .replace(/[|\r\n]/g, ' ')

@@ -5,6 +5,7 @@ import { standing, type Standing } from '../library/standing.ts';
 import { DomainError } from '../shared/errors.ts';
 import { patronInstitution } from './accounts.ts';
 import type { SipContext } from './context.ts';
+import { FIELD, type FieldId } from './fields.ts';
 import { field, fieldsOf, frame, sipDate, yn, type Request } from './messages.ts';
 
 /** An unknown card's 14 status flags: no privileges. */
@@ -32,17 +33,17 @@ interface PatronView {
 export async function patronStatus(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 21);
   const language = request.body.slice(0, 3);
-  const barcode = fields.get('AA')?.[0] ?? '';
-  const { now, patron } = await settingsAndPatron(ctx, fields, barcode, fields.get('AD')?.[0], false);
+  const barcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
+  const { now, patron } = await settingsAndPatron(ctx, fields, barcode, fields.get(FIELD.patronPassword)?.[0], false);
   return frame(
     `24${patron?.status ?? INVALID_PATRON_STATUS}${language}${now.date}` +
-      field('AO', ctx.account.institution) +
-      field('AA', barcode) +
-      field('AE', patron?.name ?? '') +
-      field('BL', yn(patron !== undefined)) +
-      (fields.has('AD') ? field('CQ', yn(patron?.pinOk === true)) : '') +
-      (patron ? field('BH', 'USD') + field('BV', patron.owed) : '') +
-      (patron ? '' : field('AF', 'Unknown patron: check the card')),
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, barcode) +
+      field(FIELD.personalName, patron?.name ?? '') +
+      field(FIELD.validPatron, yn(patron !== undefined)) +
+      (fields.has(FIELD.patronPassword) ? field(FIELD.validPatronPassword, yn(patron?.pinOk === true)) : '') +
+      (patron ? field(FIELD.currencyType, 'USD') + field(FIELD.feeAmount, patron.owed) : '') +
+      (patron ? '' : field(FIELD.screenMessage, 'Unknown patron: check the card')),
     request,
   );
 }
@@ -51,36 +52,36 @@ export async function patronInformation(ctx: SipContext, request: Request): Prom
   const fields = fieldsOf(request.body, 31);
   const language = request.body.slice(0, 3);
   const summary = request.body.slice(21, 31);
-  const barcode = fields.get('AA')?.[0] ?? '';
+  const barcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
   const {
     now: { date },
     patron,
-  } = await settingsAndPatron(ctx, fields, barcode, fields.get('AD')?.[0], true);
+  } = await settingsAndPatron(ctx, fields, barcode, fields.get(FIELD.patronPassword)?.[0], true);
   const count = (n: number | undefined) => String(Math.min(n ?? 0, 9999)).padStart(4, '0');
   if (!patron) {
     return frame(
       `64${INVALID_PATRON_STATUS}${language}${date}${'0000'.repeat(6)}` +
-        field('AO', ctx.account.institution) +
-        field('AA', barcode) +
-        field('AE', '') +
-        field('BL', 'N') +
-        (fields.has('AD') ? field('CQ', 'N') : '') +
-        field('AF', 'Unknown patron: check the card'),
+        field(FIELD.institutionId, ctx.account.institution) +
+        field(FIELD.patronIdentifier, barcode) +
+        field(FIELD.personalName, '') +
+        field(FIELD.validPatron, 'N') +
+        (fields.has(FIELD.patronPassword) ? field(FIELD.validPatronPassword, 'N') : '') +
+        field(FIELD.screenMessage, 'Unknown patron: check the card'),
       request,
     );
   }
   const overdue = patron.checkouts.filter((c) => c.overdue);
   // The summary asks for one list: the first Y says which (holds, overdue, charged, fines, recalls, unavailable holds).
-  const start = Math.max(1, Number(fields.get('BP')?.[0] ?? 1) || 1);
-  const end = Math.max(start, Number(fields.get('BQ')?.[0] ?? start + 49) || start + 49);
+  const start = Math.max(1, Number(fields.get(FIELD.startItem)?.[0] ?? 1) || 1);
+  const end = Math.max(start, Number(fields.get(FIELD.endItem)?.[0] ?? start + 49) || start + 49);
   const page = (items: string[]) => items.slice(start - 1, end);
-  const lists: [string, string[]][] = [
-    ['AS', patron.holdsReady],
-    ['AT', overdue.map((c) => c.barcode)],
-    ['AU', patron.checkouts.map((c) => c.barcode)],
-    ['AV', patron.fines.map((f) => `${f.id} ${f.description}`)],
-    ['BU', []],
-    ['CD', patron.holdsWaiting],
+  const lists: [FieldId, string[]][] = [
+    [FIELD.holdItems, patron.holdsReady],
+    [FIELD.overdueItems, overdue.map((c) => c.barcode)],
+    [FIELD.chargedItems, patron.checkouts.map((c) => c.barcode)],
+    [FIELD.fineItems, patron.fines.map((f) => `${f.id} ${f.description}`)],
+    [FIELD.recallItems, []],
+    [FIELD.unavailableHoldItems, patron.holdsWaiting],
   ];
   const wanted = summary.indexOf('Y');
   const list = wanted >= 0 && wanted < lists.length ? lists[wanted]! : undefined;
@@ -92,25 +93,25 @@ export async function patronInformation(ctx: SipContext, request: Request): Prom
       count(patron.fines.length) +
       count(0) +
       count(patron.holdsWaiting.length) +
-      field('AO', ctx.account.institution) +
-      field('AA', barcode) +
-      field('AE', patron.name) +
-      field('BL', 'Y') +
-      (fields.has('AD') ? field('CQ', yn(patron.pinOk === true)) : '') +
-      field('BH', 'USD') +
-      field('BV', patron.owed) +
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, barcode) +
+      field(FIELD.personalName, patron.name) +
+      field(FIELD.validPatron, 'Y') +
+      (fields.has(FIELD.patronPassword) ? field(FIELD.validPatronPassword, yn(patron.pinOk === true)) : '') +
+      field(FIELD.currencyType, 'USD') +
+      field(FIELD.feeAmount, patron.owed) +
       (list
         ? page(list[1])
             .map((item) => field(list[0], item))
             .join('')
         : '') +
-      field('BD', patron.address) +
-      field('BE', patron.email) +
-      field('BF', patron.phone) +
-      field('AQ', patron.homeLibrary) +
-      field('PB', patron.birthDate) +
-      field('PC', patron.patronType) +
-      (patron.standing.ok ? '' : field('AF', standingMessage(patron.standing))),
+      field(FIELD.homeAddress, patron.address) +
+      field(FIELD.emailAddress, patron.email) +
+      field(FIELD.homePhoneNumber, patron.phone) +
+      field(FIELD.permanentLocation, patron.homeLibrary) +
+      field(FIELD.birthDate, patron.birthDate) +
+      field(FIELD.patronType, patron.patronType) +
+      (patron.standing.ok ? '' : field(FIELD.screenMessage, standingMessage(patron.standing))),
     request,
   );
 }
@@ -125,11 +126,11 @@ export async function feePaid(ctx: SipContext, request: Request): Promise<string
   const { date } = await ctx.now();
   const patron = await ctx.payer(fields);
   let refused = 'refused' in patron ? patron.refused : undefined;
-  const cents = Math.round(Number(fields.get('BV')?.[0] ?? 'x') * 100);
+  const cents = Math.round(Number(fields.get(FIELD.feeAmount)?.[0] ?? 'x') * 100);
   if (!refused && !(Number.isFinite(cents) && cents > 0)) refused = 'BV must be an amount above 0';
   if (!refused && 'id' in patron) {
     const owed = await ctx.services.fines.owed(patron.id, 2000, 0);
-    const only = fields.get('CG')?.[0];
+    const only = fields.get(FIELD.feeIdentifier)?.[0];
     const payments: { amount: number; paymentType: number; invoiceNumber: string }[] = [];
     let left = cents;
     for (const fine of only ? owed.filter((f) => f.id === only) : owed) {
@@ -152,10 +153,10 @@ export async function feePaid(ctx: SipContext, request: Request): Promise<string
   }
   return frame(
     `38${yn(!refused)}${date}` +
-      field('AO', ctx.account.institution) +
-      field('AA', fields.get('AA')?.[0] ?? '') +
-      field('BK', fields.get('BK')?.[0]) +
-      (refused ? field('AF', refused) : ''),
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, fields.get(FIELD.patronIdentifier)?.[0] ?? '') +
+      field(FIELD.transactionId, fields.get(FIELD.transactionId)?.[0]) +
+      (refused ? field(FIELD.screenMessage, refused) : ''),
     request,
   );
 }
@@ -163,12 +164,12 @@ export async function feePaid(ctx: SipContext, request: Request): Promise<string
 /** 01 → 24: the card is blocked (manual block m), as a kiosk does when it keeps a card; answered with the patron's status. */
 export async function blockPatron(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 19);
-  const barcode = fields.get('AA')?.[0] ?? '';
+  const barcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
   if (ctx.institutionOk(fields)) {
     try {
       const id = await ctx.services.patrons.idOf({ kind: 'barcode', value: barcode }, patronInstitution(ctx.account));
       await ctx.services.patrons.update(id, { blockInfo: { code: 'm' } });
-      ctx.log.info({ sipAccount: ctx.account.name, patronId: id, message: fields.get('AL')?.[0] }, 'SIP2 block patron');
+      ctx.log.info({ sipAccount: ctx.account.name, patronId: id, message: fields.get(FIELD.blockedCardMessage)?.[0] }, 'SIP2 block patron');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }
@@ -179,10 +180,10 @@ export async function blockPatron(ctx: SipContext, request: Request): Promise<st
   } = await settingsAndPatron(ctx, fields, barcode, undefined, false);
   return frame(
     `24${patron?.status ?? INVALID_PATRON_STATUS}000${date}` +
-      field('AO', ctx.account.institution) +
-      field('AA', barcode) +
-      field('AE', patron?.name ?? '') +
-      field('BL', yn(patron !== undefined)),
+      field(FIELD.institutionId, ctx.account.institution) +
+      field(FIELD.patronIdentifier, barcode) +
+      field(FIELD.personalName, patron?.name ?? '') +
+      field(FIELD.validPatron, yn(patron !== undefined)),
     request,
   );
 }

@@ -9,6 +9,7 @@ import { LogSampler } from '../shared/log-sample.ts';
 import { patronInstitution, type SipAccount } from './accounts.ts';
 import { checkin, checkout, hold, itemInformation, renew, renewAll } from './circulation-messages.ts';
 import type { SessionServices, SipContext, SipLog } from './context.ts';
+import { FIELD } from './fields.ts';
 import { field, fieldsOf, frame, readRequest, sipDate, yn, type Request } from './messages.ts';
 import { blockPatron, feePaid, patronInformation, patronStatus } from './patron-messages.ts';
 
@@ -32,6 +33,9 @@ const SUPPORTED = {
   renewAll: true,
 };
 
+/** 96, "please resend", with its checksum: the answer to a message whose checksum is wrong (or to a 97 with no last answer). */
+const RESEND = frame('96', { checked: true });
+
 /** Failed logins' log lines, shared by every connection: the first ten per address each minute, then a count. */
 const failedLogins = new LogSampler(10);
 
@@ -47,8 +51,8 @@ export class SipSession {
   /** The answer to one message (without its CR), or undefined when none is due; `log` carries the message's request id. */
   async answer(raw: string, log: SipLog): Promise<string | undefined> {
     const request = readRequest(raw);
-    if (!request.valid) return this.remember('96AZFEF6\r');
-    if (request.code === '97') return this.lastAnswer ?? this.remember('96AZFEF6\r');
+    if (!request.valid) return this.remember(RESEND);
+    if (request.code === '97') return this.lastAnswer ?? this.remember(RESEND);
     if (request.code === '93') return this.remember(await this.login(request, log));
     if (request.code === '99') return this.remember(await this.status(request));
     // Nothing else before a login: the kiosk is told to log in again (94, refused).
@@ -111,7 +115,7 @@ export class SipSession {
    */
   private async login(request: Request, log: SipLog): Promise<string> {
     const fields = fieldsOf(request.body, 2);
-    const name = fields.get('CN')?.[0] ?? '';
+    const name = fields.get(FIELD.loginUserId)?.[0] ?? '';
     // The door binds each connection's logger to the kiosk's address (`remote`).
     const bound = log as SipLog & { bindings?: () => Record<string, unknown> };
     const remote = typeof bound.bindings === 'function' ? bound.bindings().remote : undefined;
@@ -119,7 +123,7 @@ export class SipSession {
     let report: LoginReport | undefined;
     let account: SipAccount | undefined;
     try {
-      account = await this.services.sipAccounts.login(name, fields.get('CO')?.[0] ?? '', address, (r) => (report = r));
+      account = await this.services.sipAccounts.login(name, fields.get(FIELD.loginPassword)?.[0] ?? '', address, (r) => (report = r));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error; // over a limit: refused
     }
@@ -151,23 +155,28 @@ export class SipSession {
     return frame(
       `98${yn(ready)}${yn(SUPPORTED.checkin)}${yn(SUPPORTED.checkout)}${yn(SUPPORTED.renew)}NN` +
         `100003${date}2.00` +
-        field('AO', this.account?.institution ?? '') +
-        field('AM', this.libraryName) +
-        field('BX', supported) +
-        (this.account?.location ? field('AN', this.account.location) : ''),
+        field(FIELD.institutionId, this.account?.institution ?? '') +
+        field(FIELD.libraryName, this.libraryName) +
+        field(FIELD.supportedMessages, supported) +
+        (this.account?.location ? field(FIELD.terminalLocation, this.account.location) : ''),
       request,
     );
   }
 
   /** AO must be the account's institution: a kiosk of another library is answered as if the patron were unknown. */
   private institutionOk(fields: Map<string, string[]>): boolean {
-    return (fields.get('AO')?.[0] ?? '') === this.account!.institution;
+    return (fields.get(FIELD.institutionId)?.[0] ?? '') === this.account!.institution;
   }
 
   private async endSession(request: Request): Promise<string> {
     const fields = fieldsOf(request.body, 18);
     const { date } = await this.now();
-    return frame(`36Y${date}` + field('AO', this.account!.institution) + field('AA', fields.get('AA')?.[0] ?? ''), request);
+    return frame(
+      `36Y${date}` +
+        field(FIELD.institutionId, this.account!.institution) +
+        field(FIELD.patronIdentifier, fields.get(FIELD.patronIdentifier)?.[0] ?? ''),
+      request,
+    );
   }
 
   /** The item's title: its first bib's (read without its MARC). */
@@ -181,9 +190,9 @@ export class SipSession {
    * library when the account acts on its own institution's patrons), and its PIN right when one is given.
    */
   private async payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string }> {
-    const barcode = fields.get('AA')?.[0] ?? '';
+    const barcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
     if (!this.institutionOk(fields)) return { refused: 'Unknown institution' };
-    const pin = fields.get('AD')?.[0];
+    const pin = fields.get(FIELD.patronPassword)?.[0];
     const institution = patronInstitution(this.account!);
     try {
       const id = pin
