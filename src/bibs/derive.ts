@@ -1,5 +1,6 @@
 // The fields Carrel keeps beside each MARC record, derived from it: what lists, filters and
 // (later) search use without reading MARC.
+import { F008, LEADER } from '../marc/positions.ts';
 import { isControlField, type DataField, type MarcRecord } from '../marc/record.ts';
 
 export interface DerivedBib {
@@ -62,15 +63,15 @@ export function normalizeIssn(raw: string): string | undefined {
 
 /** The material type code of migration 0002's table, from leader/06-07, 008 and 007 (MARC 21 rules). */
 export function materialTypeOf(record: MarcRecord): string {
-  const type = record.leader[6] ?? 'a';
-  const level = record.leader[7] ?? 'm';
+  const type = record.leader[LEADER.recordType] ?? 'a';
+  const level = record.leader[LEADER.bibLevel] ?? 'm';
   const f008 = control(record, '008') ?? '';
   const f007 = control(record, '007') ?? '';
   switch (type) {
     case 'a':
       if (level === 's' || level === 'i' || level === 'b') return 's';
       // 008/23 form of item: o online, q direct electronic, s electronic; or a computer-file 007.
-      return 'oqs'.includes(f008[23] ?? ' ') || f007[0] === 'c' ? 'e' : 'a';
+      return 'oqs'.includes(f008[F008.formOfItem] ?? ' ') || f007[0] === 'c' ? 'e' : 'a';
     case 't':
       return 't';
     case 'c':
@@ -110,7 +111,8 @@ export function deriveBib(record: MarcRecord): DerivedBib {
   const f008 = control(record, '008') ?? '';
   const title = dataFields(record, ['245'])[0];
   const author = dataFields(record, ['100', '110', '111'])[0];
-  const year008 = /^\d{4}$/.test(f008.slice(7, 11)) ? Number(f008.slice(7, 11)) : null;
+  const date1 = f008.slice(...F008.date1);
+  const year008 = /^\d{4}$/.test(date1) ? Number(date1) : null;
   const imprint = dataFields(record, ['264', '260'])
     .flatMap((f) => subfields(f, 'c'))
     .join(' ');
@@ -120,9 +122,9 @@ export function deriveBib(record: MarcRecord): DerivedBib {
     title: joined(subfields(title, 'abnp')),
     author: joined(subfields(author, 'abcdq')),
     publishYear: year008 ?? (yearImprint ? Number(yearImprint) : null),
-    lang: code(f008.slice(35, 38)),
-    country: code(f008.slice(15, 18)),
-    bibLevel: code(record.leader[7] ?? ''),
+    lang: code(f008.slice(...F008.language)),
+    country: code(f008.slice(...F008.place)),
+    bibLevel: code(record.leader[LEADER.bibLevel] ?? ''),
     materialType: materialTypeOf(record),
     isbns: [
       ...new Set(

@@ -1,6 +1,7 @@
 // Holdings in MARC 21: a holdings record of its own (leader/06 u, v, x or y), linked by its 004 to
 // the 001 of the bib it belongs to; or the holdings fields a bib carries itself, as many systems
 // export them: an 852 (where) followed by its 853-868 (captions, enumeration, textual holdings).
+import { LEADER } from '../marc/positions.ts';
 import { isControlField, type DataField, type Field, type MarcRecord } from '../marc/record.ts';
 
 /** Leader/06 of a holdings record: unknown, multipart, single-part, serial. */
@@ -10,7 +11,7 @@ export const HOLDINGS_RECORD_TYPES = new Set(['u', 'v', 'x', 'y']);
 export const HOLDINGS_DATA_TAGS = ['853', '854', '855', '863', '864', '865', '866', '867', '868'];
 
 export function isHoldingsRecord(record: MarcRecord): boolean {
-  return HOLDINGS_RECORD_TYPES.has(record.leader[6] ?? '');
+  return HOLDINGS_RECORD_TYPES.has(record.leader[LEADER.recordType] ?? '');
 }
 
 const controlValue = (record: MarcRecord, tag: string) => {

@@ -12,6 +12,7 @@
 // longer than ISO 2709 allows), since it never calls it: the general path's reader and the
 // validator then say why, in the words the API uses too.
 import type { CopyWriter } from '../db/copy-text.ts';
+import { DIRECTORY_ENTRY, LEADER, LEADER_LENGTH } from './positions.ts';
 import type { Field, MarcRecord, Subfield } from './record.ts';
 import { MAX_FIELD_BYTES, MAX_RECORD_BYTES } from './validate.ts';
 
@@ -117,33 +118,33 @@ function fieldValue(buf: Buffer, start: number, end: number): string {
  */
 export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, out: CopyWriter): MarcRecord | undefined {
   const length = bytes.length;
-  if (length < 25) return undefined;
+  if (length < LEADER_LENGTH + 1) return undefined;
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i < 24; i++) if (!isPlain(buf[i]!)) return undefined;
-  const directoryEnd = buf.indexOf(FIELD_TERMINATOR, 24);
-  if (directoryEnd < 0 || (directoryEnd - 24) % 12 !== 0) return undefined;
+  for (let i = 0; i < LEADER_LENGTH; i++) if (!isPlain(buf[i]!)) return undefined;
+  const directoryEnd = buf.indexOf(FIELD_TERMINATOR, LEADER_LENGTH);
+  if (directoryEnd < 0 || (directoryEnd - LEADER_LENGTH) % DIRECTORY_ENTRY.length !== 0) return undefined;
   const dataStart = directoryEnd + 1;
   // Leader/09 'a' is UTF-8; otherwise MARC-8, which this path reads only where it is ASCII.
-  const utf8 = buf[9] === 0x61;
+  const utf8 = buf[LEADER.characterCoding] === 0x61;
   const rewind = out.pos;
   const fail = () => {
     out.pos = rewind;
     return undefined;
   };
   out.ascii('{"leader":"');
-  out.bytes(buf, 0, 24);
+  out.bytes(buf, 0, LEADER_LENGTH);
   out.ascii('","fields":[');
   const fields: Field[] = [];
   // The record's length as writeIso2709 would give it: leader, directory and its terminator, the
   // record terminator, then each field's bytes (its text is copied as it is).
   let recordBytes = directoryEnd + 2;
-  for (let entry = 24; entry < directoryEnd; entry += 12) {
+  for (let entry = LEADER_LENGTH; entry < directoryEnd; entry += DIRECTORY_ENTRY.length) {
     const t0 = buf[entry]!;
     const t1 = buf[entry + 1]!;
     const t2 = buf[entry + 2]!;
     if (!isAlnum(t0) || !isAlnum(t1) || !isAlnum(t2)) return fail();
     let offset = 0;
-    for (let i = entry + 7; i < entry + 12; i++) {
+    for (let i = entry + DIRECTORY_ENTRY.start[0]; i < entry + DIRECTORY_ENTRY.start[1]; i++) {
       const d = buf[i]!;
       if (d < 0x30 || d > 0x39) return fail();
       offset = offset * 10 + d - 0x30;
@@ -157,7 +158,7 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
     out.ensure(32);
     const o = out.buf;
     let p = out.pos;
-    if (entry > 24) o[p++] = 0x2c; // ,
+    if (entry > LEADER_LENGTH) o[p++] = 0x2c; // ,
     o[p++] = 0x7b; // {
     o[p++] = QUOTE;
     o[p++] = t0;
@@ -220,5 +221,5 @@ export function readIso2709Json(bytes: Uint8Array, keep: ReadonlySet<number>, ou
   }
   if (recordBytes > MAX_RECORD_BYTES) return fail();
   out.ascii(']}');
-  return { leader: buf.toString('latin1', 0, 24), fields };
+  return { leader: buf.toString('latin1', 0, LEADER_LENGTH), fields };
 }

@@ -2,12 +2,12 @@
 // the length fields: records over 99,999 bytes overflow the leader's and the directory's length
 // fields (real files have them), so records are split on the record terminator and each field
 // runs from its directory start to its field terminator.
+import { DIRECTORY_ENTRY, LEADER, LEADER_LENGTH } from './positions.ts';
 import { isControlField, isControlTag, MarcError, type DataField, type Field, type MarcRecord } from './record.ts';
 
 export const RECORD_TERMINATOR = 0x1d;
 const FIELD_TERMINATOR = 0x1e;
 const SUBFIELD_DELIMITER = 0x1f;
-const LEADER_LENGTH = 24;
 
 export type TextDecoderFn = (bytes: Uint8Array) => string;
 
@@ -32,11 +32,12 @@ export function readIso2709(bytes: Uint8Array, decode: TextDecoderFn = decodeUtf
   const directoryEnd = bytes.indexOf(FIELD_TERMINATOR, LEADER_LENGTH);
   if (directoryEnd < 0) throw new MarcError('no end of directory');
   const dataStart = directoryEnd + 1;
-  if ((directoryEnd - LEADER_LENGTH) % 12 !== 0) throw new MarcError('directory length is not a multiple of 12');
+  if ((directoryEnd - LEADER_LENGTH) % DIRECTORY_ENTRY.length !== 0)
+    throw new MarcError(`directory length is not a multiple of ${DIRECTORY_ENTRY.length}`);
   const fields: Field[] = [];
-  for (let entry = LEADER_LENGTH; entry < directoryEnd; entry += 12) {
-    const tag = ascii(bytes, entry, entry + 3);
-    const start = Number(ascii(bytes, entry + 7, entry + 12));
+  for (let entry = LEADER_LENGTH; entry < directoryEnd; entry += DIRECTORY_ENTRY.length) {
+    const tag = ascii(bytes, entry + DIRECTORY_ENTRY.tag[0], entry + DIRECTORY_ENTRY.tag[1]);
+    const start = Number(ascii(bytes, entry + DIRECTORY_ENTRY.start[0], entry + DIRECTORY_ENTRY.start[1]));
     if (!Number.isInteger(start)) throw new MarcError(`field ${tag}: invalid start position`);
     const from = dataStart + start;
     let to = bytes.indexOf(FIELD_TERMINATOR, from);
@@ -95,7 +96,15 @@ export function writeIso2709(record: MarcRecord): Uint8Array {
   });
   const base = LEADER_LENGTH + directory.length + 1;
   const total = base + offset + 1;
-  const leader = `${digits(total, 5)}${record.leader.slice(5, 9)}a${record.leader.slice(10, 12)}${digits(base, 5)}${record.leader.slice(17, 24)}`;
+  // The record's length, its coding (a: UTF-8) and its base address are this writing's; the rest of
+  // the leader is kept as given.
+  const leader =
+    digits(total, 5) +
+    record.leader.slice(LEADER.recordStatus, LEADER.characterCoding) +
+    'a' +
+    record.leader.slice(LEADER.indicatorCount, LEADER.baseAddress[0]) +
+    digits(base, 5) +
+    record.leader.slice(LEADER.encodingLevel, LEADER_LENGTH);
   const out = new Uint8Array(total);
   out.set(encoder.encode(`${leader}${directory}\x1e`), 0);
   let at = base;

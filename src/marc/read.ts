@@ -2,6 +2,7 @@
 // content: ISO 2709, MARCXML, MARC-in-JSON (one record, an array, or one record per line).
 import { decodeUtf8, readIso2709, splitIso2709 } from './iso2709.ts';
 import { decodeMarc8 } from './marc8.ts';
+import { LEADER } from './positions.ts';
 import { fromMarcInJson } from './marc-in-json.ts';
 import { readMarcXml } from './marcxml.ts';
 import type { ReadResult } from './read-result.ts';
@@ -28,7 +29,7 @@ export function detectFormat(head: Uint8Array): MarcFormat | undefined {
  * error stands (read as UTF-8 it would keep its escape sequences as text).
  */
 export function readBinaryRecord(bytes: Uint8Array): MarcRecord {
-  const [first, second] = bytes[9] === 0x61 ? [decodeUtf8, decodeMarc8] : [decodeMarc8, decodeUtf8];
+  const [first, second] = bytes[LEADER.characterCoding] === 0x61 ? [decodeUtf8, decodeMarc8] : [decodeMarc8, decodeUtf8];
   try {
     return readIso2709(bytes, first);
   } catch (error) {
@@ -36,7 +37,7 @@ export function readBinaryRecord(bytes: Uint8Array): MarcRecord {
     try {
       return readIso2709(bytes, second);
     } catch (other) {
-      const [utf8, marc8] = bytes[9] === 0x61 ? [error, other] : [other, error];
+      const [utf8, marc8] = bytes[LEADER.characterCoding] === 0x61 ? [error, other] : [other, error];
       throw new MarcError(`neither UTF-8 (${(utf8 as Error).message}) nor MARC-8 (${(marc8 as Error).message})`);
     }
   }

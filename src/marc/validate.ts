@@ -6,6 +6,7 @@
 //
 // The import's fast ISO 2709 path (iso2709-json.ts) never calls this: it leaves to the general
 // path every record this might refuse.
+import { DIRECTORY_ENTRY, LEADER_LENGTH } from './positions.ts';
 import { isControlField, isControlTag, type Field, type MarcRecord } from './record.ts';
 
 /** ISO 2709's directory gives a field's length in four digits, its terminator counted. */
@@ -13,6 +14,7 @@ export const MAX_FIELD_BYTES = 9_999;
 /** The leader gives the record's length in five digits, its terminator counted. */
 export const MAX_RECORD_BYTES = 99_999;
 
+// The leader: LEADER_LENGTH (24) ASCII characters.
 // eslint-disable-next-line no-control-regex
 const LEADER = /^[\u0000-\u007f]{24}$/;
 // A tag is three ASCII letters or digits. (Small checks are written on character codes: every
@@ -71,7 +73,7 @@ export function marcProblem(record: MarcRecord): string | undefined {
   const inLeader = forbidden('the leader', record.leader);
   if (inLeader) return inLeader;
   // Leader, directory (12 bytes a field) and its terminator, the record terminator.
-  const structure = 24 + 12 * record.fields.length + 1 + 1;
+  const structure = LEADER_LENGTH + DIRECTORY_ENTRY.length * record.fields.length + 1 + 1;
   let recordBound = structure;
   for (const field of record.fields) {
     const problem = fieldProblem(field);
