@@ -6,6 +6,7 @@ import { fixedFields, fixedFieldsJson, type FixedFieldNumber, type FixedValue } 
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
 import type { ItemRow } from '../items/service.ts';
 import { countryName } from './countries.ts';
+import { BIB_LEVELS, languageName } from './codes.ts';
 import type { BibRow } from './repository.ts';
 import { varFields, writeVarFields } from './var-fields.ts';
 import { RawJson } from '../shared/json-bytes.ts';
@@ -43,70 +44,6 @@ export const bibExtrasFor = (fields: readonly BibField[]) => ({
   holdings: fields.includes('fixedFields') || fields.includes('locations'),
   holds: fields.includes('holdCount'),
 });
-
-// MARC language codes are ISO 639-2/B; the runtime's names know the /T forms of these few.
-const BIBLIOGRAPHIC_TO_TERMINOLOGY: Record<string, string> = {
-  alb: 'sqi',
-  arm: 'hye',
-  baq: 'eus',
-  bur: 'mya',
-  chi: 'zho',
-  cze: 'ces',
-  dut: 'nld',
-  fre: 'fra',
-  geo: 'kat',
-  ger: 'deu',
-  gre: 'ell',
-  ice: 'isl',
-  mac: 'mkd',
-  mao: 'mri',
-  may: 'msa',
-  per: 'fas',
-  rum: 'ron',
-  slo: 'slk',
-  tib: 'bod',
-  wel: 'cym',
-};
-const namesByLocale = new Map<string, Intl.DisplayNames>();
-// Intl.DisplayNames.of costs microseconds a call: a harvest page of 2,000 bibs asks for a few dozen names.
-const nameCache = new Map<string, string>();
-
-/** A MARC language code's name in the given locale (English by default); the code when unknown. */
-export function languageName(code: string, locale = 'en'): string {
-  const key = `${locale}\u0000${code}`;
-  let name = nameCache.get(key);
-  if (name === undefined) {
-    name = lookUpLanguageName(code, locale);
-    if (nameCache.size < 10_000) nameCache.set(key, name);
-  }
-  return name;
-}
-
-function lookUpLanguageName(code: string, locale: string): string {
-  if (code === 'zxx') return 'No linguistic content';
-  if (code === 'mul') return 'Multiple languages';
-  if (code === 'und') return 'Undetermined';
-  try {
-    let names = namesByLocale.get(locale);
-    if (!names) {
-      names = new Intl.DisplayNames([locale, 'en'], { type: 'language', fallback: 'none' });
-      namesByLocale.set(locale, names);
-    }
-    return names.of(BIBLIOGRAPHIC_TO_TERMINOLOGY[code] ?? code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
-export const BIB_LEVELS: Record<string, string> = {
-  a: 'Monographic component part',
-  b: 'Serial component part',
-  c: 'Collection',
-  d: 'Subunit',
-  i: 'Integrating resource',
-  m: 'Monograph/Item',
-  s: 'Serial',
-};
 
 /** Text folded for sorting and matching: lower case, no diacritics, no punctuation. */
 export function normalizeText(text: string | null): string | null {

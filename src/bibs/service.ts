@@ -10,7 +10,7 @@ import { fromMarcInJson, toMarcInJson } from '../marc/marc-in-json.ts';
 import type { MarcRecord } from '../marc/record.ts';
 import { deriveBib } from './derive.ts';
 import { bibRefusal } from './refusal.ts';
-import { BIB_LEVELS, languageName } from './present.ts';
+import { BIB_LEVELS, languageName } from './codes.ts';
 import * as repo from './repository.ts';
 
 export const METADATA_FIELDS = ['materialType', 'bibLevel', 'language', 'country'] as const;

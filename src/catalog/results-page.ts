@@ -1,6 +1,6 @@
 // The results page: heading and count, sort, the hits (title, author, year, material type,
 // availability), and page links. Every control is a link or a form, so it all works without script.
-import { languageName } from '../bibs/present.ts';
+import { languageName } from '../bibs/codes.ts';
 import { html, type Html } from './html.ts';
 import { icon, materialFamily } from './icons.ts';
 import { INDEX_LABELS } from './layout.ts';

@@ -1,7 +1,7 @@
 // What the catalogue pages show, gathered from the services the API uses: a results page is the
 // SearchService.search call GET /bibs/search makes (with the page's offset and limit), the facet
 // counts, and the bibs and copies of its hits; a record page is a bib, its MARC and its copies.
-import { languageName } from '../bibs/present.ts';
+import { languageName } from '../bibs/codes.ts';
 import type { BibService } from '../bibs/service.ts';
 import type { SearchRequest, SearchService } from '../search/service.ts';
 import { fromMarcInJson } from '../marc/marc-in-json.ts';

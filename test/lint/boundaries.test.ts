@@ -51,6 +51,19 @@ describe('layer boundaries', () => {
     }
   });
 
+  it('refuses a door’s own files in rules, which would reach src/http/ through them', async () => {
+    const source =
+      "import { presentBib } from './present.ts';\nimport { itemRoutes } from '../items/routes.ts';\nimport { x } from '../holds/commands.ts';\n";
+    for (const file of ['src/bibs/service.ts', 'src/catalog/results-page.ts']) {
+      const found = await messages(file, source);
+      assert.equal(found.length, 3, file);
+      assert.match(found[0]!, /never import a door’s file/);
+    }
+    // A door's files may use each other, and a rule may use a module both need.
+    assert.deepEqual(await messages('src/bibs/routes.ts', source), []);
+    assert.deepEqual(await messages('src/catalog/service.ts', "import { languageName } from '../bibs/codes.ts';\n"), []);
+  });
+
   it('keeps the lowest layers free of domains and doors', async () => {
     assert.equal((await messages('src/db/list-filters.ts', "import type { IdFilter } from '../http/params.ts';\n")).length, 1);
     assert.equal((await messages('src/db/open.ts', "import { x } from '../bibs/service.ts';\n")).length, 1);
