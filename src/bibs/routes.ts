@@ -1,5 +1,5 @@
 // /bibs: list and harvest, read, create, replace and delete bibliographic records.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { pageJson } from '../shared/json-bytes.ts';
 import { access } from '../http/access.ts';
 import { sendJson } from '../http/json-bytes.ts';
@@ -9,7 +9,7 @@ import { recordListQuery, parseCommonList, parseFields } from '../http/params.ts
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { BIB_FIELDS, bibExtrasFor, presentBib } from './present.ts';
+import { BIB_FIELDS, bibExtrasFor, presentBib, type BibField } from './present.ts';
 import { parseBibBody } from './body.ts';
 import { METADATA_FIELDS, type BibService } from './service.ts';
 import { writeIso2709 } from '../marc/iso2709.ts';
@@ -20,6 +20,7 @@ import { ApiError } from '../http/errors.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
+// A property for each of BIB_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 export const BibSchema = Type.Object(
   {
     ...recordHeader,
@@ -49,7 +50,7 @@ export const BibSchema = Type.Object(
     holdCount: Type.Optional(Type.Integer({ description: 'Active holds on the bib (not on its items).' })),
     fixedFields: fixedFieldsSchema('bib'),
     items: Type.Optional(Type.Array(Type.Ref('Item'), { description: "The bib's items (fields=…,items)." })),
-  },
+  } satisfies Record<BibField, TSchema>,
   { $id: 'Bib', additionalProperties: false },
 );
 const BibList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Bib')) });

@@ -1,5 +1,5 @@
 // /branches, /branches/{id} and /branches/pickupLocations, in Sierra's shapes.
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { access } from '../http/access.ts';
 import { fieldSet, pagingQuery, parseFields } from '../http/params.ts';
 import { presenter } from '../http/present.ts';
@@ -11,8 +11,10 @@ import type { BranchRow, BranchService, LocationRow } from './service.ts';
 const Location = Type.Object({ code: Type.String(), name: Type.String() });
 
 // Sierra's branch fields; Carrel keeps no e-mail sender or coordinates, so those are never present.
-const BRANCH_FIELDS = fieldSet(['id', 'name', 'address', 'emailSource', 'emailReplyTo', 'latitude', 'longitude', 'locations']);
+export const BRANCH_FIELDS = fieldSet(['id', 'name', 'address', 'emailSource', 'emailReplyTo', 'latitude', 'longitude', 'locations']);
+type BranchField = (typeof BRANCH_FIELDS.all)[number];
 
+// A property for each of BRANCH_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 const Branch = Type.Object({
   id: Type.String(),
   name: Type.Optional(Type.String()),
@@ -22,14 +24,14 @@ const Branch = Type.Object({
   latitude: Type.Optional(Type.String()),
   longitude: Type.Optional(Type.String()),
   locations: Type.Optional(Type.Array(Location)),
-});
+} satisfies Record<BranchField, TSchema>);
 
 const fieldsQuery = {
   fields: Type.Optional(Type.String({ description: `Comma-separated: ${BRANCH_FIELDS.all.join(', ')} (default all).` })),
 };
 
 type Row = BranchRow & { locations: LocationRow[] };
-const presentFields = presenter<Row, (typeof BRANCH_FIELDS.all)[number]>({
+const presentFields = presenter<Row, BranchField>({
   id: (b) => String(b.id),
   name: (b) => b.name,
   address: (b) => b.address ?? undefined,
@@ -39,7 +41,7 @@ const presentFields = presenter<Row, (typeof BRANCH_FIELDS.all)[number]>({
   longitude: () => undefined,
   locations: (b) => b.locations.map((l) => ({ code: l.code, name: l.name })),
 });
-const presentBranch = (b: Row, fields: readonly (typeof BRANCH_FIELDS.all)[number][]) => presentFields(b, fields) as Static<typeof Branch>;
+const presentBranch = (b: Row, fields: readonly BranchField[]) => presentFields(b, fields) as Static<typeof Branch>;
 
 export function branchRoutes(app: App, branches: BranchService): void {
   const withLocations = async (list: BranchRow[]): Promise<Row[]> => {

@@ -1,12 +1,12 @@
 // /holdings: list (by bib, id, dates, flags) and read holdings records.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { access } from '../http/access.ts';
 import { apiBase } from '../http/links.ts';
 import { commaList, parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
 import { errorRef, fixedFieldsSchema, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { HOLDING_FIELDS, presentHolding } from './present.ts';
+import { HOLDING_FIELDS, presentHolding, type HoldingField } from './present.ts';
 import type { HoldingsService } from './service.ts';
 
 const VarField = Type.Object(
@@ -21,6 +21,7 @@ const VarField = Type.Object(
   { additionalProperties: false },
 );
 
+// A property for each of HOLDING_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 export const HoldingSchema = Type.Object(
   {
     ...recordHeader,
@@ -38,7 +39,7 @@ export const HoldingSchema = Type.Object(
           'The leader (_) and the MARC holdings fields: 852 as c (location, call number), 863-868 as h (enumeration and textual holdings), 5XX as n, others y.',
       }),
     ),
-  },
+  } satisfies Record<HoldingField, TSchema>,
   { $id: 'Holding', additionalProperties: false },
 );
 

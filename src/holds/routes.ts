@@ -1,5 +1,5 @@
 // /patrons/{id}/holds, /patrons/holds: place, read, list, change and cancel holds.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { BibService } from '../bibs/service.ts';
 import { BIB_FIELDS, presentBib } from '../bibs/present.ts';
 import { access } from '../http/access.ts';
@@ -11,11 +11,12 @@ import { errorRef } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { ItemService } from '../items/service.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
-import { HOLD_FIELDS, presentHold } from './present.ts';
+import { HOLD_FIELDS, presentHold, type HoldField } from './present.ts';
 import type { HoldRow } from './repository.ts';
 import type { HoldService } from './service.ts';
 
 const Named = Type.Object({ code: Type.String(), name: Type.String() });
+// A property for each of HOLD_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 export const HoldSchema = Type.Object(
   {
     id: Type.String({ description: 'Absolute URL of the hold.' }),
@@ -43,7 +44,7 @@ export const HoldSchema = Type.Object(
     priorityQueueLength: Type.Optional(Type.Integer()),
     canFreeze: Type.Optional(Type.Boolean()),
     note: Type.Optional(Type.String()),
-  },
+  } satisfies Record<HoldField, TSchema>,
   { $id: 'Hold', additionalProperties: false },
 );
 const HoldList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Hold')) });

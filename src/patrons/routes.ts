@@ -1,6 +1,6 @@
 // /patrons: list and harvest, read, find, create, change and delete patrons; validate a barcode and
 // PIN (PC reservation and print systems, at every login) and authenticate a patron.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { access } from '../http/access.ts';
 import { MetadataAnswer, metadataQuery, parseMetadataFields } from '../http/metadata.ts';
 import { fail } from '../shared/errors.ts';
@@ -9,7 +9,7 @@ import { parseCommonList, parseFields, recordListQuery } from '../http/params.ts
 import { parseRecordId } from '../shared/filters.ts';
 import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import { CIRCULATION_FIELDS, PATRON_FIELDS, presentPatron } from './present.ts';
+import { CIRCULATION_FIELDS, PATRON_FIELDS, presentPatron, type PatronField } from './present.ts';
 import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
 import { VAR_FIELD_TAGS, WRITABLE_FIXED_FIELDS } from './input.ts';
 
@@ -22,6 +22,7 @@ const Address = Type.Object(
   { additionalProperties: false },
 );
 
+// A property for each of PATRON_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 export const PatronSchema = Type.Object(
   {
     ...recordHeader,
@@ -58,7 +59,7 @@ export const PatronSchema = Type.Object(
     moneyOwed: Type.Optional(Type.String({ description: 'Decimal string with two places, e.g. "12.30".' })),
     fixedFields: fixedFieldsSchema('patron'),
     varFields: SimpleVarFields,
-  },
+  } satisfies Record<PatronField, TSchema>,
   { $id: 'Patron', additionalProperties: false },
 );
 const PatronList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Patron')) });

@@ -1,5 +1,5 @@
 // /vendors: list and read vendors; create and change them (Acquisitions_Write).
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
 import { DEFAULT_LIMIT, pagingQuery, parseFields } from '../../http/params.ts';
@@ -7,11 +7,12 @@ import { parseIdFilter, parseRecordId } from '../../shared/filters.ts';
 import { errorRef, LinkAnswer } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { VendorService } from './service.ts';
-import { VENDOR_FIELDS, presentVendor } from './present.ts';
+import { VENDOR_FIELDS, presentVendor, type VendorField } from './present.ts';
 
 const optionalText = (max: number, description?: string) =>
   Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
+// A property for each of VENDOR_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 export const VendorSchema = Type.Object(
   {
     id: Type.String(),
@@ -26,7 +27,7 @@ export const VendorSchema = Type.Object(
     acctNum: Type.Optional(Type.String({ description: 'The library’s account number with the vendor.' })),
     createdDate: Type.Optional(Type.String()),
     updatedDate: Type.Optional(Type.String()),
-  },
+  } satisfies Record<VendorField, TSchema>,
   { $id: 'Vendor', additionalProperties: false },
 );
 
