@@ -4,6 +4,7 @@ import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 import type { DerivedBib } from './derive.ts';
+import { DERIVED_COLUMNS } from './derived-columns.ts';
 
 export interface BibRow {
   id: string;
@@ -79,31 +80,30 @@ const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 export const bibRowColumns = columns;
 export const BIB_FROM = FROM;
 
+// The writes below take the derived columns from DERIVED_COLUMNS (derived-columns.ts), in its
+// order. Their names and types are constants of that table, never client input, so building
+// statement text from them is safe; the values still go as parameters or COPY cells.
+
+/** The derived columns' names: "title, author, …" once joined. */
+const DERIVED_NAMES = DERIVED_COLUMNS.map(([column]) => column);
+/** How many parameters the derived columns take in a statement that sends them one by one. */
+const DERIVED_COUNT = DERIVED_COLUMNS.length;
+/** "$from, $from+1, …": a parameter for each derived column, in the table's order (as derivedParams gives the values). */
+const derivedPlaceholders = (from: number) => DERIVED_COLUMNS.map((_, i) => `$${from + i}`).join(', ');
+
+/** A record's derived values, in the table's order: the parameters for derivedPlaceholders. */
 function derivedParams(d: DerivedBib): unknown[] {
-  return [
-    d.title,
-    d.author,
-    d.publishYear,
-    d.lang,
-    d.country,
-    d.bibLevel,
-    d.materialType,
-    d.isbns,
-    d.issns,
-    d.controlNumber,
-    d.controlSource,
-    d.systemNumbers,
-  ];
+  return DERIVED_COLUMNS.map(([, , value]) => value(d));
 }
 
+// $1 the MARC, then the derived columns, then suppressed, then the stamp.
+const INSERT_BIB = `insert into bibs (marc, ${DERIVED_NAMES.join(', ')}, suppressed, catalog_date, created_date, updated_date)
+  values ($1::json, ${derivedPlaceholders(2)}, $${DERIVED_COUNT + 2},
+    ($${DERIVED_COUNT + 3}::timestamptz at time zone 'UTC')::date, $${DERIVED_COUNT + 3}, $${DERIVED_COUNT + 3})
+  returning id::text`;
+
 export async function insertBib(tx: Queryable, marc: MarcInJson, derived: DerivedBib, suppressed: boolean, stamp: Date): Promise<string> {
-  const rows = await tx.query<{ id: string }>(
-    `insert into bibs (marc, title, author, publish_year, lang, country, bib_level, material_type, isbns, issns,
-       control_number, control_source, system_numbers, suppressed, catalog_date, created_date, updated_date)
-     values ($1::json, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ($15::timestamptz at time zone 'UTC')::date, $15, $15)
-     returning id::text`,
-    [marc, ...derivedParams(derived), suppressed, stamp],
-  );
+  const rows = await tx.query<{ id: string }>(INSERT_BIB, [marc, ...derivedParams(derived), suppressed, stamp]);
   return rows[0]!.id;
 }
 
@@ -111,44 +111,18 @@ export async function insertBib(tx: Queryable, marc: MarcInJson, derived: Derive
 // (bibRow, or the import's own reader), made as records are read, ahead of the write. Where the
 // connection cannot COPY (a client of the embedded server's socket) the batch goes as one JSON
 // document, unpacked by jsonb_to_recordset.
-const RECORDSET = `r(id bigint, marc json, title text, author text, publish_year integer, lang text, country text, bib_level text,
-  material_type text, isbns text[], issns text[], control_number text, control_source text, system_numbers text[])`;
+
+/** The recordset's columns with their types, "r(id bigint, marc json, title text, …)"; also the import's temporary table. */
+const RECORDSET = `r(id bigint, marc json, ${DERIVED_COLUMNS.map(([column, type]) => `${column} ${type}`).join(', ')})`;
 
 /** The columns of a prepared row, in order: the MARC (MARC-in-JSON) and what is derived from it. */
-const ROW_COLUMNS = [
-  'marc',
-  'title',
-  'author',
-  'publish_year',
-  'lang',
-  'country',
-  'bib_level',
-  'material_type',
-  'isbns',
-  'issns',
-  'control_number',
-  'control_source',
-  'system_numbers',
-];
+const ROW_COLUMNS = ['marc', ...DERIVED_NAMES];
 
-/** Appends a record's derived cells to a row whose MARC cell has been written. */
+/** Appends a record's derived cells, in ROW_COLUMNS' order, to a row whose MARC cell has been written. */
 export function writeDerivedCells(w: CopyWriter, d: DerivedBib): void {
-  for (const value of [
-    d.title,
-    d.author,
-    d.publishYear,
-    d.lang,
-    d.country,
-    d.bibLevel,
-    d.materialType,
-    d.isbns,
-    d.issns,
-    d.controlNumber,
-    d.controlSource,
-    d.systemNumbers,
-  ]) {
+  for (const [, , value] of DERIVED_COLUMNS) {
     w.byte(0x09);
-    w.cell(value);
+    w.cell(value(d));
   }
 }
 
@@ -175,20 +149,10 @@ function marcJsonOf(row: Uint8Array): string {
 
 function recordsetJson(rows: BulkBib[]): string {
   const parts = rows.map(({ id, row, derived: d }) => {
-    const rest = JSON.stringify({
-      title: d.title,
-      author: d.author,
-      publish_year: d.publishYear,
-      lang: d.lang,
-      country: d.country,
-      bib_level: d.bibLevel,
-      material_type: d.materialType,
-      isbns: d.isbns,
-      issns: d.issns,
-      control_number: d.controlNumber,
-      control_source: d.controlSource,
-      system_numbers: d.systemNumbers,
-    });
+    // The derived columns as the recordset's fields, by column name.
+    const fields: Record<string, unknown> = {};
+    for (const [column, , value] of DERIVED_COLUMNS) fields[column] = value(d);
+    const rest = JSON.stringify(fields);
     return `{"id":${id ?? 'null'},"marc":${marcJsonOf(row)},${rest.slice(1)}`;
   });
   return `[${parts.join(',')}]`;
@@ -212,6 +176,8 @@ export async function allocateBibIds(tx: Queryable, count: number): Promise<stri
 }
 
 const BIB_COLUMNS = [...ROW_COLUMNS, 'id', 'catalog_date', 'created_date', 'updated_date'];
+/** The row's columns read from the recordset r: "r.marc, r.title, …", in ROW_COLUMNS' order. */
+const FROM_R = ROW_COLUMNS.map((c) => `r.${c}`).join(', ');
 
 /** Many new records in one statement (COPY where the connection can); a row without an id gets the next one. */
 export async function insertBibs(tx: Queryable, rows: BulkBib[], stamp: Date): Promise<void> {
@@ -228,16 +194,14 @@ export async function insertBibs(tx: Queryable, rows: BulkBib[], stamp: Date): P
   const doc = recordsetJson(rows);
   await tx.query(
     `insert into bibs (${BIB_COLUMNS.join(', ')})
-     select r.marc, r.title, r.author, r.publish_year, r.lang, r.country, r.bib_level, r.material_type, r.isbns, r.issns,
-       r.control_number, r.control_source, r.system_numbers, coalesce(r.id, nextval('bib_ids')), ($2::timestamptz at time zone 'UTC')::date, $2, $2
+     select ${FROM_R}, coalesce(r.id, nextval('bib_ids')), ($2::timestamptz at time zone 'UTC')::date, $2, $2
      from jsonb_to_recordset($1::text::jsonb) as ${RECORDSET}`,
     [doc, stamp],
   );
 }
 
-const SET_FROM_R = `marc = r.marc, title = r.title, author = r.author, publish_year = r.publish_year, lang = r.lang,
-  country = r.country, bib_level = r.bib_level, material_type = r.material_type, isbns = r.isbns, issns = r.issns,
-  control_number = r.control_number, control_source = r.control_source, system_numbers = r.system_numbers`;
+/** Each row column set from the recordset r: "marc = r.marc, title = r.title, …". */
+const SET_FROM_R = ROW_COLUMNS.map((c) => `${c} = r.${c}`).join(', ');
 
 /**
  * A row of r that differs from its bib b: a record loaded again as it is changes nothing (its
@@ -306,6 +270,13 @@ export async function findBibsBySystemNumber(db: Queryable, numbers: string[]): 
   );
 }
 
+// $1 the id, $2 the MARC, then the derived columns ("title = $3, …"), then suppressed (null
+// leaves it), then the stamp.
+const UPDATE_BIB = `update bibs set marc = $2::json,
+    ${DERIVED_NAMES.map((c, i) => `${c} = $${3 + i}`).join(', ')},
+    suppressed = coalesce($${DERIVED_COUNT + 3}, suppressed), updated_date = $${DERIVED_COUNT + 4}
+  where id = $1 and deleted_date is null returning id`;
+
 /** Replaces a live record's MARC; false when there is no live record with this id. */
 export async function updateBib(
   tx: Queryable,
@@ -315,24 +286,22 @@ export async function updateBib(
   suppressed: boolean | undefined,
   stamp: Date,
 ): Promise<boolean> {
-  const rows = await tx.query(
-    `update bibs set marc = $2::json, title = $3, author = $4, publish_year = $5, lang = $6, country = $7, bib_level = $8,
-       material_type = $9, isbns = $10, issns = $11, control_number = $12, control_source = $13, system_numbers = $14,
-       suppressed = coalesce($15, suppressed), updated_date = $16
-     where id = $1 and deleted_date is null returning id`,
-    [id, marc, ...derivedParams(derived), suppressed ?? null, stamp],
-  );
+  const rows = await tx.query(UPDATE_BIB, [id, marc, ...derivedParams(derived), suppressed ?? null, stamp]);
   return rows.length > 0;
 }
 
+// The MARC and each derived column not 'kept' set to what deleting writes (its onDelete):
+// "marc = null, title = null, …, isbns = '{}', …".
+const TOMBSTONE_BIB = `update bibs set marc = null,
+    ${DERIVED_COLUMNS.filter(([, , , onDelete]) => onDelete !== 'kept')
+      .map(([column, , , onDelete]) => `${column} = ${onDelete}`)
+      .join(', ')},
+    deleted_date = $2, updated_date = $2
+  where id = $1 and deleted_date is null returning id`;
+
 /** Deletes a live record, leaving its tombstone (id and dates); false when there is none. */
 export async function tombstoneBib(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
-  const rows = await tx.query(
-    `update bibs set marc = null, title = null, author = null, isbns = '{}', issns = '{}', system_numbers = '{}',
-       control_number = null, control_source = null, deleted_date = $2, updated_date = $2
-     where id = $1 and deleted_date is null returning id`,
-    [id, stamp],
-  );
+  const rows = await tx.query(TOMBSTONE_BIB, [id, stamp]);
   return rows.length > 0;
 }
 
