@@ -100,7 +100,6 @@ export function tokenInfoRoute(app: App, tokenLifetimeSec: number): void {
       schema: {
         summary: 'Describe the current access token',
         tags: ['authorization'],
-        security: [{ bearer: [] }],
         response: { 200: TokenInfoSchema },
       },
     },

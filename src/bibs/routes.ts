@@ -76,7 +76,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'List or harvest bibs',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         querystring: ListQuery,
         response: { 200: BibList },
       },
@@ -107,7 +106,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'Get a bib',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         params: IdParams,
         querystring: FieldsQuery,
         response: { 200: Type.Ref('Bib'), 404: errorRef },
@@ -127,7 +125,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'Codes of the coded bib fields, with descriptions',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         querystring: metadataQuery(METADATA_FIELDS, 'Language of the descriptions (BCP 47, e.g. en, fr); default en.'),
         response: { 200: MetadataAnswer },
       },
@@ -147,7 +144,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
         description:
           'By Accept: application/marc-in-json (default, also application/json), application/marc-xml (also application/xml), application/marc (ISO 2709, UTF-8).',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         params: IdParams,
       },
     },
@@ -192,7 +188,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'Create a bib from MARC',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         body: MarcBody,
         response: { 200: LinkAnswer },
       },
@@ -210,7 +205,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'Replace a bib’s MARC',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         params: IdParams,
         body: MarcBody,
         response: { 204: Type.Null(), 404: errorRef },
@@ -230,7 +224,6 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'Delete a bib (leaves a tombstone)',
         tags: ['bibs'],
-        security: [{ bearer: [] }],
         params: IdParams,
         response: { 204: Type.Null(), 404: errorRef },
       },

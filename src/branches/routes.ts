@@ -56,7 +56,6 @@ export function branchRoutes(app: App, branches: BranchService): void {
       schema: {
         summary: 'List branches with their locations',
         tags: ['branches'],
-        security: [{ bearer: [] }],
         querystring: Type.Object({ ...pagingQuery, ...fieldsQuery }, { additionalProperties: false }),
         response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Branch) }) },
       },
@@ -76,7 +75,6 @@ export function branchRoutes(app: App, branches: BranchService): void {
       schema: {
         summary: 'Locations where patrons can collect holds',
         tags: ['branches'],
-        security: [{ bearer: [] }],
         response: {
           200: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), holdShelfDays: Type.Integer() })),
         },
@@ -93,7 +91,6 @@ export function branchRoutes(app: App, branches: BranchService): void {
       schema: {
         summary: 'Get a branch with its locations',
         tags: ['branches'],
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object(fieldsQuery, { additionalProperties: false }),
         response: { 200: Branch, 404: errorRef },

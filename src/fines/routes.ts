@@ -57,7 +57,7 @@ const PaymentBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const sec = { tags: ['fines'], security: [{ bearer: [] }] };
+const sec = { tags: ['fines'] };
 
 export function fineRoutes(app: App, fines: FineService, publicBaseUrl: string | undefined): void {
   app.get(

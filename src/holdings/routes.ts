@@ -53,7 +53,6 @@ export function holdingRoutes(app: App, holdings: HoldingsService, publicBaseUrl
         description:
           "Holdings records come from MARC holdings records loaded with `carrel import` (linked by their 004 to a bib's 001) and from the holdings fields a bib carries (852 followed by 853-868).",
         tags: ['holdings'],
-        security: [{ bearer: [] }],
         querystring: Type.Object(
           {
             ...recordListQuery(HOLDING_FIELDS),
@@ -85,7 +84,6 @@ export function holdingRoutes(app: App, holdings: HoldingsService, publicBaseUrl
       schema: {
         summary: 'Get a holdings record',
         tags: ['holdings'],
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }),
         response: { 200: Type.Ref('Holding'), 400: errorRef, 404: errorRef },

@@ -92,7 +92,7 @@ const ChangeBody = Type.Object(
   { additionalProperties: false },
 );
 
-const sec = { tags: ['holds'], security: [{ bearer: [] }] };
+const sec = { tags: ['holds'] };
 
 export function holdRoutes(
   app: App,

@@ -1,6 +1,6 @@
-// The error answers a REST route can give whatever its handler does, declared once here from what
-// the route itself declares (its access, its method, its path parameters) rather than repeated in
-// every route's schema. The OpenAPI document is generated from the route schemas, so it then lists
+// The error answers a REST route can give whatever its handler does, and how it is called (its
+// OpenAPI `security`), declared once here from what the route itself declares (its access, its
+// method, its path parameters) rather than repeated in every route's schema. The OpenAPI document is generated from the route schemas, so it then lists
 // every status a client can meet; answers particular to a route (404 for a record it cannot find,
 // 409 for a conflict) stay in the route's own schema.
 import type { FastifyInstance, RouteOptions } from 'fastify';
@@ -34,7 +34,23 @@ export function commonAnswers(access: Access | undefined, methods: readonly stri
   return statuses;
 }
 
-/** Adds the common answers to each REST route's response schema, before the route is compiled and documented. */
+/** How a route with this access is called, as OpenAPI's `security`: a bearer token, optionally, or nothing. */
+export function securityOf(access: Access | undefined): Record<string, string[]>[] | undefined {
+  switch (access?.kind) {
+    case 'token':
+    case 'permission':
+      return [{ bearer: [] }];
+    case 'optionalToken':
+      return [{ bearer: [] }, {}];
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Adds the common answers to each REST route's response schema, and its `security` from its
+ * access, before the route is compiled and documented.
+ */
 export function installCommonAnswers(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isRest(route.url)) return;
@@ -43,6 +59,7 @@ export function installCommonAnswers(app: FastifyInstance): void {
     // A route that declares no answers is documented as answering 200 with anything; it still does.
     const response: Record<string, unknown> = declared ? { ...declared } : { 200: {} };
     for (const status of commonAnswers(route.config?.access, methods, route.url)) response[status] ??= errorRef;
-    route.schema = { ...route.schema, response };
+    const security = securityOf(route.config?.access);
+    route.schema = { ...route.schema, response, ...(security ? { security } : {}) };
   });
 }

@@ -81,7 +81,6 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
         summary: 'Create an item',
         description: 'Refused (409 code 132) when another live item has its barcode; its bibs and codes must exist.',
         tags: ['items'],
-        security: [{ bearer: [] }],
         body: ItemWrite,
         response: { 200: LinkAnswer, 400: errorRef, 409: errorRef },
       },
@@ -95,7 +94,6 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
       schema: {
         summary: 'Change an item (the members given)',
         tags: ['items'],
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String() }),
         body: ItemWrite,
         response: { 204: Type.Null(), 400: errorRef, 404: errorRef, 409: errorRef },
@@ -114,7 +112,6 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
         summary: 'Delete an item (leaves a tombstone)',
         description: 'Refused (409 code 132) while it is checked out or has active holds on it.',
         tags: ['items'],
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String() }),
         response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
@@ -132,7 +129,6 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
       schema: {
         summary: 'List items',
         tags: ['items'],
-        security: [{ bearer: [] }],
         querystring: Type.Object(
           {
             ...recordListQuery(ITEM_FIELDS),
@@ -174,7 +170,6 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
       schema: {
         summary: "Codes of the coded item fields (the library's item types and locations, the statuses), with descriptions",
         tags: ['items'],
-        security: [{ bearer: [] }],
         querystring: metadataQuery(METADATA_FIELDS, 'Accepted; descriptions are as the library wrote them.'),
         response: { 200: MetadataAnswer },
       },
@@ -189,7 +184,6 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
       schema: {
         summary: 'Get an item',
         tags: ['items'],
-        security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false }),
         response: { 200: Type.Ref('Item'), 404: errorRef },

@@ -6,7 +6,7 @@ import type { App } from '../http/types.ts';
 import { checkProfile, profileDocument, ProfileSchema } from './profile.ts';
 import type { LibraryService } from './service.ts';
 
-const sec = { tags: ['library'], security: [{ bearer: [] }] };
+const sec = { tags: ['library'] };
 
 const PlanAnswer = Type.Object({
   changes: Type.Array(

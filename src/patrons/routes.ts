@@ -154,7 +154,7 @@ const AuthBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const sec = { tags: ['patrons'], security: [{ bearer: [] }] };
+const sec = { tags: ['patrons'] };
 const validateErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 429: errorRef, 503: errorRef };
 
 export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: string | undefined): void {

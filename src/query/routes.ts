@@ -26,7 +26,6 @@ export function queryRoutes(app: App, queries: QueryService, publicBaseUrl: stri
           summary: `Find ${resource} by a JSON query`,
           description: `Sierra's JSON query (as Create Lists writes it): {"target": {"record": {"type": "${record}"}, "id": N | "field": {"tag"} | {"marcTag", "ind1", "ind2", "subfields"}}, "expr": {"op", "operands"}}, or {"queries": [q, "and", q, …]}; expressions join the same way. Operators: ${Object.keys(OPS).join(', ')}. Text matches regardless of case; dates are MM-DD-YYYY or YYYY-MM-DD. Answers the links of the live ${resource} that match, in id order.`,
           tags: [resource],
-          security: [{ bearer: [] }],
           querystring: Type.Object(pagingQuery, { additionalProperties: false }),
           body: Type.Unknown(),
           response: {

@@ -90,7 +90,6 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
       schema: {
         summary: 'List saved queries',
         tags: ['queries'],
-        security: [{ bearer: [] }],
         querystring: Type.Object(pagingQuery, { additionalProperties: false }),
         response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('SavedQuery')) }) },
       },
@@ -109,7 +108,6 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
       schema: {
         summary: 'Get a saved query',
         tags: ['queries'],
-        security: [{ bearer: [] }],
         params: IdParams,
         response: { 200: Type.Ref('SavedQuery'), 404: errorRef },
       },
@@ -129,7 +127,6 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
         description:
           'The statement is checked before it is kept: one query, over the views the reader role can read, planned with its parameters.',
         tags: ['queries'],
-        security: [{ bearer: [] }],
         body: SavedQueryCreate,
         response: { 200: LinkAnswer },
       },
@@ -144,7 +141,6 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
       schema: {
         summary: 'Change a saved query',
         tags: ['queries'],
-        security: [{ bearer: [] }],
         params: IdParams,
         body: SavedQueryUpdate,
         response: { 204: Type.Null(), 404: errorRef },
@@ -163,7 +159,6 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
       schema: {
         summary: 'Delete a saved query',
         tags: ['queries'],
-        security: [{ bearer: [] }],
         params: IdParams,
         response: { 204: Type.Null(), 404: errorRef },
       },
@@ -183,7 +178,6 @@ export function savedQueryRoutes(app: App, queries: SavedQueryService, publicBas
         description:
           'A page of its rows: JSON {total, start, entries} (entries are objects by column; total counts this page), or CSV (RFC 4180, a header line; text cells a spreadsheet would run as a formula start with an apostrophe) by Accept: text/csv or format=csv. JSON pages hold 50 rows by default and at most 2000; CSV holds every row up to the row cap unless limit is given. No token is needed for a public query.',
         tags: ['queries'],
-        security: [{ bearer: [] }, {}],
         params: IdParams,
         querystring: ResultsQuery,
         response: { 404: errorRef },

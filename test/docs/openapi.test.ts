@@ -84,6 +84,21 @@ describe('API documentation', () => {
     assert.deepEqual(error, { $ref: '#/components/schemas/ErrorBody' });
   });
 
+  it('says how each operation is called, from its access: a bearer token, optionally, or nothing', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v6/openapi.json' })).json();
+    const security = (path: string, method: string) => doc.paths[path][method].security;
+    assert.equal(security('/api', 'get'), undefined);
+    assert.equal(security('/v6/token', 'post'), undefined);
+    assert.deepEqual(security('/v6/info/token', 'get'), [{ bearer: [] }]);
+    assert.deepEqual(security('/v6/patrons/{id}', 'delete'), [{ bearer: [] }]);
+    // A public saved query's results: with a token or without.
+    assert.deepEqual(security('/v6/queries/{id}/results', 'get'), [{ bearer: [] }, {}]);
+    const unsaid = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) => (op.security || path === '/api' || path === '/v6/token' ? [] : [`${method} ${path}`])),
+    );
+    assert.deepEqual(unsaid, [], 'every other operation needs a token');
+  });
+
   it('serves the interactive page at /docs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200);

@@ -67,7 +67,6 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
         summary: 'List funds with their balances',
         description: 'Sorted by code.',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         querystring: Type.Object({ ...pagingQuery, fields: FieldsQuery.properties.fields }, { additionalProperties: false }),
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Fund')) }),
@@ -89,7 +88,6 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
       schema: {
         summary: 'Get a fund',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         params: CodeParams,
         querystring: FieldsQuery,
         response: { 200: Type.Ref('Fund'), 404: errorRef },
@@ -105,7 +103,6 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
       schema: {
         summary: 'Create a fund',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         body: FundCreate,
         response: { 200: LinkAnswer, 409: errorRef },
       },
@@ -123,7 +120,6 @@ export function fundRoutes(app: App, funds: FundService, publicBaseUrl: string |
       schema: {
         summary: 'Change a fund’s name, accounting unit, appropriation or note',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         params: CodeParams,
         body: FundUpdate,
         response: { 204: Type.Null(), 404: errorRef },

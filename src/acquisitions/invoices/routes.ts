@@ -142,7 +142,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'List or harvest invoices',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         querystring: ListQuery,
         response: {
           200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Invoice')) }),
@@ -184,7 +183,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'Get an invoice',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: IdParams,
         querystring: FieldsQuery,
         response: { 200: Type.Ref('Invoice'), 404: errorRef },
@@ -205,7 +203,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'An invoice’s line items, in line order',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: IdParams,
         querystring: Type.Object({ ...pagingQuery }, { additionalProperties: false }),
         response: {
@@ -228,7 +225,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'Get a line item',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: IdParams,
         response: { 200: Type.Ref('InvoiceLineItem'), 404: errorRef },
       },
@@ -244,7 +240,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'Create an invoice with its line items',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         body: InvoiceCreate,
         response: { 200: LinkAnswer, 409: errorRef },
       },
@@ -263,7 +258,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'Change an unpaid invoice',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: IdParams,
         body: InvoiceUpdate,
         response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
@@ -282,7 +276,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
       schema: {
         summary: 'Delete an unpaid invoice (leaves a tombstone)',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: IdParams,
         response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },
@@ -302,7 +295,6 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
         description:
           'Sets status p and paidDate, and moves each line’s total from its fund’s encumbrance to its expenditure, in one transaction. Refused (409, code 132) when already paid, suspended, or without line items.',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: IdParams,
         response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },

@@ -28,7 +28,6 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
         summary: 'Use tax rates',
         description: 'The library’s use tax codes, each with its rate in percent in `desc`, exactly as the library set it.',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         querystring: metadataQuery(METADATA_FIELDS, 'Accepted for compatibility; rates read the same in every language.'),
         response: { 200: MetadataAnswer },
       },
@@ -46,7 +45,6 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
       schema: {
         summary: 'Use tax codes with their rates and descriptions',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         response: { 200: Type.Array(UseTaxCode) },
       },
     },
@@ -63,7 +61,6 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
         description:
           'The rate is percent, 0 to 100 with at most six decimals; send it as a string to keep trailing zeros. A description given replaces the old one (empty clears it); none keeps it. Unpaid invoices take a new rate when they are next written; paid invoices never change.',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: CodeParams,
         body: Type.Object(
           { rate: Type.String(), description: Type.Optional(Type.String({ maxLength: 200 })) },
@@ -85,7 +82,6 @@ export function useTaxRoutes(app: App, useTax: UseTaxService): void {
       schema: {
         summary: 'Remove a use tax code no invoice uses',
         tags: ['invoices'],
-        security: [{ bearer: [] }],
         params: CodeParams,
         response: { 204: Type.Null(), 404: errorRef, 409: errorRef },
       },

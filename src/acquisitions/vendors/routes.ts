@@ -63,7 +63,6 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
       schema: {
         summary: 'List vendors',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         querystring: Type.Object(
           { ...pagingQuery, id: Type.Optional(Type.String({ description: 'Ids: a list or a range [from,to].' })), fields: fieldsParam },
           { additionalProperties: false },
@@ -93,7 +92,6 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
       schema: {
         summary: 'Get a vendor',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         params: IdParams,
         querystring: Type.Object({ fields: fieldsParam }, { additionalProperties: false }),
         response: { 200: Type.Ref('Vendor'), 404: errorRef },
@@ -110,7 +108,6 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
       schema: {
         summary: 'Create a vendor',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         body: VendorCreate,
         response: { 200: LinkAnswer, 409: errorRef },
       },
@@ -128,7 +125,6 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
       schema: {
         summary: 'Change a vendor’s name or details',
         tags: ['acquisitions'],
-        security: [{ bearer: [] }],
         params: IdParams,
         body: VendorUpdate,
         response: { 204: Type.Null(), 404: errorRef },

@@ -16,7 +16,7 @@ const Entry = Type.Object(
   { additionalProperties: false },
 );
 const Activation = Type.Object({ readingHistoryActivation: Type.Boolean() }, { additionalProperties: false });
-const sec = { tags: ['circulation'], security: [{ bearer: [] }] };
+const sec = { tags: ['circulation'] };
 const off = 'A patron who has not turned it on keeps none: 400 code 146.';
 
 export function historyRoutes(app: App, history: ReadingHistoryService, publicBaseUrl: string | undefined): void {
