@@ -5,6 +5,8 @@ import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 import type { DerivedBib } from './derive.ts';
 import { DERIVED_COLUMNS } from './derived-columns.ts';
+import { ACTIVE_SQL } from '../holds/states.ts';
+import { ITEM_STATUS } from '../items/statuses.ts';
 
 export interface BibRow {
   id: string;
@@ -49,13 +51,13 @@ export interface BibExtras {
 // pass over its items for all three (a subquery each read them thrice, a third of a harvest page's
 // database time). Built as json, not jsonb: it is only sent.
 const ITEM_HOLDINGS = `(select json_build_object('copies', count(*),
-    'available', coalesce(bool_or(i.status = '-' and i.due_date is null and not i.suppressed), false),
+    'available', coalesce(bool_or(i.status = '${ITEM_STATUS.available}' and i.due_date is null and not i.suppressed), false),
     'locations', coalesce((select json_agg(json_build_object('code', l.code, 'name', l.name) order by l.code)
                            from locations l where l.code = any(array_agg(i.location_code))), '[]'))
   from item_bibs ib join items i on i.id = ib.item_id where ib.bib_id = b.id and i.deleted_date is null) as item_holdings`;
-// Whether any live item is on the shelf: not checked out, status '-', not suppressed.
+// Whether any live item is on the shelf: not checked out, available, not suppressed.
 const AVAILABLE = `exists (select 1 from item_bibs ib join items i on i.id = ib.item_id
-  where ib.bib_id = b.id and i.status = '-' and i.due_date is null and i.deleted_date is null and not i.suppressed) as available`;
+  where ib.bib_id = b.id and i.status = '${ITEM_STATUS.available}' and i.due_date is null and i.deleted_date is null and not i.suppressed) as available`;
 
 // The MARC is read only when the answer shows it (varFields): a page of 2,000 bibs without it is a
 // fraction of the bytes.
@@ -68,7 +70,7 @@ const columns = ({
   b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
   b.created_date, b.updated_date, b.deleted_date, ${holdings ? ITEM_HOLDINGS : AVAILABLE}${
     holds
-      ? `, (select count(*)::int from holds h where h.bib_id = b.id and h.record_type = 'b' and h.state in ('0', 't', 'r')) as hold_count`
+      ? `, (select count(*)::int from holds h where h.bib_id = b.id and h.record_type = 'b' and h.state in ${ACTIVE_SQL}) as hold_count`
       : ''
   }`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';

@@ -2,6 +2,7 @@
 import { fieldSet } from '../http/params.ts';
 import { presenter } from '../http/present.ts';
 import type { HoldRow } from './repository.ts';
+import { HOLD_STATE } from './states.ts';
 
 export const HOLD_FIELDS = fieldSet([
   'id',
@@ -26,19 +27,19 @@ export type HoldField = (typeof HOLD_FIELDS.all)[number];
 /** The status a hold shows: the contract's codes (docs/api-contract.md), plus Carrel's x, c and f for holds that are over. */
 export function holdStatus(row: Pick<HoldRow, 'state' | 'record_type'>): { code: string; name: string } {
   switch (row.state) {
-    case '0':
+    case HOLD_STATE.waiting:
       return { code: '0', name: 'On hold.' };
-    case 't':
+    case HOLD_STATE.inTransit:
       return { code: 't', name: 'In transit.' };
-    case 'r':
+    case HOLD_STATE.ready:
       return row.record_type === 'i'
         ? { code: 'i', name: 'Item hold ready for pickup.' }
         : { code: 'b', name: 'Bib hold ready for pickup.' };
-    case 'x':
+    case HOLD_STATE.expired:
       return { code: 'x', name: 'Hold expired.' };
-    case 'c':
+    case HOLD_STATE.cancelled:
       return { code: 'c', name: 'Hold cancelled.' };
-    case 'f':
+    case HOLD_STATE.filled:
       return { code: 'f', name: 'Hold filled.' };
   }
 }
@@ -58,14 +59,14 @@ const present = presenter<HoldRow, HoldField, HoldContext>({
   placed: (row) => row.placed,
   notNeededAfterDate: (row) => row.not_needed_after,
   notWantedBeforeDate: (row) => row.not_wanted_before,
-  pickupByDate: (row) => (row.state === 'r' && row.pickup_by ? `${row.pickup_by}T00:00:00Z` : undefined),
+  pickupByDate: (row) => (row.state === HOLD_STATE.ready && row.pickup_by ? `${row.pickup_by}T00:00:00Z` : undefined),
   location: (row) => (row.location_code ? { code: row.location_code, name: row.location_name ?? row.location_code } : undefined),
   pickupLocation: (row) => ({ code: row.pickup_location, name: row.pickup_name }),
   status: holdStatus,
   recordType: (row) => row.record_type,
   priority: (row) => row.priority ?? undefined,
   priorityQueueLength: (row) => row.queue_length ?? undefined,
-  canFreeze: (row) => row.state === '0',
+  canFreeze: (row) => row.state === HOLD_STATE.waiting,
   note: (row) => row.note,
 });
 
