@@ -1,62 +1,38 @@
 // What the search index holds for one bib: weighted, field-scoped keys for its words and numbers,
 // and the folded text that phrases and title matches are checked against.
 import type { MarcInJson } from '../marc/marc-in-json.ts';
+import { ANY_FIELD, FIELD_KEYS, KEY, type FieldKey } from './keys.ts';
 import { isbn13, stem, STOP_WORDS, words } from './text.ts';
-
-/** The fields a search can be narrowed to (`index=`), as key prefixes. */
-export const FIELD_KEYS = {
-  title: 't',
-  author: 'a',
-  subject: 's',
-  series: 'e',
-  note: 'n',
-  other: 'o',
-  number: 'i',
-  callNumber: 'c',
-} as const;
-type FieldKey = (typeof FIELD_KEYS)[keyof typeof FIELD_KEYS];
 
 /**
  * How much a word in each place says about a bib: the main title most, then authors and subjects,
  * series and notes far less, everything else least (the weighting good open catalogues use).
  */
 const TAGS: { tags: RegExp; field: FieldKey; weight: number; codes: RegExp }[] = [
-  { tags: /^245$/, field: 't', weight: 10, codes: /[abnp]/ },
-  { tags: /^(130|240|246|730|740)$/, field: 't', weight: 4, codes: /[a-z]/ },
-  { tags: /^1(00|10|11)$/, field: 'a', weight: 6, codes: /[abcdq]/ },
-  { tags: /^7(00|10|11)$/, field: 'a', weight: 4, codes: /[abcdq]/ },
-  { tags: /^6\d\d$/, field: 's', weight: 5, codes: /[a-z]/ },
-  { tags: /^(440|490|800|810|830)$/, field: 'e', weight: 2, codes: /[a-z]/ },
-  { tags: /^5\d\d$/, field: 'n', weight: 1, codes: /[a-z]/ },
-  { tags: /^(250|260|264|300)$/, field: 'o', weight: 0.5, codes: /[a-z]/ },
+  { tags: /^245$/, field: FIELD_KEYS.title, weight: 10, codes: /[abnp]/ },
+  { tags: /^(130|240|246|730|740)$/, field: FIELD_KEYS.title, weight: 4, codes: /[a-z]/ },
+  { tags: /^1(00|10|11)$/, field: FIELD_KEYS.author, weight: 6, codes: /[abcdq]/ },
+  { tags: /^7(00|10|11)$/, field: FIELD_KEYS.author, weight: 4, codes: /[abcdq]/ },
+  { tags: /^6\d\d$/, field: FIELD_KEYS.subject, weight: 5, codes: /[a-z]/ },
+  { tags: /^(440|490|800|810|830)$/, field: FIELD_KEYS.series, weight: 2, codes: /[a-z]/ },
+  { tags: /^5\d\d$/, field: FIELD_KEYS.note, weight: 1, codes: /[a-z]/ },
+  { tags: /^(250|260|264|300)$/, field: FIELD_KEYS.other, weight: 0.5, codes: /[a-z]/ },
 ];
 /** A stemmed match counts this much of an exact one. */
 export const STEM_FACTOR = 0.6;
 /**
- * Word keys, per field ("t~histori" for index=title) and for searches of every field ("*~histori",
- * described here; a field's keys work alike). "*~histori" holds every form of a word with that stem in any
- * field ("history", "histories"), its weight their field weights summed: all of the word's matches
- * in one list, whose length is its match count and whose impact order gives its best records
- * without reading the rest. The exact form must still outrank another form, so a form that is not
+ * Word keys (keys.ts), per field ("t~histori" for index=title) and for searches of every field
+ * ("*~histori", described here; a field's keys work alike). "*~histori" holds every form of a word
+ * with that stem in any field ("history", "histories"), its weight their field weights summed: all
+ * of the word's matches in one list, whose length is its match count and whose impact order gives
+ * its best records without reading the rest. The exact form must still outrank another form, so a form that is not
  * its own stem also has "*:histories", and the weight of such forms is kept again under
  * "*^histori": a search for "history" scores S - EXACT_FACTOR * O from the "*~" and "*^" weights,
  * one for "histories" STEM_FACTOR * S + EXACT_FACTOR * E with E its "*:" weight, so the exact form
  * counts fully and another STEM_FACTOR, as in a one-field search. (Most words are their own stem:
  * this costs one posting per word and bib, where a key per form and one per stem would cost two.)
  */
-export const ANY_FIELD = '*';
 export const EXACT_FACTOR = 1 - STEM_FACTOR;
-/**
- * "*~civil war": two words one after the other in the bib's text (stop words and numbers between
- * them skipped), in their exact forms, weighted as the heavier of their places. Every bib whose
- * text holds a quoted phrase is in the list of each pair of the phrase, usually far shorter than its words':
- * a phrase search ranks and counts from its rarest pair's list, and checks the phrase itself on the
- * folded text. A pair key is a stem key ("~"; a stem has no space), so its length is kept as its df
- * and its version moves when a bib joins or leaves it.
- */
-export function pairKey(first: string, second: string): string {
-  return `${ANY_FIELD}~${first} ${second}`;
-}
 
 /**
  * Whether a word takes part in pairs: stop words do not, nor words with digits (years, pages,
@@ -66,10 +42,18 @@ function pairs(word: string): boolean {
   return !STOP_WORDS.has(word) && !/\d/.test(word);
 }
 
-/** The pair keys of a run of words (a quoted phrase): see pairKey. */
+/**
+ * The pair keys (KEY.pair, "*~civil war") of a run of words, a quoted phrase; searchDocument pairs
+ * a bib's words alike as it reads them. A pair is two words one after the other in the bib's text
+ * (stop words and numbers between them skipped), in their exact forms, weighted as the heavier of
+ * their places. Every bib whose text holds a quoted phrase is in the list of each pair of the
+ * phrase, usually far shorter than its words': a phrase search ranks and counts from its rarest
+ * pair's list, and checks the phrase itself on the folded text. A pair key is a stem key, so its
+ * length is kept as its df and its version moves when a bib joins or leaves it.
+ */
 export function pairKeys(run: string[]): string[] {
   const paired = run.filter(pairs);
-  return paired.slice(1).map((w, i) => pairKey(paired[i]!, w));
+  return paired.slice(1).map((w, i) => KEY.pair(paired[i]!, w));
 }
 
 /**
@@ -112,13 +96,13 @@ function add(keys: Map<string, number>, key: string, weight: number): void {
   keys.set(key, had === undefined ? weight : had + weight * 0.3);
 }
 
-/** A word's keys in one field, or in "*" (see ANY_FIELD). */
+/** A word's keys in one field, or in ANY_FIELD's (see EXACT_FACTOR). */
 function addWord(keys: Map<string, number>, field: string, word: string, weight: number): void {
   const stemmed = stem(word);
-  add(keys, `${field}~${stemmed}`, weight);
+  add(keys, KEY.stem(field, stemmed), weight);
   if (stemmed !== word) {
-    add(keys, `${field}:${word}`, weight);
-    add(keys, `${field}^${stemmed}`, weight);
+    add(keys, KEY.exact(field, word), weight);
+    add(keys, KEY.otherForms(field, stemmed), weight);
   }
 }
 
@@ -145,18 +129,18 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
       if (place.field !== FIELD_KEYS.other) addWord(keys, place.field, word, place.weight);
       addWord(keys, ANY_FIELD, word, place.weight);
       if (!pairs(word)) continue;
-      if (previous) add(keys, pairKey(previous.word, word), Math.max(previous.weight, place.weight));
+      if (previous) add(keys, KEY.pair(previous.word, word), Math.max(previous.weight, place.weight));
       previous = { word, weight: place.weight };
     }
   }
   if (title.length > 0) {
-    keys.set(`${ANY_FIELD}!${title[0]}`, title.length === 1 ? WHOLE_TITLE_WORD : LEADING_TITLE_WORD);
+    keys.set(KEY.leading(title[0]!), title.length === 1 ? WHOLE_TITLE_WORD : LEADING_TITLE_WORD);
   }
   for (const isbn of input.isbns) {
     const normal = isbn13(isbn);
-    if (normal) add(keys, `i:${normal}`, NUMBER_WEIGHT);
+    if (normal) add(keys, KEY.number(normal), NUMBER_WEIGHT);
   }
-  for (const issn of input.issns) add(keys, `i:${issn.replace('-', '').toLowerCase()}`, NUMBER_WEIGHT);
+  for (const issn of input.issns) add(keys, KEY.number(issn.replace('-', '').toLowerCase()), NUMBER_WEIGHT);
   for (const callNumber of input.callNumbers) {
     for (const word of words(callNumber)) {
       addWord(keys, FIELD_KEYS.callNumber, word, 1);

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { updateBitmaps, type ChangedList } from './bitmap-upkeep.ts';
 import type { SearchDocument } from './document.ts';
+import { COUNTED_KEY_LIKE, KEY } from './keys.ts';
 
 /** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
 export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
@@ -46,13 +47,13 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
   // A bib's postings are found through its doc's key list (an index of postings by bib would
-  // cost every posting a third index entry). The stem keys' ("~") counts lose what goes, and
-  // their bitmaps (bitmap-upkeep.ts) the bibs that go.
+  // cost every posting a third index entry). The counted keys' (KEY.isCounted) counts lose what
+  // goes, and their bitmaps (bitmap-upkeep.ts) the bibs that go.
   const gone = await tx.query<{ term_id: number; bibs: string[] }>(
     `with g as (
        delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
        where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id, p.bib_id)
-     select g.term_id, array_agg(g.bib_id) as bibs from g join search_terms t on t.id = g.term_id where t.key like '_~%' group by g.term_id`,
+     select g.term_id, array_agg(g.bib_id) as bibs from g join search_terms t on t.id = g.term_id where t.key like '${COUNTED_KEY_LIKE}' group by g.term_id`,
     [bibIds],
   );
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
@@ -79,7 +80,10 @@ function addedTo(lists: ChangedList[], postings: Postings | undefined): Map<numb
   return added;
 }
 
-/** Writes the documents' postings and docs, adding to `counts` a bib for each stem ("~") key; answers the postings. */
+/**
+ * Writes the documents' postings and docs, adding to `counts` a bib for each counted key
+ * (KEY.isCounted); answers the postings.
+ */
 async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<Postings> {
   // Sorted, so that indexers adding the same new keys at once take their locks in one order.
   const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
@@ -129,7 +133,8 @@ export interface IndexRows {
 
 /**
  * The index rows of some documents, each key numbered by termId. counted is told the key id of each
- * stem ("~") key a document has: those keys' lengths are kept as their df.
+ * counted key (KEY.isCounted: a stem's or a pair's) a document has: those keys' lengths are kept as
+ * their df.
  */
 export function indexRows(docs: SearchDocument[], termId: (key: string) => number, counted: (id: number) => void): IndexRows {
   const rows: IndexRows = { postings: { termIds: [], bibIds: [], weights: [] }, docs: [] };
@@ -141,7 +146,7 @@ export function indexRows(docs: SearchDocument[], termId: (key: string) => numbe
       termIds.push(id);
       bibIds.push(doc.bibId);
       weights.push(Math.round(weight * 100) / 100);
-      if (key[1] === '~') counted(id);
+      if (KEY.isCounted(key)) counted(id);
     }
     // The document keeps its postings' keys and weights, in the same order.
     const [terms, keyWeights] = [termIds.slice(first), weights.slice(first)];

@@ -4,7 +4,8 @@
 // given the keys' statistics, chooses nothing at all, every match ranked in one pass, or a ranking
 // from pools of the rarest list's best bibs, whose sizes firstPool and nextPool choose. The
 // service (service.ts) reads the statistics and executes the plan; README "Search" says why.
-import { ANY_FIELD, EXACT_FACTOR, FIELD_KEYS, pairKeys, STEM_FACTOR } from './document.ts';
+import { EXACT_FACTOR, pairKeys, STEM_FACTOR } from './document.ts';
+import { ANY_FIELD, FIELD_KEYS, KEY } from './keys.ts';
 import { parseQuery, type Query } from './query.ts';
 import { SEARCH_INDEXES, type SearchOptions } from './request.ts';
 import { isbn13, stem } from './text.ts';
@@ -58,7 +59,7 @@ export interface PlanLimits {
 /** A search read from its request: the keys whose statistics its plan needs, and what else the plan reads of it. */
 export type Search = NumberSearch | WordSearch;
 
-/** A standard number typed into the box: its one key ("i:…"). */
+/** A standard number typed into the box: its one key (KEY.number, "i:…"). */
 export interface NumberSearch {
   kind: 'number';
   keys: [string];
@@ -77,7 +78,7 @@ export interface WordSearch {
   countedKeys: string[];
   /** The words outside OR, in order: they are compared with the title. */
   titleWords: string[];
-  /** Searching every field for one word, the key that says the title is or starts with it ("*!war"). */
+  /** Searching every field for one word, the key that says the title is or starts with it (KEY.leading, "*!war"). */
   leading?: string;
   /** The words as a folded title (" a b "), when the ranking compares the title with them. */
   title: string | null;
@@ -85,7 +86,7 @@ export interface WordSearch {
   requiredWords: string[];
   requiredPhrases: string[][];
   phrases: string[];
-  /** The required phrases' pair keys (document.ts, pairKey). */
+  /** The required phrases' pair keys (KEY.pair, document.ts pairKeys). */
   pairs: string[];
 }
 
@@ -93,28 +94,28 @@ export interface WordSearch {
 function numberKey(text: string): string | undefined {
   const compact = text.trim().replace(/[\s-]/g, '').toLowerCase();
   const isbn = isbn13(compact);
-  if (isbn) return `i:${isbn}`;
-  if (/^\d{7}[\dx]$/.test(compact)) return `i:${compact}`;
-  if (/^\d{8,}$/.test(compact)) return `i:${compact}`;
+  if (isbn) return KEY.number(isbn);
+  if (/^\d{7}[\dx]$/.test(compact)) return KEY.number(compact);
+  if (/^\d{8,}$/.test(compact)) return KEY.number(compact);
   return undefined;
 }
 
 /**
  * A word's keys in a field, with their boosts. Its exact form counts fully, other forms with the
  * same stem STEM_FACTOR ("history" finds "histories" and "histories" "history"): S - EXACT_FACTOR
- * * O, or STEM_FACTOR * S + EXACT_FACTOR * E from the field's "~", "^" and ":" keys (see ANY_FIELD
- * in document.ts).
+ * * O, or STEM_FACTOR * S + EXACT_FACTOR * E from the field's "~", "^" and ":" keys (KEY.stem,
+ * KEY.otherForms, KEY.exact; see EXACT_FACTOR in document.ts).
  */
 function wordKeys(field: string, word: string): [string, number][] {
   const stemmed = stem(word);
   return stemmed === word
     ? [
-        [`${field}~${stemmed}`, 1],
-        [`${field}^${stemmed}`, -EXACT_FACTOR],
+        [KEY.stem(field, stemmed), 1],
+        [KEY.otherForms(field, stemmed), -EXACT_FACTOR],
       ]
     : [
-        [`${field}~${stemmed}`, STEM_FACTOR],
-        [`${field}:${word}`, EXACT_FACTOR],
+        [KEY.stem(field, stemmed), STEM_FACTOR],
+        [KEY.exact(field, word), EXACT_FACTOR],
       ];
 }
 
@@ -129,13 +130,13 @@ export function readSearch(request: SearchOptions): Search | undefined {
   const titleWords = query.clauses.flatMap((c) => (c.alternatives.length === 1 ? c.alternatives[0]! : []));
   // Searching every field for one word, the title's first word ("*!") says whether the title is
   // or starts with it; longer searches compare the whole title when ranking.
-  const leading = !request.index && titleWords.length === 1 && query.clauses.length === 1 ? `${ANY_FIELD}!${titleWords[0]}` : undefined;
+  const leading = !request.index && titleWords.length === 1 && query.clauses.length === 1 ? KEY.leading(titleWords[0]!) : undefined;
   const comparesTitle = request.index ? field === FIELD_KEYS.title && titleWords.length > 0 : titleWords.length > 1;
   const keys = [...query.clauses.flatMap((c) => c.alternatives.flat()), ...query.excluded.flat()].flatMap((w) =>
     wordKeys(field, w).map(([k]) => k),
   );
   if (leading) keys.push(leading);
-  // The pairs of the required phrases, searching every field (document.ts, pairKey).
+  // The pairs of the required phrases, searching every field (KEY.pair, document.ts pairKeys).
   const requiredPhrases =
     field === ANY_FIELD
       ? query.clauses
@@ -149,7 +150,7 @@ export function readSearch(request: SearchOptions): Search | undefined {
   const single = query.clauses.filter((c) => !c.optional && c.alternatives.length === 1).map((c) => c.alternatives[0]!);
   const requiredWords = single.flat();
   const phrases = single.filter((words) => words.length > 1).map((words) => ` ${words.join(' ')} `);
-  const countedKeys = [...new Set([...requiredWords.map((word) => `${field}~${stem(word)}`), ...pairs])].sort();
+  const countedKeys = [...new Set([...requiredWords.map((word) => KEY.stem(field, stem(word))), ...pairs])].sort();
   return {
     kind: 'words',
     query,
@@ -301,10 +302,10 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
   for (const [word] of query.excluded.filter((e) => e.length === 1)) {
     const stemmed = stem(word!);
     if (stemmed === word) {
-      const stemTerm = ids.get(`${field}~${stemmed}`);
-      if (stemTerm) excludedStems.push({ stem: stemTerm.id, others: ids.get(`${field}^${stemmed}`)?.id ?? null });
+      const stemTerm = ids.get(KEY.stem(field, stemmed));
+      if (stemTerm) excludedStems.push({ stem: stemTerm.id, others: ids.get(KEY.otherForms(field, stemmed))?.id ?? null });
     } else {
-      const exact = ids.get(`${field}:${word}`);
+      const exact = ids.get(KEY.exact(field, word!));
       if (exact) excluded.push(exact.id);
     }
   }
@@ -328,7 +329,7 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
 /** The pool plan of words only, every one required (sql: their full evaluation). */
 function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sql: SearchSql, { poolSize }: PlanLimits): PoolPlan {
   const { field, requiredWords, requiredPhrases, pairs, phrases } = search;
-  const stems = requiredWords.map((word) => ids.get(`${field}~${stem(word)}`)!);
+  const stems = requiredWords.map((word) => ids.get(KEY.stem(field, stem(word)))!);
   // A phrase's pairs join its words as lists every match is in, shortest first; the pool comes from the shortest.
   // (A pair no bib has yet is left out: bibs indexed before pairs existed lack them until indexed again.)
   const pairTerms = pairs.flatMap((key) => ids.get(key) ?? []);
@@ -344,7 +345,7 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
     requiredPhrases
       .filter((words) => pairKeys(words).some((key) => ids.has(key)))
       .flat()
-      .map((word) => ids.get(`${field}~${stem(word)}`)?.id),
+      .map((word) => ids.get(KEY.stem(field, stem(word)))?.id),
   );
   const checked = [...new Map(lists.map((t) => [t.id, t])).values()].filter((t) => t.id !== rarest.id && !checkedByPairs.has(t.id));
   // Lists with bitmaps are checked first, by a bit each; the rest by a probe each, shortest first.

@@ -12,6 +12,7 @@ import { bitmapThreshold } from './bitmaps.ts';
 import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
 import { indexRows, writeIndexRows } from './index-repository.ts';
+import { KEY } from './keys.ts';
 
 /** Bibs read and written at a time: the next page is read while this one is written. */
 const PAGE = 2000;
@@ -58,7 +59,7 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
   await tables.createBuildTables(db);
   try {
     const termIds = new Map<string, number>();
-    /** Bibs per stem ("~") key, by key id: the one-word match counts (search_terms.df). */
+    /** Bibs per counted key (KEY.isCounted), by key id: the one-word match counts (search_terms.df). */
     let df: Int32Array = new Int32Array(1 << 16);
     let indexed = 0;
     let writing: Promise<void> = Promise.resolve();
@@ -95,7 +96,7 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     // from the postings read back in bib order through their new primary key.
     const threshold = bitmapThreshold(await idSpan(db, tables.BUILD));
     const bitmaps: { id: number; df: number }[] = [];
-    for (const [key, id] of termIds) if (key[1] === '~' && df[id]! >= threshold) bitmaps.push({ id, df: df[id]! });
+    for (const [key, id] of termIds) if (KEY.isCounted(key) && df[id]! >= threshold) bitmaps.push({ id, df: df[id]! });
     await onProgress({ phase: 'indexes', step: `bitmaps of the ${bitmaps.length} longest lists` });
     await makeBitmaps(db, bitmaps, tables.BUILD);
     await onProgress({ phase: 'indexes', step: 'swapping in' });

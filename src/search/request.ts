@@ -1,6 +1,6 @@
 // What a search asks for: its text, the field it searches, its order, its filters and its page.
 // The planner (plan.ts) reads it with no database at hand; the service (service.ts) answers it.
-import { FIELD_KEYS } from './document.ts';
+import { FIELD_KEYS } from './keys.ts';
 import type { SearchFilters } from './types.ts';
 
 /** The `index` choices, and the key prefix each searches. */
