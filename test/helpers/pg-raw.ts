@@ -8,6 +8,10 @@ import { scramClientFinal } from '../../src/shared/scram.ts';
 import { errorFields, message, messagesIn } from '../../src/sql/wire/messages.ts';
 
 export const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 4, 210, 22, 47]);
+export const GSS_REQUEST = Buffer.from([0, 0, 0, 8, 4, 210, 22, 48]);
+/** A CancelRequest for backend 1, key 2. */
+export const CANCEL_REQUEST = Buffer.from([0, 0, 0, 16, 4, 210, 22, 46, 0, 0, 0, 1, 0, 0, 0, 2]);
+export const PROTOCOL_3 = 196608;
 
 /** A raw client of the door, from a loopback address of its choosing. */
 export interface RawClient {
@@ -76,11 +80,19 @@ export async function refused(client: RawClient): Promise<{ code: string; text: 
   return fatal(client.data())!;
 }
 
+/** A start-up packet: its length, then the protocol's code and its parameters, each a name and a value. */
+export function startup(code: number, params: Record<string, string>): Buffer {
+  const pairs = Object.entries(params).map(([name, value]) => `${name}\0${value}\0`);
+  const body = Buffer.from(`${pairs.join('')}\0`);
+  const head = Buffer.alloc(8);
+  head.writeInt32BE(body.length + 8);
+  head.writeInt32BE(code, 4);
+  return Buffer.concat([head, body]);
+}
+
+/** The start-up packet of a login to database carrel. */
 export function startupPacket(user: string): Buffer {
-  const body = Buffer.concat([Buffer.from([0, 3, 0, 0]), Buffer.from(`user\0${user}\0database\0carrel\0\0`)]);
-  const length = Buffer.alloc(4);
-  length.writeInt32BE(body.length + 4);
-  return Buffer.concat([length, body]);
+  return startup(PROTOCOL_3, { user, database: 'carrel' });
 }
 
 /** Logs a raw client in by SCRAM-SHA-256, and forgets what the door wrote until it was ready. */

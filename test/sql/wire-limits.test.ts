@@ -4,29 +4,24 @@
 // it sends; a long statement taken in one piece. The process itself surviving resets and stopping
 // on SIGTERM is test/e2e/ports.test.ts.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import postgres from 'postgres';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { openServerDb } from '../../src/db/open.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/types.ts';
 import { SqlLoginService } from '../../src/sql/logins.ts';
 import type { WireDoor } from '../../src/sql/wire/door.ts';
 import { message, messagesIn } from '../../src/sql/wire/messages.ts';
 import { connectRaw } from '../../src/sql/wire/pg-connection.ts';
 import { startSqlDoor } from '../../src/sql/wire/start.ts';
-import { createTestDb, ENGINE, seedPgliteDataDir, uniqueName, type TestDb } from '../helpers/db.ts';
+import { ENGINE } from '../helpers/db.ts';
+import { sqlPortDatabase, type SqlPortDatabase } from '../helpers/sql-port.ts';
 import { watchHeap } from '../helpers/heap.ts';
 import { admitted, fatal, logIn, pgError, rawClient, refused, SSL_REQUEST, startupPacket } from '../helpers/pg-raw.ts';
 
 describe(`the SQL door’s connection limits on ${ENGINE}`, () => {
-  let dataDir: string | undefined;
-  let testDb: TestDb | undefined;
+  let sqlDb: SqlPortDatabase;
   let db: Db;
-  let config: Config;
   let logins: SqlLoginService;
   let user: string;
   let password: string;
@@ -35,7 +30,7 @@ describe(`the SQL door’s connection limits on ${ENGINE}`, () => {
 
   /** A door with these settings, on a free port. */
   const openDoor = async (env: Record<string, string>) => {
-    const c = loadConfig({ ...env, ...(dataDir ? { CARREL_DATA_DIR: dataDir } : { DATABASE_URL: testDb!.url! }) });
+    const c = loadConfig({ ...env, ...sqlDb.where });
     const door = (await startSqlDoor({ ...c, sql: { ...c.sql, port: 0 } }, db, logins, pino({ level: 'silent' })))!;
     doors.push(door);
     return door;
@@ -68,27 +63,13 @@ describe(`the SQL door’s connection limits on ${ENGINE}`, () => {
   };
 
   before(async () => {
-    if (ENGINE === 'pglite') {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-wire-limits-'));
-      await seedPgliteDataDir(dataDir);
-      config = loadConfig({ CARREL_SQL_PORT: '5432', CARREL_DATA_DIR: dataDir });
-    } else {
-      testDb = await createTestDb();
-      config = loadConfig({ CARREL_SQL_PORT: '5432', DATABASE_URL: testDb.url! });
-    }
-    db = await openServerDb(config);
-    logins = new SqlLoginService(db, config);
-    // Roles belong to the whole PostgreSQL server: a name of its own there.
-    user = ENGINE === 'postgres' ? uniqueName('limits').toLowerCase() : 'limits';
-    password = (await logins.create(user)).password;
+    sqlDb = await sqlPortDatabase('limits');
+    ({ db, logins, user, password } = sqlDb);
   });
   after(async () => {
     for (const client of clients) await client.end({ timeout: 1 }).catch(() => undefined);
     for (const door of doors) await door.close();
-    await logins?.revoke(user).catch(() => undefined);
-    await db?.close();
-    await testDb?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await sqlDb?.remove();
   });
 
   it('takes a few connections per client address and a few in all, refuses the next with 53300, and lives through their resets', async () => {

@@ -3,36 +3,20 @@
 // connections counted, a place given back when one of them closes. Client libraries never send
 // most of these, so nothing else would notice if one of them changed.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import postgres from 'postgres';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { openServerDb } from '../../src/db/open.ts';
+import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/types.ts';
 import { SqlLoginService } from '../../src/sql/logins.ts';
 import { openWireDoor, type WireDoor } from '../../src/sql/wire/door.ts';
 import { message, messagesIn } from '../../src/sql/wire/messages.ts';
 import { connectRaw } from '../../src/sql/wire/pg-connection.ts';
 import { startSqlDoor } from '../../src/sql/wire/start.ts';
-import { createTestDb, ENGINE, seedPgliteDataDir, uniqueName, type TestDb } from '../helpers/db.ts';
-import { fatal, logIn, rawClient, SSL_REQUEST } from '../helpers/pg-raw.ts';
-
-const GSS_REQUEST = Buffer.from([0, 0, 0, 8, 4, 210, 22, 48]);
-const CANCEL_REQUEST = Buffer.from([0, 0, 0, 16, 4, 210, 22, 46, 0, 0, 0, 1, 0, 0, 0, 2]);
-
-/** A start-up packet: its length, then the protocol's code and its parameters, each a name and a value. */
-function startup(code: number, params: Record<string, string>): Buffer {
-  const pairs = Object.entries(params).map(([name, value]) => `${name}\0${value}\0`);
-  const body = Buffer.from(`${pairs.join('')}\0`);
-  const head = Buffer.alloc(8);
-  head.writeInt32BE(body.length + 8);
-  head.writeInt32BE(code, 4);
-  return Buffer.concat([head, body]);
-}
+import { ENGINE } from '../helpers/db.ts';
+import { sqlPortDatabase, type SqlPortDatabase } from '../helpers/sql-port.ts';
+import { CANCEL_REQUEST, fatal, GSS_REQUEST, logIn, PROTOCOL_3, rawClient, SSL_REQUEST, startup } from '../helpers/pg-raw.ts';
 
 /** A SASLInitialResponse: the mechanism, then the client-first-message with its length. */
 function saslInitial(mechanism: string, first: string): Buffer {
@@ -43,8 +27,7 @@ function saslInitial(mechanism: string, first: string): Buffer {
 }
 
 describe(`the SQL port’s start-up and login on ${ENGINE}`, () => {
-  let dataDir: string | undefined;
-  let testDb: TestDb | undefined;
+  let sqlDb: SqlPortDatabase;
   let db: Db;
   let config: Config;
   let logins: SqlLoginService;
@@ -54,27 +37,13 @@ describe(`the SQL port’s start-up and login on ${ENGINE}`, () => {
   const clients: postgres.Sql[] = [];
 
   before(async () => {
-    if (ENGINE === 'pglite') {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-wire-startup-'));
-      await seedPgliteDataDir(dataDir);
-      config = loadConfig({ CARREL_SQL_PORT: '5432', CARREL_DATA_DIR: dataDir });
-    } else {
-      testDb = await createTestDb();
-      config = loadConfig({ CARREL_SQL_PORT: '5432', DATABASE_URL: testDb.url! });
-    }
-    db = await openServerDb(config);
-    logins = new SqlLoginService(db, config);
-    // Roles belong to the whole PostgreSQL server: a name of its own there.
-    user = ENGINE === 'postgres' ? uniqueName('startup').toLowerCase() : 'startup';
-    password = (await logins.create(user)).password;
+    sqlDb = await sqlPortDatabase('startup');
+    ({ config, db, logins, user, password } = sqlDb);
   });
   after(async () => {
     for (const client of clients) await client.end({ timeout: 1 }).catch(() => undefined);
     for (const door of doors) await door.close();
-    await logins?.revoke(user).catch(() => undefined);
-    await db?.close();
-    await testDb?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await sqlDb?.remove();
   });
 
   it('answers each wrong turn before a login with PostgreSQL’s code, then closes the connection', async () => {
@@ -88,11 +57,11 @@ describe(`the SQL port’s start-up and login on ${ENGINE}`, () => {
       return client.data();
     };
     const refusal = async (...pieces: Buffer[]) => fatal(await answer(...pieces));
-    const started = startup(196608, { user, database: 'carrel' });
+    const started = startup(PROTOCOL_3, { user, database: 'carrel' });
 
     // Before the start-up packet.
     assert.deepEqual(await refusal(Buffer.from([0, 0, 0, 4])), { code: '08P01', text: 'invalid message length' });
-    assert.deepEqual(await refusal(startup(196608, { user, filler: 'x'.repeat(20_000) })), {
+    assert.deepEqual(await refusal(startup(PROTOCOL_3, { user, filler: 'x'.repeat(20_000) })), {
       code: '08P01',
       text: 'invalid message length',
     });
@@ -102,11 +71,11 @@ describe(`the SQL port’s start-up and login on ${ENGINE}`, () => {
     // The embedded engine's statements cannot be interrupted: a CancelRequest is closed unanswered, as PostgreSQL does.
     assert.equal((await answer(CANCEL_REQUEST)).length, 0);
     assert.deepEqual(await refusal(startup(131072, { user })), { code: '0A000', text: 'unsupported frontend protocol 2.0' });
-    assert.deepEqual(await refusal(startup(196608, { database: 'carrel' })), {
+    assert.deepEqual(await refusal(startup(PROTOCOL_3, { database: 'carrel' })), {
       code: '28000',
       text: 'no PostgreSQL user name specified in startup packet',
     });
-    assert.deepEqual(await refusal(startup(196608, { user, client_encoding: 'LATIN1' })), {
+    assert.deepEqual(await refusal(startup(PROTOCOL_3, { user, client_encoding: 'LATIN1' })), {
       code: '22023',
       text: 'this server answers in UTF8 only, not LATIN1',
     });
@@ -150,7 +119,7 @@ describe(`the SQL port’s start-up and login on ${ENGINE}`, () => {
     const door = await openWireDoor({
       session: async () => {
         if (ENGINE === 'pglite') return { raw: db.rawSession!, shared: true, restore, close: () => Promise.resolve() };
-        const connection = await connectRaw(testDb!.url!);
+        const connection = await connectRaw(sqlDb.where.DATABASE_URL!);
         return { raw: connection, shared: false, restore: [], close: () => connection.close() };
       },
       host: '127.0.0.1',
