@@ -88,12 +88,10 @@ export class PGliteThread implements PGliteEngine {
       });
       // A thread that fails or ends by itself (out of memory, say) after it started is started
       // again; one that never started is not (the next would fail the same way, for ever): its
-      // start's failure is what calls meet.
+      // start's failure is what calls meet (none was sent to it: calls wait until a thread is ready).
       const lost = (why: string) => {
         reject(new Error(why));
-        if (this.worker !== worker) return;
-        if (ready) void this.restart(why).catch(() => undefined);
-        else this.failPending(worker, why);
+        if (ready && this.worker === worker) void this.restart(why).catch(() => undefined);
       };
       worker.on('error', (error) => lost(`the database engine failed: ${error.message}`));
       worker.on('exit', (code) => lost(`the database engine's thread ended (exit code ${code})`));
