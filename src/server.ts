@@ -9,6 +9,7 @@ import { openServerDb } from './db/open.ts';
 import { Supervisor } from './operations/supervisor.ts';
 import { holdExpiry } from './holds/expiry.ts';
 import { loggable } from './shared/log.ts';
+import { MemoryReturn } from './operations/memory-return.ts';
 import { Periodic } from './operations/periodic.ts';
 import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
@@ -150,6 +151,8 @@ async function main(): Promise<void> {
     if (ended) app.log.warn({ ended }, 'SQL login sessions in other databases of the cluster ended');
   });
   if (config.databaseUrl) sqlWatch.start();
+  const memoryReturn = new MemoryReturn();
+  memoryReturn.start();
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
@@ -194,6 +197,7 @@ async function main(): Promise<void> {
         await forgetting.stop();
         await circLogExpiry.stop();
         await sqlWatch.stop();
+        memoryReturn.stop();
         await db.close();
         app.log.info('stopped');
         flushLogs();
