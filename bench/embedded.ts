@@ -1,4 +1,4 @@
-// `npm run bench:embedded`: what a statement costs on the embedded engine in the server's own thread
+// `npm run bench:embedded`: what a statement costs on the embedded engine in the caller's thread
 // (as commands and tests open it) against the engine in a thread of its own (as the server opens
 // it, so that a library's statement can be ended), in turns on copies of one data directory.
 //
