@@ -23,6 +23,8 @@ export interface CheckinResult {
   /** The item's status after (ITEM_STATUS): on the hold shelf, in transit, or available (back on the shelf). */
   status: string;
   holdId?: string;
+  /** The patron whose loan the check-in ended; absent when the item was not on loan. */
+  patronId?: string;
 }
 
 /** A new loan: its checkout id and due date (YYYY-MM-DD). */
@@ -107,7 +109,12 @@ export class CirculationService {
       const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
       const status =
         outcome.kind === 'ready' ? ITEM_STATUS.onHoldShelf : outcome.kind === 'transit' ? ITEM_STATUS.inTransit : ITEM_STATUS.available;
-      return { itemId, status, ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }) };
+      return {
+        itemId,
+        status,
+        ...(outcome.kind === 'shelved' ? {} : { holdId: outcome.holdId }),
+        ...(checkout ? { patronId: checkout.patron_id } : {}),
+      };
     });
   }
 

@@ -33,11 +33,16 @@ export interface ItemRow {
   last_checkout?: Date | null;
   last_checkin?: Date | null;
   checkouts_total?: number;
+  /** With `profile` only: SIP2's media type of its item type, and the SIP2 institution of its location's branch (null: none). */
+  sip2_media_type?: string | null;
+  institution?: string | null;
 }
 
 /** What a read adds to each item's row: `circulation`, what Sierra's fixedFields and holdCount need. */
 export interface ItemExtras {
   circulation?: boolean;
+  /** What the library profile says of its type and place: what a SIP2 kiosk is told (CK, BG). */
+  profile?: boolean;
 }
 
 export interface NewItem {
@@ -70,8 +75,10 @@ const CIRCULATION_FROM = ` left join lateral (select to_char(max(c.due_date) fil
     max(c.returned_date) as last_checkin, count(*)::int as checkouts_total from checkouts c where c.item_id = i.id) lo on true
   left join holds tr on tr.trapped_item_id = i.id and tr.state = '${HOLD_STATE.inTransit}'
   left join locations tl on tl.code = tr.pickup_location`;
+const PROFILE = `, (select t.sip2_media_type from item_types t where t.code = i.item_type) as sip2_media_type,
+  (select b.institution from branches b where b.id = l.branch_id) as institution`;
 const select = (extras: ItemExtras = {}) =>
-  extras.circulation ? `select ${COLUMNS}${CIRCULATION} from ${FROM}${CIRCULATION_FROM}` : `select ${COLUMNS} from ${FROM}`;
+  `select ${COLUMNS}${extras.circulation ? CIRCULATION : ''}${extras.profile ? PROFILE : ''} from ${FROM}${extras.circulation ? CIRCULATION_FROM : ''}`;
 
 export async function insertItem(tx: Queryable, item: NewItem, stamp: Date): Promise<string> {
   const rows = await tx.query<{ id: string }>(

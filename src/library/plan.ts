@@ -30,7 +30,7 @@ function objects(p: Profile): Map<Kind, Map<string, Flat>> {
     blockOverdueItems: p.blocks.overdueItems,
   });
   for (const t of p.patronTypes) put('patronType', String(t.code), { name: t.name });
-  for (const t of p.itemTypes) put('itemType', t.code, { name: t.name });
+  for (const t of p.itemTypes) put('itemType', t.code, { name: t.name, sip2MediaType: t.sip2MediaType });
   for (const b of p.branches) {
     put('branch', String(b.id), { name: b.name, address: b.address, institution: b.institution });
     for (const l of b.locations) put('location', l.code, { branch: b.id, ...l, code: undefined });

@@ -10,6 +10,8 @@ import { DomainError, fail } from '../shared/errors.ts';
 /** The library's own codes: Sierra's five characters are the common case, up to 20 are kept as written. */
 export const CODE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$';
 const MONEY_PATTERN = /^\d{1,15}(\.\d{1,2})?$/;
+/** A SIP2 media type (CK): three digits (3M SIP2 2.00 lists 000 to 010). */
+const SIP2_MEDIA_TYPE = '^[0-9]{3}$';
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -74,10 +76,26 @@ export const ProfileSchema = Type.Object(
   {
     timeZone: Type.Optional(Type.String({ description: 'IANA time zone of the library (default UTC): "today" is the day there.' })),
     branches: Type.Array(BranchSchema, { minItems: 1 }),
-    itemTypes: Type.Array(Type.Object({ code: Code('The item type code.'), name: Name }, { additionalProperties: false }), {
-      minItems: 1,
-      description: 'Every item type: one left out is removed (refused while items have it).',
-    }),
+    itemTypes: Type.Array(
+      Type.Object(
+        {
+          code: Code('The item type code.'),
+          name: Name,
+          sip2MediaType: Type.Optional(
+            // Three digits, and a YAML 001 read as the number 1 taken as 001.
+            Type.Union([Type.String({ pattern: SIP2_MEDIA_TYPE }), Type.Integer({ minimum: 0, maximum: 999 })], {
+              description:
+                "SIP2's media type (CK) that kiosks are told for items of this type: '000' other, '001' book, '002' magazine, '003' bound journal, '004' audio tape, '005' video tape, '006' CD/CDROM, '007' diskette, '008' book with diskette, '009' book with CD, '010' book with audio tape. Absent: none is sent.",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: 1,
+        description: 'Every item type: one left out is removed (refused while items have it).',
+      },
+    ),
     patronTypes: Type.Array(
       Type.Object({ code: Type.Integer({ minimum: 0, maximum: 255 }), name: Name }, { additionalProperties: false }),
       {
@@ -133,6 +151,12 @@ export interface BranchSpec {
   locations: LocationSpec[];
 }
 
+export interface ItemTypeSpec {
+  code: string;
+  name: string;
+  sip2MediaType: string | null;
+}
+
 export interface RuleSpec {
   patronType: number | null;
   itemType: string | null;
@@ -151,7 +175,8 @@ export interface RuleSpec {
 export interface Profile {
   timeZone: string;
   branches: BranchSpec[];
-  itemTypes: { code: string; name: string }[];
+  /** sip2MediaType: SIP2's media type (CK) of items of the type, three digits; null: none. */
+  itemTypes: ItemTypeSpec[];
   patronTypes: { code: number; name: string }[];
   circulationRules: RuleSpec[];
   holds: { limit: number; neededByMonths: number };
@@ -194,6 +219,8 @@ function schemaProblems(input: unknown): string[] {
       problems.push(
         `${where(e.instancePath)}: must be a code of 1 to 20 letters, digits, '.', '_' or '-', starting with a letter or digit`,
       );
+    } else if (e.instancePath.endsWith('/sip2MediaType')) {
+      problems.push(`${where(e.instancePath)}: must be a SIP2 media type: three digits, such as '001' (book) or '006' (CD/CDROM)`);
     } else if (e.keyword === 'pattern' && e.instancePath.endsWith('/institution')) {
       problems.push(`${where(e.instancePath)}: must be a SIP2 institution id: 1 to 64 printable characters, no '|'`);
     } else {
@@ -224,6 +251,12 @@ export function validTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A SIP2 media type as three digits (a YAML 001 arrives as the number 1); null when absent. */
+function mediaType(value: string | number | undefined): string | null {
+  if (value === undefined) return null;
+  return typeof value === 'number' ? String(value).padStart(3, '0') : value;
 }
 
 function duplicates<T>(values: T[]): T[] {
@@ -266,7 +299,9 @@ export function checkProfile(input: unknown): Profile {
         .sort((a, b) => (a.code < b.code ? -1 : 1)),
     }))
     .sort((a, b) => a.id - b.id);
-  const itemTypes = [...p.itemTypes].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => (a.code < b.code ? -1 : 1));
+  const itemTypes: ItemTypeSpec[] = [...p.itemTypes]
+    .map((t) => ({ code: t.code, name: t.name.trim(), sip2MediaType: mediaType(t.sip2MediaType) }))
+    .sort((a, b) => (a.code < b.code ? -1 : 1));
   const patronTypes = [...p.patronTypes].map((t) => ({ code: t.code, name: t.name.trim() })).sort((a, b) => a.code - b.code);
   const locationCodes = branches.flatMap((b) => b.locations.map((l) => l.code));
   for (const id of duplicates(branches.map((b) => b.id))) problems.push(`branches: branch ${id} is listed twice`);
@@ -356,7 +391,7 @@ export function profileDocument(p: Profile): ProfileInput {
         ...(l.closedDates.length ? { closedDates: l.closedDates } : {}),
       })),
     })),
-    itemTypes: p.itemTypes,
+    itemTypes: p.itemTypes.map((t) => ({ code: t.code, name: t.name, ...(t.sip2MediaType ? { sip2MediaType: t.sip2MediaType } : {}) })),
     patronTypes: p.patronTypes,
     circulationRules: p.circulationRules.map((r) => some({ ...r, finePerDay: amount(r.finePerDay), maxFine: amount(r.maxFine) })),
     holds: p.holds,

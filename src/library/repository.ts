@@ -3,7 +3,7 @@
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Queryable } from '../db/types.ts';
 import { replaceClosedDays } from './closed-days-repository.ts';
-import { ruleKey, WEEKDAYS, type BranchSpec, type LocationSpec, type Profile, type RuleSpec } from './profile.ts';
+import { ruleKey, WEEKDAYS, type BranchSpec, type ItemTypeSpec, type LocationSpec, type Profile, type RuleSpec } from './profile.ts';
 
 export interface Settings {
   timeZone: string;
@@ -90,9 +90,9 @@ export async function readProfile(db: Queryable): Promise<Profile> {
     timeZone: settings.timeZone,
     branches: branches.map((b): BranchSpec => ({ ...b, locations: locations.filter((l) => l.branch_id === b.id).map(location) })),
     // Plain arrays and objects (a driver's rows may be neither), so that two profiles compare by value.
-    itemTypes: (await db.query<{ code: string; name: string }>('select code, name from item_types order by code collate "C"')).map((r) => ({
-      ...r,
-    })),
+    itemTypes: (
+      await db.query<ItemTypeSpec>('select code, name, sip2_media_type as "sip2MediaType" from item_types order by code collate "C"')
+    ).map((r) => ({ ...r })),
     patronTypes: (await db.query<{ code: number; name: string }>('select code, description as name from patron_types order by code')).map(
       (r) => ({
         ...r,
@@ -158,11 +158,12 @@ export async function deletePatronType(tx: Queryable, code: number): Promise<voi
   await tx.query('delete from patron_types where code = $1', [code]);
 }
 
-export async function upsertItemType(tx: Queryable, t: { code: string; name: string }): Promise<void> {
-  await tx.query('insert into item_types (code, name) values ($1, $2) on conflict (code) do update set name = excluded.name', [
-    t.code,
-    t.name,
-  ]);
+export async function upsertItemType(tx: Queryable, t: ItemTypeSpec): Promise<void> {
+  await tx.query(
+    `insert into item_types (code, name, sip2_media_type) values ($1, $2, $3)
+     on conflict (code) do update set name = excluded.name, sip2_media_type = excluded.sip2_media_type`,
+    [t.code, t.name, t.sip2MediaType],
+  );
 }
 
 export async function deleteItemType(tx: Queryable, code: string): Promise<void> {

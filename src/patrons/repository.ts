@@ -309,6 +309,17 @@ export async function findPatronIds(db: Queryable, key: FindKey, limit: number, 
   return rows.map((r) => r.id);
 }
 
+/** A live patron's first barcode (of this institution's patrons only, when one is given); undefined when none. */
+export async function firstBarcode(db: Queryable, id: string, institution?: string): Promise<string | undefined> {
+  const scoped = institution === undefined ? '' : `and ${ofInstitution('$2')}`;
+  const [row] = await db.query<{ barcode: string }>(
+    `select b.barcode from patrons p join patron_barcodes b on b.patron_id = p.id
+     where p.id = $1::bigint and p.deleted_date is null ${scoped} order by b.position limit 1`,
+    institution === undefined ? [id] : [id, institution],
+  );
+  return row?.barcode;
+}
+
 /**
  * The live patron holding a barcode, with its PIN hash (null when it has no PIN). Not case
  * sensitive: a barcode that matches only with letters of another case, and only one such.

@@ -169,6 +169,14 @@ export class PatronService {
   }
 
   /**
+   * A live patron's first barcode; with an institution, only when the patron is that
+   * institution's (as idOf finds them). Undefined otherwise.
+   */
+  barcodeOf(id: string, institution?: string): Promise<string | undefined> {
+    return repo.firstBarcode(this.db, id, institution);
+  }
+
+  /**
    * Checks a barcode and PIN; answers the patron's id. Every way of failing (unknown barcode, no PIN,
    * wrong PIN) gives the same answer after the same work. Over a limit: tooManyAttempts, without
    * checking the PIN. With an institution, another institution's patron is an unknown barcode

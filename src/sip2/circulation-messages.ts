@@ -3,50 +3,35 @@
 import { ITEM_STATUS } from '../items/statuses.ts';
 import { DomainError } from '../shared/errors.ts';
 import { patronInstitution } from './accounts.ts';
-import type { SipContext } from './context.ts';
+import type { SipContext, SipItem } from './context.ts';
 import { FIELD } from './fields.ts';
+import { circulationStatus, mediaAndProperties, owner } from './item-fields.ts';
 import { field, fieldsOf, frame, yn, type Request } from './messages.ts';
 
-/** SIP2's circulation status (18) of an item's status: 03 available, 08 on the hold shelf, 10 in transit, 12 lost, 13 missing. */
-const CIRCULATION_STATUS: Record<string, string> = {
-  [ITEM_STATUS.available]: '03',
-  [ITEM_STATUS.onHoldShelf]: '08',
-  [ITEM_STATUS.inTransit]: '10',
-  [ITEM_STATUS.billedPaid]: '12',
-  [ITEM_STATUS.missing]: '13',
-};
-
-/** SIP2's circulation status (18) of an item: 04 charged when on loan, else CIRCULATION_STATUS's, or 01 other. */
-function circulationStatus(status: string, onLoan: boolean): string {
-  if (onLoan) return '04';
-  return CIRCULATION_STATUS[status] ?? '01';
-}
-
-/** 11 → 12: a checkout through Carrel's own rules (holds, blocks, limits); a refusal is ok 0 with its reason in AF. */
+/**
+ * 11 → 12: a checkout through Carrel's own rules (holds, blocks, limits); a refusal is ok 0 with its
+ * reason in AF. BL says whether the card is known, whatever else refused the loan; CQ answers a PIN.
+ */
 export async function checkout(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 38);
   const patronBarcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
   const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
-  const pin = fields.get(FIELD.patronPassword)?.[0];
-  // What the answer shows besides the loan is read beside it, not before it.
-  const [{ date }, item] = await Promise.all([ctx.now(), ctx.services.items.byBarcode(itemBarcode)]);
-  const loan: Promise<{ due?: string; refused?: string }> = ctx.institutionOk(fields)
-    ? ctx.services.circulation
-        .checkoutByBarcodes(
-          patronBarcode,
-          item ? { itemId: item.id } : { itemBarcode },
-          pin === '' ? undefined : pin,
-          `sip:${ctx.account.name}`,
-          patronInstitution(ctx.account),
-        )
-        .then(
+  // The patron (and its PIN) beside the item and the time: the loan needs both.
+  const [{ date }, item, patron] = await Promise.all([
+    ctx.now(),
+    ctx.services.items.byBarcode(itemBarcode, { profile: true }),
+    ctx.payer(fields),
+  ]);
+  const loan: Promise<{ due?: string; refused?: string }> =
+    'refused' in patron
+      ? Promise.resolve({ refused: patron.refused })
+      : ctx.services.circulation.checkout(patron.id, item ? { itemId: item.id } : { itemBarcode }).then(
           ({ due }) => ({ due }),
           (error: unknown) => {
             if (!(error instanceof DomainError)) throw error;
             return { refused: error.detail ?? 'Checkout refused' };
           },
-        )
-    : Promise.resolve({ refused: 'Unknown institution' });
+        );
   const [{ due, refused }, title] = await Promise.all([loan, item ? ctx.title(item.bib_ids) : '']);
   const ok = due !== undefined;
   return frame(
@@ -56,18 +41,24 @@ export async function checkout(ctx: SipContext, request: Request): Promise<strin
       field(FIELD.itemIdentifier, itemBarcode) +
       field(FIELD.titleIdentifier, title) +
       field(FIELD.dueDate, due ? `${due.replaceAll('-', '')}    235959` : '') +
+      field(FIELD.validPatron, yn('id' in patron || patron.known)) +
+      (fields.get(FIELD.patronPassword)?.[0] ? field(FIELD.validPatronPassword, yn('id' in patron)) : '') +
+      (item ? mediaAndProperties(item) : '') +
       (refused ? field(FIELD.screenMessage, refused) : ''),
     request,
   );
 }
 
-/** 09 → 10: a check-in as the REST check-in does it (a waiting hold traps the item: alert, CV 01 here or 02 in transit). */
+/**
+ * 09 → 10: a check-in as the REST check-in does it (a waiting hold traps the item: alert, CV 01 here
+ * or 02 in transit). AA names the patron whose loan it ended, when the account acts on that patron.
+ */
 export async function checkin(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 37);
   const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const [{ date }, item] = await Promise.all([
     ctx.now(),
-    ctx.institutionOk(fields) ? ctx.services.items.byBarcode(itemBarcode) : undefined,
+    ctx.institutionOk(fields) ? ctx.services.items.byBarcode(itemBarcode, { profile: true }) : undefined,
   ]);
   if (!item) {
     return frame(
@@ -80,6 +71,8 @@ export async function checkin(ctx: SipContext, request: Request): Promise<string
     );
   }
   const [result, title] = await Promise.all([ctx.services.circulation.checkin(item.id), ctx.title(item.bib_ids)]);
+  // Another institution's patron is no one to this kiosk (README, "SIP2"): no AA then.
+  const borrower = result.patronId ? await ctx.services.patrons.barcodeOf(result.patronId, patronInstitution(ctx.account)) : undefined;
   const alert = result.status === ITEM_STATUS.onHoldShelf ? '01' : result.status === ITEM_STATUS.inTransit ? '02' : undefined;
   return frame(
     `101${yn(alert === undefined)}U${yn(alert !== undefined)}${date}` +
@@ -87,6 +80,9 @@ export async function checkin(ctx: SipContext, request: Request): Promise<string
       field(FIELD.itemIdentifier, itemBarcode) +
       field(FIELD.permanentLocation, item.location_code ?? '') +
       field(FIELD.titleIdentifier, title) +
+      field(FIELD.patronIdentifier, borrower) +
+      mediaAndProperties(item) +
+      owner(item) +
       (alert
         ? field(FIELD.alertType, alert) +
           field(FIELD.screenMessage, alert === '01' ? 'Hold: put on the hold shelf' : 'Hold: send in transit')
@@ -95,12 +91,14 @@ export async function checkin(ctx: SipContext, request: Request): Promise<string
   );
 }
 
-/** 17 → 18: an item's circulation status, hold queue, due date, title and location. */
+/** 17 → 18: an item's circulation status, hold queue, due date, title, owner, media type, properties and location. */
 export async function itemInformation(ctx: SipContext, request: Request): Promise<string> {
   const fields = fieldsOf(request.body, 18);
   const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const { date } = await ctx.now();
-  const item = ctx.institutionOk(fields) ? await ctx.services.items.byBarcode(itemBarcode, { circulation: true }) : undefined;
+  const item = ctx.institutionOk(fields)
+    ? await ctx.services.items.byBarcode(itemBarcode, { circulation: true, profile: true })
+    : undefined;
   if (!item)
     return frame(
       `18010001${date}` +
@@ -112,34 +110,38 @@ export async function itemInformation(ctx: SipContext, request: Request): Promis
   // The loan's own day: the item's due instant is midnight in the database session's time zone,
   // which need not be UTC (toISOString's day is the day before east of Greenwich).
   const due = item.due_day ? `${item.due_day.replaceAll('-', '')}    235959` : undefined;
+  // Security marker 00 (other: Carrel does not know what is in the item), fee type 01 (other: no
+  // fee is charged for a loan).
   return frame(
     `18${circulationStatus(item.status, item.due_date !== null)}0001${date}` +
       field(FIELD.holdQueueLength, String(item.hold_count ?? 0).padStart(5, '0')) +
       (due ? field(FIELD.dueDate, due) : '') +
       field(FIELD.itemIdentifier, itemBarcode) +
       field(FIELD.titleIdentifier, await ctx.title(item.bib_ids)) +
+      owner(item) +
+      mediaAndProperties(item) +
       field(FIELD.permanentLocation, item.location_code ?? '') +
       field(FIELD.currentLocation, item.location_code ?? ''),
     request,
   );
 }
 
-/** Renews the patron's loan of an item; the new due date, or why not. */
+/** Renews the patron's loan of an item; the new due date, or why not, and the item when there is one. */
 async function renewLoan(
   ctx: SipContext,
   patronId: string,
   itemBarcode: string,
-): Promise<{ due: string; title: string } | { refused: string; title: string }> {
-  const item = await ctx.services.items.byBarcode(itemBarcode);
+): Promise<{ title: string; item?: SipItem } & ({ due: string } | { refused: string })> {
+  const item = await ctx.services.items.byBarcode(itemBarcode, { profile: true });
   if (!item) return { refused: 'Invalid Item', title: '' };
   const title = await ctx.title(item.bib_ids);
   const [loan] = await ctx.services.circulation.checkoutsOfItem(item.id);
-  if (!loan || loan.patron_id !== patronId) return { refused: 'This item is not checked out to this patron', title };
+  if (!loan || loan.patron_id !== patronId) return { refused: 'This item is not checked out to this patron', title, item };
   try {
-    return { due: (await ctx.services.circulation.renew(loan.id)).due_date, title };
+    return { due: (await ctx.services.circulation.renew(loan.id)).due_date, title, item };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return { refused: error.detail ?? 'Renewal refused', title };
+    return { refused: error.detail ?? 'Renewal refused', title, item };
   }
 }
 
@@ -149,7 +151,8 @@ export async function renew(ctx: SipContext, request: Request): Promise<string> 
   const itemBarcode = fields.get(FIELD.itemIdentifier)?.[0] ?? '';
   const { date } = await ctx.now();
   const patron = await ctx.payer(fields);
-  const result = 'refused' in patron ? { refused: patron.refused, title: '' } : await renewLoan(ctx, patron.id, itemBarcode);
+  const result =
+    'refused' in patron ? { refused: patron.refused, title: '', item: undefined } : await renewLoan(ctx, patron.id, itemBarcode);
   const ok = 'due' in result;
   return frame(
     `30${ok ? '1' : '0'}${yn(ok)}U${yn(ok)}${date}` +
@@ -158,6 +161,7 @@ export async function renew(ctx: SipContext, request: Request): Promise<string> 
       field(FIELD.itemIdentifier, itemBarcode) +
       field(FIELD.titleIdentifier, result.title) +
       field(FIELD.dueDate, ok ? `${result.due.replaceAll('-', '')}    235959` : '') +
+      (result.item ? mediaAndProperties(result.item) : '') +
       ('refused' in result ? field(FIELD.screenMessage, result.refused) : ''),
     request,
   );

@@ -21,6 +21,12 @@ export interface SipContext {
   institutionOk(fields: Map<string, string[]>): boolean;
   /** An item's title: its first bib's. */
   title(bibIds: readonly string[]): Promise<string>;
-  /** The patron a renewal, payment or hold is for (AA, and AD checked when given), or why not. */
-  payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string }>;
+  /**
+   * The patron a checkout, renewal, payment or hold is for (AA, and AD checked when given), or why
+   * not, and then whether the card is known to this account all the same (a wrong PIN: BL Y).
+   */
+  payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string; known: boolean }>;
 }
+
+/** An item as SessionServices reads it. */
+export type SipItem = NonNullable<Awaited<ReturnType<SessionServices['items']['byBarcode']>>>;

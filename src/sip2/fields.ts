@@ -48,6 +48,8 @@ export const FIELD = {
   emailAddress: 'BE',
   /** BF: the patron's telephone number. */
   homePhoneNumber: 'BF',
+  /** BG: the institution that owns an item: its location's branch's (Item Information, Checkin). */
+  owner: 'BG',
   /** BH: the currency of amounts (USD). */
   currencyType: 'BH',
   /** BK: a payment's transaction id, given by the kiosk and echoed. */
@@ -74,12 +76,20 @@ export const FIELD = {
   supportedMessages: 'BX',
   /** BY: the kind of hold (3: on the copy itself). */
   holdType: 'BY',
+  /** CA: how many overdue items block the patron (four digits; Patron Information). */
+  overdueItemsLimit: 'CA',
+  /** CC: what the patron may owe before being blocked (Patron Information). */
+  feeLimit: 'CC',
   /** CD: the patron's holds not ready yet (Patron Information). */
   unavailableHoldItems: 'CD',
   /** CF: how many holds an item has. */
   holdQueueLength: 'CF',
   /** CG: the fine a payment is for. */
   feeIdentifier: 'CG',
+  /** CH: an item's properties: what staff wrote on it for whoever handles it (its message). */
+  itemProperties: 'CH',
+  /** CK: an item's media type, three digits (000 other, 001 book, 006 CD/CDROM, …). */
+  mediaType: 'CK',
   /** CN: the kiosk's account name (Login). */
   loginUserId: 'CN',
   /** CO: the kiosk's account password (Login). */

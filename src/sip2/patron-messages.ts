@@ -54,7 +54,7 @@ export async function patronInformation(ctx: SipContext, request: Request): Prom
   const summary = request.body.slice(21, 31);
   const barcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
   const {
-    now: { date },
+    now: { date, blocks },
     patron,
   } = await settingsAndPatron(ctx, fields, barcode, fields.get(FIELD.patronPassword)?.[0], true);
   const count = (n: number | undefined) => String(Math.min(n ?? 0, 9999)).padStart(4, '0');
@@ -96,10 +96,13 @@ export async function patronInformation(ctx: SipContext, request: Request): Prom
       field(FIELD.institutionId, ctx.account.institution) +
       field(FIELD.patronIdentifier, barcode) +
       field(FIELD.personalName, patron.name) +
+      // The library's blocks (README, "Your own library"): as many overdue items, or owing more, blocks the card.
+      (blocks.maxOverdueItems === null ? '' : field(FIELD.overdueItemsLimit, count(blocks.maxOverdueItems))) +
       field(FIELD.validPatron, 'Y') +
       (fields.has(FIELD.patronPassword) ? field(FIELD.validPatronPassword, yn(patron.pinOk === true)) : '') +
       field(FIELD.currencyType, 'USD') +
       field(FIELD.feeAmount, patron.owed) +
+      (blocks.maxMoneyOwed === null ? '' : field(FIELD.feeLimit, Number(blocks.maxMoneyOwed).toFixed(2))) +
       (list
         ? page(list[1])
             .map((item) => field(list[0], item))

@@ -186,22 +186,32 @@ export class SipSession {
   }
 
   /**
-   * The patron a renewal or payment is for: known, of this institution (AO, and the patron's home
-   * library when the account acts on its own institution's patrons), and its PIN right when one is given.
+   * The patron a checkout, renewal, payment or hold is for: known, of this institution (AO, and the
+   * patron's home library when the account acts on its own institution's patrons), and its PIN
+   * right when one is given. Refused: why, and whether the card is known all the same (only a PIN
+   * refused asks again: an unknown card and another institution's are not known).
    */
-  private async payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string }> {
+  private async payer(fields: Map<string, string[]>): Promise<{ id: string; barcode: string } | { refused: string; known: boolean }> {
     const barcode = fields.get(FIELD.patronIdentifier)?.[0] ?? '';
-    if (!this.institutionOk(fields)) return { refused: 'Unknown institution' };
+    if (!this.institutionOk(fields)) return { refused: 'Unknown institution', known: false };
     const pin = fields.get(FIELD.patronPassword)?.[0];
     const institution = patronInstitution(this.account!);
+    const idOf = () => this.services.patrons.idOf({ kind: 'barcode', value: barcode }, institution);
     try {
-      const id = pin
-        ? await this.services.patrons.validate(barcode, pin, `sip:${this.account!.name}`, true, institution)
-        : await this.services.patrons.idOf({ kind: 'barcode', value: barcode }, institution);
+      const id = pin ? await this.services.patrons.validate(barcode, pin, `sip:${this.account!.name}`, true, institution) : await idOf();
       return { id, barcode };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { refused: error.kind === 'notFound' ? 'Unknown patron' : (error.detail ?? 'Refused') };
+      const known = pin
+        ? await idOf().then(
+            () => true,
+            (notKnown: unknown) => {
+              if (!(notKnown instanceof DomainError)) throw notKnown;
+              return false;
+            },
+          )
+        : false;
+      return { refused: error.kind === 'notFound' ? 'Unknown patron' : (error.detail ?? 'Refused'), known };
     }
   }
 }

@@ -91,3 +91,15 @@ export function fields(answer: string, fixed: number): Map<string, string[]> {
   }
   return out;
 }
+
+/**
+ * Branches for a profile (PUT /v6/library/profile): Main Library (mn, st) in institution CARREL,
+ * Riverside (br) in `riverside`, or in none when it is not given. Every location a pickup location.
+ */
+export function mainAndRiverside(riverside?: string) {
+  const location = (code: string, name: string) => ({ code, name, pickup: true });
+  return [
+    { id: 1, name: 'Main Library', institution: 'CARREL', locations: [location('mn', 'Main Library'), location('st', 'Main stacks')] },
+    { id: 2, name: 'Riverside', ...(riverside ? { institution: riverside } : {}), locations: [location('br', 'Riverside')] },
+  ];
+}

@@ -19,7 +19,7 @@ import { addBib, addItem } from '../helpers/circulation.ts';
 import { childDatabase, createEmptyPgDatabase, ENGINE, PG_URL } from '../helpers/db.ts';
 import { refusal } from '../helpers/domain-error.ts';
 import { carrel } from '../helpers/process.ts';
-import { DATE, fields, Kiosk, openTestDoor } from '../helpers/sip2.ts';
+import { DATE, fields, Kiosk, mainAndRiverside, openTestDoor } from '../helpers/sip2.ts';
 import { bearer } from '../helpers/tokens.ts';
 
 /** An answer with what differs between two cards' answers taken out: the barcode echoed, the date and time, the sequence and checksum. */
@@ -51,14 +51,7 @@ describe(`SIP2 kiosks act on their own institution's patrons, on ${ENGINE}`, () 
   /** The library with Main (mn, st) in institution CARREL and Riverside (br) in `riverside`. */
   const profile = async (riverside: string) => {
     const doc = await rest('GET', '/v6/library/profile');
-    const location = (code: string, name: string) => ({ code, name, pickup: true });
-    await rest('PUT', '/v6/library/profile', {
-      ...doc,
-      branches: [
-        { id: 1, name: 'Main Library', institution: 'CARREL', locations: [location('mn', 'Main Library'), location('st', 'Main stacks')] },
-        { id: 2, name: 'Riverside', institution: riverside, locations: [location('br', 'Riverside')] },
-      ],
-    });
+    await rest('PUT', '/v6/library/profile', { ...doc, branches: mainAndRiverside(riverside) });
   };
   /** What the REST API says of a patron that a kiosk could have changed. */
   const state = async (who: string) => {

@@ -124,7 +124,7 @@ describe(`sierra_view code names on ${ENGINE}`, () => {
       branches: [...current.branches, RIVERSIDE],
       itemTypes: [
         ...current.itemTypes.map((type) => (type.code === 'dvd' ? { ...type, name: 'DVD video' } : type)),
-        { code: 'reference-only-items', name: 'Reference' },
+        { code: 'reference-only-items', name: 'Reference', sip2MediaType: null },
       ],
       patronTypes: [...current.patronTypes, { code: 9, name: 'Visitor' }],
     });
