@@ -4,6 +4,7 @@ import { parseDay } from '../shared/calendar.ts';
 import { fail } from '../shared/errors.ts';
 import { formatMoney, parseMoney } from '../shared/money.ts';
 import type { Address, PatronFields, Phone } from './repository.ts';
+import { marcChange, PIN_FIELD, readVarField, type StoredMarcField, type VarFieldInput } from './var-fields.ts';
 
 export const BLOCK_CODES: Record<string, string> = {
   '-': 'No block',
@@ -31,8 +32,8 @@ export interface PatronInput {
   message?: string | null | { code?: string; accountMessages?: string[] };
   suppressed?: boolean;
   uniqueIds?: string[];
-  /** Sierra's varFields: each tag given replaces that field's values (see VAR_FIELD_TAGS). */
-  varFields?: { fieldTag: string; content: string }[];
+  /** Sierra's varFields, plain or in MARC form: each tag given replaces that field's values (see VAR_FIELD_TAGS). */
+  varFields?: VarFieldInput[];
   /** Sierra's fixedFields by number: those Carrel keeps (WRITABLE_FIXED_FIELDS). */
   fixedFields?: Record<string, { label?: string; value: unknown }>;
 }
@@ -45,6 +46,8 @@ export interface ParsedPatron {
   keepOtherTypes?: { phones?: string[]; addresses?: string[] };
   /** The new PIN, to be hashed (never stored or logged as given). */
   pin?: string;
+  /** The varField tags whose MARC forms this write replaces, and the MARC forms it gives. */
+  marc: { tags: string[]; fields: StoredMarcField[] };
 }
 
 const bad = (field: string, why: string) => fail.invalidInput(`${field} ${why}`);
@@ -84,7 +87,7 @@ export function checkPin(raw: string): string {
 }
 
 export function parsePatronInput(raw: PatronInput, creating: boolean): ParsedPatron {
-  const { input, keepOtherTypes } = fromSierraFields(raw);
+  const { input, keepOtherTypes, marc } = fromSierraFields(raw);
   const f: PatronFields = {};
   if (input.names !== undefined) f.names = list('names', input.names, 10, (n, v) => text(n, v, 200));
   if (creating && !f.names?.length) throw bad('names', 'must hold at least one name');
@@ -127,7 +130,7 @@ export function parsePatronInput(raw: PatronInput, creating: boolean): ParsedPat
   }
   if (input.notes !== undefined) f.notes = list('varFields x', input.notes, 20, (n, v) => text(n, v, 500));
   if (input.suppressed !== undefined) f.suppressed = input.suppressed;
-  const out: ParsedPatron = { fields: f };
+  const out: ParsedPatron = { fields: f, marc };
   if (input.barcodes !== undefined) out.barcodes = barcodes(input.barcodes);
   if (input.uniqueIds !== undefined) {
     out.uniqueIds = list('uniqueIds', input.uniqueIds, 10, (n, v) => text(n, v, 200));
@@ -168,7 +171,7 @@ export const WRITABLE_FIXED_FIELDS: Record<string, keyof PatronInput> = {
 type Expanded = PatronInput & { notes?: string[] };
 
 /** The write with its varFields and fixedFields read into the members they stand for. */
-function fromSierraFields(raw: PatronInput): { input: Expanded; keepOtherTypes?: ParsedPatron['keepOtherTypes'] } {
+function fromSierraFields(raw: PatronInput): Pick<ParsedPatron, 'keepOtherTypes' | 'marc'> & { input: Expanded } {
   const input: Expanded = { ...raw };
   delete input.varFields;
   delete input.fixedFields;
@@ -176,15 +179,20 @@ function fromSierraFields(raw: PatronInput): { input: Expanded; keepOtherTypes?:
     if (raw[member as keyof PatronInput] !== undefined) throw bad(from, `sets ${member}, which the request also gives: give one of them`);
   };
   let keepOtherTypes: ParsedPatron['keepOtherTypes'];
+  const byTag = new Map<string, string[]>();
+  const marcFields: StoredMarcField[] = [];
   if (raw.varFields !== undefined) {
-    const byTag = new Map<string, string[]>();
-    raw.varFields.forEach((field, i) => {
-      if (!Object.hasOwn(VAR_FIELD_TAGS, field.fieldTag))
+    raw.varFields.forEach((given, i) => {
+      // (The PIN field is refused by readVarField, saying how a PIN is set.)
+      if (!Object.hasOwn(VAR_FIELD_TAGS, given.fieldTag) && given.fieldTag !== PIN_FIELD.fieldTag)
         throw bad(
           `varFields[${i}].fieldTag`,
-          `"${field.fieldTag}" is not a patron field Carrel keeps; tags are ${Object.keys(VAR_FIELD_TAGS).join(', ')}`,
+          `"${given.fieldTag}" is not a patron field Carrel keeps; tags are ${Object.keys(VAR_FIELD_TAGS).join(', ')}`,
         );
-      byTag.set(field.fieldTag, [...(byTag.get(field.fieldTag) ?? []), field.content]);
+      const field = readVarField(given, `varFields[${i}]`);
+      const values = [...(byTag.get(field.fieldTag) ?? []), field.content];
+      byTag.set(field.fieldTag, values);
+      if (field.marc) marcFields.push({ ...field.marc, index: values.length - 1 });
     });
     const take = (tag: string, member: keyof Expanded) => {
       const values = byTag.get(tag);
@@ -243,5 +251,10 @@ function fromSierraFields(raw: PatronInput): { input: Expanded; keepOtherTypes?:
       (input as Record<string, unknown>)[member] = textValue;
     }
   }
-  return keepOtherTypes ? { input, keepOtherTypes } : { input };
+  const marc = marcChange(
+    Object.keys(raw).filter((m) => raw[m as keyof PatronInput] !== undefined),
+    [...byTag.keys()],
+    marcFields,
+  );
+  return keepOtherTypes ? { input, keepOtherTypes, marc } : { input, marc };
 }

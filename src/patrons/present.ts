@@ -7,6 +7,7 @@ import type { Settings } from '../library/service.ts';
 import { fixedFields, type FixedField } from '../shared/fixed-fields.ts';
 import { instant } from '../shared/instant.ts';
 import type { PatronRow } from './repository.ts';
+import { answerVarFields, type PatronVarField } from './var-fields.ts';
 
 export const PATRON_FIELDS = fieldSet(
   [
@@ -84,11 +85,12 @@ function patronFixedFields(row: PatronRow): Record<string, FixedField> {
 }
 
 /**
- * Sierra's variable-length fields of a patron: b barcode, n name, z email, t and p phones, a and h
- * addresses (lines joined by $), u unique id, x note, m message. Never the PIN.
+ * Sierra's variable-length fields of a patron: = when it has a PIN (never the PIN), b barcode, n
+ * name, z email, t and p phones, a and h addresses (lines joined by $), u unique id, x note, m
+ * message; each in the MARC form it was written in, if it was (src/patrons/var-fields.ts).
  */
-function patronVarFields(row: PatronRow): { fieldTag: string; content: string }[] {
-  return [
+function patronVarFields(row: PatronRow): PatronVarField[] {
+  const plain = [
     ...row.barcodes.map((content) => ({ fieldTag: 'b', content })),
     ...row.names.map((content) => ({ fieldTag: 'n', content })),
     ...row.emails.map((content) => ({ fieldTag: 'z', content })),
@@ -98,6 +100,7 @@ function patronVarFields(row: PatronRow): { fieldTag: string; content: string }[
     ...row.notes.map((content) => ({ fieldTag: 'x', content })),
     ...(row.message ? [{ fieldTag: 'm', content: row.message }] : []),
   ];
+  return answerVarFields(plain, row.marc_fields, row.has_pin);
 }
 
 export const presentPatron: Presenter<PatronRow, PatronField, PatronContext> = recordPresenter<PatronRow, PatronField, PatronContext>({

@@ -1,6 +1,7 @@
 // SQL for patrons, their barcodes and the counters of failed PIN validations.
 import { commonConditions, parameters, type CommonListFilter } from '../db/list-filters.ts';
 import type { Queryable } from '../db/types.ts';
+import type { StoredMarcField } from './var-fields.ts';
 
 export interface Phone {
   number: string;
@@ -33,6 +34,10 @@ export interface PatronRow {
   deleted_date: Date | null;
   unique_ids: string[];
   notes: string[];
+  /** The varFields written in MARC form (src/patrons/var-fields.ts). */
+  marc_fields: StoredMarcField[];
+  /** Whether the patron has a PIN (never the PIN or its hash). */
+  has_pin: boolean;
   /** With `circulation` only: what Sierra's fixedFields and autoBlockInfo count. */
   current_checkouts?: number;
   checkouts_total?: number;
@@ -68,7 +73,8 @@ const COLUMNS = `p.id::text, p.names, p.emails, p.phones, p.addresses, p.patron_
   to_char(p.birth_date, 'YYYY-MM-DD') as birth_date, p.block_code, p.money_owed::text as money_owed, p.message, p.suppressed,
   p.created_date, p.updated_date, p.deleted_date,
   array(select b.barcode from patron_barcodes b where b.patron_id = p.id order by b.position) as barcodes,
-  array(select u.unique_id from patron_unique_ids u where u.patron_id = p.id order by u.position) as unique_ids, p.notes`;
+  array(select u.unique_id from patron_unique_ids u where u.patron_id = p.id order by u.position) as unique_ids, p.notes,
+  p.marc_fields, p.pin_hash is not null as has_pin`;
 const FROM = 'patrons p join patron_types t on t.code = p.patron_type left join locations l on l.code = p.home_library_code';
 
 /**
@@ -193,11 +199,25 @@ export async function setKeys(tx: Queryable, kind: keyof typeof KEYS, id: string
   return values.filter((v) => !stored.has(v));
 }
 
+/**
+ * Replaces the MARC forms of a patron's varFields of these tags with those given (the others kept,
+ * in their order).
+ */
+export async function replaceMarcFields(tx: Queryable, id: string, tags: string[], fields: StoredMarcField[]): Promise<void> {
+  await tx.query(
+    `update patrons set marc_fields =
+       coalesce((select jsonb_agg(m.field order by m.ord) from jsonb_array_elements(marc_fields) with ordinality m(field, ord)
+                 where not (m.field ->> 'fieldTag' = any($2::text[]))), '[]'::jsonb) || $3::text::jsonb
+     where id = $1`,
+    [id, tags, JSON.stringify(fields)],
+  );
+}
+
 /** Deletes a live patron, leaving its tombstone: personal data and PIN cleared, barcodes released. */
 export async function tombstonePatron(tx: Queryable, id: string, stamp: Date): Promise<boolean> {
   const rows = await tx.query(
     `update patrons set names = '{}', emails = '{}', phones = '[]', addresses = '[]', birth_date = null, message = null, notes = '{}',
-       reading_history = false, pin_hash = null, deleted_date = $2, updated_date = $2
+       marc_fields = '[]', reading_history = false, pin_hash = null, deleted_date = $2, updated_date = $2
      where id = $1 and deleted_date is null returning id`,
     [id, stamp],
   );

@@ -7,7 +7,7 @@ import { fail } from '../shared/errors.ts';
 import { recordLink } from '../http/links.ts';
 import { parseCommonList, parseFields, recordListQuery } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader, SimpleVarFields } from '../http/schemas.ts';
+import { errorRef, fixedFieldsSchema, LinkAnswer, recordHeader } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { CIRCULATION_FIELDS, PATRON_FIELDS, presentPatron, type PatronField } from './present.ts';
 import { FIND_TAGS, METADATA_FIELDS, type PatronService } from './service.ts';
@@ -19,6 +19,30 @@ const Phone = Type.Object(
 );
 const Address = Type.Object(
   { lines: Type.Array(Type.String()), type: Type.Optional(Type.String({ description: 'a address (default), h second address.' })) },
+  { additionalProperties: false },
+);
+
+const Subfield = Type.Object({ tag: Type.String(), content: Type.String() }, { additionalProperties: false });
+/** A patron varField as a read answers it: {"fieldTag", "content"}, or the MARC form it was written in. */
+const PatronVarField = Type.Union([
+  Type.Object({ fieldTag: Type.String(), content: Type.String() }, { additionalProperties: false }),
+  Type.Object(
+    { fieldTag: Type.String(), marcTag: Type.String(), ind1: Type.String(), ind2: Type.String(), subfields: Type.Array(Subfield) },
+    { additionalProperties: false },
+  ),
+]);
+// Members a form lacks may come as null, as Sierra answers them; the MARC form is checked member by
+// member in src/patrons/var-fields.ts, so that a refusal names the member (varFields[0].subfields[1].tag).
+const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const VarFieldWrite = Type.Object(
+  {
+    fieldTag: Type.String(),
+    content: nullable(Type.String()),
+    marcTag: nullable(Type.String()),
+    ind1: nullable(Type.String()),
+    ind2: nullable(Type.String()),
+    subfields: nullable(Type.Unknown()),
+  },
   { additionalProperties: false },
 );
 
@@ -58,7 +82,12 @@ export const PatronSchema = Type.Object(
     pMessage: Type.Optional(Type.String()),
     moneyOwed: Type.Optional(Type.String({ description: 'Decimal string with two places, e.g. "12.30".' })),
     fixedFields: fixedFieldsSchema('patron'),
-    varFields: SimpleVarFields,
+    varFields: Type.Optional(
+      Type.Array(PatronVarField, {
+        description:
+          'Each value as {"fieldTag", "content"}, or in the MARC form it was written in ({"fieldTag", "marcTag", "ind1", "ind2", "subfields"}); first {"fieldTag": "=", "content": "********"} when the patron has a PIN (the same content for every PIN).',
+      }),
+    ),
   } satisfies Record<PatronField, TSchema>,
   { $id: 'Patron', additionalProperties: false },
 );
@@ -99,10 +128,12 @@ const PatronWrite = (creating: boolean) =>
       suppressed: Type.Optional(Type.Boolean()),
       uniqueIds: Type.Optional(Type.Array(Type.String(), { description: 'Each belongs to one live patron; given, they replace all.' })),
       varFields: Type.Optional(
-        Type.Array(Type.Object({ fieldTag: Type.String(), content: Type.String() }), {
-          description: `Sierra's varFields; each tag given replaces that field's values: ${Object.entries(VAR_FIELD_TAGS)
+        Type.Array(VarFieldWrite, {
+          description: `Sierra's varFields, as {"fieldTag", "content"} or in MARC form ({"fieldTag", "marcTag", "ind1", "ind2", "subfields": [{"tag", "content"}]}, kept as given; a name's subfields read as "<c> <a>, <b>"); each tag given replaces that field's values: ${Object.entries(
+            VAR_FIELD_TAGS,
+          )
             .map(([t, m]) => `${t} ${m}`)
-            .join(', ')}.`,
+            .join(', ')}. The PIN field (=) is never written: set the PIN with pin.`,
         }),
       ),
       fixedFields: Type.Optional(

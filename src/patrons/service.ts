@@ -58,6 +58,7 @@ export class PatronService {
       await this.checkCodes(tx, fields);
       const id = await repo.insertPatron(tx, fields, await stamp(tx));
       await this.setIds(tx, id, parsed.barcodes ?? [], parsed.uniqueIds ?? []);
+      if (parsed.marc.fields.length) await repo.replaceMarcFields(tx, id, [], parsed.marc.fields);
       return id;
     });
   }
@@ -83,6 +84,7 @@ export class PatronService {
       }
       if (!(await repo.updatePatron(tx, id, fields, at))) return false;
       await this.setIds(tx, id, parsed.barcodes, parsed.uniqueIds);
+      if (parsed.marc.tags.length) await repo.replaceMarcFields(tx, id, parsed.marc.tags, parsed.marc.fields);
       return true;
     });
     if (!found) throw fail.notFound(`no patron ${id}`);

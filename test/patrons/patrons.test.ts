@@ -78,6 +78,8 @@ describe(`patrons on ${ENGINE}`, () => {
       addresses: [{ lines: ['12 St James Sq', 'London'], type: 'a' }],
       homeLibrary: { code: 'mn', name: 'Main Library' },
       varFields: [
+        // The PIN field says the patron has a PIN, and nothing of the PIN.
+        { fieldTag: '=', content: '********' },
         { fieldTag: 'b', content: '21000001' },
         { fieldTag: 'n', content: 'Lovelace, Ada' },
         { fieldTag: 'z', content: 'ada@example.org' },
