@@ -33,7 +33,8 @@ const PatronVarField = Type.Union([
 ]);
 // Members a form lacks may come as null, as Sierra answers them; the MARC form is checked member by
 // member in src/patrons/var-fields.ts, so that a refusal names the member (varFields[0].subfields[1].tag).
-const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+// Null comes first: tried after text, the validator (which coerces types) would turn null into "".
+const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([Type.Null(), schema]));
 const VarFieldWrite = Type.Object(
   {
     fieldTag: Type.String(),
