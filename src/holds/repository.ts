@@ -1,6 +1,6 @@
 // SQL for holds and the locks that serialise each queue.
 import type { Queryable } from '../db/types.ts';
-import { ITEM_STATUS } from '../items/statuses.ts';
+import { STANDARD_ITEM_STATUSES } from '../items/statuses.ts';
 import { ACTIVE_SQL, HOLD_STATE, TRAPPED_SQL, type FinishedState, type HoldState } from './states.ts';
 
 export type { HoldState } from './states.ts';
@@ -131,14 +131,15 @@ export async function lockItem(tx: Queryable, id: string): Promise<ItemState | u
   )[0];
 }
 
-/** Item statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims returned, damaged). */
-export const HOLDABLE_STATUSES: string[] = [
-  ITEM_STATUS.available,
-  ITEM_STATUS.inTransit,
-  ITEM_STATUS.onHoldShelf,
-  ITEM_STATUS.libraryUseOnly,
-  ITEM_STATUS.inProcessing,
-];
+/**
+ * Sierra's standard statuses that can fill a hold (others: missing, lost, withdrawn, billed, claims
+ * returned, damaged), for loaders of the generated catalogue, whose items have only those. Every
+ * other rule reads `holdable` from the library's item statuses (HOLDABLE_STATUS_SQL).
+ */
+export const HOLDABLE_STATUSES: string[] = STANDARD_ITEM_STATUSES.filter((s) => s.holdable).map((s) => s.code);
+
+/** True where the item `alias`'s status may fill a hold, as the library's profile defines it. */
+const holdableStatus = (alias: string) => `exists (select 1 from item_statuses hs where hs.code = ${alias}.status and hs.holdable)`;
 
 /**
  * How many of the bib's copies could fill a hold of a patron of this type (a holdable status, and
@@ -153,10 +154,10 @@ export async function holdableItemsOfBib(
 ): Promise<{ n: number; hold_limit: number }> {
   return (
     await tx.query<{ n: number; hold_limit: number }>(
-      `select count(*)::int as n, coalesce(max(coalesce(r.hold_limit, $4)), $4)::int as hold_limit
-       from items i join item_bibs ib on ib.item_id = i.id cross join lateral circulation_rule($3, i.item_type, i.location_code) r
-       where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and i.status = any($2::text[]) and r.holdable`,
-      [bibId, HOLDABLE_STATUSES, patronType, libraryLimit],
+      `select count(*)::int as n, coalesce(max(coalesce(r.hold_limit, $3)), $3)::int as hold_limit
+       from items i join item_bibs ib on ib.item_id = i.id cross join lateral circulation_rule($2, i.item_type, i.location_code) r
+       where ib.bib_id = $1 and i.deleted_date is null and not i.suppressed and ${holdableStatus('i')} and r.holdable`,
+      [bibId, patronType, libraryLimit],
     )
   )[0]!;
 }
@@ -341,10 +342,11 @@ export async function stillDue(tx: Queryable, id: string, today: string): Promis
 }
 
 /** An item's state, read (not locked) when its bibs are locked: placement needs no item lock. */
-export async function lockItemForRead(tx: Queryable, id: string): Promise<ItemState | undefined> {
+export async function lockItemForRead(tx: Queryable, id: string): Promise<(ItemState & { holdable: boolean }) | undefined> {
   return (
-    await tx.query<ItemState>(
-      'select id::text, status, location_code, item_type, suppressed from items where id = $1 and deleted_date is null',
+    await tx.query<ItemState & { holdable: boolean }>(
+      `select id::text, status, location_code, item_type, suppressed, ${holdableStatus('items')} as holdable
+       from items where id = $1 and deleted_date is null`,
       [id],
     )
   )[0];

@@ -66,7 +66,7 @@ export class HoldService {
     return this.db.transaction(async (tx) => {
       const what = req.recordType === 'b' ? `bib ${recordId}` : `item ${recordId}`;
       let bibIds: string[];
-      let item: repo.ItemState | undefined;
+      let item: (repo.ItemState & { holdable: boolean }) | undefined;
       if (req.recordType === 'b') {
         bibIds = await repo.lockBibs(tx, [recordId]);
         if (bibIds.length === 0) throw refuseHold.recordNotFound(what);
@@ -74,7 +74,7 @@ export class HoldService {
         bibIds = await repo.lockBibsOfItem(tx, recordId);
         item = bibIds.length ? await repo.lockItemForRead(tx, recordId) : undefined;
         if (!item) throw refuseHold.recordNotFound(what);
-        if (item.suppressed || !repo.HOLDABLE_STATUSES.includes(item.status)) throw refuseHold.notHoldable(what);
+        if (item.suppressed || !item.holdable) throw refuseHold.notHoldable(what);
       }
       const patron = await this.lockPatronInGoodStanding(tx, patronId, today, settings);
       const location = await repo.getLocation(tx, req.pickupLocation);

@@ -14,6 +14,8 @@ export interface ItemRow {
   location_name: string | null;
   status: string;
   status_display: string;
+  /** The SIP2 circulation status the library's profile gives the status. */
+  status_sip2: string;
   item_type: string | null;
   due_date: Date | null;
   suppressed: boolean;
@@ -56,7 +58,7 @@ export interface NewItem {
 }
 
 const COLUMNS = `i.id::text, array(select ib.bib_id::text from item_bibs ib where ib.item_id = i.id order by ib.bib_id) as bib_ids,
-  i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, i.item_type,
+  i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, s.sip2_status as status_sip2, i.item_type,
   i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date, i.message`;
 const FROM = 'items i left join locations l on l.code = i.location_code join item_statuses s on s.code = i.status';
 /**

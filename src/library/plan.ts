@@ -2,7 +2,7 @@
 // by object (settings, patron and item types, branches, locations, rules), field by field.
 import { ruleKey, RULE_VALUES, type Profile } from './profile.ts';
 
-export type Kind = 'settings' | 'patronType' | 'itemType' | 'branch' | 'location' | 'rule';
+export type Kind = 'settings' | 'patronType' | 'itemType' | 'itemStatus' | 'patronFixedField' | 'branch' | 'location' | 'rule';
 
 export interface Change {
   action: 'add' | 'change' | 'remove';
@@ -31,6 +31,13 @@ function objects(p: Profile): Map<Kind, Map<string, Flat>> {
   });
   for (const t of p.patronTypes) put('patronType', String(t.code), { name: t.name });
   for (const t of p.itemTypes) put('itemType', t.code, { name: t.name, sip2MediaType: t.sip2MediaType });
+  for (const s of p.itemStatuses) put('itemStatus', s.code, { ...s, code: undefined });
+  for (const f of p.patronFixedFields)
+    put('patronFixedField', String(f.number), {
+      label: f.label,
+      short: f.short,
+      codes: f.codes && f.codes.map((c) => `${c.code}=${c.name}`),
+    });
   for (const b of p.branches) {
     put('branch', String(b.id), { name: b.name, address: b.address, institution: b.institution });
     for (const l of b.locations) put('location', l.code, { branch: b.id, ...l, code: undefined });
@@ -39,7 +46,7 @@ function objects(p: Profile): Map<Kind, Map<string, Flat>> {
   return byKind;
 }
 
-const ORDER: Kind[] = ['settings', 'patronType', 'itemType', 'branch', 'location', 'rule'];
+const ORDER: Kind[] = ['settings', 'patronType', 'itemType', 'itemStatus', 'patronFixedField', 'branch', 'location', 'rule'];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The changes that make `current` into `wanted`, in the order they are listed (additions and changes, then removals). */
@@ -69,6 +76,8 @@ const NOUN: Record<Kind, string> = {
   settings: 'settings',
   patronType: 'patron type',
   itemType: 'item type',
+  itemStatus: 'item status',
+  patronFixedField: 'patron fixed field',
   branch: 'branch',
   location: 'location',
   rule: 'rule',

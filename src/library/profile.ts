@@ -4,8 +4,10 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import YAML from 'yaml';
+import { CIRCULATION_STATUSES, defaultSip2Status, STANDARD_ITEM_STATUSES, type ItemStatusSpec } from '../items/statuses.ts';
 import { parseDay } from '../shared/calendar.ts';
 import { DomainError, fail } from '../shared/errors.ts';
+import { CARREL_PATRON_FIXED_FIELDS, FIXED_FIELDS } from '../shared/fixed-fields.ts';
 
 /** The library's own codes: Sierra's five characters are the common case, up to 20 are kept as written. */
 export const CODE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$';
@@ -72,6 +74,64 @@ const RuleSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ItemStatusSchema = Type.Object(
+  {
+    // One printable character, as Sierra's status codes are ('-', '!', '$' among them).
+    code: Type.String({
+      pattern: '^[\\x21-\\x7e]$',
+      description: 'The status code: one character, as items.status and fixedFields 88 carry it.',
+    }),
+    name: Name,
+    available: Type.Optional(Type.Boolean({ description: 'An item in this status may be checked out (default false).' })),
+    holdable: Type.Optional(Type.Boolean({ description: 'An item in this status may fill a hold (default false).' })),
+    onShelf: Type.Optional(Type.Boolean({ description: 'An item in this status is on the shelf (default false).' })),
+    sip2Status: Type.Optional(
+      Type.String({
+        pattern: '^(0[1-9]|1[0-3])$',
+        description:
+          'The SIP2 circulation status a kiosk is told (01 other … 13 missing); default 03 when available, else 01. An item on loan is 04 whatever its status.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PatronFixedFieldSchema = Type.Object(
+  {
+    number: Type.Integer({ minimum: 1, maximum: 999, description: "Sierra's field number (44 Patron Code 1, 268 Notice Preference, …)." }),
+    label: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The label in REST answers (default Sierra's for the number; required for another).",
+      }),
+    ),
+    short: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20,
+        description: "The short label of the Patron API dump (default Sierra's, else the label in capitals).",
+      }),
+    ),
+    codes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            code: Type.String({
+              pattern: '^[\\x21-\\x7e]{1,20}$',
+              description: 'A value the field may hold: 1 to 20 printable characters, no spaces.',
+            }),
+            name: Name,
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, description: 'The values the field may hold. Absent: any text up to 255 characters.' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const ProfileSchema = Type.Object(
   {
     timeZone: Type.Optional(Type.String({ description: 'IANA time zone of the library (default UTC): "today" is the day there.' })),
@@ -102,6 +162,19 @@ export const ProfileSchema = Type.Object(
         minItems: 1,
         description: 'Every patron type, 0 among them (a patron made without a patronType has it).',
       },
+    ),
+    itemStatuses: Type.Optional(
+      Type.Array(ItemStatusSchema, {
+        minItems: 1,
+        description:
+          "Every item status, Sierra's standard ones among them (absent: those). One left out is removed (refused while items have it); -, t and ! stay, as circulation sets them.",
+      }),
+    ),
+    patronFixedFields: Type.Optional(
+      Type.Array(PatronFixedFieldSchema, {
+        description:
+          'Patron fixed fields the library defines (patron codes 1-4, notice preference, its own): patron writes take them in fixedFields. One left out is removed (refused while patrons have a value).',
+      }),
     ),
     circulationRules: Type.Array(RuleSchema, {
       minItems: 1,
@@ -171,6 +244,14 @@ export interface RuleSpec {
   graceDays: number | null;
 }
 
+export interface PatronFixedFieldSpec {
+  number: number;
+  label: string;
+  short: string;
+  /** In code order; null: any text. */
+  codes: { code: string; name: string }[] | null;
+}
+
 /** A library profile with every default filled in and every list in one order: two equal libraries compare equal. */
 export interface Profile {
   timeZone: string;
@@ -178,6 +259,10 @@ export interface Profile {
   /** sip2MediaType: SIP2's media type (CK) of items of the type, three digits; null: none. */
   itemTypes: ItemTypeSpec[];
   patronTypes: { code: number; name: string }[];
+  /** In code order ("C" collation). */
+  itemStatuses: ItemStatusSpec[];
+  /** In number order. */
+  patronFixedFields: PatronFixedFieldSpec[];
   circulationRules: RuleSpec[];
   holds: { limit: number; neededByMonths: number };
   blocks: { moneyOwed: string | null; overdueItems: number | null };
@@ -215,6 +300,12 @@ function schemaProblems(input: unknown): string[] {
       problems.push(`${where(e.instancePath)}: unknown member${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
     } else if (/\/openDays\/\d+$/.test(e.instancePath)) {
       problems.push(`${where(e.instancePath)}: must be one of ${WEEKDAYS.join(', ')}`);
+    } else if (e.keyword === 'pattern' && /^\/itemStatuses\/\d+\/code$/.test(e.instancePath)) {
+      problems.push(`${where(e.instancePath)}: must be one printable character (an item status code)`);
+    } else if (e.keyword === 'pattern' && /^\/patronFixedFields\/.*\/code$/.test(e.instancePath)) {
+      problems.push(`${where(e.instancePath)}: must be 1 to 20 printable characters, no spaces`);
+    } else if (e.keyword === 'pattern' && e.instancePath.endsWith('/sip2Status')) {
+      problems.push(`${where(e.instancePath)}: must be a SIP2 circulation status, 01 to 13`);
     } else if (e.keyword === 'pattern' && e.instancePath.endsWith('code')) {
       problems.push(
         `${where(e.instancePath)}: must be a code of 1 to 20 letters, digits, '.', '_' or '-', starting with a letter or digit`,
@@ -310,6 +401,9 @@ export function checkProfile(input: unknown): Profile {
   for (const code of duplicates(patronTypes.map((t) => t.code))) problems.push(`patronTypes: ${code} is listed twice`);
   if (!patronTypes.some((t) => t.code === 0)) problems.push('patronTypes: 0 is missing (a patron made without a patronType has it)');
 
+  const itemStatuses = checkItemStatuses(p.itemStatuses, problems);
+  const patronFixedFields = checkPatronFixedFields(p.patronFixedFields ?? [], problems);
+
   const rules: RuleSpec[] = p.circulationRules.map((r, i) => {
     const at = `circulationRules[${i}]`;
     if (r.patronType !== undefined && !patronTypes.some((t) => t.code === r.patronType)) {
@@ -351,10 +445,51 @@ export function checkProfile(input: unknown): Profile {
     branches,
     itemTypes,
     patronTypes,
+    itemStatuses,
+    patronFixedFields,
     circulationRules: rules.sort((a, b) => (ruleKey(a) < ruleKey(b) ? -1 : ruleKey(a) > ruleKey(b) ? 1 : 0)),
     holds: { limit: p.holds?.limit ?? 50, neededByMonths: p.holds?.neededByMonths ?? 3 },
     blocks,
   };
+}
+
+const byCode = <T extends { code: string }>(a: T, b: T) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+
+function checkItemStatuses(given: ProfileInput['itemStatuses'], problems: string[]): ItemStatusSpec[] {
+  if (given === undefined) return STANDARD_ITEM_STATUSES.map((s) => ({ ...s }));
+  const statuses = given
+    .map((s): ItemStatusSpec => {
+      const flags = { available: s.available ?? false, holdable: s.holdable ?? false, onShelf: s.onShelf ?? false };
+      return { code: s.code, name: s.name.trim(), ...flags, sip2Status: s.sip2Status ?? defaultSip2Status(flags) };
+    })
+    .sort(byCode);
+  for (const code of duplicates(statuses.map((s) => s.code))) problems.push(`itemStatuses: ${code} is listed twice`);
+  for (const code of CIRCULATION_STATUSES)
+    if (!statuses.some((s) => s.code === code)) problems.push(`itemStatuses: ${code} is missing (circulation sets it)`);
+  return statuses;
+}
+
+function checkPatronFixedFields(given: NonNullable<ProfileInput['patronFixedFields']>, problems: string[]): PatronFixedFieldSpec[] {
+  const known = FIXED_FIELDS.patron as Record<number, { label: string; short: string } | undefined>;
+  const fields = given.map((f, i): PatronFixedFieldSpec => {
+    const at = `patronFixedFields[${i}]`;
+    if (CARREL_PATRON_FIXED_FIELDS.has(f.number))
+      problems.push(
+        `${at}.number: ${f.number} (${known[f.number]?.label ?? 'a record field'}) is Carrel's own; a patron write sets it through its member`,
+      );
+    const label = f.label?.trim() || known[f.number]?.label;
+    if (!label) problems.push(`${at}.label: field ${f.number} is not one of Sierra's standard fields: give it a label`);
+    const codes = f.codes ? [...f.codes].map((c) => ({ code: c.code, name: c.name.trim() })).sort(byCode) : null;
+    for (const code of duplicates((codes ?? []).map((c) => c.code))) problems.push(`${at}.codes: ${code} is listed twice`);
+    return {
+      number: f.number,
+      label: label ?? '',
+      short: f.short?.trim() || known[f.number]?.short || (label ?? '').toUpperCase().slice(0, 20),
+      codes,
+    };
+  });
+  for (const n of duplicates(fields.map((f) => f.number))) problems.push(`patronFixedFields: ${n} is listed twice`);
+  return fields.sort((a, b) => a.number - b.number);
 }
 
 /** Reads a profile file's text: JSON when it looks like JSON, else YAML (of which JSON is a part). */
@@ -393,6 +528,20 @@ export function profileDocument(p: Profile): ProfileInput {
     })),
     itemTypes: p.itemTypes.map((t) => ({ code: t.code, name: t.name, ...(t.sip2MediaType ? { sip2MediaType: t.sip2MediaType } : {}) })),
     patronTypes: p.patronTypes,
+    itemStatuses: p.itemStatuses.map((s) => ({
+      code: s.code,
+      name: s.name,
+      ...(s.available ? { available: true } : {}),
+      ...(s.holdable ? { holdable: true } : {}),
+      ...(s.onShelf ? { onShelf: true } : {}),
+      ...(s.sip2Status !== defaultSip2Status(s) ? { sip2Status: s.sip2Status } : {}),
+    })),
+    patronFixedFields: p.patronFixedFields.map((f) => ({
+      number: f.number,
+      label: f.label,
+      short: f.short,
+      ...(f.codes ? { codes: f.codes } : {}),
+    })),
     circulationRules: p.circulationRules.map((r) => some({ ...r, finePerDay: amount(r.finePerDay), maxFine: amount(r.maxFine) })),
     holds: p.holds,
     blocks: some({ moneyOwed: amount(p.blocks.moneyOwed), overdueItems: p.blocks.overdueItems }),

@@ -3,7 +3,17 @@
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Queryable } from '../db/types.ts';
 import { replaceClosedDays } from './closed-days-repository.ts';
-import { ruleKey, WEEKDAYS, type BranchSpec, type ItemTypeSpec, type LocationSpec, type Profile, type RuleSpec } from './profile.ts';
+import type { ItemStatusSpec } from '../items/statuses.ts';
+import {
+  ruleKey,
+  WEEKDAYS,
+  type BranchSpec,
+  type ItemTypeSpec,
+  type LocationSpec,
+  type PatronFixedFieldSpec,
+  type Profile,
+  type RuleSpec,
+} from './profile.ts';
 
 export interface Settings {
   timeZone: string;
@@ -98,10 +108,35 @@ export async function readProfile(db: Queryable): Promise<Profile> {
         ...r,
       }),
     ),
+    itemStatuses: await itemStatuses(db),
+    patronFixedFields: await patronFixedFields(db),
     circulationRules: rules.map((r) => ({ ...r })).sort((a, b) => (ruleKey(a) < ruleKey(b) ? -1 : ruleKey(a) > ruleKey(b) ? 1 : 0)),
     holds: { limit: settings.holdLimit, neededByMonths: settings.holdMonths },
     blocks: { moneyOwed: settings.maxMoneyOwed, overdueItems: settings.maxOverdueItems },
   };
+}
+
+const STATUS = `code, display as name, available, holdable, on_shelf as "onShelf", sip2_status as "sip2Status"`;
+
+export async function itemStatuses(db: Queryable): Promise<ItemStatusSpec[]> {
+  return (await db.query<ItemStatusSpec>(`select ${STATUS} from item_statuses order by code collate "C"`)).map((r) => ({ ...r }));
+}
+
+export async function itemStatus(db: Queryable, code: string): Promise<ItemStatusSpec | undefined> {
+  const row = (await db.query<ItemStatusSpec>(`select ${STATUS} from item_statuses where code = $1`, [code]))[0];
+  return row && { ...row };
+}
+
+/** The defined patron fixed fields (all, or those numbered), each with its code list. */
+export async function patronFixedFields(db: Queryable, numbers?: number[]): Promise<PatronFixedFieldSpec[]> {
+  const rows = await db.query<{ number: number; label: string; short: string; codes: { code: string; name: string }[] | null }>(
+    `select f.number, f.label, f.short,
+       (select json_agg(json_build_object('code', c.code, 'name', c.name) order by c.code collate "C")
+        from patron_fixed_field_codes c where c.field_number = f.number) as codes
+     from patron_fixed_fields f where $1::int[] is null or f.number = any($1::int[]) order by f.number`,
+    [numbers ?? null],
+  );
+  return rows.map((r) => ({ number: r.number, label: r.label, short: r.short, codes: r.codes && r.codes.map((c) => ({ ...c })) }));
 }
 
 // ---- what still names a code
@@ -138,7 +173,65 @@ export async function patronTypeUses(db: Queryable, codes: number[]): Promise<Ma
   return new Map(rows.map((r) => [r.code, r.n]));
 }
 
+export async function itemStatusUses(db: Queryable, codes: string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ code: string; n: number }>(
+    'select c as code, (select count(*)::int from items where status = c) as n from unnest($1::text[]) c',
+    [codes],
+  );
+  return new Map(rows.map((r) => [r.code, r.n]));
+}
+
+/** How many patrons have a value of each of these fields. */
+export async function patronFixedFieldUses(db: Queryable, numbers: number[]): Promise<Map<number, number>> {
+  const rows = await db.query<{ number: number; n: number }>(
+    'select f as number, (select count(*)::int from patron_fixed_values where field_number = f) as n from unnest($1::int[]) f',
+    [numbers],
+  );
+  return new Map(rows.map((r) => [r.number, r.n]));
+}
+
+/** The values patrons hold in this field that are not among these codes, with how many hold each. */
+export async function patronValuesOutside(db: Queryable, number: number, codes: string[]): Promise<{ value: string; n: number }[]> {
+  return db.query<{ value: string; n: number }>(
+    `select value, count(*)::int as n from patron_fixed_values where field_number = $1 and value <> all($2::text[])
+     group by value order by value collate "C"`,
+    [number, codes],
+  );
+}
+
 // ---- writes, one change each
+
+export async function upsertItemStatus(tx: Queryable, s: ItemStatusSpec): Promise<void> {
+  await tx.query(
+    `insert into item_statuses (code, display, available, holdable, on_shelf, sip2_status) values ($1, $2, $3, $4, $5, $6)
+     on conflict (code) do update set display = excluded.display, available = excluded.available, holdable = excluded.holdable,
+       on_shelf = excluded.on_shelf, sip2_status = excluded.sip2_status`,
+    [s.code, s.name, s.available, s.holdable, s.onShelf, s.sip2Status],
+  );
+}
+
+export async function deleteItemStatus(tx: Queryable, code: string): Promise<void> {
+  await tx.query('delete from item_statuses where code = $1', [code]);
+}
+
+export async function upsertPatronFixedField(tx: Queryable, f: PatronFixedFieldSpec): Promise<void> {
+  await tx.query(
+    `insert into patron_fixed_fields (number, label, short) values ($1, $2, $3)
+     on conflict (number) do update set label = excluded.label, short = excluded.short`,
+    [f.number, f.label, f.short],
+  );
+  await tx.query('delete from patron_fixed_field_codes where field_number = $1', [f.number]);
+  if (f.codes)
+    await tx.query(
+      `insert into patron_fixed_field_codes (field_number, code, name)
+       select $1, c->>'code', c->>'name' from json_array_elements($2::json) c`,
+      [f.number, JSON.stringify(f.codes)],
+    );
+}
+
+export async function deletePatronFixedField(tx: Queryable, number: number): Promise<void> {
+  await tx.query('delete from patron_fixed_fields where number = $1', [number]);
+}
 
 export async function writeSettings(tx: Queryable, p: Profile): Promise<void> {
   await tx.query(

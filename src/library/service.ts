@@ -10,7 +10,8 @@ import type { ClosedDays, Clock } from '../shared/calendar.ts';
 import { fail } from '../shared/errors.ts';
 import * as closed from './closed-days-repository.ts';
 import { describeChange, plan, type Change } from './plan.ts';
-import { parseProfile, ProfileError, ruleKey as ruleKeyOf, type Profile } from './profile.ts';
+import type { ItemStatusSpec } from '../items/statuses.ts';
+import { parseProfile, ProfileError, ruleKey as ruleKeyOf, type PatronFixedFieldSpec, type Profile } from './profile.ts';
 import * as repo from './repository.ts';
 
 export type { Rule, Settings } from './repository.ts';
@@ -91,6 +92,38 @@ export class LibraryService {
     });
   }
 
+  /** What an item status means to circulation (the profile's itemStatuses); undefined for a code not defined. */
+  itemStatus(q: Queryable, code: string): Promise<ItemStatusSpec | undefined> {
+    return repo.itemStatus(q, code);
+  }
+
+  /** The patron fixed fields the library defines (all, or those numbered), with their code lists. */
+  patronFixedFields(q: Queryable = this.db, numbers?: number[]): Promise<PatronFixedFieldSpec[]> {
+    return repo.patronFixedFields(q, numbers);
+  }
+
+  /**
+   * Checks the values a patron write gives the library's own fixed fields (by number; null clears
+   * one): each field must be defined, and a value one of its codes when it has a list. Read in the
+   * caller's transaction, so a profile applied meanwhile is seen whole or not at all.
+   */
+  async checkPatronFixedValues(q: Queryable, values: ReadonlyMap<number, string | null>): Promise<void> {
+    if (values.size === 0) return;
+    const defined = new Map((await repo.patronFixedFields(q, [...values.keys()])).map((f) => [f.number, f]));
+    for (const [number, value] of values) {
+      const field = defined.get(number);
+      const name = `fixedFields.${number}`;
+      if (!field) {
+        const all = (await repo.patronFixedFields(q)).map((f) => f.number);
+        throw fail.invalidInput(
+          `${name} is not a patron fixed field this library defines (${all.length ? `it defines ${all.join(', ')}` : 'it defines none'}; the library profile's patronFixedFields adds one)`,
+        );
+      }
+      if (value !== null && field.codes && !field.codes.some((c) => c.code === value))
+        throw fail.invalidInput(`${name} must be one of ${field.codes.map((c) => c.code).join(', ')} (${field.label}), not "${value}"`);
+    }
+  }
+
   /** The library as one profile, read in one snapshot (an apply meanwhile shows whole or not at all). */
   profile(): Promise<Profile> {
     return this.db.transaction(async (tx) => {
@@ -109,7 +142,7 @@ export class LibraryService {
         await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.profile]);
         const current = await repo.readProfile(tx);
         const changes = plan(current, wanted);
-        await refuseOrphans(tx, changes);
+        await refuseOrphans(tx, changes, wanted);
         if (options.dryRun || changes.length === 0) return { changes, applied: false };
         await write(tx, current, wanted, changes);
         return { changes, applied: true };
@@ -147,7 +180,7 @@ export class LibraryService {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-async function refuseOrphans(tx: Queryable, changes: Change[]): Promise<void> {
+async function refuseOrphans(tx: Queryable, changes: Change[], wanted: Profile): Promise<void> {
   const removed = (kind: Change['kind']) => changes.filter((c) => c.action === 'remove' && c.kind === kind).map((c) => c.key);
   const problems: string[] = [];
   for (const [code, uses] of await repo.locationUses(tx, removed('location'))) {
@@ -166,6 +199,29 @@ async function refuseOrphans(tx: Queryable, changes: Change[]): Promise<void> {
     if (n)
       problems.push(`patron type ${code} cannot be removed: ${plural(n, 'patron')} ${n === 1 ? 'has' : 'have'} it; keep it in the profile`);
   }
+  for (const [code, n] of await repo.itemStatusUses(tx, removed('itemStatus'))) {
+    if (n)
+      problems.push(`item status ${code} cannot be removed: ${plural(n, 'item')} ${n === 1 ? 'has' : 'have'} it; keep it in the profile`);
+  }
+  for (const [number, n] of await repo.patronFixedFieldUses(tx, removed('patronFixedField').map(Number))) {
+    if (n)
+      problems.push(
+        `patron fixed field ${number} cannot be removed: ${plural(n, 'patron')} ${n === 1 ? 'has' : 'have'} a value; keep it in the profile`,
+      );
+  }
+  // A field's code list (given, or shortened) must still hold every value patrons have.
+  const changed = new Set(changes.filter((c) => c.kind === 'patronFixedField' && c.action === 'change').map((c) => c.key));
+  for (const f of wanted.patronFixedFields) {
+    if (!f.codes || !changed.has(String(f.number))) continue;
+    for (const { value, n } of await repo.patronValuesOutside(
+      tx,
+      f.number,
+      f.codes.map((c) => c.code),
+    ))
+      problems.push(
+        `patron fixed field ${f.number} cannot lose code ${value}: ${plural(n, 'patron')} ${n === 1 ? 'has' : 'have'} it; keep it in the field's codes`,
+      );
+  }
   if (problems.length) throw new ProfileError(problems);
 }
 
@@ -176,6 +232,8 @@ async function write(tx: Queryable, current: Profile, p: Profile, changes: Chang
   if (touched('settings').size) await repo.writeSettings(tx, p);
   for (const t of p.patronTypes) if (touched('patronType').has(String(t.code))) await repo.upsertPatronType(tx, t);
   for (const t of p.itemTypes) if (touched('itemType').has(t.code)) await repo.upsertItemType(tx, t);
+  for (const st of p.itemStatuses) if (touched('itemStatus').has(st.code)) await repo.upsertItemStatus(tx, st);
+  for (const f of p.patronFixedFields) if (touched('patronFixedField').has(String(f.number))) await repo.upsertPatronFixedField(tx, f);
   for (const b of p.branches) if (touched('branch').has(String(b.id))) await repo.upsertBranch(tx, b);
   for (const b of p.branches) for (const l of b.locations) if (touched('location').has(l.code)) await repo.upsertLocation(tx, l, b.id);
   for (const key of removed('rule'))
@@ -188,6 +246,8 @@ async function write(tx: Queryable, current: Profile, p: Profile, changes: Chang
   for (const id of removed('branch')) await repo.deleteBranch(tx, Number(id));
   for (const code of removed('itemType')) await repo.deleteItemType(tx, code);
   for (const code of removed('patronType')) await repo.deletePatronType(tx, Number(code));
+  for (const code of removed('itemStatus')) await repo.deleteItemStatus(tx, code);
+  for (const n of removed('patronFixedField')) await repo.deletePatronFixedField(tx, Number(n));
 }
 
 /** What an import reads and writes in its own transactions: the codes it knows, and those it adds (`--create-missing`). */

@@ -78,12 +78,15 @@ export function dumpLines(row: PatronRow, holds: readonly HoldRow[], timeZone: s
     268: row.emails.length ? 'z' : '-',
   };
   const table = FIXED_FIELDS.patron as Record<number, { short: string }>;
-  const numbers = Object.keys(fixed)
-    .map(Number)
-    .sort((a, b) => a - b);
+  // The library's own fields, with the short labels its profile gives them, over the defaults above.
+  const lines = new Map<number, { label: string; value: string }>(
+    Object.entries(fixed).map(([n, value]) => [Number(n), { label: table[Number(n)]!.short, value }]),
+  );
+  for (const v of row.fixed_values) lines.set(v.number, { label: v.short, value: v.value });
+  const numbers = [...lines.keys()].sort((a, b) => a - b);
   return [
     { label: 'REC INFO', code: '!', value: 'p' },
-    ...numbers.map((n) => ({ label: table[n]!.short, code: n, value: fixed[n as PatronNumber]! })),
+    ...numbers.map((n) => ({ code: n, ...lines.get(n)! })),
     ...holds.map((hold) => ({ label: 'HOLD', code: 8, value: holdLine(row.id, hold) })),
     ...VARIABLE.flatMap((v) => v.values(row).map((value) => ({ label: v.label, code: v.tag, value }))),
   ];

@@ -2,6 +2,7 @@
 // naming the field; the PIN is checked here and hashed by the service, never echoed.
 import { parseDay } from '../shared/calendar.ts';
 import { fail } from '../shared/errors.ts';
+import { CARREL_PATRON_FIXED_FIELDS } from '../shared/fixed-fields.ts';
 import { formatMoney, parseMoney } from '../shared/money.ts';
 import type { Address, PatronFields, Phone } from './repository.ts';
 import { marcChange, PIN_FIELD, readVarField, type StoredMarcField, type VarFieldInput } from './var-fields.ts';
@@ -48,6 +49,8 @@ export interface ParsedPatron {
   pin?: string;
   /** The varField tags whose MARC forms this write replaces, and the MARC forms it gives. */
   marc: { tags: string[]; fields: StoredMarcField[] };
+  /** Values of the library's own fixed fields, by number (null clears one): the library service checks them. */
+  fixedValues?: Map<number, string | null>;
 }
 
 const bad = (field: string, why: string) => fail.invalidInput(`${field} ${why}`);
@@ -87,7 +90,7 @@ export function checkPin(raw: string): string {
 }
 
 export function parsePatronInput(raw: PatronInput, creating: boolean): ParsedPatron {
-  const { input, keepOtherTypes, marc } = fromSierraFields(raw);
+  const { input, keepOtherTypes, marc, fixedValues } = fromSierraFields(raw);
   const f: PatronFields = {};
   if (input.names !== undefined) f.names = list('names', input.names, 10, (n, v) => text(n, v, 200));
   if (creating && !f.names?.length) throw bad('names', 'must hold at least one name');
@@ -137,6 +140,7 @@ export function parsePatronInput(raw: PatronInput, creating: boolean): ParsedPat
     if (new Set(out.uniqueIds).size !== out.uniqueIds.length) throw bad('uniqueIds', 'lists an id twice');
   }
   if (keepOtherTypes) out.keepOtherTypes = keepOtherTypes;
+  if (fixedValues.size) out.fixedValues = fixedValues;
   if (input.pin !== undefined) out.pin = checkPin(input.pin);
   return out;
 }
@@ -170,8 +174,27 @@ export const WRITABLE_FIXED_FIELDS: Record<string, keyof PatronInput> = {
 
 type Expanded = PatronInput & { notes?: string[] };
 
+/**
+ * A value given to one of the library's own fixed fields: text or a number (Sierra answers PCODE3
+ * as one), trimmed; empty or null clears it.
+ */
+function definedFixedValue(name: string, value: unknown): string | null {
+  if (value === null) return null;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') throw bad(name, 'must be text or a number');
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (trimmed.length > 255) throw bad(name, 'must have at most 255 characters');
+  if (CONTROL.test(trimmed)) throw bad(name, 'must not hold control characters');
+  return trimmed;
+}
+
 /** The write with its varFields and fixedFields read into the members they stand for. */
-function fromSierraFields(raw: PatronInput): Pick<ParsedPatron, 'keepOtherTypes' | 'marc'> & { input: Expanded } {
+function fromSierraFields(raw: PatronInput): Pick<ParsedPatron, 'keepOtherTypes' | 'marc'> & {
+  input: Expanded;
+  fixedValues: Map<number, string | null>;
+} {
+  const fixedValues = new Map<number, string | null>();
   const input: Expanded = { ...raw };
   delete input.varFields;
   delete input.fixedFields;
@@ -229,8 +252,13 @@ function fromSierraFields(raw: PatronInput): Pick<ParsedPatron, 'keepOtherTypes'
   for (const [number, field] of Object.entries(raw.fixedFields ?? {})) {
     const member = Object.hasOwn(WRITABLE_FIXED_FIELDS, number) ? WRITABLE_FIXED_FIELDS[number] : undefined;
     const name = `fixedFields.${number}`;
-    if (!member)
-      throw bad(name, `cannot be written; the fixed fields a patron write takes are ${Object.keys(WRITABLE_FIXED_FIELDS).join(', ')}`);
+    if (!member) {
+      if (!/^[1-9]\d{0,2}$/.test(number)) throw bad(name, 'is not a fixed-field number (1 to 999)');
+      if (CARREL_PATRON_FIXED_FIELDS.has(Number(number)))
+        throw bad(name, `cannot be written; of Carrel's own fields a patron write takes ${Object.keys(WRITABLE_FIXED_FIELDS).join(', ')}`);
+      fixedValues.set(Number(number), definedFixedValue(name, field?.value));
+      continue;
+    }
     given(member, name);
     const value = field?.value;
     if (member === 'patronType') {
@@ -256,5 +284,5 @@ function fromSierraFields(raw: PatronInput): Pick<ParsedPatron, 'keepOtherTypes'
     [...byTag.keys()],
     marcFields,
   );
-  return keepOtherTypes ? { input, keepOtherTypes, marc } : { input, marc };
+  return keepOtherTypes ? { input, keepOtherTypes, marc, fixedValues } : { input, marc, fixedValues };
 }

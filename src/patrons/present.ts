@@ -66,7 +66,7 @@ function autoBlockInfo(row: PatronRow, ctx: PatronContext): { code: string } | u
 
 /** Sierra's fixed-length fields of a patron (src/shared/fixed-fields.ts), from a row read with its circulation. */
 function patronFixedFields(row: PatronRow): Record<string, FixedField> {
-  return fixedFields('patron', {
+  const own = fixedFields('patron', {
     // Sierra answers the expiration date as an instant in fixedFields, as a day at the top level.
     43: row.expiration_date ? `${row.expiration_date}T00:00:00Z` : null,
     47: { value: row.patron_type, display: row.patron_type_desc },
@@ -82,6 +82,20 @@ function patronFixedFields(row: PatronRow): Record<string, FixedField> {
     96: Number(row.money_owed),
     163: row.last_circ_activity ? instant(row.last_circ_activity) : null,
   });
+  // The library's own fields, labelled as its profile defines them; keys of integers list in number order.
+  for (const v of row.fixed_values)
+    own[v.number] = v.display ? { label: v.label, value: v.value, display: v.display } : { label: v.label, value: v.value };
+  return own;
+}
+
+/** Sierra's patronCodes: the values of fields 44, 45, 46 and 126 where the library defines and the patron has them. */
+function patronCodes(row: PatronRow): { pcode1: string; pcode2: string; pcode3: number; pcode4: number } {
+  const of = (n: number) => row.fixed_values.find((v) => v.number === n)?.value;
+  const number = (n: number) => {
+    const v = of(n);
+    return v !== undefined && /^\d{1,9}$/.test(v) ? Number(v) : 0;
+  };
+  return { pcode1: of(44) ?? '-', pcode2: of(45) ?? '-', pcode3: number(46), pcode4: number(126) };
 }
 
 /**
@@ -112,8 +126,7 @@ export const presentPatron: Presenter<PatronRow, PatronField, PatronContext> = r
   phones: (row) => row.phones,
   addresses: (row) => row.addresses,
   patronType: (row) => row.patron_type,
-  // Patron codes are not kept: Sierra's answer for a patron with none set.
-  patronCodes: () => ({ pcode1: '-', pcode2: '-', pcode3: 0, pcode4: 0 }),
+  patronCodes,
   homeLibraryCode: (row) => row.home_library_code || undefined,
   homeLibrary: (row) =>
     row.home_library_code ? { code: row.home_library_code, name: row.home_library_name ?? row.home_library_code } : undefined,

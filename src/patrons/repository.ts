@@ -38,11 +38,21 @@ export interface PatronRow {
   marc_fields: StoredMarcField[];
   /** Whether the patron has a PIN (never the PIN or its hash). */
   has_pin: boolean;
+  /** The values of the fixed fields the library defines, in number order, with the code's name where it has one. */
+  fixed_values: DefinedFixedValue[];
   /** With `circulation` only: what Sierra's fixedFields and autoBlockInfo count. */
   current_checkouts?: number;
   checkouts_total?: number;
   overdue?: number;
   last_circ_activity?: Date | null;
+}
+
+export interface DefinedFixedValue {
+  number: number;
+  label: string;
+  short: string;
+  value: string;
+  display: string | null;
 }
 
 /** What a read adds to each patron's row: `circulation` counts its loans, overdue as of that day. */
@@ -74,7 +84,12 @@ const COLUMNS = `p.id::text, p.names, p.emails, p.phones, p.addresses, p.patron_
   p.created_date, p.updated_date, p.deleted_date,
   array(select b.barcode from patron_barcodes b where b.patron_id = p.id order by b.position) as barcodes,
   array(select u.unique_id from patron_unique_ids u where u.patron_id = p.id order by u.position) as unique_ids, p.notes,
-  p.marc_fields, p.pin_hash is not null as has_pin`;
+  p.marc_fields, p.pin_hash is not null as has_pin,
+  coalesce((select json_agg(json_build_object('number', v.field_number, 'label', f.label, 'short', f.short, 'value', v.value, 'display', c.name)
+      order by v.field_number)
+    from patron_fixed_values v join patron_fixed_fields f on f.number = v.field_number
+      left join patron_fixed_field_codes c on c.field_number = v.field_number and c.code = v.value
+    where v.patron_id = p.id), '[]') as fixed_values`;
 const FROM = 'patrons p join patron_types t on t.code = p.patron_type left join locations l on l.code = p.home_library_code';
 
 /**
@@ -175,6 +190,18 @@ export async function updatePatron(tx: Queryable, id: string, fields: PatronFiel
   return rows.length > 0;
 }
 
+/** Sets a patron's values of the library's own fixed fields (by number; null removes one), leaving the others. */
+export async function setFixedValues(tx: Queryable, id: string, values: ReadonlyMap<number, string | null>): Promise<void> {
+  const entries = [...values];
+  await tx.query('delete from patron_fixed_values where patron_id = $1 and field_number = any($2::int[])', [id, entries.map(([n]) => n)]);
+  const kept = entries.filter(([, v]) => v !== null);
+  if (kept.length)
+    await tx.query(
+      `insert into patron_fixed_values (patron_id, field_number, value) select $1, n, v from unnest($2::int[], $3::text[]) as t(n, v)`,
+      [id, kept.map(([n]) => n), kept.map(([, v]) => v)],
+    );
+}
+
 /** The keys a patron is found by, each held by one live patron: their tables and columns. */
 const KEYS = {
   barcodes: { table: 'patron_barcodes', column: 'barcode' },
@@ -224,6 +251,7 @@ export async function tombstonePatron(tx: Queryable, id: string, stamp: Date): P
   if (rows.length > 0) {
     await tx.query('delete from patron_barcodes where patron_id = $1', [id]);
     await tx.query('delete from patron_unique_ids where patron_id = $1', [id]);
+    await tx.query('delete from patron_fixed_values where patron_id = $1', [id]);
     // What a patron read goes with the patron.
     await tx.query('delete from reading_history where patron_id = $1', [id]);
   }

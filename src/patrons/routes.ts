@@ -66,7 +66,10 @@ export const PatronSchema = Type.Object(
     patronCodes: Type.Optional(
       Type.Object(
         { pcode1: Type.String(), pcode2: Type.String(), pcode3: Type.Integer(), pcode4: Type.Integer() },
-        { description: 'Patron codes are not kept: always the answer for none set.' },
+        {
+          description:
+            "Fixed fields 44, 45, 46 and 126 where the library profile defines them and the patron has a value; '-', '-', 0, 0 otherwise.",
+        },
       ),
     ),
     blockInfo: Type.Optional(Type.Object({ code: Type.String() })),
@@ -141,7 +144,9 @@ const PatronWrite = (creating: boolean) =>
         Type.Record(Type.String(), Type.Object({ label: Type.Optional(Type.String()), value: Type.Unknown() }), {
           description: `Sierra's fixedFields by number; written: ${Object.entries(WRITABLE_FIXED_FIELDS)
             .map(([n, m]) => `${n} ${m}`)
-            .join(', ')}.`,
+            .join(
+              ', ',
+            )}, and any field the library profile's patronFixedFields defines (its value one of the field's codes when it lists some).`,
         }),
       ),
     },

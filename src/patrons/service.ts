@@ -34,7 +34,7 @@ export class PatronService {
     private readonly limits: PinLimits,
     private readonly attempts: FailedAttempts,
     private readonly deletion: PatronDeletion,
-    private readonly library: Pick<LibraryService, 'now'>,
+    private readonly library: Pick<LibraryService, 'now' | 'checkPatronFixedValues'>,
   ) {}
 
   /**
@@ -55,10 +55,12 @@ export class PatronService {
     const parsed = parsePatronInput(input, true);
     const fields = { ...parsed.fields, ...(parsed.pin === undefined ? {} : { pinHash: await hashPin(parsed.pin) }) };
     return this.db.transaction(async (tx) => {
-      await this.checkCodes(tx, fields);
-      const id = await repo.insertPatron(tx, fields, await stamp(tx));
+      const at = await stamp(tx);
+      await this.checkCodes(tx, fields, parsed.fixedValues);
+      const id = await repo.insertPatron(tx, fields, at);
       await this.setIds(tx, id, parsed.barcodes ?? [], parsed.uniqueIds ?? []);
       if (parsed.marc.fields.length) await repo.replaceMarcFields(tx, id, [], parsed.marc.fields);
+      if (parsed.fixedValues) await repo.setFixedValues(tx, id, parsed.fixedValues);
       return id;
     });
   }
@@ -69,7 +71,7 @@ export class PatronService {
     const found = await this.db.transaction(async (tx) => {
       // The change clock first, as every write takes it, then the patron's row.
       const at = await stamp(tx);
-      await this.checkCodes(tx, fields);
+      await this.checkCodes(tx, fields, parsed.fixedValues);
       if (fields.moneyOwed !== undefined && (await repo.finesOwed(tx, id)) > 0)
         throw fail.conflict(0, `moneyOwed: patron ${id} owes fines, and money owed follows them: charge or pay a fine instead`);
       if (parsed.keepOtherTypes) {
@@ -85,6 +87,7 @@ export class PatronService {
       if (!(await repo.updatePatron(tx, id, fields, at))) return false;
       await this.setIds(tx, id, parsed.barcodes, parsed.uniqueIds);
       if (parsed.marc.tags.length) await repo.replaceMarcFields(tx, id, parsed.marc.tags, parsed.marc.fields);
+      if (parsed.fixedValues) await repo.setFixedValues(tx, id, parsed.fixedValues);
       return true;
     });
     if (!found) throw fail.notFound(`no patron ${id}`);
@@ -102,7 +105,8 @@ export class PatronService {
     }
   }
 
-  private async checkCodes(tx: Queryable, fields: repo.PatronFields): Promise<void> {
+  private async checkCodes(tx: Queryable, fields: repo.PatronFields, fixedValues?: ReadonlyMap<number, string | null>): Promise<void> {
+    if (fixedValues) await this.library.checkPatronFixedValues(tx, fixedValues);
     if (fields.patronType !== undefined && !(await repo.patronTypeExists(tx, fields.patronType)))
       throw refusePatron.unknownPatronType(fields.patronType);
     if (fields.homeLibraryCode && !(await repo.locationExists(tx, fields.homeLibraryCode)))

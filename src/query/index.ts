@@ -12,6 +12,6 @@ declare module '../domain.ts' {
 
 export const query: Domain = {
   name: 'query',
-  services: ({ db, config }) => ({ queries: new QueryService(db, config.queryLimits) }),
+  services: ({ db, config, services }) => ({ queries: new QueryService(db, config.queryLimits, services.library) }),
   register: async (app, { services, config }) => v6(app, (api) => queryRoutes(api, services.queries, config.publicBaseUrl)),
 };

@@ -32,10 +32,25 @@ export type Op = keyof typeof OPS;
 export type Joiner = 'and' | 'or';
 export type Target =
   | { kind: 'fixed'; id: number }
+  /** A patron fixed field the library defines (its profile's patronFixedFields). */
+  | { kind: 'defined'; id: number }
   | { kind: 'tag'; tag: string }
   | { kind: 'marc'; marcTag: string; ind1?: string; ind2?: string; subfields?: string };
 export type Expr = { op: Op; operands: string[] } | { parts: Expr[]; joiners: Joiner[] };
 export type Query = { record: QueryRecord; target: Target; expr: Expr } | { parts: Query[]; joiners: Joiner[] };
+
+/** The query with each patron fixed-field target in `defined` read as the library's own field. */
+export function withDefinedFields(q: Query, defined: ReadonlySet<number>): Query {
+  if ('parts' in q) return { parts: q.parts.map((p) => withDefinedFields(p, defined)), joiners: q.joiners };
+  if (q.record !== 'patron' || q.target.kind !== 'fixed' || !defined.has(q.target.id)) return q;
+  return { ...q, target: { kind: 'defined', id: q.target.id } };
+}
+
+/** The numbers of the patron fixed fields a query names. */
+export function patronFixedTargets(q: Query): number[] {
+  if ('parts' in q) return q.parts.flatMap(patronFixedTargets);
+  return q.record === 'patron' && q.target.kind === 'fixed' ? [q.target.id] : [];
+}
 
 // Deeper nesting adds no meaning a client needs, and each level is a level of the statement's parentheses.
 const MAX_DEPTH = 16;

@@ -124,11 +124,22 @@ function marcKeys(a: string, tags: string[], t: { ind1?: string; ind2?: string; 
   return { sql: `carrel_marc_keys(${a}.marc)`, prefixes };
 }
 
+/** Whether a query can search this fixed field of this record type without the library defining it. */
+export const searchableFixed = (record: QueryRecord, id: number): boolean => Object.hasOwn(FIXED[record], id);
+
 function source(record: QueryRecord, target: Target, a: string, add: Add): Source {
   const named = (what: string) => fail.invalidParameter(`query: ${record} records have no ${what} a query can search`);
+  if (target.kind === 'defined')
+    return {
+      type: 'text',
+      sql: `(select fv.value from patron_fixed_values fv where fv.patron_id = ${a}.id and fv.field_number = ${add(target.id)}::int)`,
+    };
   if (target.kind === 'fixed') {
     const read = FIXED[record][target.id];
-    if (!read) throw named(`fixed field ${target.id}; those searchable are ${Object.keys(FIXED[record]).join(', ')}`);
+    if (!read)
+      throw named(
+        `fixed field ${target.id}; those searchable are ${Object.keys(FIXED[record]).join(', ')}${record === 'patron' ? ' and those the library profile defines' : ''}`,
+      );
     return read(a);
   }
   if (target.kind === 'marc') {

@@ -2,23 +2,30 @@
 // limits, then run under a time limit (CARREL_QUERY_TIMEOUT_MS), so a query that would read the
 // whole catalogue for minutes is refused with a clear answer instead of holding a connection, or,
 // on the embedded engine, the one session every request shares.
+import type { LibraryService } from '../library/service.ts';
 import type { QueryRecord } from './parse.ts';
 import type { QueryLimits } from '../config.ts';
 import { withinTime } from '../db/deadline.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
-import { parseQuery } from './parse.ts';
+import { parseQuery, patronFixedTargets, withDefinedFields } from './parse.ts';
 import * as repo from './repository.ts';
 
 export class QueryService {
   constructor(
     private readonly db: Db,
     private readonly limits: QueryLimits,
+    private readonly library: Pick<LibraryService, 'patronFixedFields'>,
   ) {}
 
   /** The ids of the live records of `record` the query (a request body) matches: one page, ascending. */
   async ids(record: QueryRecord, body: unknown, limit: number, offset: number): Promise<string[]> {
-    const query = parseQuery(body, this.limits);
+    const parsed = parseQuery(body, this.limits);
+    // Patron fixed fields beyond Carrel's own are searchable when the library defines them.
+    const asked = patronFixedTargets(parsed).filter((id) => !repo.searchableFixed('patron', id));
+    const query = asked.length
+      ? withDefinedFields(parsed, new Set((await this.library.patronFixedFields(this.db, asked)).map((f) => f.number)))
+      : parsed;
     try {
       const timeoutMs = this.limits.timeoutMs;
       return await this.db.transaction((tx) =>

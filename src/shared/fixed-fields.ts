@@ -112,6 +112,30 @@ export const FIXED_FIELDS = {
   },
 } as const satisfies Record<RecordKind, Record<number, FixedFieldDef>>;
 
+/**
+ * Patron fixed fields Carrel derives from its own members (dates, type, home library, block, money,
+ * loan counts) or from the record itself: a library profile cannot define them, and a patron write
+ * sets them through their members. Every other number is the library's to define.
+ */
+export const CARREL_PATRON_FIXED_FIELDS: ReadonlySet<number> = new Set([
+  43,
+  47,
+  48,
+  49,
+  50,
+  51,
+  53,
+  56,
+  95,
+  96,
+  102,
+  103,
+  124,
+  125,
+  163,
+  ...Object.keys(EVERY_RECORD).map(Number),
+]);
+
 export type FixedFieldNumber<K extends RecordKind> = keyof (typeof FIXED_FIELDS)[K] & number;
 
 /** Sierra's value types: codes and dates as strings, counts and money as numbers, flags as booleans. */

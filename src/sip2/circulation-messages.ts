@@ -113,7 +113,7 @@ export async function itemInformation(ctx: SipContext, request: Request): Promis
   // Security marker 00 (other: Carrel does not know what is in the item), fee type 01 (other: no
   // fee is charged for a loan).
   return frame(
-    `18${circulationStatus(item.status, item.due_date !== null)}0001${date}` +
+    `18${circulationStatus(item)}0001${date}` +
       field(FIELD.holdQueueLength, String(item.hold_count ?? 0).padStart(5, '0')) +
       (due ? field(FIELD.dueDate, due) : '') +
       field(FIELD.itemIdentifier, itemBarcode) +

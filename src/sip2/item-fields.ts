@@ -1,40 +1,20 @@
 // What SIP2 answers say of an item besides its barcode and title: its circulation status (Item
 // Information's first fixed field), and the fields kiosks and sorters read to handle it — media
 // type (CK), item properties (CH) and owner (BG).
-import { ITEM_STATUS } from '../items/statuses.ts';
 import type { SipItem } from './context.ts';
 import { FIELD } from './fields.ts';
 import { field } from './messages.ts';
 
 /**
  * SIP2's circulation status of an item (3M SIP2 2.00, Item Information Response): 04 charged while
- * on loan, whatever its status; otherwise by its status code. This is the one place a status
- * becomes a SIP2 status: 03 available, 06 in process, 08 waiting on the hold shelf, 10 in transit,
- * 11 claimed returned, 12 lost (lost, and billed whether or not paid: Sierra bills a lost item),
- * 13 missing, and 01 other for the rest (library use only, withdrawn, damaged, a library's own).
+ * on loan, whatever its status; otherwise the one the library's profile gives its status
+ * (itemStatuses' sip2Status). Sierra's standard statuses have 03 available, 06 in process, 08
+ * waiting on the hold shelf, 10 in transit, 11 claimed returned, 12 lost (lost, and billed whether
+ * or not paid: Sierra bills a lost item), 13 missing, and 01 other for the rest (library use only,
+ * withdrawn, damaged).
  */
-export function circulationStatus(status: string, onLoan: boolean): string {
-  if (onLoan) return '04';
-  switch (status) {
-    case ITEM_STATUS.available:
-      return '03';
-    case ITEM_STATUS.inProcessing:
-      return '06';
-    case ITEM_STATUS.onHoldShelf:
-      return '08';
-    case ITEM_STATUS.inTransit:
-      return '10';
-    case ITEM_STATUS.claimsReturned:
-      return '11';
-    case ITEM_STATUS.lost:
-    case ITEM_STATUS.billedNotPaid:
-    case ITEM_STATUS.billedPaid:
-      return '12';
-    case ITEM_STATUS.missing:
-      return '13';
-    default:
-      return '01';
-  }
+export function circulationStatus(item: { status_sip2: string; due_date: Date | null }): string {
+  return item.due_date !== null ? '04' : item.status_sip2;
 }
 
 /** The item as the profile extras read it (ItemExtras.profile): its type's media type, its branch's institution. */
