@@ -224,8 +224,8 @@ export async function upsertPatronFixedField(tx: Queryable, f: PatronFixedFieldS
   if (f.codes)
     await tx.query(
       `insert into patron_fixed_field_codes (field_number, code, name)
-       select $1, c->>'code', c->>'name' from json_array_elements($2::json) c`,
-      [f.number, JSON.stringify(f.codes)],
+       select $1, c->>'code', c->>'name' from jsonb_array_elements($2::jsonb) c`,
+      [f.number, f.codes],
     );
 }
 

@@ -99,6 +99,16 @@ describe(`carrel profile on ${ENGINE}`, () => {
 
   it('prints its JSON Schema', async () => {
     const schema = await carrel(['profile', 'schema'], database.env);
-    assert.equal(JSON.parse(schema.stdout).title, 'Carrel library profile');
+    const json = JSON.parse(schema.stdout);
+    assert.equal(json.title, 'Carrel library profile');
+    assert.deepEqual(Object.keys(json.properties.itemStatuses.items.properties), [
+      'code',
+      'name',
+      'available',
+      'holdable',
+      'onShelf',
+      'sip2Status',
+    ]);
+    assert.equal(json.properties.patronFixedFields.items.properties.number.maximum, 999);
   });
 });
