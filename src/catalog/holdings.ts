@@ -48,8 +48,8 @@ function copyOf(item: ItemRow): Copy {
   if (item.due_date)
     return { location, callNumber, status: `Checked out, due ${formatDue(item.due_date)}`, state: 'unavailable', due: item.due_date };
   const status = STATUS_LABELS[item.status] ?? item.status_display.charAt(0) + item.status_display.slice(1).toLowerCase();
-  const state: CopyState =
-    item.status === ITEM_STATUS.available ? 'available' : item.status === ITEM_STATUS.libraryUseOnly ? 'in-library' : 'unavailable';
+  // As the library's profile defines the status: one that may be borrowed, else one on the shelf to read there.
+  const state: CopyState = item.status_available ? 'available' : item.status_on_shelf ? 'in-library' : 'unavailable';
   return { location, callNumber, status, state };
 }
 

@@ -14,8 +14,10 @@ export interface ItemRow {
   location_name: string | null;
   status: string;
   status_display: string;
-  /** The SIP2 circulation status the library's profile gives the status. */
+  /** What the library's profile says the status means: SIP2 circulation status, may be borrowed, on the shelf. */
   status_sip2: string;
+  status_available: boolean;
+  status_on_shelf: boolean;
   item_type: string | null;
   due_date: Date | null;
   suppressed: boolean;
@@ -58,7 +60,8 @@ export interface NewItem {
 }
 
 const COLUMNS = `i.id::text, array(select ib.bib_id::text from item_bibs ib where ib.item_id = i.id order by ib.bib_id) as bib_ids,
-  i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, s.sip2_status as status_sip2, i.item_type,
+  i.barcode, i.call_number, i.location_code, l.name as location_name, i.status, s.display as status_display, s.sip2_status as status_sip2,
+  s.available as status_available, s.on_shelf as status_on_shelf, i.item_type,
   i.due_date, i.suppressed, i.created_date, i.updated_date, i.deleted_date, i.message`;
 const FROM = 'items i left join locations l on l.code = i.location_code join item_statuses s on s.code = i.status';
 /**

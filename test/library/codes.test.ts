@@ -150,6 +150,19 @@ describe(`codes a library defines on ${ENGINE}`, () => {
     assert.ok(metadata[0].values.some((v: { code: string; desc: string }) => v.code === 'q' && v.desc === 'LOST ON ROUTE'));
   });
 
+  it('the public catalogue shows a copy available, to read in the library, or not, as its status says', async () => {
+    const shown = await addBib(t.testDb.db, 'Shown');
+    for (const [status, barcode] of [
+      ['k', 'CAT-K'],
+      ['r', 'CAT-R'],
+    ] as const)
+      await create(api, '/v6/items', { bibIds: [Number(shown)], location: 'mn', status, barcodes: [barcode] });
+    const page = await t.app.inject({ method: 'GET', url: `/catalog/record/${shown}` });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<td data-label="Status" class="status-available">On display<\/td>/);
+    assert.match(page.body, /<td data-label="Status" class="status-unavailable">At bindery<\/td>/);
+  });
+
   it('an item-level hold follows the status: holdable or not as the profile says', async () => {
     const p = await create(api, '/v6/patrons', { names: ['Holder, H'], barcodes: ['CODES-H'], homeLibraryCode: 'mn' });
     const onDisplay = await item('k', 'CODES-HK');
