@@ -122,11 +122,6 @@ export async function itemStatuses(db: Queryable): Promise<ItemStatusSpec[]> {
   return (await db.query<ItemStatusSpec>(`select ${STATUS} from item_statuses order by code collate "C"`)).map((r) => ({ ...r }));
 }
 
-export async function itemStatus(db: Queryable, code: string): Promise<ItemStatusSpec | undefined> {
-  const row = (await db.query<ItemStatusSpec>(`select ${STATUS} from item_statuses where code = $1`, [code]))[0];
-  return row && { ...row };
-}
-
 /** The defined patron fixed fields (all, or those numbered), each with its code list. */
 export async function patronFixedFields(db: Queryable, numbers?: number[]): Promise<PatronFixedFieldSpec[]> {
   const rows = await db.query<{ number: number; label: string; short: string; codes: { code: string; name: string }[] | null }>(

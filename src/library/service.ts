@@ -10,7 +10,6 @@ import type { ClosedDays, Clock } from '../shared/calendar.ts';
 import { fail } from '../shared/errors.ts';
 import * as closed from './closed-days-repository.ts';
 import { describeChange, plan, type Change } from './plan.ts';
-import type { ItemStatusSpec } from '../items/statuses.ts';
 import { parseProfile, ProfileError, ruleKey as ruleKeyOf, type PatronFixedFieldSpec, type Profile } from './profile.ts';
 import * as repo from './repository.ts';
 
@@ -90,11 +89,6 @@ export class LibraryService {
         else await (adding ? closed.addClosedDate(tx, location, d.date) : closed.removeClosedDate(tx, location, d.date));
       }
     });
-  }
-
-  /** What an item status means to circulation (the profile's itemStatuses); undefined for a code not defined. */
-  itemStatus(q: Queryable, code: string): Promise<ItemStatusSpec | undefined> {
-    return repo.itemStatus(q, code);
   }
 
   /** The patron fixed fields the library defines (all, or those numbered), with their code lists. */
