@@ -151,7 +151,7 @@ describe(`codes a library defines on ${ENGINE}`, () => {
   });
 
   it('the public catalogue shows a copy available, to read in the library, or not, as its status says', async () => {
-    const shown = await addBib(t.testDb.db, 'Shown');
+    const shown = await create(api, '/v6/bibs', { authors: ['Shown, S.'], titles: ['Shown'] });
     for (const [status, barcode] of [
       ['k', 'CAT-K'],
       ['r', 'CAT-R'],
