@@ -16,16 +16,18 @@ export interface CircEvent {
   checkoutId?: string | null;
   holdId?: string | null;
   fineId?: string | null;
+  /** The statistics group (terminal or desk) the request gave; null when none. */
+  statGroup?: number | null;
 }
 
 /** One event, with the patron's and the item's codes read as they are now, in the same statement. */
 export async function insertEvent(tx: Queryable, e: CircEvent): Promise<void> {
   await tx.query(
     `insert into circ_transactions (transaction_date, op_code, patron_id, item_id, bib_id, due_date, patron_type,
-       patron_home_library, item_type, item_location, checkout_id, hold_id, fine_id)
+       patron_home_library, item_type, item_location, checkout_id, hold_id, fine_id, stat_group)
      select coalesce($1::timestamptz, now()), $2, $3::bigint, $4::bigint,
        coalesce($5::bigint, (select min(ib.bib_id) from item_bibs ib where ib.item_id = $4::bigint)), $6::date,
-       p.patron_type, p.home_library_code, i.item_type, i.location_code, $7::bigint, $8::bigint, $9::bigint
+       p.patron_type, p.home_library_code, i.item_type, i.location_code, $7::bigint, $8::bigint, $9::bigint, $10::integer
      from (select 1) one
      left join patrons p on p.id = $3::bigint
      left join items i on i.id = $4::bigint`,
@@ -39,6 +41,7 @@ export async function insertEvent(tx: Queryable, e: CircEvent): Promise<void> {
       e.checkoutId ?? null,
       e.holdId ?? null,
       e.fineId ?? null,
+      e.statGroup ?? null,
     ],
   );
 }

@@ -2,9 +2,25 @@
 // transactions (so an event is logged exactly when it happens: a rolled-back checkout logs
 // nothing), read through sierra_view.circ_trans by the library's reports.
 import type { Db, Queryable } from '../db/types.ts';
+import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 
 export type { CircEvent, CircOp } from './repository.ts';
+
+/** Sierra's statistics groups are numbered 0 to 999. */
+const STAT_GROUP_MAX = 999;
+
+/**
+ * A request's statistics group (Sierra's statgroup), refused unless a whole number from 0 to 999;
+ * undefined when the request gave none. Each door checks its own form first; this holds for all.
+ */
+export function checkStatGroup(statGroup: number | undefined): number | undefined {
+  if (statGroup === undefined) return undefined;
+  if (!Number.isInteger(statGroup) || statGroup < 0 || statGroup > STAT_GROUP_MAX) {
+    throw fail.invalidInput(`statgroup must be a whole number from 0 to ${STAT_GROUP_MAX}`);
+  }
+  return statGroup;
+}
 
 export class CircLogService {
   constructor(

@@ -7,7 +7,7 @@ import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
 import { pagingQuery } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef, LinkAnswer } from '../http/schemas.ts';
+import { errorRef, LinkAnswer, StatGroup } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { FastifyRequest } from 'fastify';
 import type { CirculationService } from './service.ts';
@@ -37,13 +37,12 @@ const ReadQuery = {
   fields: Type.Optional(Type.String({ description: `Fields to return: ${CHECKOUT_FIELDS.all.join(', ')}, or default.` })),
   expand: Type.Optional(Type.String({ description: 'item: nest the item instead of its URL.' })),
 };
-const statgroup = Type.Optional(
-  Type.Integer({ minimum: 0, maximum: 999, description: "The statistics group of the terminal (Sierra's statgroup); accepted." }),
-);
+
 const CheckoutBody = Type.Object(
   {
     itemBarcode: Type.Optional(Type.String()),
     itemId: Type.Optional(Type.String()),
+    statgroup: StatGroup,
   },
   { additionalProperties: false, description: 'The item, by barcode or by id.' },
 );
@@ -56,6 +55,14 @@ const CheckinBody = Type.Union([
 ]);
 
 const sec = { tags: ['circulation'] };
+
+/** A checkout's statistics group, given in its query (statgroup=N) or its body; both must agree. */
+function oneStatGroup(inQuery: number | undefined, inBody: number | undefined): number | undefined {
+  if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) {
+    throw fail.invalidInput(`statgroup: ${inQuery} in the query and ${inBody} in the body`);
+  }
+  return inQuery ?? inBody;
+}
 
 export function circulationRoutes(app: App, circulation: CirculationService, items: ItemService, publicBaseUrl: string | undefined): void {
   /** Checkouts as the request asks for them: its fields, and with expand=item each item nested. */
@@ -82,7 +89,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
           "Fills the patron's hold the item is trapped for; refused (409 code 132 specificCode 9) when it is held for another patron.",
         ...sec,
         params: PatronParams,
-        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        querystring: Type.Object({ statgroup: StatGroup }, { additionalProperties: false }),
         body: CheckoutBody,
         response: { 200: LinkAnswer, 404: errorRef, 409: errorRef },
       },
@@ -90,10 +97,11 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
     async (request) => {
       const { itemBarcode, itemId } = request.body;
       if ((itemBarcode === undefined) === (itemId === undefined)) throw fail.invalidInput('give itemBarcode or itemId');
-      const { id } = await circulation.checkout(parseRecordId('id', request.params.id), {
-        itemBarcode,
-        itemId: itemId === undefined ? undefined : parseRecordId('itemId', itemId),
-      });
+      const { id } = await circulation.checkout(
+        parseRecordId('id', request.params.id),
+        { itemBarcode, itemId: itemId === undefined ? undefined : parseRecordId('itemId', itemId) },
+        oneStatGroup(request.query.statgroup, request.body.statgroup),
+      );
       return { link: `${apiBase(request, publicBaseUrl)}/patrons/checkouts/${id}` };
     },
   );
@@ -142,12 +150,12 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
           "Due again after its circulation rule's loan period from today. Refused (409 code 132) past the rule's renewals (specificCode 11), when a hold of another patron wants the item (12), or when the patron may not borrow (1 expired, 2 blocked).",
         ...sec,
         params: Type.Object({ id: Type.String() }),
-        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        querystring: Type.Object({ statgroup: StatGroup }, { additionalProperties: false }),
         response: { 200: Checkout, 404: errorRef, 409: errorRef },
       },
     },
     async (request) => {
-      const row = await circulation.renew(parseRecordId('id', request.params.id));
+      const row = await circulation.renew(parseRecordId('id', request.params.id), request.query.statgroup);
       return (await present(request, [row], { fields: CHECKOUT_FIELDS.all.join(',') }))[0];
     },
   );
@@ -160,12 +168,13 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
         summary: 'Check an item out to a patron, both by barcode',
         description: 'With patronPin, the PIN is checked first (counted against the same limits as POST /patrons/validate).',
         ...sec,
-        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        querystring: Type.Object({ statgroup: StatGroup }, { additionalProperties: false }),
         body: Type.Object(
           {
             patronBarcode: Type.String({ minLength: 1, maxLength: 200 }),
             itemBarcode: Type.String({ minLength: 1, maxLength: 200 }),
             patronPin: Type.Optional(Type.String({ maxLength: 128 })),
+            statgroup: StatGroup,
           },
           { additionalProperties: false },
         ),
@@ -179,6 +188,8 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
         { itemBarcode: itemBarcode.trim() },
         patronPin,
         request.principal!.keyId,
+        undefined,
+        oneStatGroup(request.query.statgroup, request.body.statgroup),
       );
       return { link: `${apiBase(request, publicBaseUrl)}/patrons/checkouts/${id}` };
     },
@@ -211,12 +222,12 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
         description: "As POST /items/{id}/checkin at the item's own location: traps it for the first hold it can fill.",
         ...sec,
         params: Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 200 }) }),
-        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        querystring: Type.Object({ statgroup: StatGroup }, { additionalProperties: false }),
         response: { 204: Type.Null(), 404: errorRef },
       },
     },
     async (request, reply) => {
-      await circulation.checkinByBarcode(request.params.barcode.trim());
+      await circulation.checkinByBarcode(request.params.barcode.trim(), request.query.statgroup);
       return reply.code(204).send(null);
     },
   );
@@ -231,7 +242,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
           "Ends its checkout, and traps it for the first hold it can fill: ready (status !) at that hold's pickup location, else in transit (t).",
         ...sec,
         params: Type.Object({ id: Type.String() }),
-        querystring: Type.Object({ statgroup }, { additionalProperties: false }),
+        querystring: Type.Object({ statgroup: StatGroup }, { additionalProperties: false }),
         body: CheckinBody,
         response: {
           200: Type.Object({
@@ -244,7 +255,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
       },
     },
     async (request) => {
-      const result = await circulation.checkin(parseRecordId('id', request.params.id), request.body?.location);
+      const result = await circulation.checkin(parseRecordId('id', request.params.id), request.body?.location, request.query.statgroup);
       const base = apiBase(request, publicBaseUrl);
       return {
         item: `${base}/items/${result.itemId}`,

@@ -1,7 +1,7 @@
 // Check-out, check-in and renewal. Each runs in one transaction that takes the change clock (beside
 // other circulation: circulationStamp), then the locks of holds and circulation in their one order
 // (HoldService.lockForCirculation), so two check-ins of the last copy fill two holds, never one twice.
-import type { CircLogService } from '../circ-log/service.ts';
+import { checkStatGroup, type CircLogService } from '../circ-log/service.ts';
 import { circulationStamp } from '../db/change-clock.ts';
 import { together } from '../db/together.ts';
 import { openDayAfter } from '../shared/calendar.ts';
@@ -51,8 +51,11 @@ export class CirculationService {
    * its location is closed). A checkout is the self-check's busiest call: its statements go in three
    * round trips (together.ts), the stamp and the first lock; the other locks and every read under
    * them; the writes. A refusal is the one the first failing step gives, in that order.
+   * `statGroup` (the desk's statistics group) goes with the loan, and the hold it fills, into the
+   * circulation log.
    */
-  async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }): Promise<Loan> {
+  async checkout(patronId: string, item: { itemId?: string; itemBarcode?: string }, statGroup?: number): Promise<Loan> {
+    checkStatGroup(statGroup);
     return this.db.transaction(async (tx) => {
       const itemId = item.itemId ?? (item.itemBarcode !== undefined ? await this.items.idOfBarcode(tx, item.itemBarcode) : undefined);
       if (!itemId) throw refuseLoan.itemNotFound(item.itemBarcode !== undefined ? `item with barcode ${item.itemBarcode}` : 'item');
@@ -74,17 +77,18 @@ export class CirculationService {
       const due = openDayAfter(now.today, rule.loanDays, closed);
       const bibId = bibIds[0] ?? null;
       await together([
-        this.holds.lend(tx, patronId, itemId, filled, due, at),
+        this.holds.lend(tx, patronId, itemId, filled, due, at, statGroup),
         this.history.record(tx, patronId, itemId, bibId),
         repo.insertCheckout(tx, checkoutId, patronId, itemId, due),
-        this.circLog.record(tx, { op: 'o', at, patronId, itemId, bibId, due, checkoutId }),
+        this.circLog.record(tx, { op: 'o', at, patronId, itemId, bibId, due, checkoutId, statGroup }),
       ]);
       return { id: checkoutId, due };
     });
   }
 
-  /** Checks an item in at `location` (default: the item's own location). */
-  async checkin(itemId: string, location?: string): Promise<CheckinResult> {
+  /** Checks an item in at `location` (default: the item's own location), logged with `statGroup`. */
+  async checkin(itemId: string, location?: string, statGroup?: number): Promise<CheckinResult> {
+    checkStatGroup(statGroup);
     if (location !== undefined && !(await this.branches.location(location))) throw fail.invalidInput(`location: no location ${location}`);
     return this.db.transaction(async (tx) => {
       const [at, { bibIds, item, today }] = await together([circulationStamp(tx), this.holds.lockForCirculation(tx, itemId)]);
@@ -105,6 +109,7 @@ export class CirculationService {
         itemId,
         bibId: bibIds[0] ?? null,
         checkoutId: checkout?.id ?? null,
+        statGroup,
       });
       const outcome = await this.holds.arrive(tx, itemId, bibIds, location ?? item.location_code, today, at);
       const status =
@@ -121,9 +126,10 @@ export class CirculationService {
   /**
    * Renews a loan: due again after its rule's loan period from today (never earlier than it was),
    * refused past the rule's renewals, when a hold of another patron wants the item, or when the
-   * patron may not borrow (expired, blocked, the library's blocks).
+   * patron may not borrow (expired, blocked, the library's blocks). Logged with `statGroup`.
    */
-  async renew(checkoutId: string): Promise<repo.CheckoutRow> {
+  async renew(checkoutId: string, statGroup?: number): Promise<repo.CheckoutRow> {
+    checkStatGroup(statGroup);
     return this.db.transaction(async (tx) => {
       const [at, parties] = await together([circulationStamp(tx), repo.checkoutParties(tx, checkoutId)]);
       if (!parties) throw fail.notFound(`no checkout ${checkoutId}`);
@@ -142,7 +148,16 @@ export class CirculationService {
       const due = next > loan.due_date ? next : loan.due_date;
       await repo.renewCheckout(tx, checkoutId, due);
       await this.items.setStatus(tx, item.id, ITEM_STATUS.available, due, at);
-      await this.circLog.record(tx, { op: 'r', at, patronId: patron.id, itemId: item.id, bibId: bibIds[0] ?? null, due, checkoutId });
+      await this.circLog.record(tx, {
+        op: 'r',
+        at,
+        patronId: patron.id,
+        itemId: item.id,
+        bibId: bibIds[0] ?? null,
+        due,
+        checkoutId,
+        statGroup,
+      });
       return (await repo.getCheckout(tx, checkoutId))!;
     });
   }
@@ -171,19 +186,22 @@ export class CirculationService {
     pin: string | undefined,
     keyId: string,
     institution?: string,
+    statGroup?: number,
   ): Promise<Loan> {
+    checkStatGroup(statGroup);
     const patronId =
       pin === undefined
         ? await this.patrons.idOf({ kind: 'barcode', value: patronBarcode }, institution)
         : await this.patrons.validate(patronBarcode, pin, keyId, true, institution);
-    return this.checkout(patronId, item);
+    return this.checkout(patronId, item, statGroup);
   }
 
   /** Checks in the live item with this barcode. */
-  async checkinByBarcode(barcode: string): Promise<CheckinResult> {
+  async checkinByBarcode(barcode: string, statGroup?: number): Promise<CheckinResult> {
+    checkStatGroup(statGroup);
     const itemId = await this.items.idOfBarcode(this.db, barcode);
     if (!itemId) throw fail.notFound(`no item with barcode ${barcode}`);
-    return this.checkin(itemId);
+    return this.checkin(itemId, undefined, statGroup);
   }
 
   async checkouts(patronId: string, limit: number, offset: number): Promise<repo.CheckoutRow[]> {

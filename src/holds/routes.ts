@@ -7,7 +7,7 @@ import { fail } from '../shared/errors.ts';
 import { apiBase } from '../http/links.ts';
 import { pagingQuery, parseFields } from '../http/params.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import { errorRef } from '../http/schemas.ts';
+import { errorRef, StatGroup } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import type { ItemService } from '../items/service.ts';
 import { ITEM_FIELDS, presentItem } from '../items/present.ts';
@@ -78,9 +78,7 @@ const PlaceBody = Type.Object(
       }),
     ),
     note: Type.Optional(Type.String({ maxLength: 500 })),
-    statgroup: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 999, description: "The statistics group of the terminal (Sierra's statgroup); accepted." }),
-    ),
+    statgroup: StatGroup,
   },
   { additionalProperties: false },
 );

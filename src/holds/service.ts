@@ -1,7 +1,7 @@
 // Rules for holds. Every change runs in one transaction that first locks the bib rows of the
 // queue it touches (ascending ids), so placements, check-ins, cancellations and expiry on one
 // queue take turns: placement order is id order, and a queue never has a gap or a duplicate.
-import type { CircLogService } from '../circ-log/service.ts';
+import { checkStatGroup, type CircLogService } from '../circ-log/service.ts';
 import { addMonths } from '../shared/calendar.ts';
 import { stamp } from '../db/change-clock.ts';
 import { together } from '../db/together.ts';
@@ -25,6 +25,8 @@ export interface HoldRequest {
   pickupLocation: string;
   neededBy?: string;
   note?: string;
+  /** The statistics group of the desk or terminal placing it (Sierra's statgroup). */
+  statgroup?: number;
 }
 
 export interface ExpiryResult {
@@ -63,6 +65,7 @@ export class HoldService {
     if (neededBy === null || neededBy < today) throw fail.invalidInput('neededBy must be a date from today on');
     const note = (req.note ?? '').trim();
     if (note.length > 500) throw fail.invalidInput('note must have at most 500 characters');
+    const statGroup = checkStatGroup(req.statgroup);
     return this.db.transaction(async (tx) => {
       const what = req.recordType === 'b' ? `bib ${recordId}` : `item ${recordId}`;
       let bibIds: string[];
@@ -103,7 +106,7 @@ export class HoldService {
         note,
       });
       const op = req.recordType === 'b' ? 'nb' : 'ni';
-      await this.circLog.record(tx, { op, patronId, itemId: item ? recordId : null, bibId: bibIds[0]!, holdId });
+      await this.circLog.record(tx, { op, patronId, itemId: item ? recordId : null, bibId: bibIds[0]!, holdId, statGroup });
       return holdId;
     });
   }
@@ -287,11 +290,22 @@ export class HoldService {
     return trapped ?? waiting;
   }
 
-  /** A checkout's writes to holds: the hold it fills (holdToFill) finished, and the item on loan until due. Under lockForCirculation. */
-  async lend(tx: Queryable, patronId: string, itemId: string, filled: repo.LockedHold | undefined, due: string, at: Date): Promise<void> {
+  /**
+   * A checkout's writes to holds: the hold it fills (holdToFill) finished, logged with the
+   * checkout's statistics group, and the item on loan until due. Under lockForCirculation.
+   */
+  async lend(
+    tx: Queryable,
+    patronId: string,
+    itemId: string,
+    filled: repo.LockedHold | undefined,
+    due: string,
+    at: Date,
+    statGroup?: number,
+  ): Promise<void> {
     await together([
       filled && repo.finishHold(tx, filled.id, HOLD_STATE.filled, 'checked out'),
-      filled && this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id }),
+      filled && this.circLog.record(tx, { op: 'f', at, patronId, itemId, holdId: filled.id, statGroup }),
       this.items.setStatus(tx, itemId, ITEM_STATUS.available, due, at),
     ]);
   }

@@ -27,6 +27,15 @@ export const recordHeader = {
 /** The answer to a create: the new record's URL. */
 export const LinkAnswer = Type.Object({ link: Type.String() });
 
+/** Sierra's statgroup on circulation and hold requests (a query parameter or a body member). */
+export const StatGroup = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    maximum: 999,
+    description: "The statistics group of the terminal or desk (Sierra's statgroup): kept with the event in sierra_view.circ_trans.",
+  }),
+);
+
 const FixedFieldSchema = Type.Object(
   {
     label: Type.String(),

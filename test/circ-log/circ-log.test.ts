@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixedClock } from '../../src/shared/calendar.ts';
-import { caller, type Caller } from '../helpers/api.ts';
+import { SqlService } from '../../src/sql/service.ts';
+import { assertRefused, caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem, addPatron, setUpLibrary } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
@@ -117,6 +118,87 @@ describe(`the circulation log on ${ENGINE}`, () => {
     assert.deepEqual([o2!.patron_id, o2!.item_id], [waiter, item]);
     assert.deepEqual([x!.hold_id, x!.bib_id, nb2!.hold_id], [hold, other, hold]);
     assert.deepEqual([manual!.fine_id, manual!.patron_id, manual!.item_id], [charge, reader, null]);
+  });
+
+  it('keeps the statgroup of each checkout, renewal, check-in and hold request, and shows it in circ_trans', async () => {
+    const db = t.testDb.db;
+    clock.set('2026-11-02');
+    const bib = await addBib(db, 'Counted at the desk');
+    const item = await addItem(db, bib, 'mn', '-', 'SG-1');
+    const [reader, waiter] = [await addPatron(db), await addPatron(db)];
+    const logged = async () =>
+      (
+        await new SqlService(db, { statementTimeoutMs: 30_000, rowCap: 1000 }).run(
+          `select op_code, stat_group_code_num, pg_typeof(stat_group_code_num)::text as type
+           from circ_trans where item_record_id = reckey2id('i${item}') or bib_record_id = reckey2id('b${bib}') order by id`,
+        )
+      ).rows.map(([op, group, type]) => [op, group, type]);
+    const ok = async (method: 'POST' | 'DELETE', url: string, body?: unknown) => {
+      const res = await api.send(method, url, body);
+      assert.ok(res.statusCode < 300, `${url}: ${res.body}`);
+      return res;
+    };
+
+    const out = await ok('POST', `/v6/patrons/${reader}/checkouts?statgroup=101`, { itemBarcode: 'SG-1' });
+    const checkout = String(out.json().link).split('/').pop()!;
+    await ok('POST', `/v6/patrons/checkouts/${checkout}/renewal?statgroup=102`);
+    await ok('POST', `/v6/patrons/${waiter}/holds/requests`, {
+      recordType: 'b',
+      recordNumber: Number(bib),
+      pickupLocation: 'mn',
+      statgroup: 103,
+    });
+    await ok('POST', `/v6/items/${item}/checkin?statgroup=104`, {});
+    // In the body, as a self-check sends it: the checkout and the hold it fills.
+    await ok('POST', `/v6/patrons/${waiter}/checkouts`, { itemBarcode: 'SG-1', statgroup: 105 });
+    await ok('DELETE', '/v6/items/checkouts/SG-1?statgroup=0');
+    await ok('POST', `/v6/patrons/${reader}/checkouts`, { itemBarcode: 'SG-1' });
+    const before = await logged();
+    assert.deepEqual(before, [
+      ['o', 101, 'integer'],
+      ['r', 102, 'integer'],
+      ['nb', 103, 'integer'],
+      ['i', 104, 'integer'],
+      ['f', 105, 'integer'],
+      ['o', 105, 'integer'],
+      ['i', 0, 'integer'],
+      ['o', null, 'integer'],
+    ]);
+
+    // A statgroup that is not a whole number from 0 to 999 is refused, naming it, and nothing is written.
+    const refusedWith = async (res: { statusCode: number; json(): any; body: string }) => {
+      assertRefused(res, 400, res.json().code);
+      assert.match(res.json().description, /statgroup/, res.body);
+    };
+    const [loan] = await db.query<{ id: string }>('select id::text from checkouts where item_id = $1 and returned_date is null', [item]);
+    await refusedWith(await api.send('POST', `/v6/patrons/checkouts/${loan!.id}/renewal?statgroup=1000`));
+    await refusedWith(await api.send('POST', `/v6/patrons/checkouts/${loan!.id}/renewal?statgroup=two`));
+    await refusedWith(await api.send('POST', `/v6/items/${item}/checkin?statgroup=-1`, {}));
+    await refusedWith(await api.send('DELETE', '/v6/items/checkouts/SG-1?statgroup=1.5'));
+    await refusedWith(
+      await api.send('POST', `/v6/patrons/${waiter}/holds/requests`, {
+        recordType: 'b',
+        recordNumber: Number(bib),
+        pickupLocation: 'mn',
+        statgroup: 'seven',
+      }),
+    );
+    await refusedWith(
+      await api.send('POST', `/v6/patrons/${waiter}/holds/requests`, {
+        recordType: 'b',
+        recordNumber: Number(bib),
+        pickupLocation: 'mn',
+        statgroup: 1000,
+      }),
+    );
+    await ok('DELETE', '/v6/items/checkouts/SG-1');
+    await refusedWith(await api.send('POST', `/v6/patrons/${waiter}/checkouts?statgroup=5`, { itemBarcode: 'SG-1', statgroup: 6 }));
+    await refusedWith(await api.send('POST', `/v6/patrons/${waiter}/checkouts`, { itemBarcode: 'SG-1', statgroup: 1000 }));
+    assert.deepEqual(await logged(), [...before, ['i', null, 'integer']]);
+    // The rule holds for every door, not only REST's schema.
+    await assert.rejects(t.services.circulation.checkout(waiter, { itemBarcode: 'SG-1' }, 1000), /statgroup/);
+    await assert.rejects(t.services.circulation.checkin(item, undefined, -1), /statgroup/);
+    assert.deepEqual(await logged(), [...before, ['i', null, 'integer']]);
   });
 
   it('forgets events older than the kept period, and only those', async () => {

@@ -9,6 +9,7 @@ const TYPES: Record<string, string> = {
   v: 'character varying',
   n: 'numeric',
   t: 'timestamp with time zone',
+  w: 'timestamp without time zone',
   d: 'date',
   f: 'boolean',
   x: 'text',
@@ -31,4 +32,31 @@ export async function columnsOf(rows: (statement: string) => Promise<Record<stri
     `select column_name, data_type from information_schema.columns where table_schema = 'sierra_view' and table_name = '${view}' order by ordinal_position`,
   );
   return columns.map((c) => `${String(c.column_name)} ${String(c.data_type)}`);
+}
+
+type Run = (statement: string) => Promise<{ columns: string[]; rows: unknown[][] }>;
+
+/** A runner of SQL whose answer is its rows as objects by column name. */
+export function objectRows(run: Run): (statement: string) => Promise<Record<string, unknown>[]> {
+  return async (statement) => {
+    const answer = await run(statement);
+    return answer.rows.map((row) => Object.fromEntries(row.map((v, i) => [answer.columns[i]!, v])));
+  };
+}
+
+/**
+ * Each view has its expected columns (`name type`, in order), in that order in `select *` too, and
+ * each view of `empty` answers no rows; through the given runner of SQL (the SQL door's).
+ */
+export async function assertViews(run: Run, expected: Record<string, string[]>, empty: readonly string[]): Promise<void> {
+  const rows = objectRows(run);
+  for (const [view, columns] of Object.entries(expected)) {
+    assert.deepEqual(await columnsOf(rows, view), columns, view);
+    assert.deepEqual(
+      (await run(`select * from ${view} limit 1`)).columns,
+      columns.map((c) => c.split(' ')[0]),
+      view,
+    );
+  }
+  for (const view of empty) assert.deepEqual((await run(`select * from ${view}`)).rows, [], view);
 }

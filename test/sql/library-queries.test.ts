@@ -264,7 +264,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
        where t.patron_record_id in (select reckey2id(k) from unnest(array[${patronKeys.join(', ')}]) k)
        order by t.id`,
     );
-    // Sierra's columns of circ_trans, in its order (0031_circ_trans.sql).
+    // Sierra's columns of circ_trans, in its order and types (0049_sierra_view_rest.sql).
     assertColumns(
       answer,
       [
@@ -307,7 +307,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         due_date_gmt: TIMESTAMPTZ,
         itype_code_num: INT4,
         item_location_code: VARCHAR,
-        ptype_code: INT2,
+        ptype_code: VARCHAR,
         patron_home_library_code: VARCHAR,
       },
     );
@@ -325,7 +325,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
     );
     assert.deepEqual(
       logged.map((e) => [e.id, e.op_code, e.ptype_code, e.itype_code_num]),
-      own.map((o) => [o.id, o.op_code, o.patron_type, o.code_num]),
+      own.map((o) => [o.id, o.op_code, String(o.patron_type), o.code_num]),
     );
     // The loans carry their due dates as the API gave them.
     const loans = logged.filter((e) => e.op_code === 'o');
@@ -356,10 +356,11 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         count(*) filter (where m.op_code = 'i') as checkins,
         round(100.0 * count(*) / sum(count(*)) over (), 1) as pct_of_month
       from month_trans m
-      left join sierra_view.ptype_property_myuser pt on pt.value = m.ptype_code
+      -- Sierra's circ_trans keeps the patron type as text, its code table as a number.
+      left join sierra_view.ptype_property_myuser pt on pt.value::varchar = m.ptype_code
       left join sierra_view.itype_property_myuser it on it.code = m.itype_code_num
       group by 1, 2, 3, 4
-      order by 1, 3`;
+      order by m.ptype_code::integer, 3`;
     const lastMonth = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)) - 2, 15)).toISOString().slice(0, 10);
     for (const month of [today, lastMonth]) {
       const answer = await run(statement, [month]);
@@ -367,7 +368,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         answer,
         ['ptype_code', 'ptype_name', 'itype_code_num', 'itype_name', 'checkouts', 'renewals', 'checkins', 'pct_of_month'],
         {
-          ptype_code: INT2,
+          ptype_code: VARCHAR,
           ptype_name: VARCHAR,
           itype_code_num: INT4,
           itype_name: VARCHAR,
@@ -388,7 +389,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
       for (const o of own) {
         const k = `${o.patron_type}|${o.code_num}`;
         const g = groups.get(k) ?? {
-          ptype_code: o.patron_type,
+          ptype_code: String(o.patron_type),
           ptype_name: o.ptype,
           itype_code_num: o.code_num,
           itype_name: o.itype,
@@ -400,7 +401,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         groups.set(k, g);
       }
       const expected = [...groups.values()]
-        .sort((a, b) => (a.ptype_code as number) - (b.ptype_code as number) || (a.itype_code_num as number) - (b.itype_code_num as number))
+        .sort((a, b) => Number(a.ptype_code) - Number(b.ptype_code) || (a.itype_code_num as number) - (b.itype_code_num as number))
         .map(({ o, r, i, ...g }): Row => ({
           ...g,
           checkouts: String(o),
@@ -927,7 +928,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
     assertColumns(
       answer,
       ['item_num', 'op_code', 'patron_num', 'ptype_code', 'item_location_code', 'due_date_gmt', 'previous_due', 'event_no'],
-      { op_code: VARCHAR, ptype_code: INT2, due_date_gmt: TIMESTAMPTZ, previous_due: TIMESTAMPTZ, event_no: INT8 },
+      { op_code: VARCHAR, ptype_code: VARCHAR, due_date_gmt: TIMESTAMPTZ, previous_due: TIMESTAMPTZ, event_no: INT8 },
     );
     const renewed = await get(`/v6/patrons/checkouts/${checkouts.benImported}?fields=dueDate,numberOfRenewals`);
     assert.equal(renewed.numberOfRenewals, 1);
@@ -943,7 +944,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         item_num: key('i', items.salt1!),
         op_code: 'o',
         patron_num: key('p', patrons.ada!),
-        ptype_code: ada.patronType,
+        ptype_code: String(ada.patronType),
         item_location_code: 'mn',
         due_date_gmt: firstDue,
         previous_due: null,
@@ -953,7 +954,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         item_num: key('i', items.salt1!),
         op_code: 'i',
         patron_num: key('p', patrons.ada!),
-        ptype_code: ada.patronType,
+        ptype_code: String(ada.patronType),
         item_location_code: 'mn',
         due_date_gmt: null,
         previous_due: firstDue,
@@ -963,7 +964,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         item_num: key('i', items.imported1a!),
         op_code: 'o',
         patron_num: key('p', patrons.ben!),
-        ptype_code: ben.patronType,
+        ptype_code: String(ben.patronType),
         item_location_code: 'br',
         due_date_gmt: firstDue,
         previous_due: null,
@@ -973,7 +974,7 @@ describe(`library report SQL over sierra_view on ${ENGINE}`, () => {
         item_num: key('i', items.imported1a!),
         op_code: 'r',
         patron_num: key('p', patrons.ben!),
-        ptype_code: ben.patronType,
+        ptype_code: String(ben.patronType),
         item_location_code: 'br',
         due_date_gmt: renewed.dueDate,
         previous_due: firstDue,

@@ -15,7 +15,7 @@ import { setUpAcquisitions } from '../helpers/acquisitions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
-import { cols, columnsOf } from '../helpers/sierra-columns.ts';
+import { assertViews, cols, objectRows } from '../helpers/sierra-columns.ts';
 
 const USER_CODE = cols('code v, user_defined_category_id i, display_order i, name v');
 
@@ -142,22 +142,10 @@ describe(`more sierra_view views on ${ENGINE}`, () => {
   });
   after(() => t.close());
 
-  const rows = async (statement: string) => {
-    const answer = await sql.run(statement);
-    return answer.rows.map((row) => Object.fromEntries(row.map((v, i) => [answer.columns[i]!, v])));
-  };
+  const rows = objectRows((statement) => sql.run(statement));
 
   it("answers every view with Sierra's columns, in Sierra's order, with Sierra's types", async () => {
-    for (const [view, expected] of Object.entries(EXPECTED)) {
-      assert.deepEqual(await columnsOf(rows, view), expected, view);
-      const answer = await sql.run(`select * from ${view} limit 1`);
-      assert.deepEqual(
-        answer.columns,
-        expected.map((c) => c.split(' ')[0]),
-        view,
-      );
-    }
-    for (const view of EMPTY) assert.deepEqual((await sql.run(`select * from ${view}`)).rows, [], view);
+    await assertViews((statement) => sql.run(statement), EXPECTED, EMPTY);
   });
 
   it('shows an invoice made through the API in invoice_record and its lines in invoice_record_line, to the cent', async () => {
