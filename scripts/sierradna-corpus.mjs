@@ -7,7 +7,8 @@
 // Without --url it starts a Carrel of its own on a new database (a temporary embedded one, or,
 // when DATABASE_URL is set, a new database on that PostgreSQL server, dropped afterwards), with
 // the demo catalogue on the embedded engine and a generated catalogue with patrons and holds on
-// both, its SQL port on a free port, and a SQL login; then stops it. With --url it uses that SQL
+// both, some of those patrons borrowing through the REST API and two owing a charge (reports
+// share out loans and blocked patrons), its SQL port on a free port, and a SQL login; then stops it. With --url it uses that SQL
 // login's URL (`carrel sql users create NAME --json`) on a Carrel already running.
 //
 // Each file is sent as one simple-query batch (several statements, temporary tables and all, as a
@@ -142,10 +143,45 @@ async function ownCarrel() {
     const login = JSON.parse(await cli(['sql', 'users', 'create', 'corpus', '--json'], env));
     const url = new URL(login.url);
     url.hostname = '127.0.0.1';
+    await circulate(
+      `http://127.0.0.1:${port}`,
+      JSON.parse(await cli(['keys', 'create', '--name', 'corpus', '--roles', 'all', '--json'], env)),
+      url,
+    );
     return { url: url.toString(), stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Twenty loans to the first patrons, of items on the shelf, and a charge to two of them, through the REST API. */
+async function circulate(base, key, loginUrl) {
+  const issued = await fetch(`${base}/v6/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+  });
+  const token = (await issued.json()).access_token;
+  const send = async (path, body) => {
+    const res = await fetch(`${base}/v6${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    // A refusal (an expired patron, a hold) leaves that loan out: the data need not be exact.
+    if (!res.ok) console.error(`(data) POST ${path}: ${res.status} ${await res.text()}`);
+  };
+  const sql = postgres(loginUrl.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const patrons = await sql`select record_num from patron_view order by record_num limit 10`;
+    const items =
+      await sql`select record_num from item_view where item_status_code = '-' and barcode is not null order by record_num limit 20`;
+    for (const [k, item] of items.entries())
+      await send(`/patrons/${patrons[k % patrons.length].record_num}/checkouts`, { itemId: String(item.record_num) });
+    for (const patron of patrons.slice(0, 2))
+      await send(`/patrons/${patron.record_num}/fines/charge`, { amount: 1500, reason: 'Lost item' });
+  } finally {
+    await sql.end();
   }
 }
 

@@ -64,6 +64,10 @@ const EXPECTED: Record<string, string[]> = {
   patron_record_phone_type: cols('id b, code c'),
   patron_record_address_type: cols('id b, code c'),
   user_defined_pcode4_myuser: cols('code v, user_defined_category_id i, display_order i, name v'),
+  record_range: cols(`id i, record_type_code c, accounting_unit_code_num i, start_num i, last i, current_count i, deleted_count i,
+    max_num i, size i`),
+  circ_loan_rule: cols('id i, loan_rule_num i, name v, loan_period i, max_renewal i, holds_allowed i'),
+  record_lock: cols('id b, iii_user_name v, lock_gmt t'),
 };
 // Views of what Carrel does not keep: no rows.
 const EMPTY = [
@@ -86,6 +90,8 @@ const EMPTY = [
   'order_status_property',
   'order_status_property_name',
   'order_status_property_myuser',
+  'circ_loan_rule',
+  'record_lock',
 ];
 
 describe(`the rest of the sierra_view views on ${ENGINE}`, () => {
@@ -215,6 +221,38 @@ describe(`the rest of the sierra_view views on ${ENGINE}`, () => {
     ]);
     assert.equal((await api.send('DELETE', `/v6/invoices/${invoice}`)).statusCode, 204);
     assert.deepEqual(await rows(`select id from invoice_record_vendor_summary where invoice_record_id = reckey2id('n${invoice}')`), []);
+  });
+
+  it('counts each record type in record_range: first and last numbers, live and deleted records', async () => {
+    const db = t.testDb.db;
+    const gone = await addBib(db, 'Deleted soon');
+    await db.query('update bibs set deleted_date = now() where id = $1', [gone]);
+    const ranges = await rows(`
+      select record_type_code, start_num, last, current_count, deleted_count, size - (last - start_num) as remaining
+      from record_range order by record_type_code`);
+    const own = await rows(`
+      select record_type_code, min(record_num) as start_num, max(record_num) as last,
+        (count(*) filter (where deletion_date_gmt is null))::integer as current_count,
+        (count(*) filter (where deletion_date_gmt is not null))::integer as deleted_count,
+        2147483647 - max(record_num) as remaining
+      from record_metadata group by 1 order by 1`);
+    assert.deepEqual(ranges, own);
+    const [bibs] = await t.testDb.db.query<{ first: number; last: number; live: number; deleted: number }>(
+      `select min(id)::integer as first, max(id)::integer as last, (count(*) filter (where deleted_date is null))::integer as live,
+         (count(*) filter (where deleted_date is not null))::integer as deleted from bibs`,
+    );
+    assert.deepEqual(
+      ranges.find((r) => r.record_type_code === 'b'),
+      {
+        record_type_code: 'b',
+        start_num: bibs!.first,
+        last: bibs!.last,
+        current_count: bibs!.live,
+        deleted_count: bibs!.deleted,
+        remaining: 2147483647 - bibs!.last,
+      },
+    );
+    assert.ok(bibs!.deleted >= 1);
   });
 
   it("names the types of patrons' phones and addresses as patron_record_phone and patron_record_address number them", async () => {

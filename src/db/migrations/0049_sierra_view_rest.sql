@@ -2,7 +2,8 @@
 -- conventions: Sierra's view names, columns, column order and types; a column Carrel has nothing
 -- for is a typed null or Sierra's default; a view of records Carrel does not keep answers no rows).
 -- Course reserves, serial check-in cards, staff logins (iii_user), agencies, bookings, catalogue
--- maintenance (headings reports) and order statuses: Carrel keeps none, so these are there with
+-- maintenance (headings reports), order statuses, numbered loan rules and record locks: Carrel
+-- keeps none, so these are there with
 -- Sierra's columns and no rows, and a report that joins them runs and finds nothing. Holdings
 -- records (holding_view), invoices' vendor summaries and the types of patrons' phones and
 -- addresses are Carrel's own data. And item_view's check-in statistics group takes Sierra's name
@@ -178,6 +179,34 @@ from (values (1, 'a'), (2, 'h')) v(id, code);
 
 create view sierra_view.user_defined_pcode4_myuser as
 select '0'::varchar(255) as code, null::integer as user_defined_category_id, 0 as display_order, 'none'::varchar(255) as name;
+
+-- ---------------------------------------------------------------------------------------------
+-- Record number ranges (Sierra's record ranges report), one row per record type Carrel keeps:
+-- its first and last numbers, its live and deleted records, and Carrel's highest record number
+-- (record_num is an integer); size is the numbers from the first to that highest.
+
+create view sierra_view.record_range as
+select (row_number() over (order by r.record_type_code))::integer as id, r.record_type_code, 0 as accounting_unit_code_num,
+  r.start_num, r.last, r.current_count, r.deleted_count, 2147483647 as max_num, 2147483647 - r.start_num as size
+from (
+  select m.record_type_code, min(m.record_num) as start_num, max(m.record_num) as last,
+    (count(*) filter (where m.deletion_date_gmt is null))::integer as current_count,
+    (count(*) filter (where m.deletion_date_gmt is not null))::integer as deleted_count
+  from sierra_view.record_metadata m
+  group by m.record_type_code
+) r;
+
+-- Loan rules by number, and records locked by staff in the desktop client: Carrel's circulation
+-- rules have no numbers (checkout.loanrule_code_num is null) and nothing locks a record, so none.
+
+create view sierra_view.circ_loan_rule as
+select null::integer as id, null::integer as loan_rule_num, null::varchar(255) as name, null::integer as loan_period,
+  null::integer as max_renewal, null::integer as holds_allowed
+where false;
+
+create view sierra_view.record_lock as
+select null::bigint as id, null::varchar(255) as iii_user_name, null::timestamptz as lock_gmt
+where false;
 
 -- ---------------------------------------------------------------------------------------------
 -- Sierra's names and types where published reports rely on them.
