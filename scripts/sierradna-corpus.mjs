@@ -155,7 +155,7 @@ async function ownCarrel() {
   }
 }
 
-/** Twenty loans to the first patrons, of items on the shelf, and a charge to two of them, through the REST API. */
+/** Twenty loans to the first patrons who may borrow, of items on the shelf, and a charge to two of them, through the REST API. */
 async function circulate(base, key, loginUrl) {
   const issued = await fetch(`${base}/v6/token`, {
     method: 'POST',
@@ -173,7 +173,8 @@ async function circulate(base, key, loginUrl) {
   };
   const sql = postgres(loginUrl.toString(), { max: 1, onnotice: () => {} });
   try {
-    const patrons = await sql`select record_num from patron_view order by record_num limit 10`;
+    const patrons =
+      await sql`select record_num from patron_view where coalesce(expiration_date_gmt > now(), true) and mblock_code = '-' order by record_num limit 10`;
     const items =
       await sql`select record_num from item_view where item_status_code = '-' and barcode is not null order by record_num limit 20`;
     for (const [k, item] of items.entries())
