@@ -276,10 +276,28 @@ describe(`the rest of the sierra_view views on ${ENGINE}`, () => {
       select a.city, ty.code from patron_record_address a join patron_record_address_type ty on ty.id = a.patron_record_address_type_id
       where a.patron_record_id = reckey2id('p${patron}')`);
     assert.deepEqual(addresses, [{ city: 'Springfield', code: 'a' }]);
-    // Every patron's pcode4 has its name.
-    const [named] = await rows(`
-      select count(*) = count(u.code) as all_named from patron_record p join user_defined_pcode4_myuser u on p.pcode4::varchar = u.code`);
-    assert.deepEqual(named, { all_named: true });
+  });
+
+  it("names every patron's pcode4: 0 until the library lists codes for field 126, then those", async () => {
+    const db = t.testDb.db;
+    const named = () =>
+      rows(`
+        select p.pcode4, u.name from patron_record p left join user_defined_pcode4_myuser u on p.pcode4::varchar = u.code
+        group by 1, 2 order by 1`);
+    await addPatron(db);
+    assert.deepEqual(await named(), [{ pcode4: 0, name: 'none' }]);
+    await db.query(`insert into patron_fixed_fields (number, label, short) values (126, 'Patron code 4', 'PCODE4')`);
+    await db.query(`insert into patron_fixed_field_codes (field_number, code, name) values (126, '0', 'none'), (126, '1102', 'Watertown')`);
+    const patron = await addPatron(db);
+    await db.query(`insert into patron_fixed_values (patron_id, field_number, value) values ($1, 126, '1102')`, [patron]);
+    assert.deepEqual(await named(), [
+      { pcode4: 0, name: 'none' },
+      { pcode4: 1102, name: 'Watertown' },
+    ]);
+    assert.deepEqual(await rows(`select code, display_order from user_defined_pcode4_myuser order by display_order`), [
+      { code: '0', display_order: 0 },
+      { code: '1102', display_order: 1 },
+    ]);
   });
 
   it("compares circ_trans.ptype_code as Sierra's text, and reads item_view's checkin_statistics_group_code_num", async () => {

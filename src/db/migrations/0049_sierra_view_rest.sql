@@ -175,10 +175,16 @@ select v.id::bigint as id, v.code::char(1) as code
 from (values (1, 'a'), (2, 'h')) v(id, code);
 
 -- ---------------------------------------------------------------------------------------------
--- pcode4, which every Carrel patron has as 0 (patron_record.pcode4), named as pcode3's 0 is.
+-- pcode4's codes (patron_record.pcode4, fixed field 126, 0045): those the library lists for field
+-- 126, in code order, else 0 named as pcode3's 0 is.
 
 create view sierra_view.user_defined_pcode4_myuser as
-select '0'::varchar(255) as code, null::integer as user_defined_category_id, 0 as display_order, 'none'::varchar(255) as name;
+select '0'::varchar(255) as code, null::integer as user_defined_category_id, 0 as display_order, 'none'::varchar(255) as name
+where not exists (select 1 from patron_fixed_field_codes c where c.field_number = 126)
+union all
+select c.code::varchar(255), null::integer, (row_number() over (order by c.code collate "C") - 1)::integer, c.name::varchar(255)
+from patron_fixed_field_codes c
+where c.field_number = 126;
 
 -- ---------------------------------------------------------------------------------------------
 -- Record number ranges (Sierra's record ranges report), one row per record type Carrel keeps:
