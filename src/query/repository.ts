@@ -2,12 +2,15 @@
 // condition over the live records of the endpoint's type. Each target is a value of the record
 // (a fixed field by its number, a varField by its tag, a MARC field by tag, indicators and
 // subfields); one that repeats (a bib's titles, a patron's barcodes) matches when any of its
-// values does, and the negative operators (not_equal, all_fields_not_have, not_exists) when none does.
-// Text is compared without regard to case or surrounding spaces, as Create Lists compares it.
+// values does, the negative operators (not_equal, all_fields_not_have, not_within, not_exists) when
+// none does, and at_least_one_field_not_have when one value does not. Text is compared without
+// regard to case or surrounding spaces, as Create Lists compares it. Each refusal names the member
+// of the body it is about (`queries[4].expr.op`).
 import type { Queryable } from '../db/types.ts';
 import { parameters } from '../db/list-filters.ts';
+import { addDays, addMonths } from '../shared/calendar.ts';
 import { fail } from '../shared/errors.ts';
-import type { Expr, Joiner, Op, Query, QueryRecord, Target } from './parse.ts';
+import { RELATIVE_DATE_OPS, type Expr, type Joiner, type Op, type Query, type QueryRecord, type Target } from './parse.ts';
 
 /** `instant`: a timestamp compared by its UTC day, written so that an index on the column serves a range. */
 type ValueType = 'text' | 'number' | 'date' | 'instant';
@@ -94,6 +97,12 @@ const PATRON_TAGS: Record<string, (a: string) => string> = {
 
 type Add = (value: unknown) => string;
 
+/** What compiling a query needs: a parameter's placeholder, and the library's today (YYYY-MM-DD) for relative dates. */
+interface Ctx {
+  add: Add;
+  today: string;
+}
+
 /** A bib's MARC fields with these tags (and indicators), each as the text of its chosen subfields. */
 function marcValues(a: string, tags: string[], add: Add, t: { ind1?: string; ind2?: string; subfields?: string } = {}): string {
   const codes = t.subfields ? `and position(s.key in ${add(t.subfields)}) > 0` : '';
@@ -127,8 +136,8 @@ function marcKeys(a: string, tags: string[], t: { ind1?: string; ind2?: string; 
 /** Whether a query can search this fixed field of this record type without the library defining it. */
 export const searchableFixed = (record: QueryRecord, id: number): boolean => Object.hasOwn(FIXED[record], id);
 
-function source(record: QueryRecord, target: Target, a: string, add: Add): Source {
-  const named = (what: string) => fail.invalidParameter(`query: ${record} records have no ${what} a query can search`);
+function source(record: QueryRecord, target: Target, a: string, add: Add, at: string): Source {
+  const named = (what: string) => fail.invalidParameter(`${at}.target: ${record} records have no ${what} a query can search`);
   if (target.kind === 'defined')
     return {
       type: 'text',
@@ -149,31 +158,32 @@ function source(record: QueryRecord, target: Target, a: string, add: Add): Sourc
   if (record === 'bib') {
     const tags = BIB_TAGS[target.tag];
     if (!tags) throw named(`varField tag ${target.tag}; tags are ${Object.keys(BIB_TAGS).join(', ')}`);
-    return { type: 'text', from: () => marcValues(a, tags, add), keys: marcKeys(a, tags) };
+    return { type: 'text', from: () => marcValues(a, tags, add, target), keys: marcKeys(a, tags, target) };
   }
   const tags = record === 'item' ? ITEM_TAGS : PATRON_TAGS;
   const from = Object.hasOwn(tags, target.tag) ? tags[target.tag] : undefined;
   if (!from) throw named(`varField tag ${target.tag}; tags are ${Object.keys(tags).join(', ')}`);
+  if (target.subfields) throw named(`subfields in varField ${target.tag} (it is not a MARC field)`);
   return { type: 'text', from: () => from(a) };
 }
 
 const DATE = /^(?:(\d{2})[-/](\d{2})[-/](\d{4})|(\d{4})-(\d{2})-(\d{2}))$/;
 
-/** An operand as the value of its SQL parameter: trimmed text, a number, a date as YYYY-MM-DD; refused when it is none. */
-function operandValue(type: ValueType, raw: string): string {
+/** An operand as the value of its SQL parameter: trimmed text, a number, a date as YYYY-MM-DD; refused, naming where it is, when it is none. */
+function operandValue(type: ValueType, raw: string, where = 'query'): string {
   const value = raw.trim();
   if (type === 'number') {
-    if (!/^-?\d{1,15}(\.\d{1,6})?$/.test(value)) throw fail.invalidParameter(`query: "${raw}" is not a number`);
+    if (!/^-?\d{1,15}(\.\d{1,6})?$/.test(value)) throw fail.invalidParameter(`${where}: "${raw}" is not a number`);
     return value;
   }
   if (type === 'date' || type === 'instant') {
     const m = DATE.exec(value);
-    if (!m) throw fail.invalidParameter(`query: "${raw}" is not a date (MM-DD-YYYY or YYYY-MM-DD)`);
+    if (!m) throw fail.invalidParameter(`${where}: "${raw}" is not a date (MM-DD-YYYY or YYYY-MM-DD)`);
     const [y, mo, d] = m[1] ? [m[3], m[1], m[2]] : [m[4], m[5], m[6]];
     const iso = `${y}-${mo}-${d}`;
-    if (y === '0000') throw fail.invalidParameter(`query: "${raw}" is not a date (years start at 0001)`);
+    if (y === '0000') throw fail.invalidParameter(`${where}: "${raw}" is not a date (years start at 0001)`);
     if (Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) || new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) !== iso)
-      throw fail.invalidParameter(`query: "${raw}" is not a date`);
+      throw fail.invalidParameter(`${where}: "${raw}" is not a date`);
     return iso;
   }
   return value;
@@ -254,6 +264,9 @@ function positive(op: Op, operands: string[], type: ValueType, v: string, add: A
       return `${value}::text like ${add(like(first, false, true))}`;
     case 'ends_with':
       return `${value}::text like ${add(like(first, true, false))}`;
+    // Case aside, as the other text comparisons; parse.ts keeps the pattern to what matches in linear time.
+    case 'regex':
+      return `${value}::text ~* ${add(first)}`;
     case 'between':
       return `${value} between ${typed(type, first, add)} and ${typed(type, second, add)}`;
     case 'greater_than':
@@ -274,13 +287,66 @@ function positive(op: Op, operands: string[], type: ValueType, v: string, add: A
 /** The negative operators, and the positive one each denies. */
 const NEGATION: Partial<Record<Op, Op>> = { not_equal: 'equals', all_fields_not_have: 'has', not_within: 'between', not_exists: 'exists' };
 
+/**
+ * A relative date operator as the days it names, counted back from the library's today T: today
+ * [T, T], yesterday [T-1, T-1], days_ago N [T-N, T-N]; last_week [T-7, T-1] and weeks_ago N the
+ * seven days N weeks back [T-7N, T-7N+6]; last_month [T less a month, T-1] and months_ago N the
+ * month N months back, in the same way.
+ */
+function relativeDays(op: Op, operands: string[], today: string): [string, string] {
+  const n = Number(operands[0] ?? 0);
+  switch (op) {
+    case 'today':
+      return [today, today];
+    case 'yesterday':
+      return [addDays(today, -1), addDays(today, -1)];
+    case 'days_ago':
+      return [addDays(today, -n), addDays(today, -n)];
+    case 'last_week':
+      return [addDays(today, -7), addDays(today, -1)];
+    case 'weeks_ago':
+      return [addDays(today, -7 * n), addDays(today, -7 * n + 6)];
+    case 'last_month':
+      return [addMonths(today, -1), addDays(today, -1)];
+    case 'months_ago':
+      return [addMonths(today, -n), addDays(addMonths(today, 1 - n), -1)];
+    default:
+      throw new Error(`not a relative date operator: ${op}`);
+  }
+}
+
+/** Operators whose values are text whatever the target (a date's or a number's text is searched as written). */
+const TEXT_OPS = new Set<Op>(['has', 'all_fields_not_have', 'at_least_one_field_not_have', 'starts_with', 'ends_with', 'regex']);
+
+/**
+ * A comparison as the SQL writes it: a relative date as the range of days it names (YYYY-MM-DD).
+ * Refused, naming the member, where it cannot apply to the target's type: a relative date to what
+ * is not a date, a value that is not of the target's type.
+ */
+function resolved(expr: { op: Op; operands: string[]; at: string }, type: ValueType, today: string): { op: Op; operands: string[] } {
+  if (RELATIVE_DATE_OPS.has(expr.op)) {
+    if (type !== 'date' && type !== 'instant')
+      throw fail.invalidParameter(`${expr.at}.op: ${expr.op} compares dates, and this target is not a date`);
+    return { op: 'between', operands: relativeDays(expr.op, expr.operands, today) };
+  }
+  if (!TEXT_OPS.has(expr.op)) expr.operands.forEach((raw, i) => operandValue(type, raw, `${expr.at}.operands[${i}]`));
+  return expr;
+}
+
 /** Parts joined by "and"/"or" left to right, as Create Lists reads them: ((a and b) or c). */
 function joined<T>(parts: T[], joiners: Joiner[], each: (part: T) => string): string {
   return parts.slice(1).reduce((sql, part, i) => `(${sql} ${joiners[i]} (${each(part)}))`, `(${each(parts[0]!)})`);
 }
 
-function condition(expr: Expr, src: Source, add: Add): string {
-  if ('parts' in expr) return joined(expr.parts, expr.joiners, (part) => condition(part, src, add));
+function condition(whole: Expr, src: Source, c: Ctx): string {
+  if ('parts' in whole) return joined(whole.parts, whole.joiners, (part) => condition(part, src, c));
+  const { add } = c;
+  const expr = resolved(whole, src.type, c.today);
+  // "At least one field does not have": some value that does not have the text.
+  if (expr.op === 'at_least_one_field_not_have') {
+    const lacks = (v: string) => `(${v} is not null and not (${positive('has', expr.operands, src.type, v, add)}))`;
+    return 'sql' in src ? lacks(src.sql) : `exists (select 1 from ${src.from()} as m where ${lacks('m.v')})`;
+  }
   const denied = NEGATION[expr.op];
   const op = denied ?? expr.op;
   if ('sql' in src) {
@@ -303,44 +369,67 @@ function condition(expr: Expr, src: Source, add: Add): string {
   return denied ? `not ${any}` : any;
 }
 
-function compile(q: Query, record: QueryRecord, add: Add): string {
-  if ('parts' in q) return joined(q.parts, q.joiners, (part) => compile(part, record, add));
+function compile(q: Query, record: QueryRecord, c: Ctx): string {
+  if ('parts' in q) return joined(q.parts, q.joiners, (part) => compile(part, record, c));
   const a = ALIAS[record];
-  if (q.record === record) return condition(q.expr, source(record, q.target, a, add), add);
+  if (q.record === record) return condition(q.expr, source(record, q.target, a, c.add, q.at), c);
   // A condition on the linked records: an item's bibs, a bib's live items.
   if (record === 'bib' && q.record === 'item')
     return `exists (select 1 from item_bibs qb join items qi on qi.id = qb.item_id where qb.bib_id = b.id and qi.deleted_date is null
-      and ${condition(q.expr, source('item', q.target, 'qi', add), add)})`;
+      and ${condition(q.expr, source('item', q.target, 'qi', c.add, q.at), c)})`;
   if (record === 'item' && q.record === 'bib')
     return `exists (select 1 from item_bibs qb join bibs qbb on qbb.id = qb.bib_id where qb.item_id = i.id
-      and ${condition(q.expr, source('bib', q.target, 'qbb', add), add)})`;
-  throw fail.invalidParameter(`query: a ${record} query cannot search ${q.record} records`);
+      and ${condition(q.expr, source('bib', q.target, 'qbb', c.add, q.at), c)})`;
+  throw fail.invalidParameter(`${q.at}.target.record.type: a ${record} query cannot search ${q.record} records`);
 }
 
-/** The most candidates a key lookup hands on as an id list (more: the query runs on its own). */
+/** The most candidates an index lookup hands on as an id list (more: the query runs on its own). */
 const CANDIDATES = 10_000;
 
+/** A bib's fixed fields kept in an indexed column (cat. date, record number, created, updated): a range of one is an index scan. */
+const INDEXED_FIXED = new Set([28, 81, 83, 84]);
+const RANGE_OPS = new Set<Op>([
+  'equals',
+  'in',
+  'between',
+  'greater_than',
+  'less_than',
+  'greater_than_or_equal',
+  'less_than_or_equal',
+  ...RELATIVE_DATE_OPS,
+]);
+
+type Leaf = Extract<Query, { target: Target }>;
+
+/** The conditions every match must meet: the query itself, or the parts of a chain joined only by "and". */
+function required(q: Query): Leaf[] {
+  if (!('parts' in q)) return [q];
+  return q.joiners.every((j) => j === 'and') ? q.parts.flatMap(required) : [];
+}
+
 /**
- * A keyed condition every match must meet (the query itself, or one of a chain joined only by
- * "and"), as the statement that asks its index for the candidates. The planner cannot know how
- * rare a key is (every key is unique, so the statistics hold none as common, and it assumes half a
- * percent of the table), and under "order by id limit 50" it would rather walk the table in id
- * order, reading each record's MARC, than ask the index: so Carrel asks the index first.
+ * A condition every match must meet that an index answers, as the statement that asks the index for
+ * the candidates: a MARC key's equality first (a handful of records), else a range of an indexed
+ * fixed field. The planner cannot know how rare a key is (every key is unique, so the statistics
+ * hold none as common, and it assumes half a percent of the table), nor how many records the
+ * query's other conditions leave, and under "order by id limit 50" it would rather walk the table
+ * in id order, or read every record of a range, reading each record's MARC, than ask the index for
+ * the few: so Carrel asks the index first.
  */
-function keyedCandidates(q: Query): { sql: string; params: unknown[] } | undefined {
-  if ('parts' in q) {
-    if (!q.joiners.every((j) => j === 'and')) return undefined;
-    for (const part of q.parts) {
-      const found = keyedCandidates(part);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (q.record !== 'bib' || 'parts' in q.expr || (q.expr.op !== 'equals' && q.expr.op !== 'in')) return undefined;
+function candidateStatement(q: Query, today: string): { sql: string; params: unknown[] } | undefined {
+  const leaves = required(q).filter((leaf) => leaf.record === 'bib' && !('parts' in leaf.expr));
+  const keyed = leaves.find((leaf) => {
+    const { op } = leaf.expr as { op: Op };
+    if ((op !== 'equals' && op !== 'in') || leaf.target.kind === 'fixed') return false;
+    const src = source('bib', leaf.target, 'b', () => '', leaf.at);
+    return 'from' in src && src.keys !== undefined;
+  });
+  const chosen =
+    keyed ??
+    leaves.find((leaf) => leaf.target.kind === 'fixed' && INDEXED_FIXED.has(leaf.target.id) && RANGE_OPS.has((leaf.expr as { op: Op }).op));
+  if (!chosen) return undefined;
   const { params, add } = parameters();
-  const src = source('bib', q.target, 'b', add);
-  if (!('from' in src) || !src.keys) return undefined;
-  const where = condition(q.expr, src, add);
+  const where = condition(chosen.expr, source('bib', chosen.target, 'b', add, chosen.at), { add, today });
   // "offset 0" plans the lookup on its own: under the limit the planner could still prefer the walk.
   return {
     sql: `select id from (select b.id::text from bibs b where b.deleted_date is null and ${where} offset 0) k limit ${CANDIDATES + 1}`,
@@ -348,26 +437,89 @@ function keyedCandidates(q: Query): { sql: string; params: unknown[] } | undefin
   };
 }
 
+/** Today as UTC sees it: for a statement compiled outside a request (tests, plans). */
+const utcToday = () => new Date().toISOString().slice(0, 10);
+
 /** The statement that finds one page of the ids of the live records of `record` the query matches, ascending. */
 export function querySql(
   record: QueryRecord,
   q: Query,
   limit: number,
   offset: number,
-  candidates?: string[],
+  options: { today?: string; candidates?: string[] } = {},
 ): { sql: string; params: unknown[] } {
   const { params, add } = parameters();
   const a = ALIAS[record];
-  const where = compile(q, record, add);
-  const among = candidates ? `and ${a}.id = any(${add(candidates)}::bigint[])` : '';
+  const where = compile(q, record, { add, today: options.today ?? utcToday() });
+  const among = options.candidates ? `and ${a}.id = any(${add(options.candidates)}::bigint[])` : '';
   const sql = `select ${a}.id::text from ${TABLE[record]} ${a} where ${a}.deleted_date is null ${among} and ${where}
      order by ${a}.id limit ${add(limit)} offset ${add(offset)}`;
   return { sql, params };
 }
 
+/** The regular expressions of a query, each with where it is in the body. */
+function patterns(q: Query): { pattern: string; at: string }[] {
+  const inExpr = (e: Expr): { pattern: string; at: string }[] =>
+    'parts' in e ? e.parts.flatMap(inExpr) : e.op === 'regex' ? [{ pattern: e.operands[0]!, at: `${e.at}.operands[0]` }] : [];
+  return 'parts' in q ? q.parts.flatMap(patterns) : inExpr(q.expr);
+}
+
+/** A statement run with what is left of the query's time: PostgreSQL ends it (57014) past the deadline. */
+type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+function within(db: Queryable, timeoutMs: number): Run {
+  const deadline = performance.now() + timeoutMs;
+  return async <T>(sql: string, params: unknown[]) => {
+    const left = Math.trunc(deadline - performance.now());
+    if (left <= 0) throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    await db.query(`set local statement_timeout = ${left}`);
+    return db.query<T>(sql, params);
+  };
+}
+
+/** Refuses, naming it, a regular expression PostgreSQL cannot read, before it is matched against any record. */
+async function checkPatterns(run: Run, q: Query): Promise<void> {
+  for (const { pattern, at } of patterns(q)) {
+    try {
+      await run(`select '' ~* $1 as ok`, [pattern]);
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      if (code === '2201B' || code === '54000') throw fail.invalidParameter(`${at}: not a regular expression: ${message ?? code}`);
+      throw error;
+    }
+  }
+}
+
+/**
+ * One page of the matches among candidates, taken in id order a slice at a time, each slice twice
+ * the last: the query's conditions (a MARC scan each) are computed for the records up to the page's
+ * end, not for every candidate, when most candidates match; when few do, every candidate is read
+ * once all the same.
+ */
+async function pageAmong(
+  run: Run,
+  record: QueryRecord,
+  q: Query,
+  candidates: string[],
+  limit: number,
+  offset: number,
+  today: string,
+): Promise<string[]> {
+  const sorted = candidates.map(BigInt).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const wanted = offset + limit;
+  const found: string[] = [];
+  for (let at = 0, size = Math.max(2 * wanted, 100); at < sorted.length && found.length < wanted; at += size, size *= 2) {
+    const slice = sorted.slice(at, at + size).map(String);
+    const { sql, params } = querySql(record, q, slice.length, 0, { today, candidates: slice });
+    found.push(...(await run<{ id: string }>(sql, params)).map((r) => r.id));
+  }
+  return found.slice(offset, wanted);
+}
+
 /**
  * Ids of the live records of `record` the query matches, ascending, one page of them; db is a
- * transaction, whose statements PostgreSQL ends past timeoutMs.
+ * transaction, and the statements together end past timeoutMs; `today` (the library's) is the day
+ * relative dates count back from.
  */
 export async function queryIds(
   db: Queryable,
@@ -376,16 +528,19 @@ export async function queryIds(
   limit: number,
   offset: number,
   timeoutMs: number,
+  today: string,
 ): Promise<string[]> {
-  await db.query(`set local statement_timeout = ${Math.trunc(timeoutMs)}`);
-  const keyed = record === 'bib' ? keyedCandidates(q) : undefined;
-  let candidates: string[] | undefined;
-  if (keyed) {
-    const found = await db.query<{ id: string }>(keyed.sql, keyed.params);
+  // Compiled first: a refusal comes before any statement.
+  const whole = querySql(record, q, limit, offset, { today });
+  const lookup = record === 'bib' ? candidateStatement(q, today) : undefined;
+  const run = within(db, timeoutMs);
+  await checkPatterns(run, q);
+  if (lookup) {
+    const found = await run<{ id: string }>(lookup.sql, lookup.params);
     if (found.length === 0) return [];
-    if (found.length <= CANDIDATES) candidates = found.map((r) => r.id);
+    const ids = found.map((r) => r.id);
+    if (ids.length <= CANDIDATES) return pageAmong(run, record, q, ids, limit, offset, today);
   }
-  const { sql, params } = querySql(record, q, limit, offset, candidates);
-  const rows = await db.query<{ id: string }>(sql, params);
+  const rows = await run<{ id: string }>(whole.sql, whole.params);
   return rows.map((r) => r.id);
 }

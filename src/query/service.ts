@@ -1,12 +1,13 @@
 // Sierra's JSON queries (POST /{bibs,items,patrons}/query): a query checked, its shape within the
 // limits, then run under a time limit (CARREL_QUERY_TIMEOUT_MS), so a query that would read the
 // whole catalogue for minutes is refused with a clear answer instead of holding a connection, or,
-// on the embedded engine, the one session every request shares.
-import type { LibraryService } from '../library/service.ts';
+// on the embedded engine, the one session every request shares. Relative dates (today, days_ago)
+// count back from the library's today, in its time zone.
 import type { QueryRecord } from './parse.ts';
 import type { QueryLimits } from '../config.ts';
 import { withinTime } from '../db/deadline.ts';
 import type { Db } from '../db/types.ts';
+import type { LibraryService } from '../library/service.ts';
 import { fail } from '../shared/errors.ts';
 import { parseQuery, patronFixedTargets, withDefinedFields } from './parse.ts';
 import * as repo from './repository.ts';
@@ -15,7 +16,7 @@ export class QueryService {
   constructor(
     private readonly db: Db,
     private readonly limits: QueryLimits,
-    private readonly library: Pick<LibraryService, 'patronFixedFields'>,
+    private readonly library: Pick<LibraryService, 'patronFixedFields' | 'today'>,
   ) {}
 
   /** The ids of the live records of `record` the query (a request body) matches: one page, ascending. */
@@ -29,7 +30,9 @@ export class QueryService {
     try {
       const timeoutMs = this.limits.timeoutMs;
       return await this.db.transaction((tx) =>
-        withinTime(this.db, timeoutMs, () => repo.queryIds(tx, record, query, limit, offset, timeoutMs)),
+        withinTime(this.db, timeoutMs, async () =>
+          repo.queryIds(tx, record, query, limit, offset, timeoutMs, await this.library.today(tx)),
+        ),
       );
     } catch (error) {
       if ((error as { code?: unknown }).code === '57014')
