@@ -3,9 +3,14 @@
 // run. Every request is a different query drawn from the catalogue itself (the same ones every run).
 //
 // Classes: a MARC field's equality (020 $a, as a cataloguer finds a record by its ISBN; 035 $a, as a
-// load profile matches an OCLC number) and a fixed-field range (28, cataloguing date: a month of
-// records, one page of them). A load stamps every bib's cataloguing date with its day; they are
-// spread here once over ten years by record number, as a catalogue's are.
+// load profile matches an OCLC number), a fixed-field range (28, cataloguing date: a month of
+// records, one page of them), and a review file's query as Create Lists exports it: twelve
+// conditions (a month of cataloguing, MARC fields that must not hold a vendor's name, a field group
+// by its bare tag, the items' locations, suppression, material types, language, a group as a plain
+// array with a title word or a subject without a word), whose baseline is the same question written
+// by hand in SQL (jsonpath over the MARC parsed once per record). A load stamps every bib's
+// cataloguing date with its day; they are spread here once over ten years by record number, as a
+// catalogue's are.
 //
 // The catalogue (carrel generate and carrel search reindex, timed when they run) is kept in carrel_bench_query
 // (carrel_bench_query_N for other sizes) and reused while it holds the same number of bibs.
@@ -37,6 +42,8 @@ const URL_OF = (name: string) => dbUrl(args['database-url'], name);
 const PORT = 3941;
 /** Distinct queries per class. */
 const PER_CLASS = 2000;
+/** Each class's p99 budget (issue 19: 50 ms; issue 35: a review file's query of 10+ conditions, 100 ms). */
+const BUDGET_MS: Record<string, number> = { 'Create Lists review file, 12 conditions': 100 };
 
 interface Case {
   body: object;
@@ -55,14 +62,21 @@ const page = `order by id limit ${LIMIT}`;
 async function chooseCases(sql: postgres.Sql): Promise<Record<string, Case[]>> {
   // A sample spread over the whole catalogue: every (BIBS / PER_CLASS)th bib.
   const step = Math.max(1, Math.floor(BIBS / PER_CLASS));
-  const sample = await sql<{ isbn: string | null; oclc: string | null }[]>`
+  const sample = await sql<{ isbn: string | null; oclc: string | null; title: string | null; lang: string | null }[]>`
     select (select s.value from json_array_elements(b.marc -> 'fields') fe, json_each(fe) f,
               json_array_elements(f.value -> 'subfields') sf, json_each_text(sf) s
             where f.key = '020' and s.key = 'a' limit 1) as isbn,
            (select s.value from json_array_elements(b.marc -> 'fields') fe, json_each(fe) f,
               json_array_elements(f.value -> 'subfields') sf, json_each_text(sf) s
-            where f.key = '035' and s.key = 'a' limit 1) as oclc
+            where f.key = '035' and s.key = 'a' limit 1) as oclc,
+           (select s.value from json_array_elements(b.marc -> 'fields') fe, json_each(fe) f,
+              json_array_elements(f.value -> 'subfields') sf, json_each_text(sf) s
+            where f.key = '245' and s.key = 'a' limit 1) as title,
+           b.lang
     from bibs b where b.deleted_date is null and b.id % ${step} = 0 limit ${PER_CLASS}`;
+  const types = (await sql<{ t: string }[]>`select distinct material_type as t from bibs where material_type is not null order by 1`).map(
+    (r) => r.t,
+  );
   const isbns = byHash(
     sample.flatMap((r) => (r.isbn ? [r.isbn] : [])),
     (s) => s,
@@ -86,6 +100,73 @@ async function chooseCases(sql: postgres.Sql): Promise<Record<string, Case[]>> {
     const to = new Date(from.getTime() + 30 * 86_400_000);
     return [from, to].map((d) => d.toISOString().slice(0, 10)) as [string, string];
   });
+  // A word of a title (letters only, so it means the same in a jsonpath regex as in a "has"), a
+  // language to leave out, half the material types: different in each query.
+  const reviews = sample.map((r, i) => {
+    const words = (r.title ?? '').toLowerCase().match(/\p{L}{4,}/gu) ?? ['the'];
+    return {
+      month: months[i]!,
+      word: words[i % words.length]!,
+      lang: r.lang ?? 'und',
+      types: types.filter((_, k) => (k + i) % 2 === 0),
+      location: `z${i % 10}`,
+    };
+  });
+  const bib = (what: object, op: string, operands: string[]) => bibQuery(what, op, operands);
+  const reviewFile = (r: (typeof reviews)[number]) => ({
+    queries: [
+      bib({ id: 28 }, 'between', r.month),
+      'and',
+      bib({ field: { marcTag: '910' } }, 'all_fields_not_have', ['backstage', '']),
+      'and',
+      bib({ field: { marcTag: '856' } }, 'all_fields_not_have', ['ebrary', '']),
+      'and',
+      bib({ tag: 'a' }, 'all_fields_not_have', ['gobi sciences dda', '']),
+      'and',
+      bib({ id: 26 }, 'all_fields_not_have', [r.location, '']),
+      'and',
+      bib({ id: 31 }, 'not_equal', ['n', '']),
+      'and',
+      bib({ field: { marcTag: '001' } }, 'all_fields_not_have', ['asp', '']),
+      'and',
+      bib({ id: 30 }, 'in', r.types),
+      'and',
+      bib({ id: 24 }, 'not_equal', [r.lang, '']),
+      'and',
+      [
+        bib({ field: { marcTag: '245', ind1: '?', ind2: '?', subfields: 'a' } }, 'has', [r.word, '']),
+        'or',
+        bib({ tag: 'd' }, 'at_least_one_field_not_have', ['fiction', '']),
+      ],
+      'and',
+      bib({ field: { marcTag: '035' } }, 'all_fields_not_have', ['(ocolc)0', '']),
+      'and',
+      bib({ id: 84 }, 'not_within', ['01-01-1990', '12-31-1999']),
+    ],
+  });
+  // By hand: the MARC parsed once per record, each MARC condition a jsonpath over it (the words are
+  // letters, so a regex of them is the word itself); a subject lacking "fiction" as a 6XX whose
+  // subfields' text lacks it.
+  const lacks = (path: string, word: string) => `not jsonb_path_exists(m.j, '${path} ? (@ like_regex "${word}" flag "i")')`;
+  const reviewSql = `select b.id from bibs b cross join lateral (select b.marc::jsonb as j offset 0) m
+    where b.deleted_date is null and b.catalog_date between $1::date and $2::date
+      and ${lacks('$.fields[*]."910".subfields[*].*', 'backstage')}
+      and ${lacks('$.fields[*]."856".subfields[*].*', 'ebrary')}
+      and not exists (select 1 from jsonb_array_elements(m.j -> 'fields') fe, jsonb_each(fe) f
+        where f.key in ('100', '110', '111', '700', '710', '711') and f.value ->> 'subfields' ilike '%gobi sciences dda%')
+      and not exists (select 1 from item_bibs ib join items i on i.id = ib.item_id
+        where ib.bib_id = b.id and i.deleted_date is null and i.location_code ilike '%' || $3 || '%')
+      and not b.suppressed
+      and not jsonb_path_exists(m.j, '$.fields[*]."001" ? (@ like_regex "asp" flag "i")')
+      and b.material_type = any($4::text[])
+      and b.lang is distinct from $5
+      and (jsonb_path_exists(m.j, $6::jsonpath)
+        or exists (select 1 from jsonb_array_elements(m.j -> 'fields') fe, jsonb_each(fe) f
+          where f.key like '6__' and f.value ->> 'subfields' not ilike '%fiction%'))
+      and not exists (select 1 from jsonb_array_elements(m.j -> 'fields') fe, jsonb_each(fe) f
+        where f.key = '035' and f.value ->> 'subfields' ilike '%(ocolc)0%')
+      and not (b.updated_date >= date '1990-01-01' and b.updated_date < date '2000-01-01')
+    ${page}`;
   return {
     'MARC 020 $a equals (ISBN)': isbns.map((isbn) => ({
       body: bibQuery({ field: { marcTag: '020', subfields: 'a' } }, 'equals', [isbn]),
@@ -101,6 +182,13 @@ async function chooseCases(sql: postgres.Sql): Promise<Record<string, Case[]>> {
       body: bibQuery({ id: 28 }, 'between', [from, to]),
       sql: [`select id from bibs where deleted_date is null and catalog_date between $1::date and $2::date ${page}`, [from, to]],
     })),
+    'Create Lists review file, 12 conditions': reviews.map((r) => ({
+      body: reviewFile(r),
+      sql: [
+        reviewSql,
+        [r.month[0], r.month[1], r.location, r.types, r.lang, `$.fields[*]."245".subfields[*].a ? (@ like_regex "${r.word}" flag "i")`],
+      ],
+    })),
   };
 }
 
@@ -108,14 +196,31 @@ interface Load {
   rps: number;
   latencies: number[];
   errors: number;
-  matched: number;
+}
+
+/** How many of the first `n` queries Carrel and the baseline answer with the same page, and the matches in those pages. */
+async function sameAnswers(cases: Case[], auth: string, sql: postgres.Sql, n = 20): Promise<{ same: number; of: number; matches: number }> {
+  let same = 0;
+  let matches = 0;
+  const checked = cases.slice(0, n);
+  for (const c of checked) {
+    const response = await fetch(`http://127.0.0.1:${PORT}/v6/bibs/query?offset=0&limit=${LIMIT}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(c.body),
+    });
+    const carrel = ((await response.json()) as { entries: { link: string }[] }).entries.map((e) => e.link.split('/').pop()!);
+    const base = (await sql.unsafe(c.sql[0], c.sql[1] as postgres.ParameterOrJSON<never>[])).map((r) => String(r.id));
+    if (carrel.join() === base.join()) same++;
+    matches += carrel.length;
+  }
+  return { same, of: checked.length, matches };
 }
 
 async function loadClass(cases: Case[], auth: string): Promise<Load> {
   const latencies: number[] = [];
   let next = 0;
   let bad = 0;
-  let matched = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: CONNECTIONS,
@@ -135,16 +240,7 @@ async function loadClass(cases: Case[], auth: string): Promise<Load> {
       }),
   });
   latencies.sort((a, b) => a - b);
-  // Every answer is a page of matches: check one of each class's queries answered something.
-  for (const c of cases.slice(0, 5)) {
-    const response = await fetch(`http://127.0.0.1:${PORT}/v6/bibs/query?offset=0&limit=${LIMIT}`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify(c.body),
-    });
-    matched += ((await response.json()) as { total: number }).total;
-  }
-  return { rps: result.requests.average, latencies, errors: result.errors + bad, matched };
+  return { rps: result.requests.average, latencies, errors: result.errors + bad };
 }
 
 /** The same conditions straight in PostgreSQL, at the same concurrency, for as long. */
@@ -152,21 +248,20 @@ async function baselineClass(sql: postgres.Sql, cases: Case[]): Promise<Load> {
   const latencies: number[] = [];
   let next = 0;
   let done = 0;
-  let matched = 0;
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
         const [statement, params] = cases[next++ % cases.length]!.sql;
         const started = performance.now();
-        const rows = await sql.unsafe(statement, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+        await sql.unsafe(statement, params as postgres.ParameterOrJSON<never>[], { prepare: true });
         latencies.push(performance.now() - started);
-        if (done++ < 5) matched += rows.length;
+        done++;
       }
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: done / SECONDS, latencies, errors: 0, matched };
+  return { rps: done / SECONDS, latencies, errors: 0 };
 }
 
 async function main(): Promise<void> {
@@ -259,11 +354,14 @@ async function main(): Promise<void> {
       headers: { authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
     });
     const auth = `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}`;
-    const direct = postgres(URL_OF(DB), { max: CONNECTIONS, onnotice: () => {} });
+    // JIT off, as Carrel runs its queries: the estimates of functions over the MARC are far above
+    // their cost, and compiling a statement of many conditions takes seconds where it runs in milliseconds.
+    const direct = postgres(URL_OF(DB), { max: CONNECTIONS, onnotice: () => {}, connection: { jit: 'off' } });
     const classes = await chooseCases(direct);
     const rows: Record<string, string | number>[] = [];
     for (const [name, cases] of Object.entries(classes)) {
       process.stderr.write(`${name}: ${cases.length} distinct queries, ${SECONDS} s each way\n`);
+      const answers = await sameAnswers(cases, auth, direct);
       const carrel = await loadClass(cases, auth);
       const base = await baselineClass(direct, cases);
       let naive = 'n/a';
@@ -284,7 +382,7 @@ async function main(): Promise<void> {
         'SQL p50 ms': percentile(base.latencies, 0.5),
         'SQL p99 ms': percentile(base.latencies, 0.99),
         'p99 ratio': (percentile(carrel.latencies, 0.99) / percentile(base.latencies, 0.99)).toFixed(2),
-        'matches (5 checked)': `${carrel.matched} / ${base.matched}`,
+        'same answer as SQL': `${answers.same}/${answers.of} (${answers.matches} matches)`,
         'reading MARC, ms/query': naive,
       });
     }
@@ -292,8 +390,13 @@ async function main(): Promise<void> {
     console.log(`\n${BIBS} generated bibs; PostgreSQL; ${CONNECTIONS} connections; limit=${LIMIT}; Node ${process.version}\n`);
     if (generated !== undefined) console.log(`carrel generate --bibs ${BIBS} and carrel search reindex: ${generated.toFixed(0)} s\n`);
     console.table(rows);
-    const worst = Math.max(...rows.map((r) => Number(r['p99 ms'])));
-    console.log(`worst class p99 ${worst} ms (budget <= 50 ms); server peak RSS ${peakRssMb(server.pid!)} MB`);
+    for (const r of rows) {
+      const budget = BUDGET_MS[String(r.class)] ?? 50;
+      console.log(
+        `${String(r.class)}: p99 ${r['p99 ms']} ms (budget <= ${budget} ms): ${Number(r['p99 ms']) <= budget ? 'met' : 'NOT met'}`,
+      );
+    }
+    console.log(`server peak RSS ${peakRssMb(server.pid!)} MB`);
   } finally {
     await stop(server);
   }

@@ -71,14 +71,12 @@ describe(`Create Lists JSON queries on ${ENGINE}`, () => {
     for (const file of ['brkrtest.mrc', 'pride-and-prejudice-fixed.mrc'])
       await importFiles(t.testDb.db, [{ name: file, open: () => chunks(file) }]);
     bibs = await t.testDb.db.query<Bib>('select id::text, marc, material_type from bibs order by id');
-    for (const [i, b] of bibs.entries()) {
-      const date = day(DAYS_BACK[i % DAYS_BACK.length]!);
-      catalogued.set(b.id, date);
-      await t.testDb.db.query(
-        `update bibs set catalog_date = $2::date, created_date = ($2::date + $3::time) at time zone 'UTC' where id = $1`,
-        [b.id, date, i % 2 ? '00:30' : '23:30'],
-      );
-    }
+    for (const [i, b] of bibs.entries()) catalogued.set(b.id, day(DAYS_BACK[i % DAYS_BACK.length]!));
+    await t.testDb.db.query(
+      `update bibs set catalog_date = d.day, created_date = (d.day + d.at) at time zone 'UTC'
+       from unnest($1::bigint[], $2::date[], $3::time[]) d(id, day, at) where bibs.id = d.id`,
+      [bibs.map((b) => b.id), bibs.map((b) => catalogued.get(b.id)), bibs.map((_, i) => (i % 2 ? '00:30' : '23:30'))],
+    );
     for (const [i, b] of bibs.entries()) {
       const location = ['mn', 'br', 'st'][i % 3]!;
       if (i % 4 === 3) continue;
