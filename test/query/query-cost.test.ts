@@ -137,6 +137,32 @@ describe(`JSON query limits on ${ENGINE}`, () => {
     assert.match(res.json().description, /^expr\[20\]: .*MARC/);
   });
 
+  it('counts Create Lists’ constructs against the same limits, sending nothing past them', async () => {
+    const tag = (op: string, operands: string[]) => ({ target: { record: { type: 'bib' }, tag: 't' }, expr: { op, operands } });
+    const ors = (parts: unknown[]) => parts.flatMap((part, i) => (i === 0 ? [part] : ['or', part]));
+    let nested: unknown = byId('equals', ['1']);
+    for (let i = 0; i < 17; i++) nested = [nested];
+    const cases: [unknown, RegExp][] = [
+      // A plain array as the body, eleven MARC scans by a bare tag: the eleventh passes the limit.
+      [ors(Array.from({ length: 11 }, (_, i) => tag('regex', [`^w${i}`]))), /^\[20\]\.expr: .*\b10\b.*MARC/],
+      [
+        { queries: ors(Array.from({ length: 11 }, (_, i) => marc('650', 'at_least_one_field_not_have', [`w${i}`]))) },
+        /^queries\[20\]\.expr: .*MARC/,
+      ],
+      // Groups as arrays nest no deeper than other groups.
+      [nested, /nests more than 16 deep/],
+      // A pattern that would not match in linear time is refused as it is read.
+      [marc('245', 'regex', ['(a*)*\\1']), /^expr\.operands\[0\]: back-references/],
+      [marc('245', 'regex', [`(${'a|'.repeat(120)}b)`]), /^expr\.operands\[0\]: .*at most 200 characters/],
+    ];
+    for (const [body, where] of cases) {
+      const { res, sent } = await post(body);
+      assertRefused(res, 400, 108);
+      assert.match(res.json().description, where);
+      assert.deepEqual(sent, []);
+    }
+  });
+
   it('plans an "in" on a MARC field as one pass over each record’s fields, whatever the number of values', async () => {
     // The database's plan for the statement: a pass that repeats per value shows as a subplan per value.
     const plan = async (n: number) => {

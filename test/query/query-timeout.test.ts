@@ -73,4 +73,18 @@ describe(`a JSON query past its time-out on ${ENGINE}`, () => {
     assert.equal(next.statusCode, 200, next.body);
     assert.ok(next.json().entries.length > 0);
   });
+
+  it('refuses regular expressions and field groups past the time-out too, as Create Lists writes them', async () => {
+    // Ten MARC scans by bare tags and MARC tags, each a regular expression of a hundred words.
+    const words = Array.from({ length: 40 }, (_, j) => `zq${j}`).join('|');
+    const scans = Array.from({ length: 10 }, (_, i) => ({
+      target: { record: { type: 'bib' }, ...(i % 2 ? { tag: 'tandnds'[i % 7] } : { field: { marcTag: String(500 + i * 10), ind1: '?' } }) },
+      expr: { op: i % 3 ? 'regex' : 'at_least_one_field_not_have', operands: [i % 3 ? `(${words})$` : 'zzz', ''] },
+    }));
+    const res = await query([scans[0], 'and', scans.slice(1).flatMap((part, i) => (i === 0 ? [part] : ['or', part]))]);
+    assertRefused(res, 400, 132, 0);
+    const next = await query([{ target: { record: { type: 'bib' }, id: 31 }, expr: { op: 'exists', operands: ['', ''] } }]);
+    assert.equal(next.statusCode, 200, next.body);
+    assert.ok(next.json().entries.length > 0);
+  });
 });
