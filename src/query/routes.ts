@@ -24,7 +24,7 @@ export function queryRoutes(app: App, queries: QueryService, publicBaseUrl: stri
         config: { access: access.need(permission) },
         schema: {
           summary: `Find ${resource} by a JSON query`,
-          description: `Sierra's JSON query (as Create Lists writes it): {"target": {"record": {"type": "${record}"}, "id": N | "field": {"tag"} | {"marcTag", "ind1", "ind2", "subfields"}}, "expr": {"op", "operands"}}, or {"queries": [q, "and", q, …]}; expressions join the same way. Operators: ${Object.keys(OPS).join(', ')}. Text matches regardless of case; dates are MM-DD-YYYY or YYYY-MM-DD. Answers the links of the live ${resource} that match, in id order.`,
+          description: `Sierra's JSON query (as Create Lists exports it): {"target": {"record": {"type": "${record}"}, "id": N | "tag": "t" | "field": {"tag"} | {"marcTag", "ind1", "ind2" ("?" any), "subfields"}}, "expr": {"op", "operands"}}, or {"queries": [q, "and", q, …]}, a group also as a plain array [q, "or", q]; expressions join the same way. Operators: ${Object.keys(OPS).join(', ')}. Text matches regardless of case; dates are MM-DD-YYYY or YYYY-MM-DD; relative dates count back from the library's today. Answers the links of the live ${resource} that match, in id order.`,
           tags: [resource],
           querystring: Type.Object(pagingQuery, { additionalProperties: false }),
           body: Type.Unknown(),
