@@ -242,3 +242,9 @@ function query(raw: unknown, path: string, depth: number, cost: Cost): Query {
 export function parseQuery(body: unknown, limits: QueryLimits): Query {
   return query(body, '', 0, new Cost(limits));
 }
+
+/** Whether a query names days relative to today (which the library's settings then give). */
+export function usesRelativeDates(q: Query): boolean {
+  const inExpr = (e: Expr): boolean => ('parts' in e ? e.parts.some(inExpr) : RELATIVE_DATE_OPS.has(e.op));
+  return 'parts' in q ? q.parts.some(usesRelativeDates) : inExpr(q.expr);
+}

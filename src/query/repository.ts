@@ -536,8 +536,8 @@ async function pageAmong(
 
 /**
  * Ids of the live records of `record` the query matches, ascending, one page of them; db is a
- * transaction, and the statements together end past timeoutMs; `today` (the library's) is the day
- * relative dates count back from.
+ * transaction, and the statements together end past timeoutMs; `today` (the library's, given when
+ * the query names relative dates) is the day they count back from.
  */
 export async function queryIds(
   db: Queryable,
@@ -546,7 +546,7 @@ export async function queryIds(
   limit: number,
   offset: number,
   timeoutMs: number,
-  today: string,
+  today = utcToday(),
 ): Promise<string[]> {
   // Compiled first: a refusal comes before any statement.
   const whole = querySql(record, q, limit, offset, { today });

@@ -9,7 +9,7 @@ import { withinTime } from '../db/deadline.ts';
 import type { Db } from '../db/types.ts';
 import type { LibraryService } from '../library/service.ts';
 import { fail } from '../shared/errors.ts';
-import { parseQuery, patronFixedTargets, withDefinedFields } from './parse.ts';
+import { parseQuery, patronFixedTargets, usesRelativeDates, withDefinedFields } from './parse.ts';
 import * as repo from './repository.ts';
 
 export class QueryService {
@@ -30,9 +30,10 @@ export class QueryService {
     try {
       const timeoutMs = this.limits.timeoutMs;
       return await this.db.transaction((tx) =>
-        withinTime(this.db, timeoutMs, async () =>
-          repo.queryIds(tx, record, query, limit, offset, timeoutMs, await this.library.today(tx)),
-        ),
+        withinTime(this.db, timeoutMs, async () => {
+          const today = usesRelativeDates(query) ? await this.library.today(tx) : undefined;
+          return repo.queryIds(tx, record, query, limit, offset, timeoutMs, today);
+        }),
       );
     } catch (error) {
       if ((error as { code?: unknown }).code === '57014')
