@@ -435,9 +435,12 @@ function candidateStatement(q: Query, today: string): { sql: string; params: unk
     const src = source('bib', leaf.target, 'b', () => '', leaf.at);
     return 'from' in src && src.keys !== undefined;
   });
-  const chosen =
-    keyed ??
-    leaves.find((leaf) => leaf.target.kind === 'fixed' && INDEXED_FIXED.has(leaf.target.id) && RANGE_OPS.has((leaf.expr as { op: Op }).op));
+  // A range alone is one statement the planner serves as well from the same index.
+  const range = leaves.find(
+    (leaf) =>
+      leaf !== q && leaf.target.kind === 'fixed' && INDEXED_FIXED.has(leaf.target.id) && RANGE_OPS.has((leaf.expr as { op: Op }).op),
+  );
+  const chosen = keyed ?? range;
   if (!chosen) return undefined;
   const { params, add } = parameters();
   const where = condition(chosen.expr, source('bib', chosen.target, 'b', add, chosen.at), { add, today });
@@ -487,10 +490,15 @@ type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 
 function within(db: Queryable, timeoutMs: number): Run {
   const deadline = performance.now() + timeoutMs;
+  let first = true;
   return async <T>(sql: string, params: unknown[]) => {
     const left = Math.trunc(deadline - performance.now());
     if (left <= 0) throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
-    await db.query(`set local statement_timeout = ${left}`);
+    // JIT off: PostgreSQL's estimates of the functions that read MARC are far above their cost (a
+    // hundred rows each, nested), so a query of several MARC conditions passes the JIT threshold,
+    // and compiling it took 3 s for a statement that ran in 25 ms (ten conditions over 100 bibs).
+    await db.exec(`${first ? 'set local jit = off; ' : ''}set local statement_timeout = ${left}`);
+    first = false;
     return db.query<T>(sql, params);
   };
 }
@@ -551,10 +559,6 @@ export async function queryIds(
   // Compiled first: a refusal comes before any statement.
   const whole = querySql(record, q, limit, offset, { today });
   const lookup = record === 'bib' ? candidateStatement(q, today) : undefined;
-  // PostgreSQL's estimates of the functions that read MARC are far above their cost (a hundred rows
-  // each, nested), so a query of several MARC conditions passes its JIT threshold, and compiling it
-  // took 3 s for a statement that ran in 25 ms (a 10-condition query over 100 bibs).
-  await db.query('set local jit = off');
   const run = within(db, timeoutMs);
   await checkPatterns(run, q);
   if (lookup) {
