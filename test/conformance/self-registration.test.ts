@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { insertBranch, insertLocation } from '../../src/branches/repository.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { bearer } from '../helpers/tokens.ts';
 import { wire, type WireAnswer } from '../helpers/wire.ts';
 
 const ROOT = '/iii/sierra-api';
@@ -82,6 +83,24 @@ describe(`a self-registration integration (Wellcome Collection's identity) again
     await insertLocation(t.testDb.db, { code: 'sreg', name: 'Self registered', pickup: false, hold_shelf_days: 7 }, branch);
     await t.testDb.db.query("insert into patron_types (code, description) values (29, 'Self Registered')");
     const key = await t.services.auth.createKey('identity', ['all'], 0);
+    // The fixed fields the client writes beyond the home library, as the library defines them in its
+    // profile: 46 (user category), 54 (patron message) and 268 (notice preference).
+    const admin = { authorization: await bearer(t, ['all']) };
+    const profile = (await t.app.inject({ method: 'GET', url: '/v6/library/profile', headers: admin })).json();
+    const applied = await t.app.inject({
+      method: 'PUT',
+      url: '/v6/library/profile',
+      headers: admin,
+      payload: {
+        ...profile,
+        patronFixedFields: [
+          { number: 46, codes: [{ code: '13', name: 'Self registered' }] },
+          { number: 54, codes: [{ code: 's', name: 'See staff' }] },
+          { number: 268, codes: [{ code: 'z', name: 'Email' }] },
+        ],
+      },
+    });
+    assert.equal(applied.statusCode, 204, applied.body);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
     // Its token call: an empty JSON object, the key and secret as basic auth.
@@ -100,13 +119,16 @@ describe(`a self-registration integration (Wellcome Collection's identity) again
     );
     assert.equal(none.status, 404, none.body);
 
-    // createPatron, as it sends it. Its fixedFields 46 (user category 13), 54 (patron message s) and
-    // 268 (notice preference z) are fields the library defines in its profile; this replay sends
-    // the one Carrel has without a profile, 53, the home library.
+    // createPatron, as it sends it, fixedFields and all.
     const created = await send('POST', `${ROOT}/v6/patrons/`, {
       patronType: 29,
       pin: 'correct horse battery staple',
-      fixedFields: { 53: { label: 'HOME LIBR', value: 'sreg ' } },
+      fixedFields: {
+        46: { label: 'USER CATEGORY', value: '13' },
+        53: { label: 'HOME LIBR', value: 'sreg ' },
+        54: { label: 'PATRON MESSAGE', value: 's' },
+        268: { label: 'NOTICE PREFERENCE', value: 'z' },
+      },
       varFields: [
         {
           fieldTag: 'n',
@@ -131,6 +153,9 @@ describe(`a self-registration integration (Wellcome Collection's identity) again
     const read = await send('GET', `${ROOT}/v6/patrons/${id}?${query({ fields: [...FIELDS, 'deleted'].join(',') })}`);
     assert.equal(read.status, 200, read.body);
     assert.equal(read.json().deleted, false);
+    // The fixed fields it wrote, kept (the client itself reads none of them back).
+    const fixed = (await send('GET', `${ROOT}/v6/patrons/${id}?fields=fixedFields`)).json().fixedFields;
+    assert.deepEqual([fixed['46']?.value, fixed['54']?.value, fixed['268']?.value], ['13', 's', 'z']);
     assert.deepEqual(patronRecord(read.json()), {
       recordNumber: id,
       firstName: 'Jane',
