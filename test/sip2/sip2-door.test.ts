@@ -20,7 +20,9 @@ import { fields, Kiosk } from '../helpers/sip2.ts';
 import { bearer } from '../helpers/tokens.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const PIN = '6789';
+// Long and not all digits, so that finding it in the log means it was logged, not that a request id or
+// a time happened to contain it.
+const PIN = 'kiosk-pin-6789';
 
 describe(`the SIP2 door over TLS, and its log, on ${ENGINE}`, () => {
   let t: TestApp;
