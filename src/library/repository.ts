@@ -152,38 +152,30 @@ export async function locationUses(
   return new Map(rows.map((r) => [r.code, r]));
 }
 
-export async function itemTypeUses(db: Queryable, codes: string[]): Promise<Map<string, number>> {
-  const rows = await db.query<{ code: string; n: number }>(
-    'select c as code, (select count(*)::int from items where item_type = c) as n from unnest($1::text[]) c',
+/**
+ * How many rows of `table` hold each of these codes in `column`. Both names are Carrel's own, written
+ * here and never taken from a request; the codes are a parameter.
+ */
+async function countsBy<K extends string | number>(
+  db: Queryable,
+  table: string,
+  column: string,
+  codes: K[],
+  type: 'text' | 'int',
+): Promise<Map<K, number>> {
+  const rows = await db.query<{ code: K; n: number }>(
+    `select c as code, (select count(*)::int from ${table} where ${column} = c) as n from unnest($1::${type}[]) c`,
     [codes],
   );
   return new Map(rows.map((r) => [r.code, r.n]));
 }
 
-export async function patronTypeUses(db: Queryable, codes: number[]): Promise<Map<number, number>> {
-  const rows = await db.query<{ code: number; n: number }>(
-    'select c as code, (select count(*)::int from patrons where patron_type = c) as n from unnest($1::int[]) c',
-    [codes],
-  );
-  return new Map(rows.map((r) => [r.code, r.n]));
-}
-
-export async function itemStatusUses(db: Queryable, codes: string[]): Promise<Map<string, number>> {
-  const rows = await db.query<{ code: string; n: number }>(
-    'select c as code, (select count(*)::int from items where status = c) as n from unnest($1::text[]) c',
-    [codes],
-  );
-  return new Map(rows.map((r) => [r.code, r.n]));
-}
-
+export const itemTypeUses = (db: Queryable, codes: string[]) => countsBy(db, 'items', 'item_type', codes, 'text');
+export const patronTypeUses = (db: Queryable, codes: number[]) => countsBy(db, 'patrons', 'patron_type', codes, 'int');
+export const itemStatusUses = (db: Queryable, codes: string[]) => countsBy(db, 'items', 'status', codes, 'text');
 /** How many patrons have a value of each of these fields. */
-export async function patronFixedFieldUses(db: Queryable, numbers: number[]): Promise<Map<number, number>> {
-  const rows = await db.query<{ number: number; n: number }>(
-    'select f as number, (select count(*)::int from patron_fixed_values where field_number = f) as n from unnest($1::int[]) f',
-    [numbers],
-  );
-  return new Map(rows.map((r) => [r.number, r.n]));
-}
+export const patronFixedFieldUses = (db: Queryable, numbers: number[]) =>
+  countsBy(db, 'patron_fixed_values', 'field_number', numbers, 'int');
 
 /** The values patrons hold in this field that are not among these codes, with how many hold each. */
 export async function patronValuesOutside(db: Queryable, number: number, codes: string[]): Promise<{ value: string; n: number }[]> {

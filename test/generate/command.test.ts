@@ -3,25 +3,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
-import { childDatabase, ENGINE } from '../helpers/db.ts';
+import { commandWorkspace, ENGINE } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
 
 describe(`carrel generate on ${ENGINE}`, () => {
-  let database: Awaited<ReturnType<typeof childDatabase>>;
-  let dir: string;
-  before(async () => {
-    database = await childDatabase();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-generate-'));
-  });
-  after(async () => {
-    await database?.remove();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const work = commandWorkspace('generate');
 
   it('loads a catalogue with items, and the same seed again updates it instead of adding', async () => {
-    const first = await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], database.env);
+    const first = await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], work.env);
     assert.equal(first.code, 0, first.stderr);
     const summary = JSON.parse(first.stdout);
     assert.equal(summary.created, 400);
@@ -29,11 +20,11 @@ describe(`carrel generate on ${ENGINE}`, () => {
     assert.equal(summary.warningCount, 0);
     assert.equal(summary.patrons.created, 40, 'one patron for every ten bibs');
     assert.equal(summary.holds.created, 120, 'three holds for every patron');
-    const again = JSON.parse((await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], database.env)).stdout);
+    const again = JSON.parse((await carrel(['generate', '--bibs', '400', '--seed', '3', '--json'], work.env)).stdout);
     assert.deepEqual([again.created, again.updated, again.items.created, again.items.updated], [0, 400, 0, summary.items.created]);
     assert.equal(again.patrons.created, 0, 'the same patrons are not added twice');
     assert.equal(again.holds.created, 0, 'nor their holds');
-    const listed = JSON.parse((await carrel(['patrons', 'list', '--limit', '100', '--json'], database.env)).stdout) as {
+    const listed = JSON.parse((await carrel(['patrons', 'list', '--limit', '100', '--json'], work.env)).stdout) as {
       entries: unknown[];
     };
     assert.equal(listed.entries.length, 40);
@@ -41,11 +32,11 @@ describe(`carrel generate on ${ENGINE}`, () => {
 
   it('writes the same records to a file in each format, which import matches to the loaded ones', async () => {
     for (const format of ['iso2709', 'marcxml', 'json']) {
-      const file = path.join(dir, `generated.${format}`);
-      const written = await carrel(['generate', '--bibs', '50', '--seed', '3', '--output', file, '--format', format], database.env);
+      const file = path.join(work.dir, `generated.${format}`);
+      const written = await carrel(['generate', '--bibs', '50', '--seed', '3', '--output', file, '--format', format], work.env);
       assert.equal(written.code, 0, written.stderr);
       assert.match(written.stdout, /wrote 50 records/);
-      const imported = await carrel(['import', file, '--json'], database.env);
+      const imported = await carrel(['import', file, '--json'], work.env);
       assert.equal(imported.code, 0, imported.stderr);
       const summary = JSON.parse(imported.stdout);
       assert.deepEqual([summary.read, summary.created, summary.updated, summary.failed.length], [50, 0, 50, 0], format);
@@ -53,10 +44,10 @@ describe(`carrel generate on ${ENGINE}`, () => {
   });
 
   it('refuses bad options with a clear message', async () => {
-    const zero = await carrel(['generate', '--bibs', '0'], database.env);
+    const zero = await carrel(['generate', '--bibs', '0'], work.env);
     assert.equal(zero.code, 1);
     assert.match(zero.stderr, /at least 1/);
-    const format = await carrel(['generate', '--bibs', '5', '--output', path.join(dir, 'x'), '--format', 'pdf'], database.env);
+    const format = await carrel(['generate', '--bibs', '5', '--output', path.join(work.dir, 'x'), '--format', 'pdf'], work.env);
     assert.equal(format.code, 1);
     assert.match(format.stderr, /--format takes iso2709, marcxml, json/);
   });

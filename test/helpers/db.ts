@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import postgres from 'postgres';
 import { LOCK_KEYS } from '../../src/db/lock-keys.ts';
 import { listMigrations, migrate } from '../../src/db/migrate.ts';
@@ -167,4 +168,39 @@ export async function childDatabase(): Promise<{ env: Record<string, string>; re
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-child-'));
   await seedPgliteDataDir(dataDir);
   return { env: { CARREL_DATA_DIR: dataDir }, remove: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/**
+ * For a describe block that runs commands: a child database (childDatabase) and a scratch folder,
+ * made before its tests and removed after. Read `env` and `dir` inside tests, not at definition.
+ */
+export function commandWorkspace(prefix: string): {
+  readonly env: Record<string, string>;
+  readonly dir: string;
+  file(name: string, text: string): string;
+} {
+  let database: Awaited<ReturnType<typeof childDatabase>> | undefined;
+  let dir = '';
+  before(async () => {
+    database = await childDatabase();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), `carrel-${prefix}-`));
+  });
+  after(async () => {
+    await database?.remove();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get env() {
+      if (!database) throw new Error('commandWorkspace: read env inside a test');
+      return database.env;
+    },
+    get dir() {
+      return dir;
+    },
+    file(name, text) {
+      const p = path.join(dir, name);
+      fs.writeFileSync(p, text);
+      return p;
+    },
+  };
 }

@@ -1,12 +1,9 @@
 // `carrel profile apply|export` with the codes a library defines (itemStatuses, patronFixedFields)
 // through the real command: the plan it prints, the export, and every problem of a bad file.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { STANDARD_ITEM_STATUSES } from '../../src/items/statuses.ts';
-import { childDatabase, ENGINE } from '../helpers/db.ts';
+import { commandWorkspace, ENGINE } from '../helpers/db.ts';
 import { carrel } from '../helpers/process.ts';
 
 const PROFILE = `
@@ -31,31 +28,17 @@ patronFixedFields:
 `;
 
 describe(`carrel profile with the library's codes on ${ENGINE}`, () => {
-  let database: Awaited<ReturnType<typeof childDatabase>>;
-  let dir: string;
-  const file = (name: string, text: string) => {
-    const p = path.join(dir, name);
-    fs.writeFileSync(p, text);
-    return p;
-  };
-  before(async () => {
-    database = await childDatabase();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-codes-'));
-  });
-  after(async () => {
-    await database?.remove();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const work = commandWorkspace('codes');
 
   it('applies and exports item statuses and patron fixed fields', async () => {
-    const applied = await carrel(['profile', 'apply', file('codes.yaml', PROFILE)], database.env);
+    const applied = await carrel(['profile', 'apply', work.file('codes.yaml', PROFILE)], work.env);
     assert.equal(applied.code, 0, applied.stderr);
     assert.match(applied.stdout, /^ {2}\+ item status k$/m);
     assert.match(applied.stdout, /^ {2}\+ item status q$/m);
     assert.match(applied.stdout, /^ {2}\+ patron fixed field 44$/m);
     assert.doesNotMatch(applied.stdout, /item status -/, 'the standard statuses are there already');
 
-    const exported = JSON.parse((await carrel(['profile', 'export', '--json'], database.env)).stdout);
+    const exported = JSON.parse((await carrel(['profile', 'export', '--json'], work.env)).stdout);
     // In code order ("C"), each with the meanings it has beyond the defaults.
     assert.deepEqual(
       exported.itemStatuses.map((s: { code: string }) => s.code),
@@ -83,9 +66,9 @@ describe(`carrel profile with the library's codes on ${ENGINE}`, () => {
       [
         'profile',
         'apply',
-        file('bad-shape.yaml', `${PROFILE.replace('code: q,', 'code: qq,')}  - { number: 45, codes: [{ code: 'a b', name: X }] }\n`),
+        work.file('bad-shape.yaml', `${PROFILE.replace('code: q,', 'code: qq,')}  - { number: 45, codes: [{ code: 'a b', name: X }] }\n`),
       ],
-      database.env,
+      work.env,
     );
     assert.equal(shape.code, 1);
     assert.match(shape.stderr, /itemStatuses\[13\]\.code: must be one printable character/);
@@ -95,9 +78,9 @@ describe(`carrel profile with the library's codes on ${ENGINE}`, () => {
       [
         'profile',
         'apply',
-        file('bad-meaning.yaml', `${PROFILE.replace('- {"code":"t"', '- {"code":"T"')}  - { number: 47 }\n  - { number: 301 }\n`),
+        work.file('bad-meaning.yaml', `${PROFILE.replace('- {"code":"t"', '- {"code":"T"')}  - { number: 47 }\n  - { number: 301 }\n`),
       ],
-      database.env,
+      work.env,
     );
     assert.equal(meaning.code, 1);
     assert.match(meaning.stderr, /itemStatuses: t is missing \(circulation sets it\)/);

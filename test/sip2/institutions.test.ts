@@ -5,8 +5,6 @@
 // no one holds, and nothing happens to that patron; an all-patrons account, as before.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import YAML from 'yaml';
 import { listMigrations, migrate } from '../../src/db/migrate.ts';
@@ -16,7 +14,7 @@ import { checkProfile } from '../../src/library/profile.ts';
 import type { SipDoor } from '../../src/sip2/server.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib, addItem } from '../helpers/circulation.ts';
-import { childDatabase, createEmptyPgDatabase, ENGINE, PG_URL } from '../helpers/db.ts';
+import { commandWorkspace, createEmptyPgDatabase, ENGINE, PG_URL } from '../helpers/db.ts';
 import { refusal } from '../helpers/domain-error.ts';
 import { carrel } from '../helpers/process.ts';
 import { DATE, fields, Kiosk, mainAndRiverside, openTestDoor } from '../helpers/sip2.ts';
@@ -222,23 +220,13 @@ describe(`SIP2 kiosks act on their own institution's patrons, on ${ENGINE}`, () 
 });
 
 describe(`carrel sip accounts and the patrons they act on, on ${ENGINE}`, () => {
-  let db: Awaited<ReturnType<typeof childDatabase>>;
-  let dir: string;
-  before(async () => {
-    db = await childDatabase();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-institutions-'));
-  });
-  after(async () => {
-    await db?.remove();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const run = (...args: string[]) => carrel(args, db.env);
+  const work = commandWorkspace('institutions');
+  const run = (...args: string[]) => carrel(args, work.env);
 
   it('creates accounts for their own patrons by default, or for all, lists and changes the scope', async () => {
     const starter = YAML.parse(fs.readFileSync('profiles/starter.yaml', 'utf8')) as { branches: Record<string, unknown>[] };
     starter.branches[0]!.institution = 'CARREL';
-    fs.writeFileSync(path.join(dir, 'library.yaml'), YAML.stringify(starter));
-    const applied = await run('profile', 'apply', path.join(dir, 'library.yaml'));
+    const applied = await run('profile', 'apply', work.file('library.yaml', YAML.stringify(starter)));
     assert.equal(applied.code, 0, applied.stderr);
     assert.match(applied.stdout, /institution/);
     const exported = await run('profile', 'export');
