@@ -15,7 +15,8 @@
 // The catalogue (carrel generate and carrel search reindex, timed when they run) is kept in carrel_bench_query
 // (carrel_bench_query_N for other sizes) and reused while it holds the same number of bibs.
 // Options: --bibs N (default 1000000), --seconds S per class (default 8), --connections N (16),
-// --limit N (entries per page, default 50), --fresh, --database-url URL.
+// --limit N (entries per page, default 50), --fresh, --database-url URL, --classes TEXT (only the
+// classes whose name holds TEXT, e.g. --classes review).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     limit: { type: 'string', default: '50' },
     fresh: { type: 'boolean', default: false },
+    classes: { type: 'string' },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -360,6 +362,7 @@ async function main(): Promise<void> {
     const classes = await chooseCases(direct);
     const rows: Record<string, string | number>[] = [];
     for (const [name, cases] of Object.entries(classes)) {
+      if (args.classes && !name.toLowerCase().includes(args.classes.toLowerCase())) continue;
       process.stderr.write(`${name}: ${cases.length} distinct queries, ${SECONDS} s each way\n`);
       const answers = await sameAnswers(cases, auth, direct);
       const carrel = await loadClass(cases, auth);
