@@ -1,0 +1,174 @@
+// INVOIC reading and balance(): the lines, their order line references and prices, tax and
+// allowances, and the summary totals checked against the lines in exact decimals.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { balance, readInterchange, readInvoice, type Invoice } from '../../src/edifact/index.ts';
+import { interchange, invoiceBody, message, SUMMARY } from './messages.ts';
+
+function invoiceOf(body: string[]): Invoice {
+  const { interchange: read, problems } = readInterchange(interchange([message('M1', 'INVOIC', body)]));
+  assert.deepEqual(problems, []);
+  const result = readInvoice(read!.messages[0]!);
+  assert.ok('invoice' in result, JSON.stringify(result));
+  return result.invoice;
+}
+
+/** The summary with one MOA replaced (or removed, with `to` undefined). */
+function summaryWith(qualifier: string, to: string | undefined, extra: string[] = []): string[] {
+  const out = SUMMARY.flatMap((s) =>
+    s.startsWith(`MOA+${qualifier}:`) && !s.startsWith('MOA+124') ? (to === undefined ? [] : [`MOA+${qualifier}:${to}`]) : [s],
+  );
+  return [...out.slice(0, 2), ...extra, ...out.slice(2)];
+}
+
+describe('EDIFACT INVOIC', () => {
+  it('reads the document, its parties and references, and each line', () => {
+    const invoice = invoiceOf(invoiceBody());
+    assert.equal(invoice.invoiceNumber, 'INV-2001');
+    assert.equal(invoice.documentName, '380');
+    assert.equal(invoice.function, '9');
+    assert.equal(invoice.documentDate?.value, '20261125');
+    assert.equal(invoice.currency, 'GBP');
+    assert.equal(invoice.supplier?.id, '5099999000017');
+    assert.equal(invoice.supplier?.agency, '9');
+    assert.deepEqual(
+      invoice.supplier?.references.map((r) => [r.qualifier, r.value]),
+      [['VA', 'GB123456789']],
+    );
+    assert.equal(invoice.buyer?.id, '1234567');
+    assert.equal(invoice.buyer?.agency, '31B');
+    assert.deepEqual(
+      invoice.buyer?.references.map((r) => [r.qualifier, r.value]),
+      [['API', 'ACCT-77']],
+    );
+    assert.deepEqual(
+      invoice.allowances.map((a) => [a.kind, a.service, a.amounts.map((m) => [m.qualifier, m.value])]),
+      [['charge', 'FC', [['23', '4.50']]]],
+    );
+    const [one, two] = invoice.lines;
+    assert.equal(one!.isbn, '9781234567897');
+    assert.equal(one!.invoicedQuantity, '2');
+    assert.equal(one!.lineAmount?.value, '20.00');
+    assert.equal(one!.discount?.value, '5.00');
+    assert.equal(one!.netPrice?.value, '10.00');
+    assert.equal(one!.grossPrice?.value, '12.50');
+    assert.equal(one!.orderLineReference, 'ORD-1/1');
+    assert.equal(one!.orderNumber, 'ORD-1');
+    assert.equal(one!.item.descriptions[0]!.text, "A book of +plus+ things: a' study");
+    assert.deepEqual(
+      one!.taxes.map((t) => [t.type, t.rate, t.category, t.amounts.map((m) => [m.qualifier, m.value])]),
+      [['VAT', '20', 'S', [['124', '4.00']]]],
+    );
+    assert.deepEqual(
+      one!.allowances.map((a) => [a.kind, a.service, a.percent, a.amounts.map((m) => [m.qualifier, m.value])]),
+      [['allowance', 'DI', '20', [['8', '5.00']]]],
+    );
+    assert.equal(two!.isbn, '030640615X', 'the PIA ISBN-10 when the LIN has none');
+    assert.equal(two!.lineAmount?.value, '7.50', 'a decimal comma read as a point');
+    assert.equal(two!.orderLineReference, 'ORD-1/2');
+    assert.deepEqual(
+      invoice.summary.amounts.map((m) => [m.qualifier, m.value]),
+      [
+        ['79', '27.50'],
+        ['86', '36.00'],
+        ['9', '36.00'],
+      ],
+    );
+    assert.deepEqual(
+      invoice.summary.taxes[0]!.amounts.map((m) => m.qualifier),
+      ['125', '124'],
+    );
+    assert.deepEqual(
+      invoice.summary.counts.map((c) => [c.qualifier, c.value]),
+      [['2', '2']],
+    );
+    assert.equal(one!.lineAmount.at.messageSegment, 14);
+    assert.equal(one!.lineAmount.at.segment, 15, 'UNB counts in the interchange');
+  });
+
+  it('balances: lines = MOA+79, and 79 + charges − allowances + tax = MOA+86', () => {
+    const result = balance(invoiceOf(invoiceBody()));
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.ok, true);
+    assert.deepEqual(result.figures, { lines: '27.5', charges: '4.5', allowances: '0', tax: '4', expected: '36' });
+  });
+
+  it('names the MOA+86 that does not agree', () => {
+    const invoice = invoiceOf(invoiceBody(summaryWith('86', '36.01')));
+    const result = balance(invoice);
+    assert.equal(result.ok, false);
+    assert.equal(result.problems.length, 1);
+    const [problem] = result.problems;
+    const moa86 = invoice.summary.amounts.find((a) => a.qualifier === '86')!;
+    assert.equal(problem!.kind, 'balance');
+    assert.equal(problem!.tag, 'MOA');
+    assert.equal(problem!.segment, moa86.at.segment);
+    assert.equal(problem!.messageSegment, moa86.at.messageSegment);
+    assert.match(problem!.text, /MOA\+86 is 36\.01 but line items 27\.5 \+ charges 4\.5 − allowances 0 \+ tax 4 come to 36/);
+  });
+
+  it('names the MOA+79 that is not the sum of the lines', () => {
+    const result = balance(invoiceOf(invoiceBody(summaryWith('79', '27.60'))));
+    assert.deepEqual(
+      result.problems.map((p) => [p.tag, p.text.match(/MOA\+\d+/)?.[0]]),
+      [
+        ['MOA', 'MOA+79'],
+        ['MOA', 'MOA+86'],
+      ],
+    );
+  });
+
+  it('checks MOA+9 when there is no MOA+86, and the lines when there is no MOA+79', () => {
+    assert.equal(balance(invoiceOf(invoiceBody(summaryWith('86', undefined)))).ok, true);
+    assert.equal(balance(invoiceOf(invoiceBody(summaryWith('79', undefined)))).ok, true);
+    const wrong9 = balance(invoiceOf(invoiceBody(summaryWith('86', undefined).map((s) => (s === 'MOA+9:36.00' ? 'MOA+9:35.00' : s)))));
+    assert.match(wrong9.problems[0]!.text, /MOA\+9 is 35\.00/);
+  });
+
+  it('subtracts message-level allowances and adds charges', () => {
+    const body = invoiceBody(summaryWith('86', '34.00')).flatMap((s) => (s === 'MOA+23:4.50' ? [s, 'ALC+A++++DI', 'MOA+204:2.00'] : [s]));
+    const result = balance(invoiceOf(body.map((s) => (s === 'MOA+9:36.00' ? 'MOA+9:34.00' : s))));
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.figures.allowances, '2');
+    const noCharge = balance(invoiceOf(invoiceBody().filter((s) => s !== 'ALC+C++++FC' && s !== 'MOA+23:4.50')));
+    assert.match(noCharge.problems[0]!.text, /MOA\+86 is 36\.00 but .* come to 31\.5/);
+  });
+
+  it('takes the tax total from MOA+176 when the summary states it', () => {
+    const result = balance(invoiceOf(invoiceBody(summaryWith('86', '37.00', ['MOA+176:5.00']))));
+    assert.equal(result.figures.tax, '5');
+    assert.equal(result.ok, true);
+    const wrong = balance(invoiceOf(invoiceBody(summaryWith('86', '36.00', ['MOA+176:5.00']))));
+    assert.match(wrong.problems[0]!.text, /MOA\+86 is 36\.00 but .* \+ tax 5 come to 37/);
+  });
+
+  it('adds up exactly: no binary floating point drift', () => {
+    const lines = Array.from({ length: 10 }, (_, i) => [`LIN+${i + 1}`, 'QTY+47:1', 'MOA+203:0.10', `RFF+LI:L${i}`]).flat();
+    const invoice = invoiceOf(['BGM+380+X+9', ...lines, 'UNS+S', 'MOA+79:1.00', 'MOA+86:1.00']);
+    assert.equal(balance(invoice).ok, true);
+  });
+
+  it('names a line without MOA+203, and a summary with no total', () => {
+    const result = balance(invoiceOf(['BGM+380+X+9', 'LIN+1', 'QTY+47:1', 'UNS+S']));
+    assert.deepEqual(
+      result.problems.map((p) => p.tag),
+      ['LIN', 'UNS'],
+    );
+  });
+
+  it('refuses an invoice with an amount that is not a number, or no BGM, or of another type', () => {
+    const read = (type: string, body: string[]) =>
+      readInvoice(readInterchange(interchange([message('M1', type, body)])).interchange!.messages[0]!);
+    const badAmount = read(
+      'INVOIC',
+      invoiceBody().map((s) => (s === 'MOA+203:20.00' ? 'MOA+203:20.00EUR' : s)),
+    );
+    assert.ok('problems' in badAmount);
+    assert.equal(badAmount.problems[0]!.tag, 'MOA');
+    assert.match(badAmount.problems[0]!.text, /MOA\+203 amount "20\.00EUR" is not a number/);
+    const noBgm = read('INVOIC', invoiceBody().slice(1));
+    assert.ok('problems' in noBgm && /has no BGM/.test(noBgm.problems[0]!.text));
+    const other = read('ORDRSP', invoiceBody());
+    assert.ok('problems' in other && /is ORDRSP, not INVOIC/.test(other.problems[0]!.text));
+  });
+});
