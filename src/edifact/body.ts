@@ -208,8 +208,8 @@ export function readBody(message: Message): { body: Body; problems: EdifactProbl
       case 'NAD':
         party = { qualifier: c(0), id: c(1), agency: c(1, 2), references: [], at };
         if (c(3)) party.name = seg.elements[3]!.filter(Boolean).join(' ');
-        if (line || summary) bad('NAD inside the line items: parties are read only in the header');
-        else body.parties.push(party);
+        // A line's own parties (rare in library files) are not read; their RFF go with them, unread.
+        if (!line && !summary) body.parties.push(party);
         break;
       case 'RFF': {
         const reference = { qualifier: c(0), value: c(0, 1), at };

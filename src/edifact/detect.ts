@@ -1,7 +1,7 @@
 // Whether some bytes are an EDIFACT interchange, from the bytes alone (a vendor's file name says
 // little: .CEI, .EDI, .txt). Looks for UNA or UNB first, after an optional BOM and white space, and
 // lists the message types of the UNH segments it can read.
-import { DEFAULT_MAX_SEGMENTS } from './interchange.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_SEGMENTS, type ReadLimits } from './interchange.ts';
 import type { EdifactProblem } from './problems.ts';
 import { tokenize } from './syntax.ts';
 
@@ -29,11 +29,19 @@ function startsLikeEdifact(head: string): boolean {
 }
 
 /** Says whether `bytes` are EDIFACT and which message types they hold; never throws. */
-export function detect(bytes: Uint8Array, maxSegments = DEFAULT_MAX_SEGMENTS): Detection {
+export function detect(bytes: Uint8Array, limits: ReadLimits = {}): Detection {
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (!startsLikeEdifact(buffer.subarray(0, LOOK).toString('latin1'))) return { edifact: false, messageTypes: [] };
-  const tokens = tokenize(buffer.toString('latin1').trimStart(), maxSegments);
+  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.byteLength > maxBytes) {
+    return {
+      edifact: true,
+      messageTypes: [],
+      problem: { kind: 'limit', text: `the input is ${bytes.byteLength} bytes, more than the ${maxBytes} allowed: not listed` },
+    };
+  }
+  const tokens = tokenize(buffer.toString('latin1').trimStart(), limits.maxSegments ?? DEFAULT_MAX_SEGMENTS);
   const types: string[] = [];
   for (const seg of tokens.segments) {
     const type = seg.tag === 'UNH' ? seg.elements[1]?.[0] : undefined;

@@ -3,9 +3,9 @@
 // files, no network. docs/edifact.md lists the segments and qualifiers read and written.
 //
 //   const { interchange, envelopeOk, problems } = readInterchange(bytes);
-//   for (const message of interchange?.messages ?? []) {
-//     const read = readInvoice(message);
-//     if ('invoice' in read) balance(read.invoice);
+//   if (interchange && envelopeOk) {
+//     const { invoices, problems: refused } = readInvoices(interchange);
+//     for (const invoice of invoices) balance(invoice); // { ok, problems, figures }
 //   }
 export type {
   AllowanceCharge,
@@ -38,6 +38,7 @@ export {
 export { readInvoice, type Invoice, type InvoiceLine } from './invoice.ts';
 export { readOrderResponse, type LineStatus, type OrderResponse, type OrderResponseLine } from './order-response.ts';
 export { readOrder } from './orders-read.ts';
+export { readInvoices, readOrderResponses } from './read-all.ts';
 export { escapeText, writeOrders, type Order, type OrderBatch, type OrderCopy, type OrderLine, type OrderPartyId } from './orders.ts';
 export type { EdifactProblem, ProblemKind, SegmentAt } from './problems.ts';
 export { DEFAULT_DELIMITERS, tokenize, type Delimiters, type Segment, type Tokens } from './syntax.ts';

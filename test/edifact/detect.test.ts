@@ -37,4 +37,12 @@ describe('EDIFACT detect', () => {
       assert.deepEqual(detect(bytes), { edifact: false, messageTypes: [] }, bytes.toString('latin1'));
     }
   });
+
+  it('does not list the messages of an input over the size limit', () => {
+    const text = interchange([message('M1', 'INVOIC', invoiceBody())]);
+    const result = detect(Buffer.from(text), { maxBytes: 100 });
+    assert.equal(result.edifact, true);
+    assert.deepEqual(result.messageTypes, []);
+    assert.equal(result.problem?.kind, 'limit');
+  });
 });

@@ -2,8 +2,8 @@
 // allowances, and the summary totals checked against the lines in exact decimals.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { balance, readInterchange, readInvoice, type Invoice } from '../../src/edifact/index.ts';
-import { interchange, invoiceBody, message, SUMMARY } from './messages.ts';
+import { balance, readInterchange, readInvoice, readInvoices, type Invoice } from '../../src/edifact/index.ts';
+import { interchange, invoiceBody, message, orderResponseBody, SUMMARY } from './messages.ts';
 
 function invoiceOf(body: string[]): Invoice {
   const { interchange: read, problems } = readInterchange(interchange([message('M1', 'INVOIC', body)]));
@@ -170,5 +170,26 @@ describe('EDIFACT INVOIC', () => {
     assert.ok('problems' in noBgm && /has no BGM/.test(noBgm.problems[0]!.text));
     const other = read('ORDRSP', invoiceBody());
     assert.ok('problems' in other && /is ORDRSP, not INVOIC/.test(other.problems[0]!.text));
+  });
+
+  it('readInvoices reads every INVOIC of a file and names a message of another type', () => {
+    const read = readInterchange(
+      interchange([
+        message('M1', 'INVOIC', invoiceBody()),
+        message('R1', 'ORDRSP', orderResponseBody()),
+        message('M2', 'INVOIC', invoiceBody()),
+      ]),
+    );
+    const { invoices, problems } = readInvoices(read.interchange!);
+    assert.deepEqual(
+      invoices.map((i) => [i.messageReference, i.messageIndex]),
+      [
+        ['M1', 0],
+        ['M2', 2],
+      ],
+    );
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0]!.messageIndex, 1);
+    assert.match(problems[0]!.text, /R1 is ORDRSP, not INVOIC/);
   });
 });
