@@ -1,7 +1,7 @@
 // The layers' boundaries (CONTRIBUTING.md, "Layout"): they only point down. A domain asks another
 // domain's service, never its repository; rules (services, repositories, helpers) know nothing of
 // a door (src/http/, src/cli/), not even through a door's own file (present.ts and the like); the
-// lowest layers (src/shared/, src/db/, src/marc/) know no domain.
+// lowest layers (src/shared/, src/db/, src/marc/, src/edifact/) know no domain.
 // eslint.config.js applies these; test/lint/boundaries.test.ts shows that each one fails a violation.
 
 const otherRepository = {
@@ -51,4 +51,5 @@ export const boundaries = [
   { files: ['src/shared/**/*.ts'], rules: restrict(within('shared', ['shared'])) },
   { files: ['src/db/**/*.ts'], rules: restrict(within('db', ['db', 'shared'])) },
   { files: ['src/marc/**/*.ts'], rules: restrict(within('marc', ['marc', 'db', 'shared'])) },
+  { files: ['src/edifact/**/*.ts'], rules: restrict(within('edifact', ['edifact', 'shared'])) },
 ];

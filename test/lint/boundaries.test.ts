@@ -69,6 +69,8 @@ describe('layer boundaries', () => {
     assert.equal((await messages('src/db/open.ts', "import { x } from '../bibs/service.ts';\n")).length, 1);
     assert.equal((await messages('src/shared/money.ts', "import { fail } from '../db/errors.ts';\n")).length, 1);
     assert.equal((await messages('src/marc/read.ts', "import { x } from '../items/from-marc.ts';\n")).length, 1);
+    assert.equal((await messages('src/edifact/orders.ts', "import { x } from '../acquisitions/invoices/pricing.ts';\n")).length, 1);
+    assert.deepEqual(await messages('src/edifact/balance.ts', "import { sum } from '../shared/money.ts';\n"), []);
     assert.deepEqual(
       await messages(
         'src/db/list-filters.ts',
