@@ -35,7 +35,7 @@ export {
   type PartyId,
   type ReadLimits,
 } from './interchange.ts';
-export { readInvoice, type Invoice, type InvoiceLine } from './invoice.ts';
+export { readInvoice, type Invoice, type InvoiceLine, type InvoiceTotals } from './invoice.ts';
 export { readOrderResponse, type LineStatus, type OrderResponse, type OrderResponseLine } from './order-response.ts';
 export { readOrder } from './orders-read.ts';
 export { readInvoices, readOrderResponses } from './read-all.ts';

@@ -64,6 +64,8 @@ export interface Invoice {
   /** Message-level allowances and charges (before the first line). */
   allowances: AllowanceCharge[];
   lines: InvoiceLine[];
+  /** The summary's totals by name (also in `summary`). */
+  totals: InvoiceTotals;
   summary: {
     amounts: Amount[];
     taxes: Tax[];
@@ -72,6 +74,35 @@ export interface Invoice {
     at?: SegmentAt;
   };
   at: SegmentAt;
+}
+
+/** The summary MOA by what they mean; taxable and tax may come inside the summary's TAX groups. */
+export interface InvoiceTotals {
+  /** MOA+79: total of the line items. */
+  lineItems?: Amount;
+  /** MOA+129: amount subject to payment discount. */
+  subjectToDiscount?: Amount;
+  /** MOA+125: taxable amount. */
+  taxable?: Amount;
+  /** MOA+176 total tax, else MOA+124 tax. */
+  tax?: Amount;
+  /** MOA+86: message total. */
+  messageTotal?: Amount;
+  /** MOA+9: amount due. */
+  amountDue?: Amount;
+}
+
+function totalsOf(summary: Body['summary']): InvoiceTotals {
+  const all = [...summary.amounts, ...summary.taxes.flatMap((t) => t.amounts)];
+  const found: [keyof InvoiceTotals, Amount | undefined][] = [
+    ['lineItems', byQualifier(all, '79')],
+    ['subjectToDiscount', byQualifier(all, '129')],
+    ['taxable', byQualifier(all, '125')],
+    ['tax', byQualifier(all, '176') ?? byQualifier(all, '124')],
+    ['messageTotal', byQualifier(all, '86')],
+    ['amountDue', byQualifier(all, '9')],
+  ];
+  return Object.fromEntries(found.filter(([, amount]) => amount !== undefined));
 }
 
 /** The identifier to match a catalogue on: EN (EAN-13, ISBN-13) or IB (ISBN-10). */
@@ -129,6 +160,7 @@ export function readInvoice(message: Message): { invoice: Invoice } | { problems
     invoiceNumber: body.document!.number,
     allowances: body.allowances,
     lines: body.lines.map(invoiceLine),
+    totals: totalsOf(body.summary),
     summary: body.summary,
   };
   return { invoice };

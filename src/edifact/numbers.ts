@@ -6,6 +6,7 @@ const NUMBER = /^-?(?:\d+(?:[.,]\d*)?|[.,]\d+)$/;
 
 /** The number as decimal text with "." as its mark ("7,40" → "7.40", ",5" → "0.5"), or undefined when it is not one. */
 export function decimalText(raw: string): string | undefined {
+  // Forty characters is far past any amount or quantity; it keeps a garbage value out of decimal.js.
   if (raw.length > 40 || !NUMBER.test(raw)) return undefined;
   const text = raw.replace(',', '.');
   const negative = text.startsWith('-');

@@ -77,7 +77,7 @@ export interface OrderBatch {
   /** UNB sender (the library) and recipient (the supplier). */
   sender: OrderPartyId;
   recipient: OrderPartyId;
-  /** Preparation date and time. */
+  /** Preparation date and time, written in UTC. */
   prepared: Date;
   /** UNB test indicator: the supplier should not act on it. */
   test?: boolean;

@@ -62,7 +62,7 @@ function isTag(tag: string): boolean {
 /** The UNA's six characters, or why they cannot serve. */
 function readServiceAdvice(advice: string): Delimiters | string {
   if (advice.length < 6) return 'the UNA service string advice is cut short: it needs six characters after "UNA"';
-  const [component, element, decimal, release, repetition, segment] = [...advice] as [string, string, string, string, string, string];
+  const [component, element, decimal, release, repetition, segment] = advice.split('') as [string, string, string, string, string, string];
   if (decimal !== '.' && decimal !== ',') return `the UNA gives "${decimal}" as the decimal mark: it must be "." or ","`;
   const named = { component, element, release, segment };
   for (const [name, c] of Object.entries(named)) {
@@ -101,7 +101,8 @@ export function tokenize(text: string, maxSegments: number): Tokens {
   const serviceAdvice = text.startsWith('UNA', i);
   if (serviceAdvice) {
     const read = readServiceAdvice(text.slice(i + 3, i + 9));
-    if (typeof read === 'string') return tokens({ kind: 'syntax', segment: 0, tag: 'UNA', line, text: read });
+    // The UNA is not a segment: the problem has no segment number.
+    if (typeof read === 'string') return tokens({ kind: 'syntax', tag: 'UNA', line, text: read });
     delimiters = read;
     i += 9;
   }
@@ -116,7 +117,7 @@ export function tokenize(text: string, maxSegments: number): Tokens {
         kind: 'limit',
         segment: position,
         line,
-        text: `more than ${maxSegments} segments: the interchange is refused unread`,
+        text: `more than ${maxSegments} segments: the interchange is refused`,
       });
     }
     const elements: string[][] = [];
@@ -128,7 +129,7 @@ export function tokenize(text: string, maxSegments: number): Tokens {
       const c = text[i]!;
       if (c === release) {
         if (i + 1 >= n) {
-          const tag = elements[0]?.[0] ?? value;
+          const tag = (elements[0]?.[0] ?? value).slice(0, 3);
           return tokens({
             kind: 'syntax',
             segment: position,

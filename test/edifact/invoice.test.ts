@@ -74,6 +74,13 @@ describe('EDIFACT INVOIC', () => {
         ['9', '36.00'],
       ],
     );
+    assert.deepEqual(Object.fromEntries(Object.entries(invoice.totals).map(([name, amount]) => [name, amount.value])), {
+      lineItems: '27.50',
+      taxable: '20.00',
+      tax: '4.00',
+      messageTotal: '36.00',
+      amountDue: '36.00',
+    });
     assert.deepEqual(
       invoice.summary.taxes[0]!.amounts.map((m) => m.qualifier),
       ['125', '124'],
@@ -191,5 +198,62 @@ describe('EDIFACT INVOIC', () => {
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.messageIndex, 1);
     assert.match(problems[0]!.text, /R1 is ORDRSP, not INVOIC/);
+  });
+
+  it('balances the common supplier shape: CRLF lines, no UNA, line discounts, only MOA+129 and MOA+9', () => {
+    const line = (n: number, isbn: string, net: string, gross: string, off: string) => [
+      `LIN+${n}++${isbn}:EN`,
+      'IMD+L+009+:::Author, An',
+      'QTY+47:1',
+      `GIR+001+3914000000000${n}:LAC+MAIN:LLO+ADULT:LSQ`,
+      `MOA+203:${net}`,
+      `MOA+52:${off}`,
+      `PRI+AAA:${net}`,
+      `PRI+AAB:${gross}`,
+      `RFF+LI:77/${n}`,
+      'TAX+7+VAT+++:::0+Z',
+      'MOA+124:0',
+      'ALC+A++++DI::28',
+      'PCD+3:35',
+      `MOA+8:${off}`,
+      'TAX+7+VAT+++:::0+Z',
+    ];
+    const body = [
+      'BGM+380+900123+43',
+      'DTM+131:20261120:102',
+      'DTM+137:20261120:102',
+      'RFF+DQ:900123',
+      'NAD+BY+1234567::31B',
+      'NAD+SU+5099999000017::9',
+      'CUX+2:GBP:4',
+      'PAT+1++5:3:D:30',
+      ...line(1, '9781234567897', '6.49', '9.99', '3.50'),
+      ...line(2, '9780000000002', '11.04', '16.99', '5.95'),
+      'UNS+S',
+      'CNT+2:2',
+      'MOA+129:17.530',
+      'MOA+9:17.530',
+      'TAX+7+VAT+++:::0+Z',
+      'MOA+125:17.530',
+      'MOA+124:0',
+    ];
+    const text = interchange([message('900123', 'INVOIC', body)], { una: false }).replaceAll("'", "'\r\n");
+    const { interchange: read, problems } = readInterchange(Buffer.from(text, 'latin1'));
+    assert.deepEqual(problems, []);
+    const result = readInvoice(read!.messages[0]!);
+    assert.ok('invoice' in result);
+    assert.deepEqual(
+      result.invoice.lines.map((l) => [l.orderLineReference, l.item.copies[0]!.fields]),
+      [
+        ['77/1', { LAC: '39140000000001', LLO: 'MAIN', LSQ: 'ADULT' }],
+        ['77/2', { LAC: '39140000000002', LLO: 'MAIN', LSQ: 'ADULT' }],
+      ],
+    );
+    assert.equal(result.invoice.lines[1]!.item.at.line, 26, 'the line of the file is kept');
+    assert.deepEqual(balance(result.invoice), {
+      ok: true,
+      problems: [],
+      figures: { lines: '17.53', charges: '0', allowances: '0', tax: '0', expected: '17.53' },
+    });
   });
 });
