@@ -175,16 +175,19 @@ export function readBody(message: Message): { body: Body; problems: EdifactProbl
   let group: Tax | AllowanceCharge | undefined;
   let summary = false;
   const segs = message.segments;
+  // The segment being read and its place; the helpers below read them (made once, not per segment).
+  let seg = segs[0]!;
+  let at = message.at;
+  const bad = (text: string) => problems.push(problemAt('content', at, `${describeAt(at)}: ${text}`));
+  const number = (raw: string, what: string): string | undefined => {
+    const value = decimalText(raw);
+    if (value === undefined) bad(`${what} "${raw}" is not a number`);
+    return value;
+  };
+  const c = (e: number, i = 0) => component(seg, e, i);
   for (let k = 1; k < segs.length - 1; k++) {
-    const seg = segs[k]!;
-    const at = messageSegmentAt(message, seg);
-    const bad = (text: string) => problems.push(problemAt('content', at, `${describeAt(at)}: ${text}`));
-    const number = (raw: string, what: string): string | undefined => {
-      const value = decimalText(raw);
-      if (value === undefined) bad(`${what} "${raw}" is not a number`);
-      return value;
-    };
-    const c = (e: number, i = 0) => component(seg, e, i);
+    seg = segs[k]!;
+    at = messageSegmentAt(message, seg);
     if (seg.tag !== 'MOA' && seg.tag !== 'PCD') group = undefined;
     if (seg.tag !== 'RFF') party = undefined;
     const where = summary ? body.summary : (line ?? body);

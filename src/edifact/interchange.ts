@@ -91,7 +91,13 @@ export function segmentAt(seg: Segment): SegmentAt {
 
 /** The place of a segment inside a message. */
 export function messageSegmentAt(message: Message, seg: Segment): SegmentAt {
-  return { ...segmentAt(seg), messageSegment: seg.position - message.segments[0]!.position + 1, messageIndex: message.index };
+  return {
+    segment: seg.position,
+    tag: seg.tag,
+    line: seg.line,
+    messageSegment: seg.position - message.at.segment + 1,
+    messageIndex: message.index,
+  };
 }
 
 const UTF8 = new Set(['UNOY', 'UNOW']);

@@ -107,6 +107,11 @@ export function tokenize(text: string, maxSegments: number): Tokens {
     i += 9;
   }
   const { component, element, release, segment } = delimiters;
+  // Character codes, compared in the loop below (-1 for no release character: no code matches it).
+  const COMPONENT = component.charCodeAt(0);
+  const ELEMENT = element.charCodeAt(0);
+  const SEGMENT = segment.charCodeAt(0);
+  const RELEASE = release === '' ? -1 : release.charCodeAt(0);
   for (;;) {
     skipBreaks();
     if (i >= n) return tokens();
@@ -126,8 +131,8 @@ export function tokenize(text: string, maxSegments: number): Tokens {
     let run = i;
     let terminated = false;
     while (i < n) {
-      const c = text[i]!;
-      if (c === release) {
+      const c = text.charCodeAt(i);
+      if (c === RELEASE) {
         if (i + 1 >= n) {
           const tag = (elements[0]?.[0] ?? value).slice(0, 3);
           return tokens({
@@ -142,21 +147,21 @@ export function tokenize(text: string, maxSegments: number): Tokens {
         if (text[i + 1] === '\n') line++;
         i += 2;
         run = i;
-      } else if (c === segment || c === element || c === component) {
+      } else if (c === SEGMENT || c === ELEMENT || c === COMPONENT) {
         value += text.slice(run, i);
         components.push(value);
         value = '';
         i++;
         run = i;
-        if (c === component) continue;
+        if (c === COMPONENT) continue;
         elements.push(components);
         components = [];
-        if (c === segment) {
+        if (c === SEGMENT) {
           terminated = true;
           break;
         }
-      } else if (c === '\n' || c === '\r') {
-        if (c === '\n') line++;
+      } else if (c === LF || c === CR) {
+        if (c === LF) line++;
         value += text.slice(run, i);
         i++;
         run = i;
