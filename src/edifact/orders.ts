@@ -143,7 +143,7 @@ function partyId(field: string, party: OrderPartyId, w: Writer): string {
   if (!['14', '31B', '91', '92'].includes(party.qualifier))
     throw fail.invalidInput(`${field}.qualifier: "${party.qualifier}" is not 14, 31B, 91 or 92`);
   if (party.id === '') throw fail.invalidInput(`${field}.id: empty`);
-  return `${w.text(`${field}.id`, party.id, 35)}`;
+  return w.text(`${field}.id`, party.id, 35);
 }
 
 /** NAD's code list agency: 9 for a GLN/EAN (UNB's 14), the UNB qualifier otherwise. */
