@@ -2,6 +2,7 @@
 // the field, and the round trip through Carrel's own reader.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { readInterchange, readOrder, writeOrders, type OrderBatch } from '../../src/edifact/index.ts';
 import { DomainError } from '../../src/shared/errors.ts';
 
@@ -181,6 +182,49 @@ describe('EDIFACT ORDERS writer', () => {
     assert.match(
       refusal((b) => (b.controlReference = 'X'.repeat(15))),
       /^controlReference/,
+    );
+  });
+
+  it('round-trips any text, service characters and Latin-1 included (fast-check, fixed seed)', () => {
+    // Text made of the service characters, spaces, letters and Latin-1 letters, so every escape is met.
+    const char = fc.constantFrom('?', ':', '+', "'", ' ', 'a', 'Z', '9', 'é', 'ß', '.', ',');
+    const text = (min: number, max: number) => fc.string({ unit: char, minLength: min, maxLength: max });
+    const copyFields = {
+      branch: text(1, 35),
+      fund: text(1, 35),
+      stockCategory: text(1, 35),
+      sequence: text(1, 35),
+      shelfmark: text(1, 35),
+      loanCategory: text(1, 35),
+    };
+    // Plain objects, as a caller builds them (deepEqual compares prototypes).
+    const copy = fc.record(copyFields, { noNullPrototype: true });
+    const line = fc.integer({ min: 1, max: 3 }).chain((quantity) =>
+      fc.record(
+        {
+          reference: text(1, 35),
+          title: text(1, 150),
+          author: text(1, 80),
+          quantity: fc.constant(quantity),
+          copies: fc.array(copy, { minLength: quantity, maxLength: quantity }),
+          notes: fc.array(text(1, 350), { maxLength: 2 }),
+        },
+        { noNullPrototype: true },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 4 }), text(1, 35), (lines, orderNumber) => {
+        const b = batch();
+        // An empty list of notes is written as none and read back absent.
+        const written = lines.map(({ notes, ...rest }) => (notes.length > 0 ? { ...rest, notes } : rest));
+        b.orders = [{ ...b.orders[0]!, orderNumber, lines: written }];
+        const { interchange, problems } = readInterchange(writeOrders(b).bytes);
+        assert.deepEqual(problems, []);
+        const read = readOrder(interchange!.messages[0]!);
+        assert.ok('order' in read);
+        assert.deepEqual(read.order, b.orders[0]);
+      }),
+      { seed: 20261129, numRuns: 300 },
     );
   });
 });
