@@ -105,9 +105,9 @@ function totalsOf(summary: Body['summary']): InvoiceTotals {
   return Object.fromEntries(found.filter(([, amount]) => amount !== undefined));
 }
 
-/** The identifier to match a catalogue on: EN (EAN-13, ISBN-13) or IB (ISBN-10). */
+/** The identifier to match a catalogue on: EN (EAN-13, ISBN-13) or IB (ISBN-10); never a PIA+3 substitute's. */
 export function isbnOf(item: LineItem): string | undefined {
-  const ids = [...(item.itemId ? [item.itemId] : []), ...item.additionalIds];
+  const ids = [...(item.itemId ? [item.itemId] : []), ...item.additionalIds.filter((id) => id.function !== '3')];
   return ids.find((id) => id.type === 'EN' || id.type === 'IB')?.id;
 }
 

@@ -1,7 +1,17 @@
 // ORDRSP as library suppliers send it (EDItEUR library subset of D96A ORDRSP): for each line of an
 // order, what the supplier will do, read from the LIN action code, the coded FTX+LIN (EDItEUR code
 // lists 12B order line status and 8B availability) and the back-ordered quantity.
-import { byQualifier, readBody, type DateValue, type FreeText, type LineItem, type Party, type Price, type Reference } from './body.ts';
+import {
+  byQualifier,
+  readBody,
+  type DateValue,
+  type FreeText,
+  type ItemId,
+  type LineItem,
+  type Party,
+  type Price,
+  type Reference,
+} from './body.ts';
 import type { Message } from './interchange.ts';
 import { headerOf, isbnOf } from './invoice.ts';
 import { describeAt, problemAt, type EdifactProblem, type SegmentAt } from './problems.ts';
@@ -25,6 +35,8 @@ export interface OrderResponseLine {
   /** The coded FTX+LIN that said most about the status, when one did. */
   statusNote?: FreeText;
   isbn?: string;
+  /** PIA+3 ("substituted by"): the item the supplier will send instead. */
+  substitute?: ItemId;
   /** RFF+LI: the library's order line reference this answers. */
   orderLineReference?: string;
   /** RFF+SLI: the supplier's own line reference. */
@@ -138,6 +150,10 @@ function responseLine(item: LineItem): OrderResponseLine {
   set('action', item.action);
   set('statusNote', note);
   set('isbn', isbnOf(item));
+  set(
+    'substitute',
+    item.additionalIds.find((id) => id.function === '3'),
+  );
   set('orderLineReference', byQualifier(item.references, 'LI')?.value);
   set('supplierLineReference', byQualifier(item.references, 'SLI')?.value);
   set('ordered', byQualifier(item.quantities, '21')?.value);

@@ -100,6 +100,8 @@ export function orderResponseBody(): string[] {
     'FTX+LIN++OP:8B:28',
     'RFF+LI:ORD-1/3',
     'LIN+4',
+    'PIA+3+9782222222226:EN',
+    'PIA+5+9781111111113:EN',
     'QTY+21:1',
     'FTX+LIN++110:12B:28+Paperback sent:instead of hardback',
     'RFF+LI:ORD-1/4',

@@ -52,6 +52,8 @@ describe('EDIFACT ORDRSP', () => {
     assert.equal(two!.availabilityDate?.value, '20270115');
     assert.equal(two!.supplierLineReference, 'SUP-9');
     assert.equal(four!.notes[0]!.text, 'Paperback sent instead of hardback');
+    assert.equal(four!.isbn, '9781111111113', 'the ordered item, not the substitute');
+    assert.equal(four!.substitute?.id, '9782222222226');
   });
 
   it('a back-ordered quantity alone makes an accepted line back-ordered, never a cancelled one', () => {
