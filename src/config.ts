@@ -44,6 +44,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Load the demo catalogue into an empty embedded database at start-up. */
   demoCatalogue: boolean;
+  /** The key that seals secrets Carrel keeps (CARREL_SECRETS_KEY); absent: a key file in dataDir (SecretBox). */
+  secretsKey: Buffer | undefined;
   /** The library's name, as the public catalogue pages show it. */
   libraryName: string;
   /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
@@ -189,6 +191,16 @@ function tlsFiles(env: Env, certName: string, keyName: string): { certFile: stri
   return { certFile, keyFile };
 }
 
+/** 32 bytes, base64: an AES-256 key. */
+function key32(env: Env, name: string): Buffer | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32 || key.toString('base64') !== raw)
+    throw new ConfigError(`${name} must be 32 bytes in base64 (make one with: openssl rand -base64 32)`);
+  return key;
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]?.toLowerCase();
   if (raw === undefined || raw === '') return fallback;
@@ -270,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchIndexMs: int(env, 'CARREL_SEARCH_INDEX_MS', 250, 20, 60000),
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
     demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),
+    secretsKey: key32(env, 'CARREL_SECRETS_KEY'),
     libraryName: env.CARREL_LIBRARY_NAME?.trim().slice(0, 100) || 'Carrel Public Library',
     pinLimits: {
       barcodeFailures: int(env, 'CARREL_PIN_BARCODE_FAILURES', 5, 1, 1000),

@@ -18,6 +18,7 @@ export const SPECIFIC_CODES = {
   useTaxCodeInUse: 11,
   codeTaken: 12,
   fundTotalTooLarge: 13,
+  partyIdTaken: 14,
 } as const;
 
 const c = SPECIFIC_CODES;
@@ -40,4 +41,6 @@ export const refuse = {
   fundTotalTooLarge: (codes: readonly string[]) =>
     fail.refused(c.fundTotalTooLarge, `the totals of fund ${list(codes)} would exceed ${MAX_FUND_TOTAL}`),
   codeTaken: (what: string, code: string) => fail.conflict(c.codeTaken, `there is already a ${what} with code ${code}`),
+  partyIdTaken: (id: string, vendor: string) =>
+    fail.conflict(c.partyIdTaken, `party identifier ${id} already names vendor ${vendor}: an identifier names one vendor`),
 };

@@ -49,3 +49,12 @@ export function milliseconds(value: string): number {
 export function progressBar(format: string, json: boolean | undefined): SingleBar | undefined {
   return process.stderr.isTTY && !json ? new SingleBar({ format, hideCursor: true }, Presets.shades_classic) : undefined;
 }
+
+/** All of standard input, less one final line break: a secret given as `--…-stdin`, never on the command line (where `ps` shows it). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}

@@ -1,6 +1,6 @@
 // `carrel patrons …`: create and list patrons with the same service the HTTP API uses.
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, print, table } from '../cli/common.ts';
+import { CliError, print, readStdin, table } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
 import { PATRON_FIELDS, presentPatron } from './present.ts';
 
@@ -11,14 +11,6 @@ function count(max: number) {
   };
 }
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
-}
 
 interface CreateOptions {
   name: string[];

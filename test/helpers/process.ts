@@ -76,10 +76,17 @@ function bundledCli(): Promise<string> {
   return bundled;
 }
 
-export async function carrel(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `input`: written to the command's standard input (a secret given with `--…-stdin`). */
+export async function carrel(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const cli = await bundledCli();
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
+    const running = run(process.execPath, [cli, ...args], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
+    if (input !== undefined) running.child.stdin?.end(input);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };

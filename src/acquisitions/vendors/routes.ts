@@ -1,4 +1,6 @@
-// /vendors: list and read vendors; create and change them (Acquisitions_Write).
+// /vendors: list and read vendors; create and change them (Acquisitions_Write); /vendors/{id}/edi:
+// their EDI identity and how Carrel reaches their server (Carrel's own resource: Sierra keeps EDI
+// settings outside its API). The password is written, never answered.
 import { Type, type TSchema } from 'typebox';
 import { access } from '../../http/access.ts';
 import { recordLink } from '../../http/links.ts';
@@ -6,6 +8,7 @@ import { DEFAULT_LIMIT, pagingQuery, parseFields } from '../../http/params.ts';
 import { parseIdFilter, parseRecordId } from '../../shared/filters.ts';
 import { errorRef, LinkAnswer } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import { PROTOCOLS, QUALIFIERS, type VendorEdiService } from './edi.ts';
 import type { VendorService } from './service.ts';
 import { VENDOR_FIELDS, presentVendor, type VendorField } from './present.ts';
 
@@ -133,6 +136,99 @@ export function vendorRoutes(app: App, vendors: VendorService, publicBaseUrl: st
     async (request, reply) => {
       await vendors.update(parseRecordId('id', request.params.id), request.body);
       return reply.code(204).send(null);
+    },
+  );
+}
+
+const PartyId = Type.Object(
+  {
+    qualifier: Type.Union(
+      QUALIFIERS.map((q) => Type.Literal(q)),
+      { description: '31B: SAN; 14: GLN; 91/92: an identifier the supplier or the buyer assigned.' },
+    ),
+    id: Type.String({ maxLength: 40 }),
+  },
+  { additionalProperties: false },
+);
+
+export const VendorEdiSchema = Type.Object(
+  {
+    partyIds: Type.Array(PartyId, { description: 'How the vendor names itself in an interchange (UNB, NAD+SU).' }),
+    libraryPartyId: Type.Union([PartyId, Type.Null()], { description: 'How this vendor knows the library (UNB sender, NAD+BY).' }),
+    connection: Type.Union([
+      Type.Object({
+        protocol: Type.String(),
+        host: Type.String(),
+        port: Type.Integer(),
+        user: Type.String(),
+        passwordSet: Type.Boolean(),
+        ordersFolder: Type.String(),
+        filesFolder: Type.String(),
+      }),
+      Type.Null(),
+    ]),
+  },
+  { $id: 'VendorEdi', additionalProperties: false },
+);
+
+const VendorEdiUpdate = Type.Object(
+  {
+    partyIds: Type.Optional(Type.Array(PartyId, { maxItems: 20, description: 'Replaces the list.' })),
+    libraryPartyId: Type.Optional(Type.Union([PartyId, Type.Null()])),
+    connection: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            protocol: Type.Union(PROTOCOLS.map((p) => Type.Literal(p))),
+            host: Type.String({ maxLength: 253 }),
+            port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+            user: Type.String({ maxLength: 200 }),
+            password: Type.Optional(Type.String({ maxLength: 1000, description: 'Kept sealed; absent: the one kept stays.' })),
+            ordersFolder: Type.Optional(Type.String({ maxLength: 500, description: 'Where Carrel puts orders on the server.' })),
+            filesFolder: Type.Optional(Type.String({ maxLength: 500, description: 'Where Carrel fetches responses and invoices.' })),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false, description: 'Given members change; null clears one.' },
+);
+
+export function vendorEdiRoutes(app: App, vendors: VendorService, edi: VendorEdiService): void {
+  app.get(
+    '/vendors/:id/edi',
+    {
+      config: { access: access.need('Acquisitions_Read') },
+      schema: {
+        summary: 'Get a vendor’s EDI settings',
+        tags: ['acquisitions'],
+        params: IdParams,
+        response: { 200: Type.Ref('VendorEdi'), 404: errorRef },
+      },
+    },
+    async (request) => {
+      const vendor = await vendors.get(parseRecordId('id', request.params.id));
+      return edi.get(vendor.id);
+    },
+  );
+
+  app.put(
+    '/vendors/:id/edi',
+    {
+      config: { access: access.need('Acquisitions_Write') },
+      schema: {
+        summary: 'Change a vendor’s EDI settings',
+        tags: ['acquisitions'],
+        params: IdParams,
+        body: VendorEdiUpdate,
+        response: { 200: Type.Ref('VendorEdi'), 404: errorRef, 409: errorRef },
+      },
+    },
+    async (request) => {
+      const vendor = await vendors.get(parseRecordId('id', request.params.id));
+      return edi.set(vendor.id, request.body);
     },
   );
 }
