@@ -24,6 +24,7 @@ import { circLog } from './circ-log/index.ts';
 import { holds } from './holds/index.ts';
 import { idempotency } from './idempotency/index.ts';
 import { invoices } from './acquisitions/invoices/index.ts';
+import { orders } from './acquisitions/orders/index.ts';
 import { holdings } from './holdings/index.ts';
 import { items } from './items/index.ts';
 import { library } from './library/index.ts';
@@ -68,6 +69,8 @@ export const DOMAINS: readonly Domain[] = [
   useTax,
   funds,
   vendors,
+  // Orders before invoices: paying an invoice line releases its order's encumbrance.
+  orders,
   invoices,
   circLog,
   // Patrons before holds: holds lock patrons through PatronService; deleting a patron cancels

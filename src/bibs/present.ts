@@ -43,6 +43,7 @@ export const bibExtrasFor = (fields: readonly BibField[]) => ({
   marc: fields.includes('varFields') || fields.includes('marc'),
   holdings: fields.includes('fixedFields') || fields.includes('locations'),
   holds: fields.includes('holdCount'),
+  orders: fields.includes('orders'),
 });
 
 /** Text folded for sorting and matching: lower case, no diacritics, no punctuation. */
@@ -104,8 +105,7 @@ export const presentBib: Presenter<BibRow, BibField, BibContext> = recordPresent
   normAuthor: (row) => normalizeText(row.author),
   varFields: (row, { asText }) =>
     asText && row.marc_text ? new RawJson((out) => writeVarFields(row.marc_text!, out)) : row.marc ? varFields(row.marc) : undefined,
-  // Order records are not kept (acquisitions keeps invoices): no bib has an order.
-  orders: () => [],
+  orders: (row) => row.order_info ?? [],
   locations: (row) => row.item_holdings?.locations,
   marc: (row, { asText }) => (asText && row.marc_text ? RawJson.text(row.marc_text) : (row.marc ?? undefined)),
   holdCount: (row) => row.hold_count,

@@ -34,6 +34,8 @@ export interface BibRow {
   item_holdings?: { copies: number; available: boolean; locations: { code: string; name: string }[] };
   /** Read with `holds` only: active holds on the bib. */
   hold_count?: number;
+  /** Read with `orders` only: each location of each order of the bib not cancelled. */
+  order_info?: { orderId: string; location: { code: string; name: string }; copies: number; date: string }[];
 }
 
 /** What a read includes beyond the derived columns. */
@@ -45,6 +47,8 @@ export interface BibExtras {
   holdings?: boolean;
   /** The count of active holds on the bib (`holdCount`). */
   holds?: boolean;
+  /** The bib's orders, a location each (`orders`). */
+  orders?: boolean;
 }
 
 // A bib's live items' count, locations and availability, for the fixed fields and `locations`: one
@@ -59,6 +63,13 @@ const ITEM_HOLDINGS = `(select json_build_object('copies', count(*),
 const AVAILABLE = `exists (select 1 from item_bibs ib join items i on i.id = ib.item_id
   where ib.bib_id = b.id and i.status = '${ITEM_STATUS.available}' and i.due_date is null and i.deleted_date is null and not i.suppressed) as available`;
 
+// Each location of each live, not cancelled order of the bib, in order and location order.
+const ORDER_INFO = `(select coalesce(json_agg(json_build_object('orderId', o.id::text,
+    'location', json_build_object('code', ol.location_code, 'name', coalesce(l.name, ol.location_code)),
+    'copies', ol.copies, 'date', to_char(o.order_date, 'YYYY-MM-DD')) order by o.id, ol.display_order), '[]')
+  from orders o join order_locations ol on ol.order_id = o.id left join locations l on l.code = ol.location_code
+  where o.bib_id = b.id and o.deleted_date is null and o.status <> 'z') as order_info`;
+
 // The MARC is read only when the answer shows it (varFields): a page of 2,000 bibs without it is a
 // fraction of the bytes.
 const columns = ({
@@ -66,13 +77,14 @@ const columns = ({
   marcText = false,
   holdings = false,
   holds = false,
+  orders = false,
 }: BibExtras) => `b.id::text, ${marc ? 'b.marc' : 'null as marc'}, ${marcText ? 'b.marc::text as marc_text' : 'null as marc_text'}, b.title, b.author, b.publish_year, b.lang, b.country, b.bib_level,
   b.material_type, m.description as material_type_desc, b.suppressed, to_char(b.catalog_date, 'YYYY-MM-DD') as catalog_date,
   b.created_date, b.updated_date, b.deleted_date, ${holdings ? ITEM_HOLDINGS : AVAILABLE}${
     holds
       ? `, (select count(*)::int from holds h where h.bib_id = b.id and h.record_type = 'b' and h.state in ${ACTIVE_SQL}) as hold_count`
       : ''
-  }`;
+  }${orders ? `, ${ORDER_INFO}` : ''}`;
 const FROM = 'bibs b left join material_types m on m.code = b.material_type';
 
 /**
@@ -308,7 +320,10 @@ export async function tombstoneBib(tx: Queryable, id: string, stamp: Date): Prom
 }
 
 export async function getBib(db: Queryable, id: string): Promise<BibRow | undefined> {
-  const rows = await db.query<BibRow>(`select ${columns({ marc: true, holdings: true, holds: true })} from ${FROM} where b.id = $1`, [id]);
+  const rows = await db.query<BibRow>(
+    `select ${columns({ marc: true, holdings: true, holds: true, orders: true })} from ${FROM} where b.id = $1`,
+    [id],
+  );
   return rows[0];
 }
 

@@ -38,7 +38,15 @@ export const BibSchema = Type.Object(
     normAuthor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     varFields: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
     orders: Type.Optional(
-      Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Order records are not kept: always empty.' }),
+      Type.Array(
+        Type.Object({
+          orderId: Type.String(),
+          location: Type.Object({ code: Type.String(), name: Type.String() }),
+          copies: Type.Integer(),
+          date: Type.String({ description: 'The order date, YYYY-MM-DD.' }),
+        }),
+        { description: 'Each location of each order of the bib that is not cancelled.' },
+      ),
     ),
     locations: Type.Optional(Type.Array(CodeName, { description: "The locations of the bib's items." })),
     marc: Type.Optional(

@@ -10,7 +10,7 @@ import { fail } from '../shared/errors.ts';
 import type { RecordKind } from '../shared/fixed-fields.ts';
 
 /** The record types a JSON query searches (Sierra's query endpoints: bibs, items, patrons). */
-export type QueryRecord = Exclude<RecordKind, 'holding'>;
+export type QueryRecord = Exclude<RecordKind, 'holding' | 'order'>;
 
 export const OPS = {
   equals: 1,

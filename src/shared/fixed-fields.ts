@@ -5,7 +5,7 @@
 // and Create Lists print the short one. Numbers and labels are Sierra's defaults (its "Fixed-length
 // fields" documentation, checked against answers published Sierra clients keep as fixtures).
 
-export type RecordKind = 'bib' | 'item' | 'patron' | 'holding';
+export type RecordKind = 'bib' | 'item' | 'patron' | 'holding' | 'order';
 
 export interface FixedFieldDef {
   /** The label in REST answers. */
@@ -108,6 +108,19 @@ export const FIXED_FIELDS = {
     137: def('E-Checkin', 'ECHECKIN'),
     159: def('Media Type', 'MEDIA TYPE'),
     266: def('Inherit Location', 'INHERIT LOC'),
+    ...EVERY_RECORD,
+  },
+  // Order records (Sierra's order fixed fields Carrel keeps).
+  order: {
+    1: def('Acq Type', 'ACQ TYPE'),
+    2: def('Location', 'LOCATION'),
+    3: def('Cat Date', 'CDATE'),
+    4: def('Claim', 'CLAIM'),
+    5: def('Copies', 'COPIES'),
+    13: def('Order Date', 'ODATE'),
+    17: def('Received Date', 'RDATE'),
+    19: def('Billing Location', 'BLOC'),
+    20: def('Order Status', 'STATUS'),
     ...EVERY_RECORD,
   },
 } as const satisfies Record<RecordKind, Record<number, FixedFieldDef>>;

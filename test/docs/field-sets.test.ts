@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FUND_FIELDS } from '../../src/acquisitions/funds/present.ts';
 import { INVOICE_FIELDS } from '../../src/acquisitions/invoices/present.ts';
+import { ORDER_FIELDS } from '../../src/acquisitions/orders/present.ts';
 import { VENDOR_FIELDS } from '../../src/acquisitions/vendors/present.ts';
 import { BIB_FIELDS } from '../../src/bibs/present.ts';
 import { BRANCH_FIELDS } from '../../src/branches/routes.ts';
@@ -31,6 +32,7 @@ const FIELD_SETS: Record<string, { fields: { all: readonly string[] }; read: str
   FUND_FIELDS: { fields: FUND_FIELDS, read: '/v6/funds/{code}' },
   VENDOR_FIELDS: { fields: VENDOR_FIELDS, read: '/v6/vendors/{id}' },
   INVOICE_FIELDS: { fields: INVOICE_FIELDS, read: '/v6/invoices/{id}' },
+  ORDER_FIELDS: { fields: ORDER_FIELDS, read: '/v6/orders/{id}' },
 };
 
 const SRC = path.resolve(import.meta.dirname, '../../src');

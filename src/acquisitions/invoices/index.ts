@@ -13,7 +13,9 @@ declare module '../../domain.ts' {
 
 export const invoices: Domain = {
   name: 'invoices',
-  services: ({ db, services }) => ({ invoices: new InvoiceService(db, services.funds, services.vendors, services.useTax) }),
+  services: ({ db, services }) => ({
+    invoices: new InvoiceService(db, services.funds, services.vendors, services.useTax, services.orders),
+  }),
   register: async (app, { services, config }) => {
     app.addSchema(LineItemSchema);
     app.addSchema(InvoiceSchema);

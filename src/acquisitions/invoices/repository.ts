@@ -48,6 +48,8 @@ export interface LineRow {
   note: string | null;
   bib_id: string | null;
   order_ref: string | null;
+  /** The order the line pays, when its reference names one. */
+  order_id: string | null;
 }
 
 const INVOICE_SELECT = `select i.id::text, i.inv_num, to_char(i.inv_date, 'YYYY-MM-DD') as inv_date, i.status, i.vendor_id::text,
@@ -60,7 +62,7 @@ const INVOICE_SELECT = `select i.id::text, i.inv_num, to_char(i.inv_date, 'YYYY-
 
 const LINE_SELECT = `select l.id::text, l.invoice_id::text, l.line_number, l.fund_id, f.code as fund_code, f.fund_name, l.amount::text,
   l.quantity, l.subtotal::text, l.use_tax, l.use_tax_rate::text, l.use_tax_amount::text, l.shipping::text, l.discount::text,
-  l.total::text, l.note, l.bib_id::text, l.order_ref
+  l.total::text, l.note, l.bib_id::text, l.order_ref, l.order_id::text
   from invoice_lines l join funds f on f.id = l.fund_id`;
 
 export async function getInvoice(db: Queryable, id: string): Promise<InvoiceRow | undefined> {
@@ -209,6 +211,7 @@ export interface LineRecord {
   note: string | null;
   bibId: string | null;
   order: string | null;
+  orderId: string | null;
 }
 
 /** Replaces an invoice's line items (one statement for all of them, however many). */
@@ -231,15 +234,16 @@ export async function replaceLines(tx: Queryable, invoiceId: string, lines: read
     note: l.note,
     bib_id: l.bibId,
     order_ref: l.order,
+    order_id: l.orderId,
   }));
   await tx.query(
     `insert into invoice_lines (id, invoice_id, line_number, fund_id, amount, quantity, subtotal, use_tax, use_tax_rate, use_tax_amount,
-       shipping, discount, total, note, bib_id, order_ref)
+       shipping, discount, total, note, bib_id, order_ref, order_id)
      select coalesce(r.id, nextval('invoice_line_ids')), $2, r.line_number, r.fund_id, r.amount, r.quantity, r.subtotal, r.use_tax,
-       r.use_tax_rate, r.use_tax_amount, r.shipping, r.discount, r.total, r.note, r.bib_id, r.order_ref
+       r.use_tax_rate, r.use_tax_amount, r.shipping, r.discount, r.total, r.note, r.bib_id, r.order_ref, r.order_id
      from jsonb_to_recordset($1::jsonb) as r(id bigint, line_number integer, fund_id integer, amount numeric, quantity integer,
        subtotal numeric, use_tax boolean, use_tax_rate numeric, use_tax_amount numeric, shipping numeric, discount numeric,
-       total numeric, note text, bib_id bigint, order_ref text)
+       total numeric, note text, bib_id bigint, order_ref text, order_id bigint)
      order by r.line_number`,
     [doc, invoiceId],
   );

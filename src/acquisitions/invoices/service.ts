@@ -8,6 +8,7 @@ import type { Db, Queryable } from '../../db/types.ts';
 import type { FundService } from '../funds/service.ts';
 import { parseCurrency } from '../funds/service.ts';
 import { fail } from '../../shared/errors.ts';
+import type { OrderService } from '../orders/service.ts';
 import type { UseTaxService } from '../use-tax/service.ts';
 import type { VendorService } from '../vendors/service.ts';
 import { Decimal, parseMoney, ZERO } from '../../shared/money.ts';
@@ -57,6 +58,7 @@ interface ParsedLine {
   note: string | null;
   bibId: string | null;
   order: string | null;
+  orderId?: string | null;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -131,6 +133,8 @@ function addTotals(into: Map<number, Decimal>, lines: readonly { fundId: number;
 }
 
 const lineTotals = (rows: readonly repo.LineRow[]) => rows.map((l) => ({ fundId: l.fund_id, total: new Decimal(l.total) }));
+// A line that pays an order encumbers nothing itself: the order holds the encumbrance until paid.
+const encumbering = (rows: readonly repo.LineRow[]) => lineTotals(rows.filter((l) => l.order_id === null));
 
 export class InvoiceService {
   constructor(
@@ -138,6 +142,7 @@ export class InvoiceService {
     private readonly funds: FundService,
     private readonly vendors: VendorService,
     private readonly useTax: UseTaxService,
+    private readonly orders: OrderService,
   ) {}
 
   /** Creates an invoice with its line items; answers its id. */
@@ -163,7 +168,7 @@ export class InvoiceService {
       const at = await stamp(tx);
       await this.lockUnpaid(tx, id);
       const deltas = new Map<number, Decimal>();
-      addTotals(deltas, lineTotals(await repo.invoiceLines(tx, id)), -1);
+      addTotals(deltas, encumbering(await repo.invoiceLines(tx, id)), -1);
       await this.funds.changeBalances(
         tx,
         [...deltas].map(([fundId, d]) => ({ fundId, encumbrance: d.toFixed(2), expenditure: '0' })),
@@ -187,12 +192,21 @@ export class InvoiceService {
       if (invoice.status === 's') throw refuse.suspended(id);
       const lines = await repo.invoiceLines(tx, id);
       if (lines.length === 0) throw refuse.noLineItems(id);
-      const byFund = new Map<number, Decimal>();
-      addTotals(byFund, lineTotals(lines), 1);
-      const changes = [...byFund].map(([fundId, total]) => ({
+      const byFund = new Map<number, { encumbrance: Decimal; expenditure: Decimal }>();
+      const move = (fundId: number, encumbrance: Decimal, expenditure: Decimal) => {
+        const was = byFund.get(fundId) ?? { encumbrance: ZERO, expenditure: ZERO };
+        byFund.set(fundId, { encumbrance: was.encumbrance.plus(encumbrance), expenditure: was.expenditure.plus(expenditure) });
+      };
+      for (const { fundId, total } of encumbering(lines)) move(fundId, total.negated(), total);
+      // Lines paying an order: the order releases its encumbrance for the copies paid.
+      const orderLines = lines.flatMap((l) =>
+        l.order_id === null ? [] : [{ orderId: l.order_id, fundId: l.fund_id, quantity: l.quantity, total: l.total }],
+      );
+      for (const c of await this.orders.payLines(tx, orderLines, at)) move(c.fundId, c.encumbrance, c.expenditure);
+      const changes = [...byFund].map(([fundId, d]) => ({
         fundId,
-        encumbrance: total.negated().toFixed(2),
-        expenditure: total.toFixed(2),
+        encumbrance: d.encumbrance.toFixed(2),
+        expenditure: d.expenditure.toFixed(2),
       }));
       await this.funds.changeBalances(tx, changes, at);
       await repo.markPaid(tx, id, at);
@@ -294,6 +308,14 @@ export class InvoiceService {
     const fundByCode = new Map(fundRows.map((f) => [f.code, f]));
     const unknownFunds = unique(lines.map((l) => l.fund)).filter((code) => !fundByCode.has(code));
     if (unknownFunds.length) throw refuse.unknownFunds(unknownFunds);
+    // An order reference naming one of the vendor's orders links the line to it (on the order's fund).
+    for (const [i, line] of lines.entries()) {
+      const order = line.order === null ? undefined : await this.orders.resolveReference(tx, line.order, vendorId!);
+      if (order && order.status === 'z') throw refuse.orderCancelled(order.id, `lineItems.${i}.order`);
+      if (order && order.fund_code !== line.fund)
+        throw fail.invalidInput(`lineItems.${i}.fund: order ${order.id} is on fund ${order.fund_code}, not ${line.fund}`);
+      line.orderId = order?.id ?? null;
+    }
     const bibIds = unique(lines.flatMap((l) => (l.bibId ? [l.bibId] : [])));
     const liveBibs = new Set(await repo.liveBibIds(tx, bibIds));
     const unknownBibs = bibIds.filter((id) => !liveBibs.has(id));
@@ -356,16 +378,17 @@ export class InvoiceService {
         note: line.note,
         bibId: line.bibId,
         order: line.order,
+        orderId: line.orderId ?? null,
       };
     });
     await repo.replaceLines(tx, id, records);
 
     // Encumbrance follows the unpaid lines: release the old totals, encumber the new ones.
     const deltas = new Map<number, Decimal>();
-    addTotals(deltas, lineTotals(oldLines), -1);
+    addTotals(deltas, encumbering(oldLines), -1);
     addTotals(
       deltas,
-      records.map((r) => ({ fundId: r.fundId, total: new Decimal(r.total) })),
+      records.filter((r) => r.orderId === null).map((r) => ({ fundId: r.fundId, total: new Decimal(r.total) })),
       1,
     );
     const changes = [...deltas]
