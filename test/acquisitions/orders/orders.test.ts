@@ -173,6 +173,28 @@ describe(`orders on ${ENGINE}`, () => {
     assert.equal(line[0]!.order_id, id);
   });
 
+  it('releases no more than the order still encumbers when an invoice pays more copies than ordered', async () => {
+    const id = await create(
+      writer,
+      '/v6/orders',
+      order({ copies: 1, location: [{ locationCode: 'mn', copies: 1 }], estimatedPrice: '5.00' }),
+    );
+    const start = await fund(reader, 'books');
+    const invoice = await create(writer, '/v6/invoices', {
+      invNum: `OVER-${id}`,
+      invDate: '2026-11-02',
+      vendorCode: 'ebsco',
+      lineItems: [{ fund: 'books', amount: '5.00', quantity: 2, order: id }],
+    });
+    assert.equal((await writer.send('POST', `/v6/invoices/${invoice}/pay`)).statusCode, 204);
+    const end = await fund(reader, 'books');
+    assert.equal(end.encumbrance, money(cents(start.encumbrance) - 500n));
+    assert.equal(end.expenditure, money(cents(start.expenditure) + 1000n));
+    const got = (await reader.get(`/v6/orders/${id}`)).json();
+    assert.equal(got.encumbrance, '0.00');
+    assert.equal(got.status.code, 'a');
+  });
+
   it('refuses an invoice line on another fund than its order’s, or naming a cancelled order', async () => {
     const id = await create(writer, '/v6/orders', order({ lineReference: 'FUNDS-1' }));
     const wrong = await writer.send('POST', '/v6/invoices', {
