@@ -87,9 +87,6 @@ const EMPTY = [
   'iii_user_application_myuser',
   'booking',
   'catmaint',
-  'order_status_property',
-  'order_status_property_name',
-  'order_status_property_myuser',
   'circ_loan_rule',
   'record_lock',
 ];
@@ -141,9 +138,21 @@ describe(`the rest of the sierra_view views on ${ENGINE}`, () => {
       `select m.record_num, c.index_tag, c.process_gmt, c.field from catmaint c join record_metadata m on m.id = c.record_metadata_id
        where c.process_gmt > now() - interval '7 days'`,
       `select b.*, i.barcode from booking b left join item_view i on i.id = b.item_record_id`,
-      `select s.code, n.name from order_status_property s join order_status_property_name n on n.order_status_property_id = s.id`,
     ];
     for (const report of reports) assert.deepEqual((await sql.run(report)).rows, [], report);
+  });
+
+  it('names the order statuses Carrel sets, in code order', async () => {
+    const report = `select s.code, n.name, s.display_order from order_status_property s
+      join order_status_property_name n on n.order_status_property_id = s.id order by s.display_order`;
+    assert.deepEqual((await sql.run(report)).rows, [
+      ['1', 'selection list', 0],
+      ['a', 'fully paid', 1],
+      ['o', 'on order', 2],
+      ['q', 'partly paid', 3],
+      ['z', 'cancelled', 4],
+    ]);
+    assert.deepEqual((await sql.run("select name from order_status_property_myuser where code = 'z'")).rows, [['cancelled']]);
   });
 
   it("shows Carrel's holdings records in holding_view, as holding_record has them", async () => {

@@ -272,7 +272,7 @@ export class OrderService {
     vendorId: string,
   ): Promise<{ id: string; fund_id: number; fund_code: string; status: repo.OrderStatus } | undefined> {
     // A record key with its dot carries a check digit (.o10000013); without the dot it has none.
-    const key = /^o?(\d{1,18})$/.exec(ref) ?? /^\.o(\d{1,18})[\dx]$/.exec(ref);
+    const key = /^o?(\d{1,18})$/.exec(ref) ?? /^\.o(\d{1,18})[\dax]$/.exec(ref);
     const byKey = key ? await repo.liveOrderId(tx, key[1]!, vendorId) : undefined;
     const id = byKey ?? (await repo.openOrderByLineReference(tx, ref, vendorId));
     return id === undefined ? undefined : repo.orderLink(tx, id);

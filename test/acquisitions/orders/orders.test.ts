@@ -287,4 +287,61 @@ describe(`orders on ${ENGINE}`, () => {
     const listed = (await catalogue.get(`/v6/bibs?id=${bib}&fields=orders`)).json();
     assert.equal(listed.entries[0].orders.length, 2);
   });
+
+  it('shows orders in Sierra’s order views, joined as Sierra’s reports join them', async () => {
+    const bib = await addBib(t.testDb.db, 'Viewed');
+    const id = await create(writer, '/v6/orders', order({ bibId: bib, fund: 'serials', estimatedPrice: '4.25', lineReference: 'VIEW-1' }));
+    const invoice = await create(writer, '/v6/invoices', {
+      invNum: `V-${id}`,
+      invDate: '2026-11-03',
+      vendorCode: 'ebsco',
+      lineItems: [{ fund: 'serials', amount: '4.00', quantity: 1, order: 'VIEW-1' }],
+    });
+    assert.equal((await writer.send('POST', `/v6/invoices/${invoice}/pay`)).statusCode, 204);
+    const db = t.testDb.db;
+    const recordId = String(476741369856n + BigInt(id));
+    const [record] = await db.query<Record<string, unknown>>(
+      `select o.id::text, v.record_num, o.estimated_price::text, o.order_status_code, o.vendor_record_code, o.fund_copies_paid,
+         sierra_view.id2reckey(o.id) as reckey
+       from sierra_view.order_record o join sierra_view.order_view v on v.id = o.id where o.record_id = $1`,
+      [recordId],
+    );
+    assert.deepEqual(record, {
+      id: recordId,
+      record_num: Number(id),
+      estimated_price: '4.250000',
+      order_status_code: 'q',
+      vendor_record_code: 'ebsco',
+      fund_copies_paid: 1,
+      reckey: `o${id}`,
+    });
+    const cmf = await db.query<Record<string, unknown>>(
+      `select c.display_order, c.fund_code, c.copies, c.location_code, f.code as fund
+       from sierra_view.order_record_cmf c join sierra_view.fund_master f on f.code_num = c.fund_code::integer
+       where c.order_record_id = $1 order by c.display_order`,
+      [recordId],
+    );
+    assert.deepEqual(
+      cmf.map((c) => [c.display_order, c.copies, c.location_code, c.fund]),
+      [
+        [0, 2, 'mn', 'serials'],
+        [1, 1, 'br', 'serials'],
+      ],
+    );
+    const links = await db.query<{ order_record_id: string }>(
+      `select l.order_record_id::text from sierra_view.bib_record_order_record_link l
+       join sierra_view.bib_view b on b.id = l.bib_record_id where b.record_num = $1`,
+      [Number(bib)],
+    );
+    assert.deepEqual(
+      links.map((l) => l.order_record_id),
+      [recordId],
+    );
+    const paid = await db.query<Record<string, unknown>>(
+      `select p.paid_amount::text, p.copies, p.invoice_code, l.order_record_metadata_id::text as line_order
+       from sierra_view.order_record_paid p join sierra_view.invoice_record_line l on l.id = p.id where p.order_record_id = $1`,
+      [recordId],
+    );
+    assert.deepEqual([...paid], [{ paid_amount: '4.000000', copies: 1, invoice_code: `V-${id}`, line_order: recordId }]);
+  });
 });
