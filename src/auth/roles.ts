@@ -37,6 +37,9 @@ export const ROLES: Record<string, readonly Permission[]> = {
   Patrons_Holds_Write: ['Patrons_Holds_Read', 'Patrons_Holds_Write'],
   Invoices_Read: ['Invoices_Read', 'Acquisitions_Read'],
   Invoices_Write: ['Invoices_Read', 'Invoices_Write', 'Acquisitions_Read', 'Acquisitions_Write'],
+  /** Funds, vendors and orders without invoices: for a selector or an ordering system (EDI). */
+  Acquisitions_Read: ['Acquisitions_Read'],
+  Acquisitions_Write: ['Acquisitions_Read', 'Acquisitions_Write'],
   /** Saved SQL queries over the sierra_view views: run them (Read), save and delete them (Write). */
   Queries_Read: ['Queries_Read'],
   Queries_Write: ['Queries_Read', 'Queries_Write'],

@@ -270,6 +270,16 @@ describe(`orders on ${ENGINE}`, () => {
     assert.equal((await reader.get('/v6/orders?createdDate=[2000-01-01T00:00:00Z,]')).statusCode, 200);
     assert.equal((await reader.get('/v6/orders/99999999')).statusCode, 404);
     assert.equal((await reader.send('POST', '/v6/orders', order())).statusCode, 403);
+    // The acquisitions roles: orders without invoices.
+    const selector = caller(t, await bearer(t, ['Acquisitions_Read']));
+    assert.equal((await selector.get(`/v6/orders/${first}`)).statusCode, 200);
+    assert.equal((await selector.send('POST', '/v6/orders', order())).statusCode, 403);
+    assert.equal((await selector.get('/v6/invoices')).statusCode, 403);
+    const buyer = caller(t, await bearer(t, ['Acquisitions_Write']));
+    assert.equal(
+      (await buyer.send('POST', '/v6/orders', order({ copies: 1, location: [{ locationCode: 'mn', copies: 1 }] }))).statusCode,
+      200,
+    );
   });
 
   it('shows a bib’s orders (not cancelled ones) in its orders member', async () => {
