@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { Cli } from '../../cli/kit.ts';
 import { print, table } from '../../cli/common.ts';
 import { ORDER_FIELDS, presentOrder } from './present.ts';
+import { parseRecordId } from '../../shared/filters.ts';
 import type { OrderRow } from './service.ts';
 
 const ALL_FIELDS = ORDER_FIELDS.all.filter((f) => f !== 'deletedDate');
@@ -66,7 +67,7 @@ export function orderCommands(program: Command, cli: Cli): void {
     .argument('<id>')
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
-      const row = await cli.read(({ services }) => services.orders.get(id));
+      const row = await cli.read(({ services }) => services.orders.get(parseRecordId('id', id)));
       print(!!opts.json, presentOrder(row, ALL_FIELDS), line(row));
     });
   orders
@@ -115,7 +116,7 @@ export function orderCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { copies?: number; json?: boolean }) => {
       const { row, items } = await cli.write(async ({ services }) => {
-        const items = await services.orders.receive(id, opts.copies ?? 'all');
+        const items = await services.orders.receive(parseRecordId('id', id), opts.copies ?? 'all');
         return { row: await services.orders.get(id), items };
       });
       print(
@@ -131,7 +132,7 @@ export function orderCommands(program: Command, cli: Cli): void {
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
       const row = await cli.write(async ({ services }) => {
-        await services.orders.cancel(id);
+        await services.orders.cancel(parseRecordId('id', id));
         return services.orders.get(id);
       });
       print(!!opts.json, presentOrder(row, ALL_FIELDS), `cancelled ${line(row)}`);

@@ -327,6 +327,8 @@ export class OrderService {
     return order;
   }
 
+  // Writes take turns on the change clock (stamp), so what this finds holds until the write commits;
+  // the unique index orders_open_line_reference is the database's own guard besides.
   private async lineReferenceFree(tx: Queryable, ref: string, except?: string): Promise<void> {
     const holder = await repo.lineReferenceHolder(tx, ref, except);
     if (holder) throw refuse.lineReferenceTaken(ref, holder);

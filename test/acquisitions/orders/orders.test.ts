@@ -258,6 +258,22 @@ describe(`orders on ${ENGINE}`, () => {
     assert.deepEqual(now, was);
   });
 
+  it('lets one of several simultaneous orders with the same line reference through', async () => {
+    const start = await fund(reader, 'books');
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        writer.send(
+          'POST',
+          '/v6/orders',
+          order({ lineReference: 'RACE-1', copies: 1, location: [{ locationCode: 'mn', copies: 1 }], estimatedPrice: '1.00' }),
+        ),
+      ),
+    );
+    assert.equal(results.filter((r) => r.statusCode === 200).length, 1);
+    for (const r of results.filter((r) => r.statusCode !== 200)) assertRefused(r, 409, 132, 16);
+    assert.equal((await fund(reader, 'books')).encumbrance, money(cents(start.encumbrance) + 100n));
+  });
+
   it('lists orders with filters and answers 404 for none', async () => {
     const all = (await reader.get('/v6/orders?limit=100')).json();
     assert.ok(all.total >= 5);
