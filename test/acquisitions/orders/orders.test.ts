@@ -104,7 +104,7 @@ describe(`orders on ${ENGINE}`, () => {
     assert.equal(got.encumbrance, '0.00');
     assert.ok(got.cancelledDate);
     const again = await writer.send('PUT', `/v6/orders/${id}`, { status: 'z' });
-    assertRefused(again, 409, 132, 15);
+    assertRefused(again, 409, 132, 16);
     assert.match(again.json().description, /^status: /);
     // Its line reference is free again once cancelled.
     await create(writer, '/v6/orders', order({ fund: 'euro', estimatedPrice: '1.00', lineReference: got.lineReference }));
@@ -130,9 +130,9 @@ describe(`orders on ${ENGINE}`, () => {
     );
     assert.ok(items.every((i) => i.status === 'p'));
     assert.equal((await fund(reader, 'books')).encumbrance, encumbered);
-    assertRefused(await writer.send('PUT', `/v6/orders/${id}`, { receive: 1 }), 409, 132, 18);
+    assertRefused(await writer.send('PUT', `/v6/orders/${id}`, { receive: 1 }), 409, 132, 19);
     const cancel = await writer.send('PUT', `/v6/orders/${id}`, { status: 'z' });
-    assertRefused(cancel, 409, 132, 17);
+    assertRefused(cancel, 409, 132, 18);
   });
 
   it('an invoice line naming the order by line reference moves its encumbrance to expenditure when paid', async () => {
@@ -212,7 +212,7 @@ describe(`orders on ${ENGINE}`, () => {
       vendorCode: 'ebsco',
       lineItems: [{ fund: 'books', amount: '1.00', order: id }],
     });
-    assertRefused(cancelled, 409, 132, 15);
+    assertRefused(cancelled, 409, 132, 16);
     assert.match(cancelled.json().description, /^lineItems\.0\.order: /);
   });
 
@@ -270,7 +270,7 @@ describe(`orders on ${ENGINE}`, () => {
       ),
     );
     assert.equal(results.filter((r) => r.statusCode === 200).length, 1);
-    for (const r of results.filter((r) => r.statusCode !== 200)) assertRefused(r, 409, 132, 16);
+    for (const r of results.filter((r) => r.statusCode !== 200)) assertRefused(r, 409, 132, 17);
     assert.equal((await fund(reader, 'books')).encumbrance, money(cents(start.encumbrance) + 100n));
   });
 
