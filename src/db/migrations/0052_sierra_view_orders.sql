@@ -1,4 +1,5 @@
--- Sierra's order views over Carrel's orders (0051): until now they answered no rows (0032, 0049).
+-- Sierra's order views over Carrel's orders (0051): until now they answered no rows (0032, 0049);
+-- record_metadata lists orders too.
 -- Each keeps the columns, column order and types 0032 and 0049 gave it. An order's record id is
 -- (ascii('o') << 32) + its number: 476741369856 + id. Live orders only (cancelled ones included,
 -- with status z, as Sierra keeps them). A column Carrel has nothing for stays a typed null.
@@ -9,6 +10,37 @@ create index orders_sierra_id on orders ((id + 476741369856));
 create index orders_sierra_bib on orders ((bib_id + 420906795008));
 create index order_locations_sierra_order on order_locations ((order_id + 476741369856));
 create index invoice_lines_sierra_order on invoice_lines ((order_id + 476741369856)) where order_id is not null;
+
+-- record_metadata lists orders too; its columns are 0030's, unchanged.
+create or replace view sierra_view.record_metadata as
+select b.id + 420906795008 as id, 'b'::char(1) as record_type_code, carrel_sierra_num(b.id) as record_num,
+  b.created_date as creation_date_gmt, b.deleted_date::date as deletion_date_gmt, ''::varchar(5) as campus_code,
+  0 as agency_code_num, 0 as num_revisions, b.updated_date as record_last_updated_gmt, null::timestamptz as previous_last_updated_gmt
+from bibs b
+union all
+select h.id + 425201762304, 'c'::char(1), carrel_sierra_num(h.id), h.created_date, h.deleted_date::date, ''::varchar(5), 0, 0,
+  h.updated_date, null::timestamptz
+from holdings h
+union all
+select i.id + 450971566080, 'i'::char(1), carrel_sierra_num(i.id), i.created_date, i.deleted_date::date, ''::varchar(5), 0, 0,
+  i.updated_date, null::timestamptz
+from items i
+union all
+select p.id + 481036337152, 'p'::char(1), carrel_sierra_num(p.id), p.created_date, p.deleted_date::date, ''::varchar(5), 0, 0,
+  p.updated_date, null::timestamptz
+from patrons p
+union all
+select n.id + 472446402560, 'n'::char(1), carrel_sierra_num(n.id), n.created_date, n.deleted_date::date, ''::varchar(5), 0, 0,
+  n.updated_date, null::timestamptz
+from invoices n
+union all
+select v.id + 506806140928, 'v'::char(1), carrel_sierra_num(v.id), v.created_date, null::date, ''::varchar(5), 0, 0,
+  v.updated_date, null::timestamptz
+from vendors v
+union all
+select o.id + 476741369856, 'o'::char(1), carrel_sierra_num(o.id), o.created_date, o.deleted_date::date, ''::varchar(5), 0, 0,
+  o.updated_date, null::timestamptz
+from orders o;
 
 create or replace view sierra_view.order_record as
 select o.id + 476741369856 as id, o.id + 476741369856 as record_id, f.accounting_unit as accounting_unit_code_num,

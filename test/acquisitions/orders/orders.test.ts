@@ -341,6 +341,11 @@ describe(`orders on ${ENGINE}`, () => {
       fund_copies_paid: 1,
       reckey: `o${id}`,
     });
+    const [meta] = await db.query<{ record_type_code: string; record_num: number }>(
+      'select m.record_type_code, m.record_num from sierra_view.record_metadata m where m.id = $1',
+      [recordId],
+    );
+    assert.deepEqual({ ...meta }, { record_type_code: 'o', record_num: Number(id) });
     const cmf = await db.query<Record<string, unknown>>(
       `select c.display_order, c.fund_code, c.copies, c.location_code, f.code as fund
        from sierra_view.order_record_cmf c join sierra_view.fund_master f on f.code_num = c.fund_code::integer
