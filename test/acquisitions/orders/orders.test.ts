@@ -274,6 +274,29 @@ describe(`orders on ${ENGINE}`, () => {
     assert.equal((await fund(reader, 'books')).encumbrance, money(cents(start.encumbrance) + 100n));
   });
 
+  it('gives an EDI exchange what it needs: the open order by vendor and line reference, the vendor’s status', async () => {
+    const orders = t.services.orders;
+    const id = await create(writer, '/v6/orders', order({ lineReference: 'EDI-LINE-9' }));
+    const found = await orders.findOpenByLineReference('ebsco', 'EDI-LINE-9');
+    assert.equal(found?.id, id);
+    assert.equal(found?.bib_title, 'Ordered book');
+    assert.equal(found?.fund_code, 'books');
+    assert.equal(found?.estimated_price, '12.99');
+    assert.deepEqual(
+      found?.locations.map((l) => [l.location_code, l.copies]),
+      [
+        ['mn', 2],
+        ['br', 1],
+      ],
+    );
+    assert.equal(await orders.findOpenByLineReference('nosuch', 'EDI-LINE-9'), undefined);
+    await orders.recordVendorStatus(id, 'accepted');
+    const got = (await reader.get(`/v6/orders/${id}`)).json();
+    assert.equal(got.vendorStatus, 'accepted');
+    await orders.cancel(id);
+    assert.equal(await orders.findOpenByLineReference('ebsco', 'EDI-LINE-9'), undefined);
+  });
+
   it('lists orders with filters and answers 404 for none', async () => {
     const all = (await reader.get('/v6/orders?limit=100')).json();
     assert.ok(all.total >= 5);
