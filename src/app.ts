@@ -17,6 +17,7 @@ import { savedQueries } from './saved-queries/index.ts';
 import { patronApi } from './patron-api/index.ts';
 import { sip2 } from './sip2/index.ts';
 import { circulation } from './circulation/index.ts';
+import { files } from './files/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
 import { health } from './health/index.ts';
@@ -31,6 +32,7 @@ import { library } from './library/index.ts';
 import { operations } from './operations/index.ts';
 import { patrons } from './patrons/index.ts';
 import { search } from './search/index.ts';
+import { sftp } from './sftp/index.ts';
 import { useTax } from './acquisitions/use-tax/index.ts';
 import { vendors } from './acquisitions/vendors/index.ts';
 import { systemClock, type Clock } from './shared/calendar.ts';
@@ -84,6 +86,9 @@ export const DOMAINS: readonly Domain[] = [
   savedQueries,
   patronApi,
   sip2,
+  // The SFTP door's accounts before files: a file loads with its account's settings.
+  sftp,
+  files,
   catalog,
   generate,
 ];

@@ -66,7 +66,32 @@ export interface Config {
   sip2Tls: { certFile: string; keyFile: string } | null;
   /** What the SIP2 door allows a connection (README, "SIP2"). */
   sip2Limits: Sip2Limits;
+  /** The SFTP door's port (README, "SFTP door and files"); null: off. */
+  sftpPort: number | null;
+  /** What the SFTP door allows a connection and an upload. */
+  sftpLimits: SftpLimits;
 }
+
+export interface SftpLimits {
+  /** A client that has not logged in this long after connecting is closed. */
+  loginTimeoutMs: number;
+  /** A connection that has sent and been sent nothing for this long is closed. */
+  idleTimeoutMs: number;
+  /** Connections at once, in all and per client address (IPv6: per /64). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  /** An upload past this many bytes fails and nothing of it is kept. */
+  maxFileBytes: number;
+}
+
+/** The SFTP door's limits when none are set (tests open the door without a Config). */
+export const SFTP_LIMITS: SftpLimits = {
+  loginTimeoutMs: 30_000,
+  idleTimeoutMs: 600_000,
+  maxConnections: 100,
+  maxConnectionsPerAddress: 10,
+  maxFileBytes: 512 * 1024 * 1024,
+};
 
 export interface Sip2Limits {
   /** A kiosk that has not logged in (93) this long after connecting (TLS handshake included) is closed. */
@@ -335,6 +360,15 @@ export function loadConfig(env: Env = process.env): Config {
       idleTimeoutMs: int(env, 'CARREL_SIP2_IDLE_TIMEOUT_MS', SIP2_LIMITS.idleTimeoutMs, 1000, 86_400_000),
       maxConnections: int(env, 'CARREL_SIP2_MAX_CONNECTIONS', SIP2_LIMITS.maxConnections, 1, 100_000),
       maxConnectionsPerAddress: int(env, 'CARREL_SIP2_MAX_CONNECTIONS_PER_ADDRESS', SIP2_LIMITS.maxConnectionsPerAddress, 1, 100_000),
+    },
+    sftpPort: env.CARREL_SFTP_PORT ? int(env, 'CARREL_SFTP_PORT', 0, 1, 65535) : null,
+    sftpLimits: {
+      loginTimeoutMs: int(env, 'CARREL_SFTP_LOGIN_TIMEOUT_MS', SFTP_LIMITS.loginTimeoutMs, 100, 3_600_000),
+      idleTimeoutMs: int(env, 'CARREL_SFTP_IDLE_TIMEOUT_MS', SFTP_LIMITS.idleTimeoutMs, 1000, 86_400_000),
+      maxConnections: int(env, 'CARREL_SFTP_MAX_CONNECTIONS', SFTP_LIMITS.maxConnections, 1, 100_000),
+      maxConnectionsPerAddress: int(env, 'CARREL_SFTP_MAX_CONNECTIONS_PER_ADDRESS', SFTP_LIMITS.maxConnectionsPerAddress, 1, 100_000),
+      // A file is kept whole in the database (bytea holds at most 1 GB).
+      maxFileBytes: int(env, 'CARREL_SFTP_MAX_FILE_MB', SFTP_LIMITS.maxFileBytes / 1024 / 1024, 1, 1000) * 1024 * 1024,
     },
   };
 }

@@ -16,6 +16,7 @@ import { loadDemoIfEmpty } from './demo/load.ts';
 import { startSqlDoor } from './sql/wire/start.ts';
 import { servePatronApi } from './patron-api/index.ts';
 import { openSipDoor } from './sip2/server.ts';
+import { openSftpDoor } from './sftp/index.ts';
 import { VERSION_STRING } from './version.ts';
 
 function fail(message: string): never {
@@ -46,6 +47,7 @@ interface OpenDoors {
   patronApiPort?: number;
   sqlPort?: number;
   sip2Port?: number;
+  sftpPort?: number;
 }
 
 /**
@@ -79,6 +81,7 @@ function banner(config: Config, address: string, demo: number, doors: OpenDoors)
       : []),
     ...(doors.sqlPort ? [`  SQL:       postgres://LOGIN@${host}:${doors.sqlPort}/carrel (logins: npx carrel sql users create NAME)`] : []),
     ...(doors.sip2Port ? [`  SIP2:      ${host}:${doors.sip2Port} (accounts: npx carrel sip accounts create NAME --institution ID)`] : []),
+    ...(doors.sftpPort ? [`  SFTP:      sftp -P ${doors.sftpPort} NAME@${host} (accounts: npx carrel sftp accounts create NAME)`] : []),
     '',
   ].join('\n');
 }
@@ -171,6 +174,22 @@ async function main(): Promise<void> {
           limits: config.sip2Limits,
         });
   if (sipDoor) app.log.info({ port: sipDoor.port }, 'SIP2 clients connect here');
+  const sftpDoor =
+    config.sftpPort === null || !state.schemaReady
+      ? undefined
+      : await openSftpDoor({
+          accounts: services.sftpAccounts,
+          files: services.files,
+          host: config.host,
+          port: config.sftpPort,
+          log: app.log,
+          limits: config.sftpLimits,
+        });
+  if (sftpDoor) app.log.info({ port: sftpDoor.port }, 'SFTP clients connect here');
+  // Files waiting, and files whose process died while processing them (their lease ran out), are
+  // processed here; each is claimed by one process only.
+  const fileProcessing = new Periodic('file processing', state, app.log, 30_000, () => services.files.processWaiting());
+  fileProcessing.start();
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
@@ -191,6 +210,8 @@ async function main(): Promise<void> {
         ]);
         await sqlDoor?.close();
         await sipDoor?.close();
+        await sftpDoor?.close();
+        await fileProcessing.stop();
         await supervisor.stop();
         await expiry.stop();
         await indexing.stop();
@@ -221,8 +242,12 @@ async function main(): Promise<void> {
     app.log.info({ port: config.patronApi.port }, 'the Patron API answers on its own port too');
   }
   process.stderr.write(
-    banner(config, address, demo, { patronApiPort: config.patronApi.port ?? undefined, sqlPort: sqlDoor?.port, sip2Port: sipDoor?.port }) +
-      '\n',
+    banner(config, address, demo, {
+      patronApiPort: config.patronApi.port ?? undefined,
+      sqlPort: sqlDoor?.port,
+      sip2Port: sipDoor?.port,
+      sftpPort: sftpDoor?.port,
+    }) + '\n',
   );
 }
 

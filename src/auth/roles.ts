@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'Acquisitions_Write',
   'Queries_Read',
   'Queries_Write',
+  'Files_Read',
+  'Files_Write',
   'Admin_Write',
 ] as const;
 
@@ -43,6 +45,9 @@ export const ROLES: Record<string, readonly Permission[]> = {
   /** Saved SQL queries over the sierra_view views: run them (Read), save and delete them (Write). */
   Queries_Read: ['Queries_Read'],
   Queries_Write: ['Queries_Read', 'Queries_Write'],
+  /** Files received through the SFTP door: list them and their reports (Read), process one again (Write). */
+  Files_Read: ['Files_Read'],
+  Files_Write: ['Files_Read', 'Files_Write'],
   /** The library's setup: its profile (branches, locations, types, circulation rules). */
   Admin_Write: [...catalogueRead, 'Admin_Write'],
   /** Everything: for the library's own administration and for trying Carrel out. */

@@ -1,0 +1,90 @@
+// What processing a file of each kind does. A processor reads the file's bytes and answers its
+// outcome and report; it never records them (the service does, for the holder of the claim only).
+// A new kind's processor is registered with FileService.register(kind, processor): EDIFACT's
+// processors take the place of notAvailableYet that way.
+import type { Db } from '../db/types.ts';
+import { importFiles, type ImportSummary } from '../bibs/import.ts';
+import { DEFAULT_ITEM_MAP } from '../items/from-marc.ts';
+import type { FileKind } from './kinds.ts';
+import { recognise } from './kinds.ts';
+
+/** How an account's MARC files load: with the items their item fields describe or not, adding missing codes or not. */
+export interface LoadSettings {
+  items: boolean;
+  createMissing: boolean;
+}
+
+export interface FileToProcess {
+  id: string;
+  account: string;
+  name: string;
+  kind: FileKind;
+  content: Uint8Array;
+  settings: LoadSettings;
+}
+
+export interface FileOutcome {
+  status: 'loaded' | 'refused' | 'failed';
+  report: Record<string, unknown>;
+}
+
+export type FileProcessor = (file: FileToProcess) => Promise<FileOutcome>;
+
+/**
+ * MARC through the loader `carrel import` uses. It writes in batches of one transaction each and
+ * a record matching a bib (001 with 003, or a shared 035) replaces it, so processing a file again
+ * after a kill converges for records that carry those; a record with neither would be added again.
+ */
+export function marcProcessor(db: Db): FileProcessor {
+  return async (file) => {
+    const summary: ImportSummary = await importFiles(db, [{ name: file.name, open: () => slices(file.content) }], {
+      itemMap: file.settings.items ? DEFAULT_ITEM_MAP : null,
+      createMissing: file.settings.createMissing,
+    });
+    const loaded = summary.created + summary.updated;
+    const report = {
+      read: summary.read,
+      created: summary.created,
+      updated: summary.updated,
+      items: summary.items,
+      holdings: summary.holdings,
+      refused: summary.failed.map((p) => ({ position: p.position, reason: p.reason })),
+      warnings: summary.warningCount,
+      unknownCodes: summary.unknownCodes,
+    };
+    if (loaded === 0)
+      return {
+        status: 'refused',
+        report: { ...report, reason: summary.read ? 'no record could be loaded' : 'no MARC record in the file' },
+      };
+    return { status: 'loaded', report };
+  };
+}
+
+/** The bytes in pieces the size `carrel import` reads a file in. */
+async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.byteLength; at += SLICE) yield bytes.subarray(at, at + SLICE);
+}
+const SLICE = 256 * 1024;
+
+/** A kind Carrel recognises but cannot process yet: refused, and a retry processes it once it can. */
+export function notAvailableYet(kind: FileKind): FileProcessor {
+  const type = kind.replace('edifact-', '').toUpperCase();
+  return async () => ({ status: 'refused', report: { reason: `EDIFACT ${type} processing is not available yet` } });
+}
+
+/** Neither MARC nor EDIFACT: refused, saying what it was not. */
+export const refuseUnknown: FileProcessor = async (file) => ({
+  status: 'refused',
+  report: { reason: recognise(file.content).problem ?? 'not a kind of file Carrel takes' },
+});
+
+export function defaultProcessors(db: Db): Map<FileKind, FileProcessor> {
+  return new Map<FileKind, FileProcessor>([
+    ['marc', marcProcessor(db)],
+    ['edifact-invoic', notAvailableYet('edifact-invoic')],
+    ['edifact-ordrsp', notAvailableYet('edifact-ordrsp')],
+    ['edifact-orders', notAvailableYet('edifact-orders')],
+    ['unknown', refuseUnknown],
+  ]);
+}

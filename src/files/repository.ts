@@ -1,0 +1,103 @@
+// SQL for files received (table files).
+import type { Queryable } from '../db/types.ts';
+import type { FileKind } from './kinds.ts';
+
+export type FileStatus = 'received' | 'processing' | 'loaded' | 'refused' | 'failed';
+
+export interface FileRow {
+  id: string;
+  account: string;
+  name: string;
+  sha256: string;
+  size: string;
+  kind: FileKind;
+  status: FileStatus;
+  received_date: Date;
+  processed_date: Date | null;
+  report: unknown;
+}
+
+const COLUMNS = 'id::text as id, account, name, sha256, size::text as size, kind, status, received_date, processed_date, report';
+
+export async function insertFile(
+  db: Queryable,
+  row: { account: string; name: string; sha256: string; kind: FileKind; content: Uint8Array },
+): Promise<FileRow> {
+  const [inserted] = await db.query<FileRow>(
+    `insert into files (account, name, sha256, size, kind, content) values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
+    [row.account, row.name, row.sha256, row.content.byteLength, row.kind, row.content],
+  );
+  return inserted!;
+}
+
+export function listFiles(db: Queryable, o: { account?: string; limit: number; offset: number }): Promise<FileRow[]> {
+  return db.query<FileRow>(`select ${COLUMNS} from files where ($1::text is null or account = $1) order by id desc limit $2 offset $3`, [
+    o.account ?? null,
+    o.limit,
+    o.offset,
+  ]);
+}
+
+export async function countFiles(db: Queryable, account?: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>('select count(*)::int as n from files where ($1::text is null or account = $1)', [
+    account ?? null,
+  ]);
+  return row?.n ?? 0;
+}
+
+export function findFile(db: Queryable, id: string): Promise<FileRow[]> {
+  return db.query<FileRow>(`select ${COLUMNS} from files where id = $1`, [id]);
+}
+
+/**
+ * Claims the oldest file waiting, or one whose claim's lease ran out (its process died): one
+ * statement, and `for update skip locked` so that two processes asking at once never take the
+ * same row. Answers it with its bytes, or nothing when none waits.
+ */
+export async function claimNext(
+  db: Queryable,
+  claim: string,
+  leaseSec: number,
+  only?: string,
+): Promise<(FileRow & { content: Uint8Array }) | undefined> {
+  const [row] = await db.query<FileRow & { content: Uint8Array }>(
+    `update files set status = 'processing', claim = $1, lease_until = now() + make_interval(secs => $2)
+     where id = (
+       select id from files
+       where (status = 'received' or (status = 'processing' and lease_until < now())) and ($3::bigint is null or id = $3)
+       order by id limit 1 for update skip locked
+     )
+     returning ${COLUMNS}, content`,
+    [claim, leaseSec, only ?? null],
+  );
+  return row;
+}
+
+/** Keeps a claim alive while its file is processed; false when the claim is no longer held. */
+export async function renewLease(db: Queryable, id: string, claim: string, leaseSec: number): Promise<boolean> {
+  const rows = await db.query(
+    `update files set lease_until = now() + make_interval(secs => $3)
+     where id = $1 and claim = $2 and status = 'processing' returning id`,
+    [id, claim, leaseSec],
+  );
+  return rows.length > 0;
+}
+
+/** Records a file's outcome, only by the holder of its claim; false when another process holds it now. */
+export async function finishFile(db: Queryable, id: string, claim: string, status: FileStatus, report: unknown): Promise<boolean> {
+  const rows = await db.query(
+    `update files set status = $3, report = $4::text::jsonb, processed_date = now(), claim = null, lease_until = null
+     where id = $1 and claim = $2 and status = 'processing' returning id`,
+    [id, claim, status, JSON.stringify(report)],
+  );
+  return rows.length > 0;
+}
+
+/** Puts a refused or failed file back to be processed again (a file being processed is left alone). */
+export async function requeueFile(db: Queryable, id: string): Promise<FileRow[]> {
+  return db.query<FileRow>(
+    `update files set status = 'received', processed_date = null, report = null
+     where id = $1 and status in ('refused', 'failed') returning ${COLUMNS}`,
+    [id],
+  );
+}

@@ -1,0 +1,129 @@
+// Files received (README, "SFTP door and files"): kept with their bytes as they arrive, recognised
+// by content, and processed exactly once. Any process may process any file: it claims one with a
+// lease (repository.claimNext), renews the lease while it works, and records the outcome only if
+// it still holds the claim; a file whose process died is claimed again once its lease runs out.
+import crypto from 'node:crypto';
+import type { Db } from '../db/types.ts';
+import { fail } from '../shared/errors.ts';
+import { recognise, type FileKind } from './kinds.ts';
+import { defaultProcessors, type FileProcessor, type LoadSettings } from './processors.ts';
+import * as repo from './repository.ts';
+
+/** How long a claim holds without renewal, and how often it is renewed while a file is processed. */
+const LEASE_SEC = 120;
+const RENEW_MS = 30_000;
+
+export interface FileEntry {
+  id: string;
+  account: string;
+  name: string;
+  sha256: string;
+  size: number;
+  kind: FileKind;
+  status: repo.FileStatus;
+  receivedDate: string;
+  processedDate: string | null;
+  report: unknown;
+}
+
+export function presentFile(row: repo.FileRow): FileEntry {
+  return {
+    id: row.id,
+    account: row.account,
+    name: row.name,
+    sha256: row.sha256,
+    size: Number(row.size),
+    kind: row.kind,
+    status: row.status,
+    receivedDate: row.received_date.toISOString(),
+    processedDate: row.processed_date?.toISOString() ?? null,
+    report: row.report ?? null,
+  };
+}
+
+export class FileService {
+  private readonly processors: Map<FileKind, FileProcessor>;
+  private draining: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly db: Db,
+    /** The load settings of the account a file came from. */
+    private readonly settingsOf: (account: string) => Promise<LoadSettings>,
+  ) {
+    this.processors = defaultProcessors(db);
+  }
+
+  /** Sets the processor of a kind of file (EDIFACT's, once it exists); files of that kind retried from then on use it. */
+  register(kind: FileKind, processor: FileProcessor): void {
+    this.processors.set(kind, processor);
+  }
+
+  /** Keeps a file complete as received, recognised by its content; it waits to be processed. */
+  async receive(account: string, name: string, content: Uint8Array): Promise<FileEntry> {
+    const sha256 = crypto.createHash('sha256').update(content).digest('hex');
+    const { kind } = recognise(content);
+    return presentFile(await repo.insertFile(this.db, { account, name, sha256, kind, content }));
+  }
+
+  async list(o: { account?: string; limit: number; offset: number }): Promise<{ total: number; entries: FileEntry[] }> {
+    const [total, rows] = await Promise.all([repo.countFiles(this.db, o.account), repo.listFiles(this.db, o)]);
+    return { total, entries: rows.map(presentFile) };
+  }
+
+  async get(id: string): Promise<FileEntry> {
+    const [row] = await repo.findFile(this.db, id);
+    if (!row) throw fail.notFound(`no file has id ${id}`);
+    return presentFile(row);
+  }
+
+  /** A refused or failed file, back to be processed again. */
+  async retry(id: string): Promise<FileEntry> {
+    const [row] = await repo.requeueFile(this.db, id);
+    if (row) return presentFile(row);
+    const file = await this.get(id);
+    throw fail.conflict(0, `file ${id} is ${file.status}: only a refused or failed file is processed again`);
+  }
+
+  /**
+   * Processes the files waiting, one at a time, until none is left. Callers at once share one
+   * pass; a call during a pass makes it look again before it ends (a file received meanwhile).
+   */
+  processWaiting(): Promise<void> {
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      do {
+        this.again = false;
+        while (await this.processOne()) {
+          // next file
+        }
+      } while (this.again);
+    })().finally(() => (this.draining = undefined));
+    return this.draining;
+  }
+
+  /** Claims one file waiting (this one only, when given) and processes it; false when none was claimed. */
+  async processOne(only?: string): Promise<boolean> {
+    const claim = crypto.randomUUID();
+    const file = await repo.claimNext(this.db, claim, LEASE_SEC, only);
+    if (!file) return false;
+    const renew = setInterval(() => void repo.renewLease(this.db, file.id, claim, LEASE_SEC).catch(() => undefined), RENEW_MS);
+    renew.unref();
+    let outcome: { status: repo.FileStatus; report: unknown };
+    try {
+      const processor = this.processors.get(file.kind)!;
+      const settings = await this.settingsOf(file.account);
+      outcome = await processor({ id: file.id, account: file.account, name: file.name, kind: file.kind, content: file.content, settings });
+    } catch (error) {
+      outcome = { status: 'failed', report: { reason: error instanceof Error ? error.message : String(error) } };
+    } finally {
+      clearInterval(renew);
+    }
+    // A claim lost meanwhile (this process stalled past its lease) leaves the outcome to the new holder.
+    await repo.finishFile(this.db, file.id, claim, outcome.status, outcome.report);
+    return true;
+  }
+}

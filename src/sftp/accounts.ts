@@ -1,0 +1,129 @@
+// SFTP accounts: who may log in to the SFTP door, with a random password shown once and kept as an
+// scrypt hash (as SIP2 accounts' are), or an OpenSSH public key; failed password logins are
+// limited per client address and per account name as token requests are (src/auth/logins.ts).
+import ssh2 from 'ssh2';
+import type { LoginLimiter } from '../auth/logins.ts';
+import { hashSecret, randomToken, verifySecret } from '../auth/secrets.ts';
+import type { Db } from '../db/types.ts';
+import type { LoadSettings } from '../files/index.ts';
+import { fail } from '../shared/errors.ts';
+import * as repo from './repository.ts';
+
+export interface SftpAccount {
+  name: string;
+  vendor: string | null;
+  publicKey: boolean;
+  items: boolean;
+  createMissing: boolean;
+  created: string;
+  revoked: string | null;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const VENDOR = /^[\x21-\x7e]{1,64}$/;
+
+const present = (row: repo.SftpAccountRow): SftpAccount => ({
+  name: row.name,
+  vendor: row.vendor,
+  publicKey: row.public_key !== null,
+  items: row.load_items,
+  createMissing: row.create_missing,
+  created: row.created_date.toISOString(),
+  revoked: row.revoked_date?.toISOString() ?? null,
+});
+
+/** An OpenSSH public key line (`ssh-ed25519 AAAA… comment`), checked and kept without its comment. */
+function publicKeyLine(text: string): string {
+  const parsed = ssh2.utils.parseKey(text.trim());
+  if (parsed instanceof Error || parsed.isPrivateKey())
+    throw fail.invalidInput(`--public-key: not an OpenSSH public key (${parsed instanceof Error ? parsed.message : 'a private key'})`);
+  return `${parsed.type} ${parsed.getPublicSSH().toString('base64')}`;
+}
+
+export class SftpAccountService {
+  constructor(
+    private readonly db: Db,
+    private readonly logins: LoginLimiter,
+  ) {}
+
+  async create(
+    name: string,
+    o: { vendor?: string; publicKey?: string; items?: boolean; createMissing?: boolean } = {},
+  ): Promise<{ name: string; password: string }> {
+    if (!NAME.test(name))
+      throw fail.invalidInput(`an SFTP account's name is 1 to 64 letters, digits, '_', '.' or '-'; got ${JSON.stringify(name)}`);
+    if (o.vendor !== undefined && !VENDOR.test(o.vendor)) throw fail.invalidInput('--vendor is 1 to 64 printable characters, no spaces');
+    const password = randomToken(18).replace(/[-_]/g, 'x');
+    const created = await repo.insertAccount(this.db, {
+      name,
+      password_hash: await hashSecret(password),
+      public_key: o.publicKey === undefined ? null : publicKeyLine(o.publicKey),
+      vendor: o.vendor ?? null,
+      load_items: o.items ?? true,
+      create_missing: o.createMissing ?? false,
+    });
+    if (!created) throw fail.conflict(0, `an SFTP account named ${name} already exists`);
+    return { name, password };
+  }
+
+  async list(): Promise<SftpAccount[]> {
+    return (await repo.listAccounts(this.db)).map(present);
+  }
+
+  async revoke(name: string): Promise<void> {
+    if (!(await repo.revokeAccount(this.db, name)))
+      throw fail.notFound(`no SFTP account still allowed in is named ${JSON.stringify(name)}`);
+  }
+
+  /** Of these account names, those still allowed in (the door ends the sessions of the others). */
+  active(names: string[]): Promise<Set<string>> {
+    return repo.activeNames(this.db, names);
+  }
+
+  /** How the account's MARC files load; an account gone loads with the defaults. */
+  async loadSettings(name: string): Promise<LoadSettings> {
+    const [row] = await repo.findAccount(this.db, name);
+    return { items: row?.load_items ?? true, createMissing: row?.create_missing ?? false };
+  }
+
+  /**
+   * True when the name and password match an account allowed in (the same work either way). Over
+   * a limit of failures, or when the bound on scrypt work is full: tooManyAttempts, unchecked.
+   */
+  async passwordLogin(name: string, password: string, address?: string): Promise<boolean> {
+    const ok = await this.logins.attempt(address, name, async () => {
+      const [row] = await repo.findActiveAccount(this.db, name);
+      return (await verifySecret(password, row?.password_hash)) && row ? true : undefined;
+    });
+    return ok === true;
+  }
+
+  /** True when the account is allowed in and its public key is this one (algorithm and key bytes). */
+  async hasPublicKey(name: string, algo: string, data: Buffer): Promise<boolean> {
+    const [row] = await repo.findActiveAccount(this.db, name);
+    if (!row?.public_key) return false;
+    const parsed = ssh2.utils.parseKey(row.public_key);
+    if (parsed instanceof Error) return false;
+    return parsed.type === algo && parsed.getPublicSSH().equals(data);
+  }
+
+  /** Verifies a public key login's signature with the account's key. */
+  async verifyKeySignature(name: string, blob: Buffer, signature: Buffer, hashAlgo?: string): Promise<boolean> {
+    const [row] = await repo.findActiveAccount(this.db, name);
+    if (!row?.public_key) return false;
+    const parsed = ssh2.utils.parseKey(row.public_key);
+    return !(parsed instanceof Error) && parsed.verify(blob, signature, hashAlgo);
+  }
+
+  /**
+   * The door's host key (OpenSSH private key text): made once, by the first server to open the
+   * door, and kept in the database so that every server of the library shows the same key and a
+   * restart never changes it.
+   */
+  async hostKey(): Promise<string> {
+    const kept = await repo.hostKey(this.db, 'ssh-ed25519');
+    if (kept) return kept;
+    const made = ssh2.utils.generateKeyPairSync('ed25519');
+    return repo.keepHostKey(this.db, 'ssh-ed25519', made.private);
+  }
+}

@@ -1,0 +1,159 @@
+// The SFTP door (CARREL_SFTP_PORT): SSH with SFTP only. An account logs in with its password or its
+// public key and sees a root holding in/ and out/ (src/sftp/paths.ts). A file written to in/ is
+// taken when the client closes it: kept, recognised and processed once (src/files); a connection
+// lost before the close keeps nothing. out/ holds a report per file the account sent that has
+// been processed, NAME.ID.report.json.
+//
+// What a connection is allowed (README, "SFTP door and files"): connections are capped per client
+// address and in all; a client logs in within loginTimeoutMs of connecting and is closed when idle
+// past idleTimeoutMs; failed password logins are limited per address and account (src/auth/logins.ts);
+// an upload is at most maxFileBytes (past it the write fails and nothing of it is kept); a session
+// has at most MAX_HANDLES files and directories open. A revoked account's sessions end within
+// REVOKED_CHECK_MS.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import ssh2 from 'ssh2';
+import { SFTP_LIMITS, type SftpLimits } from '../config.ts';
+import type { FileService } from '../files/index.ts';
+import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
+import type { SftpAccountService } from './accounts.ts';
+import { SftpSession } from './session.ts';
+
+export interface SftpDoor {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** How often the door looks for sessions of accounts revoked meanwhile (by any process). */
+const REVOKED_CHECK_MS = 5_000;
+
+export async function openSftpDoor(o: {
+  accounts: SftpAccountService;
+  files: FileService;
+  host: string;
+  port: number;
+  log: FastifyBaseLogger;
+  limits?: Partial<SftpLimits>;
+}): Promise<SftpDoor> {
+  const limits = { ...SFTP_LIMITS, ...o.limits };
+  const refusals = new RefusalLog(o.log);
+  // Uploads in progress are written here, one file each, until they are closed and taken.
+  const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-'));
+  const sessions = new Map<ssh2.Connection, string>();
+  /** Connections not yet logged in, by client address and port, with the timer that closes them. */
+  const waiting = new Map<string, { socket: net.Socket; timer: NodeJS.Timeout }>();
+  const ssh = new ssh2.Server({ hostKeys: [await o.accounts.hostKey()] }, (client, info) => {
+    const address = info.ip;
+    const arrival = `${info.ip}|${info.port}`;
+    let account: string | undefined;
+    client.on('error', () => undefined);
+    client.on('close', () => sessions.delete(client));
+    client.on('authentication', (ctx) => {
+      const methods: ('password' | 'publickey')[] = ['password', 'publickey'];
+      const decide = async (): Promise<boolean> => {
+        if (ctx.method === 'password') return o.accounts.passwordLogin(ctx.username, ctx.password, address);
+        if (ctx.method !== 'publickey') return false;
+        if (!(await o.accounts.hasPublicKey(ctx.username, ctx.key.algo, ctx.key.data))) return false;
+        // Without a signature the client only asks whether the key would do: it would.
+        if (!ctx.signature || !ctx.blob) return true;
+        return o.accounts.verifyKeySignature(ctx.username, ctx.blob, ctx.signature, ctx.hashAlgo);
+      };
+      decide().then(
+        (ok) => {
+          if (!ok) return ctx.reject(methods);
+          if (ctx.method === 'publickey' && !ctx.signature) return ctx.accept();
+          account = ctx.username;
+          ctx.accept();
+        },
+        (error: unknown) => {
+          // Over a limit of failed logins (or the bound on scrypt work is full): refused, unchecked.
+          refusals.note('SFTP login refused', { remote: address, reason: error instanceof Error ? error.message : String(error) });
+          ctx.reject(methods);
+        },
+      );
+    });
+    client.on('ready', () => {
+      const arrived = waiting.get(arrival);
+      if (arrived) clearTimeout(arrived.timer);
+      waiting.delete(arrival);
+      const name = account!;
+      sessions.set(client, name);
+      o.log.info({ remote: address, account: name }, 'SFTP login');
+      client.on('session', (accept) => {
+        const session = accept();
+        // SFTP only: no shell, no commands, no forwarding.
+        session.on('exec', (_accept, reject) => reject());
+        session.on('shell', (_accept, reject) => reject());
+        session.on('pty', (_accept, reject) => reject?.());
+        session.on('sftp', (acceptSftp) => {
+          new SftpSession(acceptSftp(), {
+            account: name,
+            files: o.files,
+            accounts: o.accounts,
+            spool,
+            maxFileBytes: limits.maxFileBytes,
+            log: o.log.child({ sftpAccount: name, remote: address }),
+          }).start();
+        });
+      });
+    });
+  });
+  ssh.on('error', (error: Error) => o.log.warn({ err: error }, 'SFTP door error'));
+
+  const gate = new ConnectionGate(limits, (socket, why, address) => {
+    refusals.note(`SFTP connection refused: ${why}`, { remote: address });
+    socket.destroy();
+  });
+  const server = net.createServer((socket) => {
+    const arrival = `${socket.remoteAddress}|${socket.remotePort}`;
+    const timer = setTimeout(() => {
+      refusals.note('SFTP connection closed: no login within CARREL_SFTP_LOGIN_TIMEOUT_MS', { remote: socket.remoteAddress });
+      socket.destroy();
+    }, limits.loginTimeoutMs);
+    waiting.set(arrival, { socket, timer });
+    socket.once('close', () => {
+      clearTimeout(timer);
+      if (waiting.get(arrival)?.socket === socket) waiting.delete(arrival);
+    });
+    socket.setTimeout(limits.idleTimeoutMs, () => {
+      refusals.note('SFTP connection closed: idle past CARREL_SFTP_IDLE_TIMEOUT_MS', { remote: socket.remoteAddress });
+      socket.destroy();
+    });
+    ssh.injectSocket(socket);
+  });
+  gate.guard(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  server.on('error', (error) => o.log.warn({ err: error }, 'SFTP door error'));
+
+  const revokedCheck = setInterval(() => {
+    const names = [...new Set(sessions.values())];
+    if (names.length === 0) return;
+    o.accounts.active(names).then(
+      (active) => {
+        for (const [client, name] of sessions) {
+          if (active.has(name)) continue;
+          o.log.info({ account: name }, 'SFTP session ended: its account was revoked');
+          client.end();
+        }
+      },
+      () => undefined,
+    );
+  }, REVOKED_CHECK_MS);
+  revokedCheck.unref();
+
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    async close() {
+      clearInterval(revokedCheck);
+      gate.destroyAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(spool, { recursive: true, force: true });
+    },
+  };
+}

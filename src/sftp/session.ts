@@ -1,0 +1,240 @@
+// One SFTP session of an account: its requests answered within the account's tree (paths.ts).
+// Uploads go to in/ only and are spooled to a file of their own until the client closes them;
+// reads come from out/ only, each a report of a file the account sent.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import ssh2 from 'ssh2';
+import type { FileEntry, FileService } from '../files/service.ts';
+import type { SftpAccountService } from './accounts.ts';
+import { pathOf, place } from './paths.ts';
+
+const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
+
+/** Files and directories one session may have open at once. */
+const MAX_HANDLES = 16;
+/** Reports out/ lists at most: the newest. */
+const MAX_REPORTS = 1000;
+/** Directory entries sent per READDIR answer. */
+const PER_READDIR = 100;
+
+type Handle =
+  | { type: 'upload'; name: string; spoolFile: string; fd: number; size: number; failed?: string }
+  | { type: 'read'; content: Buffer }
+  | { type: 'dir'; entries: ssh2.FileEntry[]; sent: boolean };
+
+const DIR_MODE = fs.constants.S_IFDIR | 0o755;
+const FILE_MODE = fs.constants.S_IFREG | 0o644;
+
+function attrs(mode: number, size: number, time = new Date()): ssh2.Attributes {
+  const seconds = Math.floor(time.getTime() / 1000);
+  return { mode, uid: 0, gid: 0, size, atime: seconds, mtime: seconds };
+}
+
+function longname(name: string, a: ssh2.Attributes): string {
+  const dir = (a.mode & fs.constants.S_IFDIR) !== 0;
+  return `${dir ? 'drwxr-xr-x' : '-rw-r--r--'} 1 carrel carrel ${String(a.size).padStart(10)} Jan  1 00:00 ${name}`;
+}
+
+function reportName(file: FileEntry): string {
+  return `${file.name}.${file.id}.report.json`;
+}
+
+function reportText(file: FileEntry): Buffer {
+  const { id, name, kind, status, receivedDate, processedDate, report, sha256, size } = file;
+  return Buffer.from(`${JSON.stringify({ id, name, sha256, size, kind, status, receivedDate, processedDate, report }, null, 2)}\n`);
+}
+
+export class SftpSession {
+  private readonly handles = new Map<string, Handle>();
+
+  constructor(
+    private readonly sftp: ssh2.SFTPWrapper,
+    private readonly o: {
+      account: string;
+      files: FileService;
+      accounts: SftpAccountService;
+      spool: string;
+      maxFileBytes: number;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  start(): void {
+    const { sftp } = this;
+    const guard = (reqId: number, work: () => Promise<void> | void) => {
+      Promise.resolve()
+        .then(work)
+        .catch((error: unknown) => {
+          this.o.log.error({ err: error }, 'SFTP request failed');
+          sftp.status(reqId, STATUS_CODE.FAILURE, 'the request failed');
+        });
+    };
+    sftp.on('error', () => undefined);
+    // The client is done (its end of the channel closed): close ours, or OpenSSH waits for ever.
+    sftp.on('end', () => sftp.end());
+    sftp.on('REALPATH', (reqId, raw) =>
+      guard(reqId, () => {
+        const p = place(raw);
+        if (!p) return void sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'outside your folders: only in/ and out/');
+        const full = pathOf(p);
+        sftp.name(reqId, [{ filename: full, longname: full, attrs: attrs(DIR_MODE, 0) }]);
+      }),
+    );
+    const stat = (reqId: number, raw: string) => guard(reqId, () => this.stat(reqId, raw));
+    sftp.on('STAT', stat);
+    sftp.on('LSTAT', stat);
+    sftp.on('OPENDIR', (reqId, raw) => guard(reqId, () => this.openDir(reqId, raw)));
+    sftp.on('READDIR', (reqId, handle) => guard(reqId, () => this.readDir(reqId, handle)));
+    sftp.on('OPEN', (reqId, raw, flags) => guard(reqId, () => this.open(reqId, raw, flags)));
+    sftp.on('WRITE', (reqId, handle, offset, data) => guard(reqId, () => this.write(reqId, handle, offset, data)));
+    sftp.on('READ', (reqId, handle, offset, length) => guard(reqId, () => this.read(reqId, handle, offset, length)));
+    sftp.on('FSTAT', (reqId, handle) =>
+      guard(reqId, () => {
+        const h = this.handles.get(handle.toString('hex'));
+        if (!h) return void sftp.status(reqId, STATUS_CODE.FAILURE, 'no such handle');
+        sftp.attrs(
+          reqId,
+          attrs(h.type === 'dir' ? DIR_MODE : FILE_MODE, h.type === 'read' ? h.content.length : h.type === 'upload' ? h.size : 0),
+        );
+      }),
+    );
+    // Times and modes a client sets (sftp -p) mean nothing here: accepted, kept nowhere.
+    sftp.on('SETSTAT', (reqId) => sftp.status(reqId, STATUS_CODE.OK));
+    sftp.on('FSETSTAT', (reqId) => sftp.status(reqId, STATUS_CODE.OK));
+    sftp.on('CLOSE', (reqId, handle) => guard(reqId, () => this.close(reqId, handle)));
+    const denied = (reqId: number) => sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'not allowed: upload to in/, read from out/');
+    for (const request of ['REMOVE', 'RMDIR', 'MKDIR', 'RENAME', 'READLINK', 'SYMLINK'] as const) sftp.on(request, denied);
+    // A connection lost before its uploads were closed: they are incomplete, and nothing of them is kept.
+    sftp.on('close', () => {
+      for (const h of this.handles.values()) if (h.type === 'upload') this.discard(h);
+      this.handles.clear();
+    });
+  }
+
+  private stat(reqId: number, raw: string): void | Promise<void> {
+    const p = place(raw);
+    if (!p) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'outside your folders: only in/ and out/');
+    if (p.at === 'root' || p.name === undefined) return void this.sftp.attrs(reqId, attrs(DIR_MODE, 0));
+    if (p.at === 'in') return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'in/ holds nothing to read');
+    return this.report(p.name).then((report) => {
+      if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
+      this.sftp.attrs(reqId, attrs(FILE_MODE, report.content.length, new Date(report.file.processedDate ?? report.file.receivedDate)));
+    });
+  }
+
+  private async reports(): Promise<FileEntry[]> {
+    const { entries } = await this.o.files.list({ account: this.o.account, limit: MAX_REPORTS, offset: 0 });
+    return entries.filter((f) => f.status === 'loaded' || f.status === 'refused' || f.status === 'failed');
+  }
+
+  private async report(name: string): Promise<{ file: FileEntry; content: Buffer } | undefined> {
+    const file = (await this.reports()).find((f) => reportName(f) === name);
+    return file && { file, content: reportText(file) };
+  }
+
+  private newHandle(h: Handle): Buffer | undefined {
+    if (this.handles.size >= MAX_HANDLES) return undefined;
+    const id = crypto.randomBytes(8);
+    this.handles.set(id.toString('hex'), h);
+    return id;
+  }
+
+  private async openDir(reqId: number, raw: string): Promise<void> {
+    const p = place(raw);
+    if (!p || ('name' in p && p.name !== undefined)) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such folder');
+    const entries: ssh2.FileEntry[] = [];
+    const add = (filename: string, a: ssh2.Attributes) => entries.push({ filename, longname: longname(filename, a), attrs: a });
+    if (p.at === 'root') {
+      add('in', attrs(DIR_MODE, 0));
+      add('out', attrs(DIR_MODE, 0));
+    } else if (p.at === 'out') {
+      for (const file of await this.reports()) add(reportName(file), attrs(FILE_MODE, reportText(file).length));
+    }
+    const handle = this.newHandle({ type: 'dir', entries, sent: false });
+    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_HANDLES} open at once`);
+    this.sftp.handle(reqId, handle);
+  }
+
+  private readDir(reqId: number, handle: Buffer): void {
+    const h = this.handles.get(handle.toString('hex'));
+    if (h?.type !== 'dir') return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'not an open folder');
+    if (h.entries.length === 0) return void this.sftp.status(reqId, STATUS_CODE.EOF);
+    this.sftp.name(reqId, h.entries.splice(0, PER_READDIR));
+  }
+
+  private async open(reqId: number, raw: string, flags: number): Promise<void> {
+    const p = place(raw);
+    if (!p || p.at === 'root' || p.name === undefined)
+      return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'not a file in in/ or out/');
+    const writing = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC)) !== 0;
+    if (writing) {
+      if (p.at !== 'in') return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'uploads go to in/');
+      return this.openUpload(reqId, p.name);
+    }
+    if (p.at !== 'out')
+      return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'in/ holds nothing to read; reports are in out/');
+    const report = await this.report(p.name);
+    if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
+    const handle = this.newHandle({ type: 'read', content: report.content });
+    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_HANDLES} open at once`);
+    this.sftp.handle(reqId, handle);
+  }
+
+  private openUpload(reqId: number, name: string): void {
+    if (this.handles.size >= MAX_HANDLES) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_HANDLES} open at once`);
+    const spoolFile = path.join(this.o.spool, crypto.randomUUID());
+    const fd = fs.openSync(spoolFile, 'w+', 0o600);
+    this.sftp.handle(reqId, this.newHandle({ type: 'upload', name, spoolFile, fd, size: 0 })!);
+  }
+
+  private write(reqId: number, handle: Buffer, offset: number, data: Buffer): void {
+    const h = this.handles.get(handle.toString('hex'));
+    if (h?.type !== 'upload') return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'not a file open for writing');
+    if (h.failed) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
+    if (offset + data.length > this.o.maxFileBytes) {
+      h.failed = `a file is at most ${this.o.maxFileBytes / 1024 / 1024} MB: nothing of this one is kept`;
+      this.discard(h);
+      return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
+    }
+    fs.writeSync(h.fd, data, 0, data.length, offset);
+    h.size = Math.max(h.size, offset + data.length);
+    this.sftp.status(reqId, STATUS_CODE.OK);
+  }
+
+  private read(reqId: number, handle: Buffer, offset: number, length: number): void {
+    const h = this.handles.get(handle.toString('hex'));
+    if (h?.type !== 'read') return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'not a file open for reading');
+    if (offset >= h.content.length) return void this.sftp.status(reqId, STATUS_CODE.EOF);
+    this.sftp.data(reqId, h.content.subarray(offset, offset + length));
+  }
+
+  private async close(reqId: number, handle: Buffer): Promise<void> {
+    const key = handle.toString('hex');
+    const h = this.handles.get(key);
+    if (!h) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'no such handle');
+    this.handles.delete(key);
+    if (h.type !== 'upload') return void this.sftp.status(reqId, STATUS_CODE.OK);
+    if (h.failed) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
+    try {
+      // An account revoked while it uploaded gets nothing in.
+      if (!(await this.o.accounts.active([this.o.account])).has(this.o.account))
+        return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'this account was revoked');
+      const content = fs.readFileSync(h.spoolFile);
+      const file = await this.o.files.receive(this.o.account, h.name, content);
+      this.o.log.info({ file: file.id, name: file.name, kind: file.kind, size: file.size }, 'SFTP file received');
+      this.sftp.status(reqId, STATUS_CODE.OK);
+    } finally {
+      this.discard(h);
+    }
+    void this.o.files.processWaiting().catch((error: unknown) => this.o.log.error({ err: error }, 'processing files failed'));
+  }
+
+  /** Closes and deletes an upload's spool file. */
+  private discard(h: Handle & { type: 'upload' }): void {
+    if (h.fd >= 0) fs.closeSync(h.fd);
+    h.fd = -1;
+    fs.rmSync(h.spoolFile, { force: true });
+  }
+}
