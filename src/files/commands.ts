@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { print, table } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
+import { parseRecordId } from '../shared/filters.ts';
 
 export function fileCommands(program: Command, cli: Cli): void {
   const files = program.command('files').description('files received through the SFTP door, and what became of them');
@@ -24,7 +25,8 @@ export function fileCommands(program: Command, cli: Cli): void {
     .description('process a refused or failed file again, now')
     .argument('<id>', 'the file id')
     .option('--json', 'print the file as JSON')
-    .action(async (id: string, opts: { json?: boolean }) => {
+    .action(async (raw: string, opts: { json?: boolean }) => {
+      const id = parseRecordId('id', raw);
       const file = await cli.write(async ({ services }) => {
         await services.files.retry(id);
         await services.files.processOne(id);
