@@ -151,6 +151,32 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
     assert.equal((await files()).length, before);
   });
 
+  it('keeps nothing of an upload whose connection is lost before the file is closed', async () => {
+    const before = (await files()).length;
+    const client = new ssh2.Client();
+    await new Promise<void>((resolve, reject) => {
+      client.on('ready', () => resolve());
+      client.on('error', reject);
+      client.connect({ host: '127.0.0.1', port: door.port, username: vendor.name, password: vendor.password });
+    });
+    const sftp = await new Promise<ssh2.SFTPWrapper>((resolve, reject) => client.sftp((error, s) => (error ? reject(error) : resolve(s))));
+    const handle = await new Promise<Buffer>((resolve, reject) =>
+      sftp.open('in/half.mrc', 'w', (error, h) => (error ? reject(error) : resolve(h))),
+    );
+    const half = fs.readFileSync(marcFile('sample1.mrc')).subarray(0, 3000);
+    await new Promise<void>((resolve, reject) =>
+      sftp.write(handle, half, 0, half.length, 0, (error) => (error ? reject(error) : resolve())),
+    );
+    const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
+    client.destroy();
+    await closed;
+    // The same account's next session sees nothing of it either: no file, no report.
+    const listed = await sftpBatch(door.port, vendor.name, vendor, ['ls out'], dir);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.doesNotMatch(listed.stdout, /half\.mrc/);
+    assert.equal((await files()).length, before);
+  });
+
   it('logs in with a key made by ssh-keygen', async () => {
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'id_test')]);
     const keyed = await t.services.sftpAccounts.create('vendor-key', { publicKey: fs.readFileSync(path.join(dir, 'id_test.pub'), 'utf8') });
