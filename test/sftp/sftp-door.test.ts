@@ -104,6 +104,19 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
     assert.equal(file.kind, 'edifact-invoic');
     assert.equal(file.status, 'refused');
     assert.deepEqual(file.report, { reason: 'EDIFACT INVOIC processing is not available yet' });
+    // Retried once its processing exists: processed again, with it.
+    t.services.files.register('edifact-invoic', async () => ({ status: 'loaded', report: { invoices: 1 } }));
+    const retry = (id: string, roles: string[]) =>
+      bearer(t, roles).then((authorization) => t.app.inject({ method: 'POST', url: `/v6/files/${id}/retry`, headers: { authorization } }));
+    assert.equal((await retry(file.id, ['Files_Read'])).statusCode, 403);
+    const accepted = await retry(file.id, ['Files_Write']);
+    assert.equal(accepted.statusCode, 202, accepted.body);
+    assert.equal(accepted.json<{ status: string }>().status, 'received');
+    await t.services.files.processWaiting();
+    assert.deepEqual((await t.services.files.get(file.id)).report, { invoices: 1 });
+    const again = await retry(file.id, ['Files_Write']);
+    assert.equal(again.statusCode, 409);
+    assert.equal((await retry('nine', ['Files_Write'])).statusCode, 400);
   });
 
   it('refuses paths outside in/ and out/, uploads outside in/, and links', async () => {

@@ -83,6 +83,27 @@ describe(`the SFTP door in the server process, on ${ENGINE}`, () => {
     assert.ok(((await bibs.json()) as { entries: unknown[] }).entries.length >= listed[0].report.created!);
   });
 
+  it('carrel files retry processes a refused file again', async () => {
+    const account = JSON.parse((await carrel(['sftp', 'accounts', 'create', 'vendor-y', '--json'], env)).stdout) as {
+      name: string;
+      password: string;
+    };
+    const local = path.join(dir, 'ordrsp.edi');
+    fs.writeFileSync(local, "UNB+UNOC:3+A+B+261129:1034+1'UNH+1+ORDRSP:D:96A:UN:EAN005'UNT+2+1'UNZ+1+1'");
+    assert.equal((await sftpBatch(sftpPort, account.name, account, [`put ${local} in/ordrsp.edi`], dir)).code, 0);
+    let id: string | undefined;
+    while (!id) {
+      const listed = JSON.parse((await carrel(['files', 'list', '--account', 'vendor-y', '--json'], env)).stdout) as Listed[];
+      if (listed[0]?.status === 'refused') id = listed[0].id;
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const retried = await carrel(['files', 'retry', id, '--json'], env);
+    assert.equal(retried.code, 1, retried.stderr);
+    const file = JSON.parse(retried.stdout) as Listed & { report: { reason: string } };
+    assert.equal(file.status, 'refused');
+    assert.equal(file.report.reason, 'EDIFACT ORDRSP processing is not available yet');
+  });
+
   it('shows the same host key after a restart', async () => {
     const scan = () =>
       execFileSync('ssh-keyscan', ['-p', String(sftpPort), '-t', 'ed25519', '127.0.0.1'], {
