@@ -1,5 +1,6 @@
 // What a received file is, read from its content, never from its name: MARC in any format the
 // importer reads (src/marc/read.ts), or an EDIFACT interchange and the type of its first message.
+import { detect } from '../edifact/index.ts';
 import { detectFormat } from '../marc/read.ts';
 
 export const FILE_KINDS = ['marc', 'edifact-invoic', 'edifact-ordrsp', 'edifact-orders', 'unknown'] as const;
@@ -19,22 +20,11 @@ export interface Recognised {
 
 /**
  * An EDIFACT interchange (UNA or UNB first, after a byte order mark and white space) and the type
- * of its first message (UNH's second element). This is the one place that reads EDIFACT here, so
- * a full reader can take its place.
+ * of its first message (UNH's second element), read by src/edifact from the file's head.
  */
 export function detectEdifact(head: Uint8Array): { edifact: boolean; messageType?: string } {
-  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, HEAD))
-    .toString('latin1')
-    .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
-    .trimStart();
-  if (!text.startsWith('UNA') && !text.startsWith('UNB')) return { edifact: false };
-  // UNA sets the separators: its characters 4 (component), 5 (element) and 9 (segment end).
-  const component = text.startsWith('UNA') ? text[3]! : ':';
-  const element = text.startsWith('UNA') ? text[4]! : '+';
-  const segmentEnd = text.startsWith('UNA') ? text[8]! : "'";
-  const unh = text.split(segmentEnd).find((segment) => segment.trimStart().startsWith(`UNH${element}`));
-  const messageType = unh?.trimStart().split(element)[2]?.split(component)[0];
-  return { edifact: true, messageType };
+  const found = detect(head, { maxBytes: HEAD });
+  return { edifact: found.edifact, messageType: found.messageTypes[0] };
 }
 
 export function recognise(bytes: Uint8Array): Recognised {

@@ -7,6 +7,7 @@ import { hashSecret, randomToken, verifySecret } from '../auth/secrets.ts';
 import type { Db } from '../db/types.ts';
 import type { LoadSettings } from '../files/index.ts';
 import { fail } from '../shared/errors.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
 import * as repo from './repository.ts';
 
 export interface SftpAccount {
@@ -44,6 +45,8 @@ export class SftpAccountService {
   constructor(
     private readonly db: Db,
     private readonly logins: LoginLimiter,
+    /** Seals the host key's private half in the database (src/shared/secret-box.ts). */
+    private readonly box: SecretBox,
   ) {}
 
   async create(
@@ -117,13 +120,20 @@ export class SftpAccountService {
 
   /**
    * The door's host key (OpenSSH private key text): made once, by the first server to open the
-   * door, and kept in the database so that every server of the library shows the same key and a
-   * restart never changes it.
+   * door, and kept in the database, sealed, so that every server of the library shows the same key
+   * and a restart never changes it, while a copy of the database alone does not give it away.
    */
   async hostKey(): Promise<string> {
-    const kept = await repo.hostKey(this.db, 'ssh-ed25519');
-    if (kept) return kept;
+    const kept = (await repo.hostKey(this.db, 'ssh-ed25519')) ?? (await this.makeHostKey());
+    try {
+      return this.box.open(kept);
+    } catch {
+      throw new Error('the SFTP host key in the database was sealed with another key: give every server the same CARREL_SECRETS_KEY');
+    }
+  }
+
+  private makeHostKey(): Promise<string> {
     const made = ssh2.utils.generateKeyPairSync('ed25519');
-    return repo.keepHostKey(this.db, 'ssh-ed25519', made.private);
+    return repo.keepHostKey(this.db, 'ssh-ed25519', this.box.seal(made.private));
   }
 }

@@ -2,6 +2,7 @@
 // into in/ and read reports from out/; `carrel sftp accounts` makes their logins.
 import { LoginLimiter } from '../auth/logins.ts';
 import type { Domain } from '../domain.ts';
+import { SecretBox } from '../shared/secret-box.ts';
 import { SftpAccountService } from './accounts.ts';
 import { sftpCommands } from './commands.ts';
 
@@ -16,7 +17,11 @@ declare module '../domain.ts' {
 export const sftp: Domain = {
   name: 'sftp',
   services: ({ db, config, services }) => ({
-    sftpAccounts: new SftpAccountService(db, new LoginLimiter(services.attempts, config.loginLimits, 'sftp')),
+    sftpAccounts: new SftpAccountService(
+      db,
+      new LoginLimiter(services.attempts, config.loginLimits, 'sftp'),
+      new SecretBox(config.secretsKey, config.dataDir),
+    ),
   }),
   commands: sftpCommands,
 };

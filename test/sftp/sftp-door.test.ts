@@ -31,7 +31,7 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-test-'));
-    t = await createTestApp();
+    t = await createTestApp({ CARREL_DATA_DIR: dir });
     vendor = await t.services.sftpAccounts.create('vendor-a', { vendor: 'VA', items: false });
     door = await openSftpDoor({
       accounts: t.services.sftpAccounts,

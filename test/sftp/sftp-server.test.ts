@@ -33,7 +33,8 @@ describe(`the SFTP door in the server process, on ${ENGINE}`, () => {
 
   before(async () => {
     database = await childDatabase();
-    env = database.env;
+    // One key sealing the host key, as servers sharing a database are given.
+    env = { ...database.env, CARREL_SECRETS_KEY: Buffer.alloc(32, 5).toString('base64') };
     sftpPort = await freePort();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-server-'));
     server = await start();

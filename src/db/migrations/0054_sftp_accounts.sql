@@ -13,7 +13,8 @@ create table sftp_accounts (
 );
 
 -- The SFTP door's host key, made once by the first server to open the door and shared by every
--- server process of the database, so clients that have pinned it never see it change.
+-- server process of the database, so clients that have pinned it never see it change. The private
+-- key is sealed (src/shared/secret-box.ts): a copy of the database alone does not hold it.
 create table sftp_host_keys (
   algorithm text primary key,
   private_key text not null,
