@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -216,5 +217,44 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
     assert.match(refused.stderr, /Permission denied/);
     // The session open before the revocation is ended by the door (within its check interval).
     await closed;
+  });
+});
+
+describe(`the SFTP door's limits, on ${ENGINE}`, () => {
+  let t: TestApp;
+  let door: SftpDoor;
+  let dir: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-limits-'));
+    t = await createTestApp({ CARREL_DATA_DIR: dir, CARREL_LOGIN_ADDRESS_FAILURES: '2', CARREL_LOGIN_ACCOUNT_FAILURES: '100' });
+    door = await openSftpDoor({
+      accounts: t.services.sftpAccounts,
+      files: t.services.files,
+      host: '127.0.0.1',
+      port: 0,
+      log: pino({ level: 'silent' }),
+      limits: { loginTimeoutMs: 300 },
+    });
+  });
+  after(async () => {
+    await door?.close();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses even the right password from an address past its failed logins', async () => {
+    const account = await t.services.sftpAccounts.create('vendor-limited');
+    assert.equal((await sftpBatch(door.port, account.name, account, ['ls out'], dir)).code, 0);
+    for (let i = 0; i < 2; i++) assert.notEqual((await sftpBatch(door.port, account.name, { password: 'wrong' }, ['ls out'], dir)).code, 0);
+    const refused = await sftpBatch(door.port, account.name, account, ['ls out'], dir);
+    assert.notEqual(refused.code, 0);
+  });
+
+  it('closes a connection that does not log in within the login time-out', async () => {
+    const socket = net.connect({ port: door.port, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    socket.on('data', () => undefined);
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
   });
 });
