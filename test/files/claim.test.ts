@@ -2,11 +2,13 @@
 // racing for one file process it once; a file whose claimer died (its lease ran out) is claimed
 // again; a claimer that lost its claim cannot record an outcome; retry processes a refused file again.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Db } from '../../src/db/types.ts';
 import { FileService, type FileProcessor } from '../../src/files/index.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { marcFile } from '../helpers/shared-data.ts';
 
 const SETTINGS = async () => ({ items: false, createMissing: false });
 const EDIFACT = "UNB+UNOC:3+A+B+261129:1034+1'UNH+1+ORDRSP:D:96A:UN:EAN005'UNT+2+1'UNZ+1+1'";
@@ -85,5 +87,20 @@ describe(`processing each file once, on ${ENGINE}`, () => {
     const done = await a.get(file.id);
     assert.equal(done.status, 'loaded');
     await assert.rejects(() => a.retry(file.id), /only a refused or failed file is processed again/);
+  });
+
+  it('a MARC file processed again (after a kill) converges: its records replace the bibs they made', async () => {
+    const a = new FileService(testDb.db, SETTINGS);
+    const bytes = fs.readFileSync(marcFile('brkrtest.mrc'));
+    const count = async () => (await testDb.db.query<{ n: number }>('select count(*)::int as n from bibs'))[0]!.n;
+    const first = await a.receive('library', 'brkrtest.mrc', bytes);
+    await a.processWaiting();
+    const created = (await a.get(first.id)).report as { created: number; updated: number };
+    assert.ok(created.created > 0);
+    const bibs = await count();
+    const second = await a.receive('library', 'brkrtest.mrc', bytes);
+    await a.processWaiting();
+    assert.deepEqual((await a.get(second.id)).report, { ...created, created: 0, updated: created.created });
+    assert.equal(await count(), bibs);
   });
 });
