@@ -18,6 +18,7 @@ import { patronApi } from './patron-api/index.ts';
 import { sip2 } from './sip2/index.ts';
 import { circulation } from './circulation/index.ts';
 import { files } from './files/index.ts';
+import { ediIn } from './acquisitions/edi-in/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
 import { health } from './health/index.ts';
@@ -89,6 +90,8 @@ export const DOMAINS: readonly Domain[] = [
   // The SFTP door's accounts before files: a file loads with its account's settings.
   sftp,
   files,
+  // After files: registers the processors of vendors' INVOIC and ORDRSP files.
+  ediIn,
   catalog,
   generate,
 ];

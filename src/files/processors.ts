@@ -82,6 +82,7 @@ export const refuseUnknown: FileProcessor = async (file) => ({
 export function defaultProcessors(db: Db): Map<FileKind, FileProcessor> {
   return new Map<FileKind, FileProcessor>([
     ['marc', marcProcessor(db)],
+    // INVOIC and ORDRSP are registered by src/acquisitions/edi-in; until then (a FileService on its own) they wait.
     ['edifact-invoic', notAvailableYet('edifact-invoic')],
     ['edifact-ordrsp', notAvailableYet('edifact-ordrsp')],
     ['edifact-orders', notAvailableYet('edifact-orders')],

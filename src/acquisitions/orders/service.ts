@@ -253,6 +253,37 @@ export class OrderService {
     });
   }
 
+  /**
+   * A vendor's answer about several order lines, in one transaction: each status recorded, and the
+   * orders it asks to cancel cancelled when nothing of them was received or paid (those stay, and
+   * the answer says why). Answers, for each entry, whether it was cancelled or why not.
+   */
+  async recordVendorResponse(
+    entries: readonly { id: string; status: string; cancel: boolean }[],
+  ): Promise<{ id: string; cancelled: boolean; kept?: string }[]> {
+    const parsed = entries.map((e) => ({ ...e, status: lineReference(e.status, 'vendorStatus')! }));
+    return this.db.transaction(async (tx) => {
+      const at = await stamp(tx);
+      const outcomes: { id: string; cancelled: boolean; kept?: string }[] = [];
+      for (const entry of parsed) {
+        const order = await this.lockLive(tx, entry.id);
+        await repo.updateOrder(tx, entry.id, { vendorStatus: entry.status }, at);
+        if (!entry.cancel) outcomes.push({ id: entry.id, cancelled: false });
+        else if (order.status === 'z' || order.paid_copies > 0 || order.received_copies > 0)
+          outcomes.push({
+            id: entry.id,
+            cancelled: false,
+            kept: order.status === 'z' ? 'already cancelled' : order.paid_copies > 0 ? 'paid (in part)' : 'has received copies',
+          });
+        else {
+          await this.cancelLocked(tx, order, at);
+          outcomes.push({ id: entry.id, cancelled: true });
+        }
+      }
+      return outcomes;
+    });
+  }
+
   /** The open order (not fully paid, not cancelled) of this vendor with this line reference. */
   async findOpenByLineReference(vendorCode: string, ref: string): Promise<repo.OrderRow | undefined> {
     const vendor = await this.vendors.findByCode(this.db, vendorCode);
