@@ -93,7 +93,7 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
     assert.equal((JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as { status: string }).status, 'refused');
   });
 
-  it('records an EDIFACT file by its message type, refused until its processing exists', async () => {
+  it('records an EDIFACT file by its message type and processes it, refusing a message from no known vendor', async () => {
     const local = path.join(dir, 'invoice.txt');
     fs.writeFileSync(
       local,
@@ -104,8 +104,10 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
     const file = (await files()).find((f) => f.name === 'invoice.txt')!;
     assert.equal(file.kind, 'edifact-invoic');
     assert.equal(file.status, 'refused');
-    assert.deepEqual(file.report, { reason: 'EDIFACT INVOIC processing is not available yet' });
-    // Retried once its processing exists: processed again, with it.
+    const report = file.report as { refused: number; messages: { tag: string; reason: string }[] };
+    assert.equal(report.refused, 1);
+    assert.match(report.messages[0]!.reason, /no vendor has the UNB sender 5013546027856/);
+    // Retried: processed again, with the processor registered then.
     t.services.files.register('edifact-invoic', async () => ({ status: 'loaded', report: { invoices: 1 } }));
     const retry = (id: string, roles: string[]) =>
       bearer(t, roles).then((authorization) => t.app.inject({ method: 'POST', url: `/v6/files/${id}/retry`, headers: { authorization } }));

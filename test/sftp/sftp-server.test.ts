@@ -100,9 +100,10 @@ describe(`the SFTP door in the server process, on ${ENGINE}`, () => {
     }
     const retried = await carrel(['files', 'retry', id, '--json'], env);
     assert.equal(retried.code, 1, retried.stderr);
-    const file = JSON.parse(retried.stdout) as Listed & { report: { reason: string } };
+    const file = JSON.parse(retried.stdout) as Listed & { report: { refused: number; messages: { reason: string }[] } };
     assert.equal(file.status, 'refused');
-    assert.equal(file.report.reason, 'EDIFACT ORDRSP processing is not available yet');
+    assert.equal(file.report.refused, 1);
+    assert.match(file.report.messages[0]!.reason, /BGM/);
   });
 
   it('shows the same host key after a restart', async () => {

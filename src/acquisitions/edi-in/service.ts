@@ -62,7 +62,7 @@ export class EdiInService {
     read: (interchange: Interchange) => { messages: M[]; problems: EdifactProblem[] },
     load: (interchange: Interchange, message: M) => Promise<T>,
   ): Promise<FileOutcome> {
-    const opened = readInterchange(file.content);
+    const opened = readInterchange(startOf(file.content));
     const interchange = opened.interchange;
     if (!interchange || !opened.envelopeOk)
       return {
@@ -151,4 +151,11 @@ function refusal(message: string, index: number, at: SegmentAt, error: unknown) 
   if (error instanceof MessageRefusal) return refused(message, index, error.at, error.message, error.reference);
   if (error instanceof DomainError) return refused(message, index, at, error.message);
   throw error;
+}
+
+/** The bytes from the interchange's first character: a file is recognised as EDIFACT after a byte order mark and white space, so it is read after them too. */
+function startOf(bytes: Uint8Array): Uint8Array {
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0d || bytes[at] === 0x0a)) at++;
+  return bytes.subarray(at);
 }
