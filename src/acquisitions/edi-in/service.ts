@@ -120,6 +120,28 @@ export class EdiInService {
       const ref = line.item.references.find((r) => r.qualifier === 'LI');
       if (!ref) throw new MessageRefusal(line.item.at, `line ${line.lineNumber} has no RFF+LI naming the order it answers`);
       const order = await this.orderOf(vendor, ref.value);
+      // The same cancellation again (a file retried, a response resent): the order it cancelled is no longer open.
+      if (!order && line.status === 'cancelled') {
+        const [gone] = await this.orders.list({
+          vendorId: vendor.id,
+          lineReference: ref.value,
+          status: ['z'],
+          deleted: false,
+          limit: 1,
+          offset: 0,
+        });
+        if (gone?.vendor_status === 'cancelled') {
+          skipped.push({
+            line: line.lineNumber,
+            reference: ref.value,
+            order: gone.id,
+            status: line.status,
+            recorded: false,
+            notCancelled: 'already cancelled',
+          });
+          continue;
+        }
+      }
       if (!order)
         throw new MessageRefusal(
           ref.at,

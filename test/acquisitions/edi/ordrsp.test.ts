@@ -43,6 +43,11 @@ describe(`ORDRSP files into orders on ${ENGINE}`, () => {
     assert.equal(gone.encumbrance, '0.00');
     assert.equal(Number((await fund('books')).encumbrance), Number(before.encumbrance) - 20);
     assert.equal(file.report.messages[0]!.lines![2]!.cancelled, true);
+    // Sent again (or its file retried): the cancelled order is not open any more, and that is no refusal.
+    const again = await drop(interchange('EBSCO1', [ordrsp('M1', { number: 'RSP-1', lines: [{ ref: 'R-3', action: '2' }] })]));
+    assert.equal(again.status, 'loaded', JSON.stringify(again.report));
+    assert.equal(again.report.messages[0]!.lines![0]!.notCancelled, 'already cancelled');
+    assert.equal(Number((await fund('books')).encumbrance), Number(before.encumbrance) - 20);
   });
 
   it('keeps an order with received copies that the vendor cancels, saying why', async () => {
