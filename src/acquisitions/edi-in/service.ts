@@ -34,8 +34,8 @@ export class EdiInService {
     private readonly vendorEdi: VendorEdiService,
   ) {}
 
-  /** The vendor a message comes from: its NAD+SU party id, else the interchange's sender. */
-  private async vendorOf(interchange: Interchange, supplier: Party | undefined, at: SegmentAt): Promise<Vendor> {
+  /** The vendor a message comes from: its NAD+SU party id, else the interchange's sender; refused naming the NAD (else the UNB). */
+  private async vendorOf(interchange: Interchange, supplier: Party | undefined): Promise<Vendor> {
     const bySupplier = supplier?.id ? await this.vendorEdi.findByParty(supplier.id) : undefined;
     const vendor = bySupplier ?? (await this.vendorEdi.findByParty(interchange.header.sender.id));
     if (vendor) return vendor;
@@ -43,7 +43,7 @@ export class EdiInService {
       ? `NAD+SU ${supplier.id} nor the UNB sender ${interchange.header.sender.id}`
       : `the UNB sender ${interchange.header.sender.id}`;
     throw new MessageRefusal(
-      supplier?.at ?? at,
+      supplier?.at ?? interchange.header.at,
       `no vendor has ${named} among its party ids or as its code`,
       supplier?.id ?? interchange.header.sender.id,
     );
@@ -91,7 +91,7 @@ export class EdiInService {
       return { messages: invoices, problems };
     };
     return this.each(file, read, async (interchange, invoice) => {
-      const vendor = await this.vendorOf(interchange, invoice.supplier, invoice.at);
+      const vendor = await this.vendorOf(interchange, invoice.supplier);
       const invoiceNumber = invoice.invoiceNumber;
       const before = (await this.invoices.list({ invNum: [invoiceNumber], deleted: false, limit: 100, offset: 0 })).find(
         (row) => row.vendor_id === vendor.id && row.inv_num === invoiceNumber && row.note?.startsWith(`${marker},`),
@@ -113,7 +113,7 @@ export class EdiInService {
   }
 
   private async applyResponse(interchange: Interchange, response: OrderResponse): Promise<unknown[]> {
-    const vendor = await this.vendorOf(interchange, response.supplier, response.at);
+    const vendor = await this.vendorOf(interchange, response.supplier);
     const entries: { id: string; status: string; cancel: boolean; line: string; ref: string }[] = [];
     const skipped: unknown[] = [];
     for (const line of response.lines) {

@@ -155,6 +155,9 @@ describe(`INVOIC files into invoices on ${ENGINE}`, () => {
     assert.equal(file.status, 'refused');
     assert.equal(file.report.messages[0]!.tag, 'NAD');
     assert.match(file.report.messages[0]!.reason!, /no vendor has NAD\+SU NOBODY nor the UNB sender STRANGER/);
+    const unsigned = await drop(interchange('STRANGER', [invoic('M1', { invNum: 'E-7002', lines: [{ ref: 'X', amount: '1.00' }] })]));
+    assert.equal(unsigned.report.messages[0]!.tag, 'UNB');
+    assert.equal(unsigned.report.messages[0]!.reference, 'STRANGER');
   });
 
   it('retried once the missing order exists, loads only the message not loaded before', async () => {
