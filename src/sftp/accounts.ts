@@ -22,6 +22,8 @@ export interface SftpAccount {
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const VENDOR = /^[\x21-\x7e]{1,64}$/;
+/** What the server's private host key is sealed for (SecretBox): it opens as nothing else. */
+const HOST_KEY_PURPOSE = 'sftp-host-key:ssh-ed25519';
 
 const present = (row: repo.SftpAccountRow): SftpAccount => ({
   name: row.name,
@@ -126,7 +128,7 @@ export class SftpAccountService {
   async hostKey(): Promise<string> {
     const kept = (await repo.hostKey(this.db, 'ssh-ed25519')) ?? (await this.makeHostKey());
     try {
-      return this.box.open(kept);
+      return this.box.open(kept, HOST_KEY_PURPOSE);
     } catch {
       throw new Error('the SFTP host key in the database was sealed with another key: give every server the same CARREL_SECRETS_KEY');
     }
@@ -134,6 +136,6 @@ export class SftpAccountService {
 
   private makeHostKey(): Promise<string> {
     const made = ssh2.utils.generateKeyPairSync('ed25519');
-    return repo.keepHostKey(this.db, 'ssh-ed25519', this.box.seal(made.private));
+    return repo.keepHostKey(this.db, 'ssh-ed25519', this.box.seal(made.private, HOST_KEY_PURPOSE));
   }
 }

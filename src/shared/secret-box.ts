@@ -1,13 +1,19 @@
 // Secrets Carrel must give back in clear to use them (a vendor's FTP password, say), kept sealed:
 // AES-256-GCM with a key that is not in the database, so a copy of the database (a backup, a SQL
 // login that reached a table) does not hold them. The key is CARREL_SECRETS_KEY (32 bytes, base64)
-// where several servers share one database; otherwise a key file made once in the data directory.
+// where several servers share one database; otherwise a key file made once in the data directory
+// (beside the embedded engine's files: a copy of the whole data directory holds both). Each secret
+// is sealed for a purpose (what it is and whose), checked when it is opened, so a sealed value
+// copied into another row or column does not open there.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const VERSION = 'v1';
 const KEY_FILE = 'secrets.key';
+const IV_BYTES = 12;
+/** The whole GCM tag, always: a shorter one given at opening would be checked on fewer bits. */
+const TAG_BYTES = 16;
 
 export class SecretBox {
   private key: Buffer | undefined;
@@ -39,20 +45,24 @@ export class SecretBox {
     return key;
   }
 
-  seal(secret: string): string {
-    const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv('aes-256-gcm', this.keyNow(), iv);
+  /** `purpose`: what the secret is and whose (`vendor-edi-password:1000001`); open() must name the same. */
+  seal(secret: string, purpose: string): string {
+    const iv = crypto.randomBytes(IV_BYTES);
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.keyNow(), iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(purpose, 'utf8'));
     const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`;
   }
 
-  /** The secret; throws when it was sealed with another key or changed since. */
-  open(sealed: string): string {
+  /** The secret; throws when it was sealed with another key or for another purpose, or changed since. */
+  open(sealed: string, purpose: string): string {
     const [version, body] = sealed.split(':', 2);
     if (version !== VERSION || !body) throw new Error('not a sealed secret');
     const bytes = Buffer.from(body, 'base64');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', this.keyNow(), bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+    if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('not a sealed secret');
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.keyNow(), bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+    decipher.setAAD(Buffer.from(purpose, 'utf8'));
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
 }

@@ -14,6 +14,8 @@ export type Qualifier = (typeof QUALIFIERS)[number];
 export const PROTOCOLS = ['sftp', 'ftp', 'ftps'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 const DEFAULT_PORT: Record<Protocol, number> = { sftp: 22, ftp: 21, ftps: 21 };
+/** What a vendor's password is sealed for: its vendor's row, so it opens nowhere else. */
+const passwordPurpose = (vendorId: string) => `vendor-edi-password:${vendorId}`;
 
 export interface PartyId {
   qualifier: Qualifier;
@@ -146,7 +148,7 @@ export class VendorEdiService {
         host: host(c.host),
         port: c.port ?? DEFAULT_PORT[c.protocol],
         username: text('connection.user', c.user, 200),
-        password_sealed: c.password === undefined ? null : this.box.seal(c.password),
+        password_sealed: c.password === undefined ? null : this.box.seal(c.password, passwordPurpose(vendorId)),
         orders_folder: folder('connection.ordersFolder', c.ordersFolder) || null,
         files_folder: folder('connection.filesFolder', c.filesFolder) || null,
       };
@@ -163,7 +165,15 @@ export class VendorEdiService {
       }
       if (library === undefined && connection === undefined) return;
       const now = await repo.vendorEdi(tx, vendorId);
-      const keptPassword = connection && !connection.password_sealed && now?.protocol ? now.password_sealed : null;
+      // A password given for one server and login is never sent to another: changing any of them
+      // without a new password forgets the one kept.
+      const sameServer =
+        connection &&
+        now?.protocol === connection.protocol &&
+        now.host === connection.host &&
+        now.port === connection.port &&
+        now.username === connection.username;
+      const keptPassword = connection && !connection.password_sealed && sameServer ? now.password_sealed : null;
       await repo.upsertVendorEdi(
         tx,
         vendorId,
@@ -202,7 +212,7 @@ export class VendorEdiService {
     const row = await repo.vendorEdi(this.db, vendorId);
     const connection = row && present([], row).connection;
     if (!connection) return undefined;
-    return { ...connection, password: row.password_sealed ? this.box.open(row.password_sealed) : undefined };
+    return { ...connection, password: row.password_sealed ? this.box.open(row.password_sealed, passwordPurpose(vendorId)) : undefined };
   }
 }
 

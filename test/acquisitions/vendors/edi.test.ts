@@ -81,10 +81,18 @@ describe(`vendor EDI settings through the API on ${ENGINE}`, () => {
     assert.equal((await t.services.vendorEdi.connectionWithPassword(bls))?.password, PASSWORD);
     assert.ok(!JSON.stringify(t.logs).includes(PASSWORD), 'the password is never logged');
 
-    // A server changed without a password keeps the one kept; null forgets the server and its password.
-    await writer.send('PUT', `/v6/vendors/${bls}/edi`, { connection: { protocol: 'ftps', host: 'ftp.example.org', user: 'lib42' } });
-    const changed = await t.services.vendorEdi.connectionWithPassword(bls);
-    assert.deepEqual([changed?.protocol, changed?.port, changed?.password], ['ftps', 21, PASSWORD]);
+    // The same server and login given again without a password keep the one kept; another server or
+    // login forgets it (a password is never sent where it was not given for); null forgets the server.
+    const server = { protocol: 'sftp', host: 'edi.example.org', user: 'lib42', ordersFolder: 'orders' };
+    await writer.send('PUT', `/v6/vendors/${bls}/edi`, { connection: server });
+    const same = await t.services.vendorEdi.connectionWithPassword(bls);
+    assert.deepEqual([same?.ordersFolder, same?.password], ['orders', PASSWORD]);
+    for (const other of [{ host: 'elsewhere.example.org' }, { user: 'lib43' }, { port: 2222 }, { protocol: 'ftps' }]) {
+      await writer.send('PUT', `/v6/vendors/${bls}/edi`, { connection: { ...server, password: PASSWORD } });
+      await writer.send('PUT', `/v6/vendors/${bls}/edi`, { connection: { ...server, ...other } });
+      const moved = await t.services.vendorEdi.connectionWithPassword(bls);
+      assert.equal(moved?.password, undefined, `changing ${Object.keys(other)[0]} forgets the password`);
+    }
     assert.deepEqual((await reader.get(`/v6/vendors/${bls}/edi`)).json().partyIds, expected.partyIds, 'untouched members stay');
     await writer.send('PUT', `/v6/vendors/${bls}/edi`, { connection: null });
     assert.equal(await t.services.vendorEdi.connectionWithPassword(bls), undefined);
@@ -135,12 +143,14 @@ describe('sealed secrets', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-box-'));
     try {
       const box = new SecretBox(undefined, dir);
-      const sealed = box.seal('pässword');
+      const sealed = box.seal('pässword', 'vendor-edi-password:1');
       assert.equal(fs.statSync(path.join(dir, 'secrets.key')).mode & 0o777, 0o600);
-      assert.equal(new SecretBox(undefined, dir).open(sealed), 'pässword', 'a second process reads the same key');
-      assert.notEqual(box.seal('pässword'), sealed, 'a fresh nonce each time');
-      assert.throws(() => new SecretBox(Buffer.alloc(32, 7), dir).open(sealed));
-      assert.throws(() => box.open(sealed.slice(0, -4) + 'AAAA'));
+      assert.equal(new SecretBox(undefined, dir).open(sealed, 'vendor-edi-password:1'), 'pässword', 'a second process reads the same key');
+      assert.notEqual(box.seal('pässword', 'vendor-edi-password:1'), sealed, 'a fresh nonce each time');
+      assert.throws(() => new SecretBox(Buffer.alloc(32, 7), dir).open(sealed, 'vendor-edi-password:1'), 'another key');
+      assert.throws(() => box.open(sealed, 'vendor-edi-password:2'), 'sealed for another row');
+      assert.throws(() => box.open(sealed.slice(0, -4) + 'AAAA', 'vendor-edi-password:1'), 'changed');
+      assert.throws(() => box.open(sealed.slice(0, 20), 'vendor-edi-password:1'), 'cut short');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
