@@ -19,6 +19,7 @@ import { sip2 } from './sip2/index.ts';
 import { circulation } from './circulation/index.ts';
 import { files } from './files/index.ts';
 import { ediIn } from './acquisitions/edi-in/index.ts';
+import { ediTransport } from './acquisitions/edi-transport/index.ts';
 import { funds } from './acquisitions/funds/index.ts';
 import { generate } from './generate/index.ts';
 import { health } from './health/index.ts';
@@ -92,6 +93,8 @@ export const DOMAINS: readonly Domain[] = [
   files,
   // After files: registers the processors of vendors' INVOIC and ORDRSP files.
   ediIn,
+  // After files and orders: fetched files are kept as files received, sent orders are orders.
+  ediTransport,
   catalog,
   generate,
 ];

@@ -70,6 +70,8 @@ export interface Config {
   sftpPort: number | null;
   /** What the SFTP door allows a connection and an upload. */
   sftpLimits: SftpLimits;
+  /** How often the server sends orders to and fetches files from vendors' servers; 0: never (by hand only). */
+  ediIntervalMs: number;
 }
 
 export interface SftpLimits {
@@ -361,6 +363,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: int(env, 'CARREL_SIP2_MAX_CONNECTIONS', SIP2_LIMITS.maxConnections, 1, 100_000),
       maxConnectionsPerAddress: int(env, 'CARREL_SIP2_MAX_CONNECTIONS_PER_ADDRESS', SIP2_LIMITS.maxConnectionsPerAddress, 1, 100_000),
     },
+    ediIntervalMs: int(env, 'CARREL_EDI_INTERVAL_MS', 0, 0, 7 * 86_400_000),
     sftpPort: env.CARREL_SFTP_PORT ? int(env, 'CARREL_SFTP_PORT', 0, 1, 65535) : null,
     sftpLimits: {
       loginTimeoutMs: int(env, 'CARREL_SFTP_LOGIN_TIMEOUT_MS', SFTP_LIMITS.loginTimeoutMs, 100, 3_600_000),

@@ -190,6 +190,15 @@ async function main(): Promise<void> {
   // processed here; each is claimed by one process only.
   const fileProcessing = new Periodic('file processing', state, app.log, 30_000, () => services.files.processWaiting());
   fileProcessing.start();
+  // Orders out to vendors' servers and their files in, by one server process at a time.
+  const ediTransport = new Periodic('EDI send and fetch', state, app.log, config.ediIntervalMs || 3_600_000, async () => {
+    const run = await services.ediTransport.scheduled();
+    for (const r of run?.sent ?? []) if (r.error) app.log.warn({ vendor: r.vendor, outcome: r.outcome, error: r.error }, 'EDI send');
+    for (const r of run?.fetched ?? [])
+      for (const problem of [...(r.error ? [r.error] : []), ...r.files.flatMap((f) => (f.error ? [`${f.name}: ${f.error}`] : []))])
+        app.log.warn({ vendor: r.vendor, error: problem }, 'EDI fetch');
+  });
+  if (config.ediIntervalMs > 0) ediTransport.start();
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
@@ -212,6 +221,7 @@ async function main(): Promise<void> {
         await sipDoor?.close();
         await sftpDoor?.close();
         await fileProcessing.stop();
+        await ediTransport.stop();
         await supervisor.stop();
         await expiry.stop();
         await indexing.stop();

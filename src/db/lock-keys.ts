@@ -15,4 +15,6 @@ export const LOCK_KEYS = {
   testTemplate: 7_243_102_006,
   /** A library profile being applied (library/service.ts). */
   profile: 7_243_102_007,
+  /** Sending orders to and fetching files from vendors' servers, one process at a time (acquisitions/edi-transport). */
+  ediTransport: 7_243_102_008,
 } as const;

@@ -3,7 +3,7 @@
 // lease (repository.claimNext), renews the lease while it works, and records the outcome only if
 // it still holds the claim; a file whose process died is claimed again once its lease runs out.
 import crypto from 'node:crypto';
-import type { Db } from '../db/types.ts';
+import type { Db, Queryable } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { recognise, type FileKind } from './kinds.ts';
 import { defaultProcessors, type FileProcessor, type LoadSettings } from './processors.ts';
@@ -59,11 +59,14 @@ export class FileService {
     this.processors.set(kind, processor);
   }
 
-  /** Keeps a file complete as received, recognised by its content; it waits to be processed. */
-  async receive(account: string, name: string, content: Uint8Array): Promise<FileEntry> {
+  /**
+   * Keeps a file complete as received, recognised by its content; it waits to be processed. `tx`:
+   * a caller's transaction, when what it records about the file must be kept with it or not at all.
+   */
+  async receive(account: string, name: string, content: Uint8Array, tx: Queryable = this.db): Promise<FileEntry> {
     const sha256 = crypto.createHash('sha256').update(content).digest('hex');
     const { kind } = recognise(content);
-    return presentFile(await repo.insertFile(this.db, { account, name, sha256, kind, content }));
+    return presentFile(await repo.insertFile(tx, { account, name, sha256, kind, content }));
   }
 
   async list(o: { account?: string; limit: number; offset: number }): Promise<{ total: number; entries: FileEntry[] }> {

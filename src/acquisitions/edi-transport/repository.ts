@@ -1,0 +1,123 @@
+// SQL for orders sent as EDIFACT interchanges and files fetched from vendors' servers.
+import type { Queryable } from '../../db/types.ts';
+
+export interface InterchangeRow {
+  id: string;
+  vendor_id: string;
+  control_reference: string;
+  file_name: string;
+  status: 'prepared' | 'sent';
+  content: Uint8Array;
+}
+
+/** Vendors with orders to send: placed (status o), not deleted, in no interchange yet; one vendor when given. */
+export function vendorsWithPending(db: Queryable, vendorId?: string): Promise<{ id: string; code: string }[]> {
+  return db.query<{ id: string; code: string }>(
+    `select v.id::text, v.code from vendors v
+     where ($1::bigint is null or v.id = $1)
+       and exists (select 1 from orders o where o.vendor_id = v.id and o.status = 'o' and o.deleted_date is null
+                   and not exists (select 1 from edi_order_sends s where s.order_id = o.id))
+     order by v.code`,
+    [vendorId ?? null],
+  );
+}
+
+/** Vendors whose server Carrel reaches (a connection is set); one vendor when given. */
+export function vendorsWithConnection(db: Queryable, vendorId?: string): Promise<{ id: string; code: string }[]> {
+  return db.query<{ id: string; code: string }>(
+    `select v.id::text, v.code from vendors v join vendor_edi e on e.vendor_id = v.id
+     where e.protocol is not null and ($1::bigint is null or v.id = $1) order by v.code`,
+    [vendorId ?? null],
+  );
+}
+
+/** The ids of a vendor's orders not sent yet, oldest first, at most `limit`. */
+export async function pendingOrderIds(db: Queryable, vendorId: string, limit: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `select o.id::text from orders o
+     where o.vendor_id = $1 and o.status = 'o' and o.deleted_date is null
+       and not exists (select 1 from edi_order_sends s where s.order_id = o.id)
+     order by o.id limit $2`,
+    [vendorId, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function nextControlReference(tx: Queryable): Promise<string> {
+  const [row] = await tx.query<{ n: string }>(`select nextval('edi_control_references')::text as n`);
+  return row!.n;
+}
+
+/**
+ * Records an interchange as prepared with its orders; answers its id, or undefined when one of
+ * the orders is already in an interchange (another run took it first): nothing is then recorded.
+ */
+export async function insertPrepared(
+  tx: Queryable,
+  row: { vendorId: string; controlReference: string; fileName: string; content: Uint8Array; orderIds: string[] },
+  at: Date,
+): Promise<string | undefined> {
+  const [interchange] = await tx.query<{ id: string }>(
+    `insert into edi_interchanges (vendor_id, control_reference, file_name, status, prepared_date, content)
+     values ($1, $2, $3, 'prepared', $4, $5) returning id::text`,
+    [row.vendorId, row.controlReference, row.fileName, at, row.content],
+  );
+  const taken = await tx.query<{ order_id: string }>(
+    `insert into edi_order_sends (order_id, interchange_id) select unnest($1::bigint[]), $2
+     on conflict (order_id) do nothing returning order_id::text`,
+    [row.orderIds, interchange!.id],
+  );
+  return taken.length === row.orderIds.length ? interchange!.id : undefined;
+}
+
+/** Interchanges of a vendor recorded but not known to have arrived (a run that failed or died). */
+export function preparedInterchanges(db: Queryable, vendorId: string): Promise<InterchangeRow[]> {
+  return db.query<InterchangeRow>(
+    `select id::text, vendor_id::text, control_reference, file_name, status, content from edi_interchanges
+     where vendor_id = $1 and status = 'prepared' order by id`,
+    [vendorId],
+  );
+}
+
+export async function markSent(db: Queryable, id: string, deliveredTo: string | null, at: Date): Promise<void> {
+  await db.query(`update edi_interchanges set status = 'sent', sent_date = $2, delivered_to = $3 where id = $1 and status = 'prepared'`, [
+    id,
+    at,
+    deliveredTo,
+  ]);
+}
+
+/** Forgets a prepared interchange that surely did not arrive: its orders are pending again. */
+export async function dropPrepared(db: Queryable, id: string): Promise<void> {
+  await db.query(`delete from edi_interchanges where id = $1 and status = 'prepared'`, [id]);
+}
+
+export async function interchangeOrderIds(db: Queryable, id: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'select order_id::text as id from edi_order_sends where interchange_id = $1 order by order_id',
+    [id],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Of the files listed, those fetched before (same name, size and modification time). */
+export async function fetchedBefore(db: Queryable, vendorId: string, names: string[]): Promise<Set<string>> {
+  const rows = await db.query<{ key: string }>(
+    `select name || '/' || size || '/' || mtime as key from edi_fetched where vendor_id = $1 and name = any($2::text[])`,
+    [vendorId, names],
+  );
+  return new Set(rows.map((r) => r.key));
+}
+
+export async function recordFetched(
+  tx: Queryable,
+  row: { vendorId: string; name: string; size: number; mtime: number; fileId: string },
+): Promise<void> {
+  await tx.query(`insert into edi_fetched (vendor_id, name, size, mtime, file_id) values ($1, $2, $3, $4, $5)`, [
+    row.vendorId,
+    row.name,
+    row.size,
+    row.mtime,
+    row.fileId,
+  ]);
+}

@@ -1,0 +1,217 @@
+// `carrel edi send|fetch` through the real command against a vendor's SFTP server the test starts
+// (ssh2's Server, a temporary folder as its root): orders go out as one ORDERS interchange that
+// reads back to the same orders; nothing is sent twice; a refused upload leaves the orders
+// pending; the vendor's files are fetched once and processed; a wrong password is said plainly.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../../src/config.ts';
+import { openClientDb } from '../../../src/db/open.ts';
+import { readInterchange, readOrder, type Order } from '../../../src/edifact/index.ts';
+import { addBib } from '../../helpers/circulation.ts';
+import { childDatabase, ENGINE } from '../../helpers/db.ts';
+import { carrel } from '../../helpers/process.ts';
+import { marcFile } from '../../helpers/shared-data.ts';
+import { startVendorServer, type VendorServer } from '../../helpers/vendor-sftp.ts';
+
+const PASSWORD = 'vendor-secret-42';
+
+describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, () => {
+  let child: Awaited<ReturnType<typeof childDatabase>>;
+  let env: Record<string, string>;
+  let vendor: VendorServer;
+  let bibs: string[];
+  let here: string;
+
+  const ordersSent = () => fs.readdirSync(path.join(vendor.root, 'orders')).sort();
+  const run = async (args: string[], input?: string) => {
+    const r = await carrel(args, env, input);
+    return { ...r, json: () => JSON.parse(r.stdout) as unknown };
+  };
+  const setServer = (password: string) =>
+    run(
+      [
+        'vendors',
+        'edi',
+        'set',
+        'ebsco',
+        '--protocol',
+        'sftp',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(vendor.port),
+        '--user',
+        'lib42',
+        '--password-stdin',
+        '--orders-folder',
+        'orders',
+        '--files-folder',
+        'files',
+      ],
+      `${password}\n`,
+    );
+  const place = async (bib: string, copies: number) => {
+    const r = await run([
+      'orders',
+      'create',
+      '--bib',
+      bib,
+      '--vendor',
+      'ebsco',
+      '--fund',
+      'books',
+      '--location',
+      `${here}:${copies}`,
+      '--price',
+      '12.50',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.json() as { id: string; lineReference: string };
+  };
+  const readSent = (name: string): Order[] => {
+    const { interchange, envelopeOk } = readInterchange(fs.readFileSync(path.join(vendor.root, 'orders', name)));
+    assert.ok(interchange && envelopeOk);
+    return interchange.messages.map((m) => {
+      const read = readOrder(m);
+      assert.ok('order' in read, JSON.stringify(read));
+      return read.order;
+    });
+  };
+
+  before(async () => {
+    child = await childDatabase();
+    env = { ...child.env, CARREL_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
+    vendor = await startVendorServer('lib42', PASSWORD, ['orders', 'files']);
+    assert.equal((await run(['funds', 'create', 'books', '--name', 'Books', '--appropriation', '1000.00'])).code, 0);
+    assert.equal((await run(['vendors', 'create', 'ebsco', '--name', 'EBSCO'])).code, 0);
+    const db = await openClientDb(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    try {
+      here = (await db.query<{ code: string }>('select code from locations order by code limit 1'))[0]!.code;
+      bibs = [];
+      for (const [title, isbn] of [
+        ['Ordered by EDI', '978-0-306-40615-7'],
+        ['Also ordered', '0306406152'],
+        ['Ordered later', '9781861972712'],
+      ] as const) {
+        const id = await addBib(db, title);
+        await db.query('update bibs set isbns = $2 where id = $1', [id, [isbn]]);
+        bibs.push(id);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+  after(async () => {
+    await vendor?.close();
+    await child?.remove();
+  });
+
+  it('refuses to send for a vendor without an EDI identity', async () => {
+    await place(bibs[0]!, 2);
+    const r = await run(['edi', 'send', '--vendor', 'ebsco']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stdout, /ebsco: refused: vendor ebsco has no EDI identity/);
+  });
+
+  it('a wrong password is a clear error and marks nothing sent', async () => {
+    assert.equal((await run(['vendors', 'edi', 'set', 'ebsco', '--party', '31B:1234560', '--library-party', '91:LIB42'])).code, 0);
+    assert.equal((await setServer('wrong')).code, 0);
+    const sent = await run(['edi', 'send', '--json']);
+    assert.notEqual(sent.code, 0);
+    const [result] = sent.json() as { outcome: string; error: string }[];
+    assert.equal(result?.outcome, 'failed');
+    assert.match(result.error, /the login lib42 was refused \(wrong user or password\)/);
+    const fetched = await run(['edi', 'fetch', '--json']);
+    assert.notEqual(fetched.code, 0);
+    assert.match(fetched.stdout, /wrong user or password/);
+    assert.deepEqual(ordersSent(), []);
+    const dry = (await run(['edi', 'send', '--dry-run', '--json'])).json() as { orders: string[] }[];
+    assert.equal(dry[0]?.orders.length, 1, 'still pending');
+  });
+
+  it('sends the orders once as one ORDERS interchange that reads back to the same orders', async () => {
+    assert.equal((await setServer(PASSWORD)).code, 0);
+    const second = await place(bibs[1]!, 1);
+    const sent = await run(['edi', 'send', '--vendor', 'ebsco', '--json']);
+    assert.equal(sent.code, 0, sent.stderr + sent.stdout);
+    const [result] = sent.json() as { outcome: string; file: string; orders: string[]; controlReference: string }[];
+    assert.equal(result?.outcome, 'sent');
+    assert.deepEqual(ordersSent(), [result.file]);
+    assert.match(result.file, /^ord\d+\.CEP$/);
+    const orders = readSent(result.file);
+    assert.deepEqual(
+      orders.map((o) => o.lines.map((l) => [l.reference, l.quantity, l.isbn, l.copies?.map((c) => c.branch)])),
+      [[[`o${result.orders[0]}`, 2, '9780306406157', [here, here]]], [[second.lineReference, 1, '0306406152', [here]]]],
+    );
+    assert.deepEqual(
+      orders.map((o) => [o.buyer, o.supplier]),
+      orders.map(() => [
+        { qualifier: '91', id: 'LIB42' },
+        { qualifier: '31B', id: '1234560' },
+      ]),
+    );
+
+    const again = await run(['edi', 'send', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(again.json(), []);
+    assert.deepEqual(ordersSent(), [result.file], 'nothing sent twice');
+  });
+
+  it('a refused upload leaves the order pending; the next run sends it, and only it', async () => {
+    const later = await place(bibs[2]!, 3);
+    vendor.refuseWrites = true;
+    const refused = await run(['edi', 'send', '--json']);
+    assert.notEqual(refused.code, 0);
+    const [failed] = refused.json() as { outcome: string; error: string }[];
+    assert.equal(failed?.outcome, 'failed');
+    assert.match(failed.error, /uploading orders\/ord\d+\.CEP\.part/);
+    assert.equal(ordersSent().length, 1);
+    const dry = (await run(['edi', 'send', '--dry-run', '--json'])).json() as { orders: string[] }[];
+    assert.deepEqual(dry[0]?.orders, [later.id]);
+
+    vendor.refuseWrites = false;
+    const sent = await run(['edi', 'send', '--json']);
+    assert.equal(sent.code, 0, sent.stdout);
+    const [result] = sent.json() as { outcome: string; file: string }[];
+    assert.equal(result?.outcome, 'sent');
+    assert.equal(ordersSent().length, 2);
+    assert.deepEqual(
+      readSent(result.file).map((o) => o.lines.map((l) => [l.reference, l.quantity])),
+      [[[later.lineReference, 3]]],
+    );
+  });
+
+  it('fetches the files the vendor left once, and processes them', async () => {
+    fs.copyFileSync(marcFile('brkrtest.mrc'), path.join(vendor.root, 'files', 'brkrtest.mrc'));
+    fs.copyFileSync(path.join(vendor.root, 'orders', ordersSent()[0]!), path.join(vendor.root, 'files', 'echo.edi'));
+    const fetched = await run(['edi', 'fetch', '--vendor', 'ebsco', '--json']);
+    assert.equal(fetched.code, 0, fetched.stdout + fetched.stderr);
+    const [result] = fetched.json() as { outcome: string; files: { name: string; fileId: string }[] }[];
+    assert.equal(result?.outcome, 'fetched');
+    assert.deepEqual(result.files.map((f) => f.name).sort(), ['brkrtest.mrc', 'echo.edi']);
+    const files = (await run(['files', 'list', '--json'])).json() as {
+      id: string;
+      account: string;
+      name: string;
+      kind: string;
+      status: string;
+    }[];
+    assert.deepEqual(files.map((f) => [f.account, f.name, f.kind]).sort(), [
+      ['edi:ebsco', 'brkrtest.mrc', 'marc'],
+      ['edi:ebsco', 'echo.edi', 'edifact-orders'],
+    ]);
+    assert.ok(
+      files.every((f) => f.status !== 'received' && f.status !== 'processing'),
+      JSON.stringify(files),
+    );
+    assert.equal(files.find((f) => f.kind === 'marc')?.status, 'loaded');
+
+    const again = await run(['edi', 'fetch', '--json']);
+    assert.equal(again.code, 0, again.stdout);
+    assert.deepEqual(again.json(), [{ vendor: 'ebsco', outcome: 'nothing', files: [] }]);
+    assert.equal(((await run(['files', 'list', '--json'])).json() as unknown[]).length, 2, 'nothing fetched twice');
+  });
+});
