@@ -1,6 +1,6 @@
 // `carrel edi send|fetch`: orders out to vendors as EDIFACT, vendors' files in, by hand.
 import type { Command } from 'commander';
-import { CliError, print } from '../../cli/common.ts';
+import { CliError, print, table } from '../../cli/common.ts';
 import type { Cli } from '../../cli/kit.ts';
 import type { FetchResult, SendResult } from './service.ts';
 
@@ -56,5 +56,37 @@ export function ediTransportCommands(program: Command, cli: Cli): void {
         if (opts.json) process.exitCode = 1;
         else throw new CliError('some files were not fetched (above)');
       }
+    });
+  edi
+    .command('sent')
+    .description('the interchanges of orders sent (or kept in Carrel for a vendor without a server), newest first')
+    .option('--vendor <code>', 'this vendor only')
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print JSON')
+    .action(async (opts: { vendor?: string; limit: string; json?: boolean }) => {
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new CliError('--limit: a whole number from 1 to 10000');
+      const list = await cli.read(({ services }) => services.ediTransport.interchanges({ vendor: opts.vendor, limit }));
+      const rows = [
+        ['VENDOR', 'REFERENCE', 'FILE', 'STATUS', 'SENT', 'TO', 'ORDERS'],
+        ...list.map((i) => [
+          i.vendor,
+          i.controlReference,
+          i.file,
+          i.status,
+          i.sentDate ?? '',
+          i.deliveredTo ?? '(kept)',
+          String(i.orders.length),
+        ]),
+      ];
+      print(!!opts.json, list, list.length ? table(rows) : 'no orders sent yet');
+    });
+  edi
+    .command('get')
+    .description('write an interchange, as sent, to standard output')
+    .argument('<reference>', 'its control reference')
+    .action(async (reference: string) => {
+      const bytes = await cli.read(({ services }) => services.ediTransport.interchangeBytes(reference));
+      process.stdout.write(bytes);
     });
 }

@@ -121,3 +121,31 @@ export async function recordFetched(
     row.fileId,
   ]);
 }
+
+export interface InterchangeListRow {
+  vendor_code: string;
+  control_reference: string;
+  file_name: string;
+  status: 'prepared' | 'sent';
+  prepared_date: Date;
+  sent_date: Date | null;
+  delivered_to: string | null;
+  orders: string[];
+}
+
+export function listInterchanges(db: Queryable, o: { vendorId?: string; limit: number }): Promise<InterchangeListRow[]> {
+  return db.query<InterchangeListRow>(
+    `select v.code as vendor_code, i.control_reference, i.file_name, i.status, i.prepared_date, i.sent_date, i.delivered_to,
+       coalesce((select array_agg(s.order_id::text order by s.order_id) from edi_order_sends s where s.interchange_id = i.id), '{}') as orders
+     from edi_interchanges i join vendors v on v.id = i.vendor_id
+     where ($1::bigint is null or i.vendor_id = $1) order by i.id desc limit $2`,
+    [o.vendorId ?? null, o.limit],
+  );
+}
+
+export async function interchangeContent(db: Queryable, controlReference: string): Promise<Uint8Array | undefined> {
+  const [row] = await db.query<{ content: Uint8Array }>('select content from edi_interchanges where control_reference = $1', [
+    controlReference,
+  ]);
+  return row?.content;
+}

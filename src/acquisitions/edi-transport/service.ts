@@ -54,6 +54,18 @@ export interface FetchResult {
   error?: string;
 }
 
+export interface Interchange {
+  vendor: string;
+  controlReference: string;
+  file: string;
+  status: 'prepared' | 'sent';
+  preparedDate: string;
+  sentDate: string | null;
+  /** The folder of the vendor's server it was put in; null: kept in Carrel only. */
+  deliveredTo: string | null;
+  orders: string[];
+}
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class EdiTransportService {
@@ -243,6 +255,28 @@ export class EdiTransportService {
     } finally {
       session.close();
     }
+  }
+
+  /** The interchanges recorded, newest first (one vendor's when given). */
+  async interchanges(o: { vendor?: string; limit: number }): Promise<Interchange[]> {
+    const rows = await repo.listInterchanges(this.db, { vendorId: await this.vendorIdOf(o.vendor), limit: o.limit });
+    return rows.map((r) => ({
+      vendor: r.vendor_code,
+      controlReference: r.control_reference,
+      file: r.file_name,
+      status: r.status,
+      preparedDate: r.prepared_date.toISOString(),
+      sentDate: r.sent_date?.toISOString() ?? null,
+      deliveredTo: r.delivered_to,
+      orders: r.orders,
+    }));
+  }
+
+  /** An interchange's bytes as sent (or as kept, for a vendor without a server). */
+  async interchangeBytes(controlReference: string): Promise<Uint8Array> {
+    const content = /^\d{1,14}$/.test(controlReference) ? await repo.interchangeContent(this.db, controlReference) : undefined;
+    if (!content) throw fail.notFound(`no interchange has control reference ${controlReference}`);
+    return content;
   }
 
   /**

@@ -81,6 +81,15 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
     });
   };
 
+  const sql = async (text: string, params: unknown[] = []) => {
+    const db = await openClientDb(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    try {
+      return await db.query<Record<string, unknown>>(text, params);
+    } finally {
+      await db.close();
+    }
+  };
+
   before(async () => {
     child = await childDatabase();
     env = { ...child.env, CARREL_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
@@ -213,5 +222,58 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
     assert.equal(again.code, 0, again.stdout);
     assert.deepEqual(again.json(), [{ vendor: 'ebsco', outcome: 'nothing', files: [] }]);
     assert.equal(((await run(['files', 'list', '--json'])).json() as unknown[]).length, 2, 'nothing fetched twice');
+  });
+
+  it('resolves an interchange a run left unrecorded: not sent again when it arrived, sent again when not', async () => {
+    const [last] = (await run(['edi', 'sent', '--vendor', 'ebsco', '--json'])).json() as { controlReference: string; file: string }[];
+    // As if the process died between the rename and marking it sent.
+    const unmark = () =>
+      sql(`update edi_interchanges set status = 'prepared', sent_date = null where control_reference = $1`, [last!.controlReference]);
+    await unmark();
+    const arrived = await run(['edi', 'send', '--json']);
+    assert.equal(arrived.code, 0, arrived.stdout);
+    assert.deepEqual(arrived.json(), [{ vendor: 'ebsco', outcome: 'nothing', resolved: [last!.file] }]);
+    assert.equal(ordersSent().length, 2, 'not uploaded again');
+
+    await unmark();
+    fs.rmSync(path.join(vendor.root, 'orders', last!.file));
+    const again = await run(['edi', 'send', '--json']);
+    assert.equal(again.code, 0, again.stdout);
+    assert.deepEqual(again.json(), [{ vendor: 'ebsco', outcome: 'nothing', resolved: [last!.file] }]);
+    const kept = await run(['edi', 'get', last!.controlReference]);
+    assert.equal(fs.readFileSync(path.join(vendor.root, 'orders', last!.file), 'latin1'), kept.stdout, 'the same bytes sent again');
+    const [row] = await sql('select status from edi_interchanges where control_reference = $1', [last!.controlReference]);
+    assert.equal(row?.status, 'sent');
+  });
+
+  it('keeps the interchange of a vendor without a server in Carrel, to be taken with carrel edi get', async () => {
+    assert.equal((await run(['vendors', 'create', 'bls', '--name', 'BLS'])).code, 0);
+    assert.equal((await run(['vendors', 'edi', 'set', 'bls', '--party', '14:5012345678900', '--library-party', '31B:000345X'])).code, 0);
+    const r = await run([
+      'orders',
+      'create',
+      '--bib',
+      bibs[0]!,
+      '--vendor',
+      'bls',
+      '--fund',
+      'books',
+      '--location',
+      `${here}:1`,
+      '--price',
+      '5.00',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const sent = await run(['edi', 'send', '--json']);
+    assert.equal(sent.code, 0, sent.stdout);
+    const [result] = sent.json() as { vendor: string; outcome: string; controlReference: string }[];
+    assert.deepEqual([result?.vendor, result?.outcome], ['bls', 'kept']);
+    const [listed] = (await run(['edi', 'sent', '--vendor', 'bls', '--json'])).json() as { deliveredTo: string | null; status: string }[];
+    assert.deepEqual([listed?.status, listed?.deliveredTo], ['sent', null]);
+    const got = await run(['edi', 'get', result!.controlReference]);
+    const { interchange } = readInterchange(Buffer.from(got.stdout, 'latin1'));
+    assert.equal(interchange?.header.controlReference, result!.controlReference);
+    assert.equal(ordersSent().length, 2, 'nothing uploaded to another vendor');
   });
 });
