@@ -21,7 +21,8 @@ import type { VendorEdiService } from '../vendors/edi.ts';
 import type { VendorService } from '../vendors/service.ts';
 import { fileName, orderBatch } from './batch.ts';
 import * as repo from './repository.ts';
-import { RemoteSession, remotePath, type RemoteServer } from './sftp-client.ts';
+import { FtpSession } from './ftp-client.ts';
+import { RemoteSession, remotePath, type Remote, type RemoteServer } from './sftp-client.ts';
 
 /** Orders one interchange carries at most; more wait for the next run. */
 const MAX_ORDERS = 500;
@@ -66,6 +67,9 @@ export interface Interchange {
   orders: string[];
 }
 
+const openRemote = (server: RemoteServer): Promise<Remote> =>
+  server.protocol === 'sftp' ? RemoteSession.open(server) : FtpSession.open(server);
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class EdiTransportService {
@@ -79,12 +83,9 @@ export class EdiTransportService {
     return code === undefined ? undefined : (await this.s.vendors.byCode(code)).id;
   }
 
-  /** The vendor's server, when Carrel can reach it: undefined when none is set; refused when its protocol is not supported yet. */
-  private async server(vendorId: string): Promise<(RemoteServer & { ordersFolder: string; filesFolder: string }) | undefined> {
-    const c = await this.s.vendorEdi.connectionWithPassword(vendorId);
-    if (!c) return undefined;
-    if (c.protocol !== 'sftp') throw fail.invalidInput(`connection.protocol: ${c.protocol} is not supported yet: only sftp`);
-    return c;
+  /** The vendor's server, when Carrel can reach it: undefined when none is set. */
+  private server(vendorId: string): Promise<(RemoteServer & { ordersFolder: string; filesFolder: string }) | undefined> {
+    return this.s.vendorEdi.connectionWithPassword(vendorId);
   }
 
   /** Sends each vendor's orders not sent yet (one vendor's when given), one interchange per vendor. */
@@ -135,7 +136,7 @@ export class EdiTransportService {
       return { vendor: code, outcome: 'dry-run', orders: ids, file: fileName('0'), text };
     }
     // Logging in first: a server that refuses us leaves nothing recorded.
-    const session = server ? await RemoteSession.open(server) : undefined;
+    const session = server ? await openRemote(server) : undefined;
     try {
       const resolved: string[] = [];
       if (session && server) {
@@ -180,7 +181,7 @@ export class EdiTransportService {
   }
 
   /** Uploads an interchange recorded as prepared and marks it sent; `resolving`: one an earlier run left, which may have arrived. */
-  private async deliver(session: RemoteSession, folder: string, row: repo.InterchangeRow, resolving: boolean): Promise<void> {
+  private async deliver(session: Remote, folder: string, row: repo.InterchangeRow, resolving: boolean): Promise<void> {
     const target = remotePath(folder, row.file_name);
     if (resolving) {
       if ((await session.size(target)) === row.content.byteLength) return repo.markSent(this.db, row.id, folder || '.', new Date());
@@ -224,7 +225,7 @@ export class EdiTransportService {
     } catch (error) {
       return { vendor: code, outcome: 'refused', files: [], error: message(error) };
     }
-    const session = await RemoteSession.open(server);
+    const session = await openRemote(server);
     try {
       const listed = (await session.list(server.filesFolder)).sort((a, b) => a.mtime - b.mtime || (a.name < b.name ? -1 : 1));
       const before = await repo.fetchedBefore(

@@ -4,6 +4,7 @@
 import ssh2 from 'ssh2';
 
 export interface RemoteServer {
+  protocol: 'sftp' | 'ftp' | 'ftps';
   host: string;
   port: number;
   user: string;
@@ -26,6 +27,34 @@ const READ_CHUNK = 32 * 1024;
 
 export class RemoteError extends Error {}
 
+/** What Carrel does on a vendor's server, whatever the protocol. */
+export interface Remote {
+  /** The regular files of a folder ('' is the login's own folder). */
+  list(folder: string): Promise<RemoteFile[]>;
+  /** The size of a file, or undefined when there is none by that path. */
+  size(path: string): Promise<number | undefined>;
+  remove(path: string): Promise<void>;
+  /**
+   * Uploads to `path`.part then renames it to `path`: a vendor collecting files never takes a
+   * half-written one, and the name appears only once the whole file is there.
+   */
+  put(path: string, content: Uint8Array): Promise<void>;
+  /** A file's bytes; refused past maxBytes (read no further than that). */
+  get(path: string, maxBytes: number): Promise<Buffer>;
+  close(): void;
+}
+
+/** The promise, or a RemoteError once `ms` have passed. */
+export function timed<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work.catch((error: unknown) => {
+      throw error instanceof RemoteError ? error : new RemoteError(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new RemoteError(`${what}: no answer within ${ms / 1000} s`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
 function within<T>(ms: number, what: string, work: (done: (error: Error | null | undefined, value?: T) => void) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new RemoteError(`${what}: no answer within ${ms / 1000} s`)), ms);
@@ -37,7 +66,7 @@ function within<T>(ms: number, what: string, work: (done: (error: Error | null |
   });
 }
 
-export class RemoteSession {
+export class RemoteSession implements Remote {
   private constructor(
     private readonly client: ssh2.Client,
     private readonly sftp: ssh2.SFTPWrapper,
@@ -81,7 +110,6 @@ export class RemoteSession {
     this.client.end();
   }
 
-  /** The regular files of a folder ('' is the login's own folder). */
   async list(folder: string): Promise<RemoteFile[]> {
     const entries = await within<ssh2.FileEntryWithStats[]>(TIMEOUTS.operationMs, `listing "${folder}"`, (done) =>
       this.sftp.readdir(folder || '.', done),
@@ -91,7 +119,6 @@ export class RemoteSession {
       .map((e) => ({ name: e.filename, size: e.attrs.size, mtime: e.attrs.mtime }));
   }
 
-  /** The size of a file, or undefined when there is none by that path. */
   async size(path: string): Promise<number | undefined> {
     try {
       const stats = await within<ssh2.Stats>(TIMEOUTS.operationMs, `looking for ${path}`, (done) => this.sftp.stat(path, done));
@@ -105,17 +132,12 @@ export class RemoteSession {
     await within<void>(TIMEOUTS.operationMs, `removing ${path}`, (done) => this.sftp.unlink(path, done));
   }
 
-  /**
-   * Uploads to `path`.part then renames it to `path`: a vendor collecting files never takes a
-   * half-written one, and the name appears only once the whole file is there.
-   */
   async put(path: string, content: Uint8Array): Promise<void> {
     const part = `${path}.part`;
     await within<void>(TIMEOUTS.operationMs, `uploading ${part}`, (done) => this.sftp.writeFile(part, Buffer.from(content), done));
     await within<void>(TIMEOUTS.operationMs, `renaming ${part} to ${path}`, (done) => this.sftp.rename(part, path, done));
   }
 
-  /** A file's bytes; refused past maxBytes (read no further than that). */
   async get(path: string, maxBytes: number): Promise<Buffer> {
     const handle = await within<Buffer>(TIMEOUTS.operationMs, `opening ${path}`, (done) => this.sftp.open(path, 'r', done));
     const chunks: Buffer[] = [];

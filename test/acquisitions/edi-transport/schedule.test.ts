@@ -28,13 +28,4 @@ describe(`the scheduled EDI run on ${ENGINE}`, () => {
       assert.deepEqual(await t.services.ediTransport.scheduled(), { sent: [], fetched: [] });
     },
   );
-
-  it('refuses to run for a vendor whose server speaks a protocol not supported yet', async () => {
-    const vendorId = await t.services.vendors.create({ code: 'ftpv', vendorName: 'FTP vendor' });
-    await t.services.vendorEdi.set(vendorId, { connection: { protocol: 'ftp', host: 'ftp.example.org', user: 'lib', password: 'x' } });
-    const run = await t.services.ediTransport.scheduled();
-    assert.deepEqual(run?.fetched, [
-      { vendor: 'ftpv', outcome: 'refused', files: [], error: 'connection.protocol: ftp is not supported yet: only sftp' },
-    ]);
-  });
 });

@@ -5,117 +5,25 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../../src/config.ts';
-import { openClientDb } from '../../../src/db/open.ts';
-import { readInterchange, readOrder, type Order } from '../../../src/edifact/index.ts';
-import { addBib } from '../../helpers/circulation.ts';
-import { childDatabase, ENGINE } from '../../helpers/db.ts';
-import { carrel } from '../../helpers/process.ts';
+import { before, describe, it } from 'node:test';
+import { readInterchange } from '../../../src/edifact/index.ts';
+import { ENGINE } from '../../helpers/db.ts';
+import { ediWorkspace } from '../../helpers/edi-transport.ts';
 import { marcFile } from '../../helpers/shared-data.ts';
-import { startVendorServer, type VendorServer } from '../../helpers/vendor-sftp.ts';
+import { startVendorServer } from '../../helpers/vendor-sftp.ts';
 
 const PASSWORD = 'vendor-secret-42';
 
 describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, () => {
-  let child: Awaited<ReturnType<typeof childDatabase>>;
-  let env: Record<string, string>;
-  let vendor: VendorServer;
-  let bibs: string[];
-  let here: string;
-
-  const ordersSent = () => fs.readdirSync(path.join(vendor.root, 'orders')).sort();
-  const run = async (args: string[], input?: string) => {
-    const r = await carrel(args, env, input);
-    return { ...r, json: () => JSON.parse(r.stdout) as unknown };
-  };
-  const setServer = (password: string) =>
-    run(
-      [
-        'vendors',
-        'edi',
-        'set',
-        'ebsco',
-        '--protocol',
-        'sftp',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(vendor.port),
-        '--user',
-        'lib42',
-        '--password-stdin',
-        '--orders-folder',
-        'orders',
-        '--files-folder',
-        'files',
-      ],
-      `${password}\n`,
-    );
-  const place = async (bib: string, copies: number) => {
-    const r = await run([
-      'orders',
-      'create',
-      '--bib',
-      bib,
-      '--vendor',
-      'ebsco',
-      '--fund',
-      'books',
-      '--location',
-      `${here}:${copies}`,
-      '--price',
-      '12.50',
-      '--json',
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    return r.json() as { id: string; lineReference: string };
-  };
-  const readSent = (name: string): Order[] => {
-    const { interchange, envelopeOk } = readInterchange(fs.readFileSync(path.join(vendor.root, 'orders', name)));
-    assert.ok(interchange && envelopeOk);
-    return interchange.messages.map((m) => {
-      const read = readOrder(m);
-      assert.ok('order' in read, JSON.stringify(read));
-      return read.order;
-    });
-  };
-
-  const sql = async (text: string, params: unknown[] = []) => {
-    const db = await openClientDb(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
-    try {
-      return await db.query<Record<string, unknown>>(text, params);
-    } finally {
-      await db.close();
-    }
-  };
-
+  const w = ediWorkspace({ vendor: 'ebsco', protocol: 'sftp', user: 'lib42', password: PASSWORD, start: startVendorServer });
+  const { run, sql, setServer, place, ordersSent, readSent } = w;
+  let bibs: string[] = [];
   before(async () => {
-    child = await childDatabase();
-    env = { ...child.env, CARREL_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
-    vendor = await startVendorServer('lib42', PASSWORD, ['orders', 'files']);
-    assert.equal((await run(['funds', 'create', 'books', '--name', 'Books', '--appropriation', '1000.00'])).code, 0);
-    assert.equal((await run(['vendors', 'create', 'ebsco', '--name', 'EBSCO'])).code, 0);
-    const db = await openClientDb(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
-    try {
-      here = (await db.query<{ code: string }>('select code from locations order by code limit 1'))[0]!.code;
-      bibs = [];
-      for (const [title, isbn] of [
-        ['Ordered by EDI', '978-0-306-40615-7'],
-        ['Also ordered', '0306406152'],
-        ['Ordered later', '9781861972712'],
-      ] as const) {
-        const id = await addBib(db, title);
-        await db.query('update bibs set isbns = $2 where id = $1', [id, [isbn]]);
-        bibs.push(id);
-      }
-    } finally {
-      await db.close();
-    }
-  });
-  after(async () => {
-    await vendor?.close();
-    await child?.remove();
+    bibs = [
+      await w.bib('Ordered by EDI', '978-0-306-40615-7'),
+      await w.bib('Also ordered', '0306406152'),
+      await w.bib('Ordered later', '9781861972712'),
+    ];
   });
 
   it('refuses to send for a vendor without an EDI identity', async () => {
@@ -153,7 +61,7 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
     const orders = readSent(result.file);
     assert.deepEqual(
       orders.map((o) => o.lines.map((l) => [l.reference, l.quantity, l.isbn, l.copies?.map((c) => c.branch)])),
-      [[[`o${result.orders[0]}`, 2, '9780306406157', [here, here]]], [[second.lineReference, 1, '0306406152', [here]]]],
+      [[[`o${result.orders[0]}`, 2, '9780306406157', [w.here, w.here]]], [[second.lineReference, 1, '0306406152', [w.here]]]],
     );
     assert.deepEqual(
       orders.map((o) => [o.buyer, o.supplier]),
@@ -171,7 +79,7 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
 
   it('a refused upload leaves the order pending; the next run sends it, and only it', async () => {
     const later = await place(bibs[2]!, 3);
-    vendor.refuseWrites = true;
+    w.server.refuseWrites = true;
     const refused = await run(['edi', 'send', '--json']);
     assert.notEqual(refused.code, 0);
     const [failed] = refused.json() as { outcome: string; error: string }[];
@@ -181,7 +89,7 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
     const dry = (await run(['edi', 'send', '--dry-run', '--json'])).json() as { orders: string[] }[];
     assert.deepEqual(dry[0]?.orders, [later.id]);
 
-    vendor.refuseWrites = false;
+    w.server.refuseWrites = false;
     const sent = await run(['edi', 'send', '--json']);
     assert.equal(sent.code, 0, sent.stdout);
     const [result] = sent.json() as { outcome: string; file: string }[];
@@ -194,8 +102,8 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
   });
 
   it('fetches the files the vendor left once, and processes them', async () => {
-    fs.copyFileSync(marcFile('brkrtest.mrc'), path.join(vendor.root, 'files', 'brkrtest.mrc'));
-    fs.copyFileSync(path.join(vendor.root, 'orders', ordersSent()[0]!), path.join(vendor.root, 'files', 'echo.edi'));
+    fs.copyFileSync(marcFile('brkrtest.mrc'), path.join(w.server.root, 'files', 'brkrtest.mrc'));
+    fs.copyFileSync(path.join(w.server.root, 'orders', ordersSent()[0]!), path.join(w.server.root, 'files', 'echo.edi'));
     const fetched = await run(['edi', 'fetch', '--vendor', 'ebsco', '--json']);
     assert.equal(fetched.code, 0, fetched.stdout + fetched.stderr);
     const [result] = fetched.json() as { outcome: string; files: { name: string; fileId: string }[] }[];
@@ -236,12 +144,12 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
     assert.equal(ordersSent().length, 2, 'not uploaded again');
 
     await unmark();
-    fs.rmSync(path.join(vendor.root, 'orders', last!.file));
+    fs.rmSync(path.join(w.server.root, 'orders', last!.file));
     const again = await run(['edi', 'send', '--json']);
     assert.equal(again.code, 0, again.stdout);
     assert.deepEqual(again.json(), [{ vendor: 'ebsco', outcome: 'nothing', resolved: [last!.file] }]);
     const kept = await run(['edi', 'get', last!.controlReference]);
-    assert.equal(fs.readFileSync(path.join(vendor.root, 'orders', last!.file), 'latin1'), kept.stdout, 'the same bytes sent again');
+    assert.equal(fs.readFileSync(path.join(w.server.root, 'orders', last!.file), 'latin1'), kept.stdout, 'the same bytes sent again');
     const [row] = await sql('select status from edi_interchanges where control_reference = $1', [last!.controlReference]);
     assert.equal(row?.status, 'sent');
   });
@@ -259,7 +167,7 @@ describe(`carrel edi send and fetch with a vendor's SFTP server, on ${ENGINE}`, 
       '--fund',
       'books',
       '--location',
-      `${here}:1`,
+      `${w.here}:1`,
       '--price',
       '5.00',
       '--json',
