@@ -82,7 +82,12 @@ export interface SftpLimits {
   /** Connections at once, in all and per client address (IPv6: per /64). */
   maxConnections: number;
   maxConnectionsPerAddress: number;
-  /** An upload past this many bytes fails and nothing of it is kept. */
+  /**
+   * An upload past this many bytes fails and nothing of it is kept. A file is stored whole: read
+   * into memory and sent as one parameter, which postgres.js sends as hex text (twice the bytes,
+   * and a string over ~512 MB cannot be made), and the embedded engine holds it too. Hence at most
+   * 200 MB, and 64 MB unless set: MARC and EDIFACT files are far smaller.
+   */
   maxFileBytes: number;
 }
 
@@ -92,7 +97,7 @@ export const SFTP_LIMITS: SftpLimits = {
   idleTimeoutMs: 600_000,
   maxConnections: 100,
   maxConnectionsPerAddress: 10,
-  maxFileBytes: 512 * 1024 * 1024,
+  maxFileBytes: 64 * 1024 * 1024,
 };
 
 export interface Sip2Limits {
@@ -371,7 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: int(env, 'CARREL_SFTP_MAX_CONNECTIONS', SFTP_LIMITS.maxConnections, 1, 100_000),
       maxConnectionsPerAddress: int(env, 'CARREL_SFTP_MAX_CONNECTIONS_PER_ADDRESS', SFTP_LIMITS.maxConnectionsPerAddress, 1, 100_000),
       // A file is kept whole in the database (bytea holds at most 1 GB).
-      maxFileBytes: int(env, 'CARREL_SFTP_MAX_FILE_MB', SFTP_LIMITS.maxFileBytes / 1024 / 1024, 1, 1000) * 1024 * 1024,
+      maxFileBytes: int(env, 'CARREL_SFTP_MAX_FILE_MB', SFTP_LIMITS.maxFileBytes / 1024 / 1024, 1, 200) * 1024 * 1024,
     },
   };
 }

@@ -21,6 +21,7 @@ import type { FileService } from '../files/index.ts';
 import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { SftpSession } from './session.ts';
+import { StoreQueue } from './store-queue.ts';
 
 export interface SftpDoor {
   port: number;
@@ -42,6 +43,7 @@ export async function openSftpDoor(o: {
   const refusals = new RefusalLog(o.log);
   // Uploads in progress are written here, one file each, until they are closed and taken.
   const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-'));
+  const stores = new StoreQueue();
   const sessions = new Map<ssh2.Connection, string>();
   /** Connections not yet logged in, by client address and port, with the timer that closes them. */
   const waiting = new Map<string, { socket: net.Socket; timer: NodeJS.Timeout }>();
@@ -95,6 +97,7 @@ export async function openSftpDoor(o: {
             accounts: o.accounts,
             spool,
             maxFileBytes: limits.maxFileBytes,
+            stores,
             log: o.log.child({ sftpAccount: name, remote: address }),
           }).start();
         });

@@ -9,6 +9,7 @@ import ssh2 from 'ssh2';
 import type { FileEntry, FileService } from '../files/service.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { pathOf, place } from './paths.ts';
+import type { StoreQueue } from './store-queue.ts';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
@@ -57,6 +58,8 @@ export class SftpSession {
       accounts: SftpAccountService;
       spool: string;
       maxFileBytes: number;
+      /** The process's uploads being stored, one at a time. */
+      stores: StoreQueue;
       log: FastifyBaseLogger;
     },
   ) {}
@@ -193,13 +196,20 @@ export class SftpSession {
     const h = this.handles.get(handle.toString('hex'));
     if (h?.type !== 'upload') return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'not a file open for writing');
     if (h.failed) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
-    if (offset + data.length > this.o.maxFileBytes) {
+    // Only writes that carry on where the file ends: a write further on would leave a hole that
+    // storing reads as zeros, so a few bytes sent could make a file of any size in memory.
+    if (offset !== h.size) {
+      h.failed = `writes must follow one another (this one is at byte ${offset}, the file has ${h.size}): nothing of this file is kept`;
+      this.discard(h);
+      return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
+    }
+    if (h.size + data.length > this.o.maxFileBytes) {
       h.failed = `a file is at most ${this.o.maxFileBytes / 1024 / 1024} MB: nothing of this one is kept`;
       this.discard(h);
       return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     }
     fs.writeSync(h.fd, data, 0, data.length, offset);
-    h.size = Math.max(h.size, offset + data.length);
+    h.size += data.length;
     this.sftp.status(reqId, STATUS_CODE.OK);
   }
 
@@ -221,8 +231,13 @@ export class SftpSession {
       // An account revoked while it uploaded gets nothing in.
       if (!(await this.o.accounts.active([this.o.account])).has(this.o.account))
         return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'this account was revoked');
-      const content = fs.readFileSync(h.spoolFile);
-      const file = await this.o.files.receive(this.o.account, h.name, content);
+      const stored = this.o.stores.run(async () => {
+        const content = fs.readFileSync(h.spoolFile);
+        return this.o.files.receive(this.o.account, h.name, content);
+      });
+      if (!stored)
+        return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'the server is busy storing other files: send this one again later');
+      const file = await stored;
       this.o.log.info({ file: file.id, name: file.name, kind: file.kind, size: file.size }, 'SFTP file received');
       this.sftp.status(reqId, STATUS_CODE.OK);
     } finally {

@@ -1,0 +1,27 @@
+// Uploads are stored one at a time in a process: storing reads a whole file into memory and sends
+// it as one parameter, so two at once would hold twice that. Closes beyond MAX_WAITING are refused
+// at once rather than held, so that memory and waiting clients stay bounded.
+
+/** Closes that may wait for the one being stored. */
+const MAX_WAITING = 4;
+
+export class StoreQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
+
+  /** Runs `work` after those before it; undefined, without running it, when too many already wait. */
+  run<T>(work: () => Promise<T>): Promise<T> | undefined {
+    if (this.waiting >= MAX_WAITING) return undefined;
+    this.waiting++;
+    const turn = this.tail.then(
+      () => undefined,
+      () => undefined,
+    );
+    const done = turn.then(() => {
+      this.waiting--;
+      return work();
+    });
+    this.tail = done.catch(() => undefined);
+    return done;
+  }
+}

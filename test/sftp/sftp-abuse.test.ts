@@ -1,0 +1,87 @@
+// The SFTP door against crafted requests (the ssh2 client, driven by hand): what a client could
+// otherwise use to make the server hold or do much for little.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import ssh2 from 'ssh2';
+import { openSftpDoor, type SftpDoor } from '../../src/sftp/index.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { ENGINE } from '../helpers/db.ts';
+
+const MAX_BYTES = 64 * 1024;
+
+function connect(port: number, login: { name: string; password: string }): Promise<ssh2.Client> {
+  const client = new ssh2.Client();
+  return new Promise((resolve, reject) => {
+    client.on('ready', () => resolve(client));
+    client.on('error', reject);
+    client.connect({ host: '127.0.0.1', port, username: login.name, password: login.password });
+  });
+}
+
+function sftpOf(client: ssh2.Client): Promise<ssh2.SFTPWrapper> {
+  return new Promise((resolve, reject) => client.sftp((error, s) => (error ? reject(error) : resolve(s))));
+}
+
+const openW = (s: ssh2.SFTPWrapper, name: string) =>
+  new Promise<Buffer>((resolve, reject) => s.open(name, 'w', (error, h) => (error ? reject(error) : resolve(h))));
+const write = (s: ssh2.SFTPWrapper, h: Buffer, data: Buffer, at: number) =>
+  new Promise<Error | undefined>((resolve) => s.write(h, data, 0, data.length, at, (error) => resolve(error ?? undefined)));
+const close = (s: ssh2.SFTPWrapper, h: Buffer) =>
+  new Promise<Error | undefined>((resolve) => s.close(h, (error) => resolve(error ?? undefined)));
+
+describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
+  let t: TestApp;
+  let door: SftpDoor;
+  let dir: string;
+  let vendor: { name: string; password: string };
+  const clients: ssh2.Client[] = [];
+  const login = async () => {
+    const client = await connect(door.port, vendor);
+    clients.push(client);
+    return client;
+  };
+  const files = async () => (await t.services.files.list({ limit: 100, offset: 0 })).entries;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-abuse-'));
+    t = await createTestApp({ CARREL_DATA_DIR: dir });
+    vendor = await t.services.sftpAccounts.create('vendor-crafty', { items: false });
+    door = await openSftpDoor({
+      accounts: t.services.sftpAccounts,
+      files: t.services.files,
+      host: '127.0.0.1',
+      port: 0,
+      log: pino({ level: 'silent' }),
+      limits: { maxFileBytes: MAX_BYTES },
+    });
+  });
+  after(async () => {
+    for (const client of clients) client.destroy();
+    await door?.close();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a write that does not carry on where the file ends, and keeps nothing of it', async () => {
+    const before = (await files()).length;
+    const s = await sftpOf(await login());
+    const h = await openW(s, 'in/sparse.mrc');
+    // One byte just under the limit: stored, it would be a file of the limit's size, all zeros but one.
+    const error = await write(s, h, Buffer.from('x'), MAX_BYTES - 1);
+    assert.match(String(error), /writes must follow one another/);
+    assert.match(String(await close(s, h)), /nothing of this file is kept/);
+    // Written in order, the same byte is a file of one byte.
+    const ok = await openW(s, 'in/one.txt');
+    assert.equal(await write(s, ok, Buffer.from('ab'), 0), undefined);
+    assert.equal(await write(s, ok, Buffer.from('c'), 2), undefined);
+    assert.equal(await close(s, ok), undefined);
+    const now = await files();
+    assert.equal(now.length, before + 1);
+    assert.equal(now[0]?.name, 'one.txt');
+    assert.equal(now[0]?.size, 3);
+  });
+});
