@@ -4,6 +4,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pino } from 'pino';
+import type { SftpLimits } from '../../src/config.ts';
+import { openSftpDoor, type SftpDoor } from '../../src/sftp/index.ts';
+import type { TestApp } from './app.ts';
 
 export interface SftpRun {
   code: number;
@@ -68,4 +72,16 @@ export async function sftpBatch(
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The SFTP door of a test app on a free port of 127.0.0.1, logging nothing. */
+export function openTestDoor(t: TestApp, limits: Partial<SftpLimits>): Promise<SftpDoor> {
+  return openSftpDoor({
+    accounts: t.services.sftpAccounts,
+    files: t.services.files,
+    host: '127.0.0.1',
+    port: 0,
+    log: pino({ level: 'silent' }),
+    limits,
+  });
 }

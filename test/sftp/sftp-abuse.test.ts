@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import ssh2 from 'ssh2';
-import { openSftpDoor, type SftpDoor } from '../../src/sftp/index.ts';
+import type { SftpDoor } from '../../src/sftp/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { openTestDoor } from '../helpers/sftp.ts';
 
 const MAX_BYTES = 64 * 1024;
 
@@ -50,14 +50,7 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-abuse-'));
     t = await createTestApp({ CARREL_DATA_DIR: dir });
     vendor = await t.services.sftpAccounts.create('vendor-crafty', { items: false });
-    door = await openSftpDoor({
-      accounts: t.services.sftpAccounts,
-      files: t.services.files,
-      host: '127.0.0.1',
-      port: 0,
-      log: pino({ level: 'silent' }),
-      limits: { maxFileBytes: MAX_BYTES },
-    });
+    door = await openTestDoor(t, { maxFileBytes: MAX_BYTES });
   });
   after(async () => {
     for (const client of clients) client.destroy();

@@ -10,13 +10,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import ssh2 from 'ssh2';
-import { openSftpDoor, type SftpDoor } from '../../src/sftp/index.ts';
+import type { SftpDoor } from '../../src/sftp/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { marcFile } from '../helpers/shared-data.ts';
-import { sftpBatch } from '../helpers/sftp.ts';
+import { openTestDoor, sftpBatch } from '../helpers/sftp.ts';
 import { bearer } from '../helpers/tokens.ts';
 
 const MAX_BYTES = 64 * 1024;
@@ -34,14 +33,7 @@ describe(`the SFTP door with OpenSSH's sftp, on ${ENGINE}`, () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-test-'));
     t = await createTestApp({ CARREL_DATA_DIR: dir });
     vendor = await t.services.sftpAccounts.create('vendor-a', { vendor: 'VA', items: false });
-    door = await openSftpDoor({
-      accounts: t.services.sftpAccounts,
-      files: t.services.files,
-      host: '127.0.0.1',
-      port: 0,
-      log: pino({ level: 'silent' }),
-      limits: { maxFileBytes: MAX_BYTES },
-    });
+    door = await openTestDoor(t, { maxFileBytes: MAX_BYTES });
   });
   after(async () => {
     await door?.close();
@@ -230,14 +222,7 @@ describe(`the SFTP door's limits, on ${ENGINE}`, () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-limits-'));
     t = await createTestApp({ CARREL_DATA_DIR: dir, CARREL_LOGIN_ADDRESS_FAILURES: '2', CARREL_LOGIN_ACCOUNT_FAILURES: '100' });
-    door = await openSftpDoor({
-      accounts: t.services.sftpAccounts,
-      files: t.services.files,
-      host: '127.0.0.1',
-      port: 0,
-      log: pino({ level: 'silent' }),
-      limits: { loginTimeoutMs: 300 },
-    });
+    door = await openTestDoor(t, { loginTimeoutMs: 300 });
   });
   after(async () => {
     await door?.close();
