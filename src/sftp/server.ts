@@ -20,6 +20,7 @@ import { SFTP_LIMITS, type SftpLimits } from '../config.ts';
 import type { FileService } from '../files/index.ts';
 import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
 import type { SftpAccountService } from './accounts.ts';
+import { AccountHandles } from './account-handles.ts';
 import { SftpSession } from './session.ts';
 import { StoreQueue } from './store-queue.ts';
 
@@ -44,6 +45,7 @@ export async function openSftpDoor(o: {
   // Uploads in progress are written here, one file each, until they are closed and taken.
   const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-sftp-'));
   const stores = new StoreQueue();
+  const accountHandles = new AccountHandles();
   const sessions = new Map<ssh2.Connection, string>();
   /** Connections not yet logged in, by client address and port, with the timer that closes them. */
   const waiting = new Map<string, { socket: net.Socket; timer: NodeJS.Timeout }>();
@@ -84,13 +86,21 @@ export async function openSftpDoor(o: {
       const name = account!;
       sessions.set(client, name);
       o.log.info({ remote: address, account: name }, 'SFTP login');
-      client.on('session', (accept) => {
+      // One session channel and one SFTP subsystem per connection: more would multiply what a
+      // session may hold (its open files, its requests in flight) for nothing a client needs.
+      let sessionOpen = false;
+      client.on('session', (accept, reject) => {
+        if (sessionOpen) return reject();
+        sessionOpen = true;
         const session = accept();
+        let sftpOpen = false;
         // SFTP only: no shell, no commands, no forwarding.
         session.on('exec', (_accept, reject) => reject());
         session.on('shell', (_accept, reject) => reject());
         session.on('pty', (_accept, reject) => reject?.());
-        session.on('sftp', (acceptSftp) => {
+        session.on('sftp', (acceptSftp, rejectSftp) => {
+          if (sftpOpen) return rejectSftp();
+          sftpOpen = true;
           new SftpSession(acceptSftp(), {
             account: name,
             files: o.files,
@@ -98,6 +108,7 @@ export async function openSftpDoor(o: {
             spool,
             maxFileBytes: limits.maxFileBytes,
             stores,
+            accountHandles,
             log: o.log.child({ sftpAccount: name, remote: address }),
           }).start();
         });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
 import type { FileEntry, FileService } from '../files/service.ts';
+import { MAX_ACCOUNT_HANDLES, type AccountHandles } from './account-handles.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { pathOf, place } from './paths.ts';
 import type { StoreQueue } from './store-queue.ts';
@@ -15,6 +16,7 @@ const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
 /** Files and directories one session may have open at once. */
 const MAX_HANDLES = 16;
+const TOO_MANY = `at most ${MAX_HANDLES} files and folders open in a session, ${MAX_ACCOUNT_HANDLES} in all of an account's`;
 /** Reports out/ lists at most: the newest. */
 const MAX_REPORTS = 1000;
 /** Directory entries sent per READDIR answer. */
@@ -60,6 +62,8 @@ export class SftpSession {
       maxFileBytes: number;
       /** The process's uploads being stored, one at a time. */
       stores: StoreQueue;
+      /** Handles open by each account in all its sessions. */
+      accountHandles: AccountHandles;
       log: FastifyBaseLogger;
     },
   ) {}
@@ -112,6 +116,7 @@ export class SftpSession {
     // A connection lost before its uploads were closed: they are incomplete, and nothing of them is kept.
     sftp.on('close', () => {
       for (const h of this.handles.values()) if (h.type === 'upload') this.discard(h);
+      this.o.accountHandles.give(this.o.account, this.handles.size);
       this.handles.clear();
     });
   }
@@ -138,7 +143,7 @@ export class SftpSession {
   }
 
   private newHandle(h: Handle): Buffer | undefined {
-    if (this.handles.size >= MAX_HANDLES) return undefined;
+    if (this.handles.size >= MAX_HANDLES || !this.o.accountHandles.take(this.o.account)) return undefined;
     const id = crypto.randomBytes(8);
     this.handles.set(id.toString('hex'), h);
     return id;
@@ -156,7 +161,7 @@ export class SftpSession {
       for (const file of await this.reports()) add(reportName(file), attrs(FILE_MODE, reportText(file).length));
     }
     const handle = this.newHandle({ type: 'dir', entries, sent: false });
-    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_HANDLES} open at once`);
+    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
     this.sftp.handle(reqId, handle);
   }
 
@@ -181,15 +186,17 @@ export class SftpSession {
     const report = await this.report(p.name);
     if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
     const handle = this.newHandle({ type: 'read', content: report.content });
-    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_HANDLES} open at once`);
+    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
     this.sftp.handle(reqId, handle);
   }
 
   private openUpload(reqId: number, name: string): void {
-    if (this.handles.size >= MAX_HANDLES) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_HANDLES} open at once`);
     const spoolFile = path.join(this.o.spool, crypto.randomUUID());
-    const fd = fs.openSync(spoolFile, 'w+', 0o600);
-    this.sftp.handle(reqId, this.newHandle({ type: 'upload', name, spoolFile, fd, size: 0 })!);
+    const upload: Handle = { type: 'upload', name, spoolFile, fd: -1, size: 0 };
+    const handle = this.newHandle(upload);
+    if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
+    upload.fd = fs.openSync(spoolFile, 'w+', 0o600);
+    this.sftp.handle(reqId, handle);
   }
 
   private write(reqId: number, handle: Buffer, offset: number, data: Buffer): void {
@@ -225,6 +232,7 @@ export class SftpSession {
     const h = this.handles.get(key);
     if (!h) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'no such handle');
     this.handles.delete(key);
+    this.o.accountHandles.give(this.o.account);
     if (h.type !== 'upload') return void this.sftp.status(reqId, STATUS_CODE.OK);
     if (h.failed) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     try {

@@ -77,4 +77,21 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
     assert.equal(now[0]?.name, 'one.txt');
     assert.equal(now[0]?.size, 3);
   });
+
+  it('allows one SFTP channel per connection, and caps the files an account has open across its connections', async () => {
+    const first = await login();
+    const s1 = await sftpOf(first);
+    await assert.rejects(sftpOf(first));
+    // The first channel still works.
+    const handles: Buffer[] = [];
+    for (let i = 0; i < 16; i++) handles.push(await openW(s1, `in/a${i}.txt`));
+    const s2 = await sftpOf(await login());
+    for (let i = 0; i < 16; i++) await openW(s2, `in/b${i}.txt`);
+    const s3 = await sftpOf(await login());
+    await assert.rejects(openW(s3, 'in/c.txt'), /at most 16 files and folders open in a session, 32 in all/);
+    // One closed frees one for any of the account's sessions.
+    assert.equal(await close(s1, handles[0]!), undefined);
+    const h = await openW(s3, 'in/c.txt');
+    assert.equal(await close(s3, h), undefined);
+  });
 });
