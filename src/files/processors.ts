@@ -7,6 +7,7 @@ import { importFiles, type ImportSummary } from '../bibs/import.ts';
 import { DEFAULT_ITEM_MAP } from '../items/from-marc.ts';
 import type { FileKind } from './kinds.ts';
 import { recognise } from './kinds.ts';
+import { firstProblems } from './report-cap.ts';
 
 /** How an account's MARC files load: with the items their item fields describe or not, adding missing codes or not. */
 export interface LoadSettings {
@@ -42,13 +43,15 @@ export function marcProcessor(db: Db): FileProcessor {
       createMissing: file.settings.createMissing,
     });
     const loaded = summary.created + summary.updated;
+    const refused = firstProblems(summary.failed);
     const report = {
       read: summary.read,
       created: summary.created,
       updated: summary.updated,
       items: summary.items,
       holdings: summary.holdings,
-      refused: summary.failed.map((p) => ({ position: p.position, reason: p.reason })),
+      refused: refused.shown.map((p) => ({ position: p.position, reason: p.reason })),
+      refusedTotal: refused.total,
       warnings: summary.warningCount,
       unknownCodes: summary.unknownCodes,
     };

@@ -1,6 +1,7 @@
 // SQL for files received (table files).
 import type { Queryable } from '../db/types.ts';
 import type { FileKind } from './kinds.ts';
+import { MAX_REPORT_BYTES } from './report-cap.ts';
 
 export type FileStatus = 'received' | 'processing' | 'loaded' | 'refused' | 'failed';
 
@@ -17,7 +18,15 @@ export interface FileRow {
   report: unknown;
 }
 
-const COLUMNS = 'id::text as id, account, name, sha256, size::text as size, kind, status, received_date, processed_date, report';
+const HEAD = 'id::text as id, account, name, sha256, size::text as size, kind, status, received_date, processed_date';
+/** A report as shown: one kept before reports were capped, and longer, shows only that it was cut. */
+const REPORT = `case when octet_length(report::text) <= ${MAX_REPORT_BYTES} then report
+  else jsonb_build_object('truncated', 'the report was longer than ${MAX_REPORT_BYTES} bytes') end`;
+const COLUMNS = `${HEAD}, ${REPORT} as report`;
+const REPORT_TEXT = `coalesce((${REPORT})::text, 'null')`;
+
+/** A file without its report, with the size of its report as text . */
+export type FileHeadRow = Omit<FileRow, 'report'> & { report_bytes: number };
 
 export async function insertFile(
   db: Queryable,
@@ -36,6 +45,24 @@ export function listFiles(db: Queryable, o: { account?: string; limit: number; o
     o.limit,
     o.offset,
   ]);
+}
+
+/** An account's processed files, newest first, without their reports. */
+export function listProcessed(db: Queryable, account: string, limit: number): Promise<FileHeadRow[]> {
+  return db.query<FileHeadRow>(
+    `select ${HEAD}, octet_length(${REPORT_TEXT}) as report_bytes from files
+     where account = $1 and status in ('loaded', 'refused', 'failed') order by id desc limit $2`,
+    [account, limit],
+  );
+}
+
+/** One processed file of an account, with its report as text. */
+export function findProcessed(db: Queryable, account: string, id: string): Promise<(FileHeadRow & { report_text: string })[]> {
+  return db.query<FileHeadRow & { report_text: string }>(
+    `select ${HEAD}, octet_length(${REPORT_TEXT}) as report_bytes, ${REPORT_TEXT} as report_text from files
+     where account = $1 and id = $2 and status in ('loaded', 'refused', 'failed')`,
+    [account, id],
+  );
 }
 
 export async function countFiles(db: Queryable, account?: string): Promise<number> {

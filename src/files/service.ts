@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import { recognise, type FileKind } from './kinds.ts';
 import { defaultProcessors, type FileProcessor, type LoadSettings } from './processors.ts';
+import { capReport } from './report-cap.ts';
 import * as repo from './repository.ts';
 
 /** How long a claim holds without renewal, and how often it is renewed while a file is processed. */
@@ -24,6 +25,14 @@ export interface FileEntry {
   receivedDate: string;
   processedDate: string | null;
   report: unknown;
+}
+
+/** A processed file as an account's out/ folder lists it: without its report, with the report's size. */
+export type ProcessedFile = Omit<FileEntry, 'report' | 'account'> & { reportBytes: number };
+
+function presentHead(row: repo.FileHeadRow): ProcessedFile {
+  const { id, name, sha256, size, kind, status, receivedDate, processedDate } = presentFile({ ...row, report: null });
+  return { id, name, sha256, size, kind, status, receivedDate, processedDate, reportBytes: Number(row.report_bytes) };
 }
 
 export function presentFile(row: repo.FileRow): FileEntry {
@@ -72,6 +81,17 @@ export class FileService {
   async list(o: { account?: string; limit: number; offset: number }): Promise<{ total: number; entries: FileEntry[] }> {
     const [total, rows] = await Promise.all([repo.countFiles(this.db, o.account), repo.listFiles(this.db, o)]);
     return { total, entries: rows.map(presentFile) };
+  }
+
+  /** An account's processed files, newest first, without their reports (each read on its own, `processed`). */
+  async listProcessed(account: string, limit: number): Promise<ProcessedFile[]> {
+    return (await repo.listProcessed(this.db, account, limit)).map(presentHead);
+  }
+
+  /** One processed file of an account with its report as JSON text; undefined when there is none. */
+  async processed(account: string, id: string): Promise<(ProcessedFile & { reportText: string }) | undefined> {
+    const [row] = await repo.findProcessed(this.db, account, id);
+    return row && { ...presentHead(row), reportText: row.report_text };
   }
 
   async get(id: string): Promise<FileEntry> {
@@ -126,7 +146,7 @@ export class FileService {
       clearInterval(renew);
     }
     // A claim lost meanwhile (this process stalled past its lease) leaves the outcome to the new holder.
-    await repo.finishFile(this.db, file.id, claim, outcome.status, outcome.report);
+    await repo.finishFile(this.db, file.id, claim, outcome.status, capReport(outcome.report));
     return true;
   }
 }

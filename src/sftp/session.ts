@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
-import type { FileEntry, FileService } from '../files/service.ts';
+import type { FileService, ProcessedFile } from '../files/service.ts';
 import { MAX_ACCOUNT_HANDLES, type AccountHandles } from './account-handles.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { pathOf, place } from './paths.ts';
@@ -19,6 +19,11 @@ const MAX_HANDLES = 16;
 const TOO_MANY = `at most ${MAX_HANDLES} files and folders open in a session, ${MAX_ACCOUNT_HANDLES} in all of an account's`;
 /** Reports out/ lists at most: the newest. */
 const MAX_REPORTS = 1000;
+/**
+ * Requests that read the database a session may have in flight; past it a request fails at once.
+ * A client pipelining many would otherwise take the database from every other session.
+ */
+const MAX_IN_FLIGHT = 8;
 /** Directory entries sent per READDIR answer. */
 const PER_READDIR = 100;
 
@@ -40,17 +45,27 @@ function longname(name: string, a: ssh2.Attributes): string {
   return `${dir ? 'drwxr-xr-x' : '-rw-r--r--'} 1 carrel carrel ${String(a.size).padStart(10)} Jan  1 00:00 ${name}`;
 }
 
-function reportName(file: FileEntry): string {
+function reportName(file: ProcessedFile): string {
   return `${file.name}.${file.id}.report.json`;
 }
 
-function reportText(file: FileEntry): Buffer {
-  const { id, name, kind, status, receivedDate, processedDate, report, sha256, size } = file;
-  return Buffer.from(`${JSON.stringify({ id, name, sha256, size, kind, status, receivedDate, processedDate, report }, null, 2)}\n`);
+/** The id a report's name ends with (NAME.ID.report.json). */
+const REPORT_NAME = /\.(\d{1,18})\.report\.json$/;
+
+/** A report file's text before its report: the file it tells of, as one JSON object left open. */
+function reportHead(file: ProcessedFile): string {
+  const { id, name, sha256, size, kind, status, receivedDate, processedDate } = file;
+  return `${JSON.stringify({ id, name, sha256, size, kind, status, receivedDate, processedDate }).slice(0, -1)},"report":`;
+}
+
+/** A report file's size, from its head and the size of the report it holds. */
+function reportSize(file: ProcessedFile): number {
+  return Buffer.byteLength(reportHead(file)) + file.reportBytes + 2;
 }
 
 export class SftpSession {
   private readonly handles = new Map<string, Handle>();
+  private inFlight = 0;
 
   constructor(
     private readonly sftp: ssh2.SFTPWrapper,
@@ -78,6 +93,17 @@ export class SftpSession {
           sftp.status(reqId, STATUS_CODE.FAILURE, 'the request failed');
         });
     };
+    // Requests answered from the database (or storing an upload): counted, at most MAX_IN_FLIGHT.
+    const limited = (reqId: number, work: () => Promise<void> | void) => {
+      if (this.inFlight >= MAX_IN_FLIGHT)
+        return void sftp.status(reqId, STATUS_CODE.FAILURE, `at most ${MAX_IN_FLIGHT} requests at once: wait for answers`);
+      this.inFlight++;
+      guard(reqId, () =>
+        Promise.resolve()
+          .then(work)
+          .finally(() => this.inFlight--),
+      );
+    };
     sftp.on('error', () => undefined);
     // The client is done (its end of the channel closed): close ours, or OpenSSH waits for ever.
     sftp.on('end', () => sftp.end());
@@ -89,12 +115,12 @@ export class SftpSession {
         sftp.name(reqId, [{ filename: full, longname: full, attrs: attrs(DIR_MODE, 0) }]);
       }),
     );
-    const stat = (reqId: number, raw: string) => guard(reqId, () => this.stat(reqId, raw));
+    const stat = (reqId: number, raw: string) => limited(reqId, () => this.stat(reqId, raw));
     sftp.on('STAT', stat);
     sftp.on('LSTAT', stat);
-    sftp.on('OPENDIR', (reqId, raw) => guard(reqId, () => this.openDir(reqId, raw)));
+    sftp.on('OPENDIR', (reqId, raw) => limited(reqId, () => this.openDir(reqId, raw)));
     sftp.on('READDIR', (reqId, handle) => guard(reqId, () => this.readDir(reqId, handle)));
-    sftp.on('OPEN', (reqId, raw, flags) => guard(reqId, () => this.open(reqId, raw, flags)));
+    sftp.on('OPEN', (reqId, raw, flags) => limited(reqId, () => this.open(reqId, raw, flags)));
     sftp.on('WRITE', (reqId, handle, offset, data) => guard(reqId, () => this.write(reqId, handle, offset, data)));
     sftp.on('READ', (reqId, handle, offset, length) => guard(reqId, () => this.read(reqId, handle, offset, length)));
     sftp.on('FSTAT', (reqId, handle) =>
@@ -110,7 +136,7 @@ export class SftpSession {
     // Times and modes a client sets (sftp -p) mean nothing here: accepted, kept nowhere.
     sftp.on('SETSTAT', (reqId) => sftp.status(reqId, STATUS_CODE.OK));
     sftp.on('FSETSTAT', (reqId) => sftp.status(reqId, STATUS_CODE.OK));
-    sftp.on('CLOSE', (reqId, handle) => guard(reqId, () => this.close(reqId, handle)));
+    sftp.on('CLOSE', (reqId, handle) => limited(reqId, () => this.close(reqId, handle)));
     const denied = (reqId: number) => sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'not allowed: upload to in/, read from out/');
     for (const request of ['REMOVE', 'RMDIR', 'MKDIR', 'RENAME', 'READLINK', 'SYMLINK'] as const) sftp.on(request, denied);
     // A connection lost before its uploads were closed: they are incomplete, and nothing of them is kept.
@@ -132,14 +158,13 @@ export class SftpSession {
     });
   }
 
-  private async reports(): Promise<FileEntry[]> {
-    const { entries } = await this.o.files.list({ account: this.o.account, limit: MAX_REPORTS, offset: 0 });
-    return entries.filter((f) => f.status === 'loaded' || f.status === 'refused' || f.status === 'failed');
-  }
-
-  private async report(name: string): Promise<{ file: FileEntry; content: Buffer } | undefined> {
-    const file = (await this.reports()).find((f) => reportName(f) === name);
-    return file && { file, content: reportText(file) };
+  /** One report, read by the id its name ends with: never a listing. */
+  private async report(name: string): Promise<{ file: ProcessedFile; content: Buffer } | undefined> {
+    const id = REPORT_NAME.exec(name)?.[1];
+    if (!id) return undefined;
+    const file = await this.o.files.processed(this.o.account, id);
+    if (!file || reportName(file) !== name) return undefined;
+    return { file, content: Buffer.from(`${reportHead(file)}${file.reportText}}\n`) };
   }
 
   private newHandle(h: Handle): Buffer | undefined {
@@ -158,7 +183,8 @@ export class SftpSession {
       add('in', attrs(DIR_MODE, 0));
       add('out', attrs(DIR_MODE, 0));
     } else if (p.at === 'out') {
-      for (const file of await this.reports()) add(reportName(file), attrs(FILE_MODE, reportText(file).length));
+      for (const file of await this.o.files.listProcessed(this.o.account, MAX_REPORTS))
+        add(reportName(file), attrs(FILE_MODE, reportSize(file)));
     }
     const handle = this.newHandle({ type: 'dir', entries, sent: false });
     if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);

@@ -10,6 +10,7 @@ import type { SftpDoor } from '../../src/sftp/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { openTestDoor } from '../helpers/sftp.ts';
+import { bearer } from '../helpers/tokens.ts';
 
 const MAX_BYTES = 64 * 1024;
 
@@ -93,5 +94,74 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
     assert.equal(await close(s1, handles[0]!), undefined);
     const h = await openW(s3, 'in/c.txt');
     assert.equal(await close(s3, h), undefined);
+  });
+
+  it('keeps the first 100 refused records of a report, lists out/ without reading reports, and reads one by its id', async () => {
+    // A record whose leader says it holds nothing readable: refused, each at its position.
+    const bad = Buffer.from('00030nam a2200025 a 4500XX\x1e\x1d', 'latin1');
+    const s = await sftpOf(await login());
+    const h = await openW(s, 'in/bad.mrc');
+    const content = Buffer.concat(Array.from({ length: 150 }, () => bad));
+    assert.equal(await write(s, h, content, 0), undefined);
+    assert.equal(await close(s, h), undefined);
+    await t.services.files.processWaiting();
+    const file = (await files()).find((f) => f.name === 'bad.mrc')!;
+    assert.equal(file.status, 'refused');
+    const report = file.report as { refused: unknown[]; refusedTotal: number };
+    assert.equal(report.refused.length, 100);
+    assert.equal(report.refusedTotal, 150);
+
+    const listed = await new Promise<ssh2.FileEntry[]>((resolve, reject) =>
+      s.readdir('out', (error, list) => (error ? reject(error) : resolve(list))),
+    );
+    const entry = listed.find((e) => e.filename === `bad.mrc.${file.id}.report.json`)!;
+    const got = await new Promise<Buffer>((resolve, reject) =>
+      s.readFile(`out/${entry.filename}`, (error, data) => (error ? reject(error) : resolve(data))),
+    );
+    assert.equal(entry.attrs.size, got.length);
+    const read = JSON.parse(got.toString()) as { id: string; status: string; report: { refusedTotal: number } };
+    assert.deepEqual([read.id, read.status, read.report.refusedTotal], [file.id, 'refused', 150]);
+    // Another account's file, or a name that is not its file's, is no report.
+    await assert.rejects(
+      new Promise((resolve, reject) => s.stat(`out/other.mrc.${file.id}.report.json`, (error, a) => (error ? reject(error) : resolve(a)))),
+      /no such report/,
+    );
+  });
+
+  it('keeps a report at most 64 KB, and shows one kept longer before as cut', async () => {
+    t.services.files.register('unknown', async () => ({ status: 'refused', report: { reason: 'chatty', lines: 'x'.repeat(100_000) } }));
+    const s = await sftpOf(await login());
+    const h = await openW(s, 'in/chatty.txt');
+    assert.equal(await write(s, h, Buffer.from('hello'), 0), undefined);
+    assert.equal(await close(s, h), undefined);
+    await t.services.files.processWaiting();
+    const file = (await files()).find((f) => f.name === 'chatty.txt')!;
+    assert.deepEqual(Object.keys(file.report as object).sort(), ['reason', 'truncated']);
+    await t.testDb.db.query('update files set report = $1::text::jsonb where id = $2', [
+      JSON.stringify({ lines: 'y'.repeat(100_000) }),
+      file.id,
+    ]);
+    const res = await t.app.inject({ method: 'GET', url: '/v6/files', headers: { authorization: await bearer(t, ['Files_Read']) } });
+    assert.equal(res.statusCode, 200);
+    const shown = res.json<{ entries: { id: string; report: object }[] }>().entries.find((e) => e.id === file.id)!;
+    assert.deepEqual(Object.keys(shown.report), ['truncated']);
+  });
+
+  it('answers at most 8 database requests of a session at once, refusing the others', async () => {
+    const s = await sftpOf(await login());
+    const answers = await Promise.all(
+      Array.from(
+        { length: 30 },
+        (_, i) => new Promise<string>((resolve) => s.stat(`out/x.${i + 1}.report.json`, (error) => resolve(String(error?.message)))),
+      ),
+    );
+    assert.ok(
+      answers.some((a) => /at most 8 requests at once/.test(a)),
+      answers.join('; '),
+    );
+    assert.ok(
+      answers.some((a) => /no such report/.test(a)),
+      answers.join('; '),
+    );
   });
 });
