@@ -29,6 +29,12 @@ export interface SftpDoor {
   close(): Promise<void>;
 }
 
+/**
+ * Login attempts a connection may make (any method, a public key's query included), as OpenSSH's
+ * MaxAuthTries: past them it is closed, so that trying keys or passwords costs a new connection.
+ */
+const MAX_AUTH_ATTEMPTS = 6;
+
 /** How often the door looks for sessions of accounts revoked meanwhile (by any process). */
 const REVOKED_CHECK_MS = 5_000;
 
@@ -55,8 +61,14 @@ export async function openSftpDoor(o: {
     let account: string | undefined;
     client.on('error', () => undefined);
     client.on('close', () => sessions.delete(client));
+    let attempts = 0;
     client.on('authentication', (ctx) => {
       const methods: ('password' | 'publickey')[] = ['password', 'publickey'];
+      if (++attempts > MAX_AUTH_ATTEMPTS) {
+        refusals.note('SFTP connection closed: too many login attempts', { remote: address });
+        ctx.reject();
+        return void client.end();
+      }
       const decide = async (): Promise<boolean> => {
         if (ctx.method === 'password') return o.accounts.passwordLogin(ctx.username, ctx.password, address);
         if (ctx.method !== 'publickey') return false;

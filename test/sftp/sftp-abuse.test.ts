@@ -164,4 +164,27 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
       answers.join('; '),
     );
   });
+
+  it('closes a connection after 6 login attempts', async () => {
+    const key = ssh2.utils.generateKeyPairSync('ed25519').private;
+    let attempts = 0;
+    const client = new ssh2.Client();
+    const ended = new Promise<string>((resolve) => {
+      client.on('error', (error) => resolve(error.message));
+      client.on('close', () => resolve('closed'));
+    });
+    client.connect({
+      host: '127.0.0.1',
+      port: door.port,
+      username: vendor.name,
+      // A key the account does not have, offered again and again (at most 50 times here).
+      authHandler: (_methods, _partial, next) => {
+        // false: no more methods (ssh2's documented answer, missing from its types).
+        if (++attempts > 50) return next(false as unknown as ssh2.AuthenticationType);
+        next({ type: 'publickey', username: vendor.name, key });
+      },
+    });
+    const why = await ended;
+    assert.ok(attempts <= 8, `${attempts} attempts, then ${why}`);
+  });
 });
