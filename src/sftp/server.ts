@@ -55,7 +55,10 @@ export async function openSftpDoor(o: {
   const sessions = new Map<ssh2.Connection, string>();
   /** Connections not yet logged in, by client address and port, with the timer that closes them. */
   const waiting = new Map<string, { socket: net.Socket; timer: NodeJS.Timeout }>();
-  const ssh = new ssh2.Server({ hostKeys: [await o.accounts.hostKey()] }, (client, info) => {
+  // Key exchange on elliptic curves only: the finite-field Diffie-Hellman groups cost the server
+  // far more work per connection, for a client that has not logged in. OpenSSH since 6.5 offers these.
+  const kex: ssh2.KexAlgorithm[] = ['curve25519-sha256', 'curve25519-sha256@libssh.org', 'ecdh-sha2-nistp256'];
+  const ssh = new ssh2.Server({ hostKeys: [await o.accounts.hostKey()], algorithms: { kex } }, (client, info) => {
     const address = info.ip;
     const arrival = `${info.ip}|${info.port}`;
     let account: string | undefined;
@@ -133,7 +136,14 @@ export async function openSftpDoor(o: {
     refusals.note(`SFTP connection refused: ${why}`, { remote: address });
     socket.destroy();
   });
+  // Connections not logged in yet are half the connections at most, so that clients that only
+  // connect cannot keep out those that log in.
+  const maxWaiting = Math.max(1, Math.floor(limits.maxConnections / 2));
   const server = net.createServer((socket) => {
+    if (waiting.size >= maxWaiting) {
+      refusals.note('SFTP connection refused: too many connections not logged in', { remote: socket.remoteAddress });
+      return void socket.destroy();
+    }
     const arrival = `${socket.remoteAddress}|${socket.remotePort}`;
     const timer = setTimeout(() => {
       refusals.note('SFTP connection closed: no login within CARREL_SFTP_LOGIN_TIMEOUT_MS', { remote: socket.remoteAddress });

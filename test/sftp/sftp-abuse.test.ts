@@ -2,6 +2,7 @@
 // otherwise use to make the server hold or do much for little.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,6 +22,17 @@ function connect(port: number, login: { name: string; password: string }): Promi
     client.on('error', reject);
     client.connect({ host: '127.0.0.1', port, username: login.name, password: login.password });
   });
+}
+
+/** How a connection to 127.0.0.1 ends: its error, 'logged in' or 'closed'. */
+function outcome(config: ssh2.ConnectConfig): Promise<string> {
+  const client = new ssh2.Client();
+  return new Promise<string>((resolve) => {
+    client.on('error', (error) => resolve(error.message));
+    client.on('ready', () => resolve('logged in'));
+    client.on('close', () => resolve('closed'));
+    client.connect({ host: '127.0.0.1', ...config });
+  }).finally(() => client.destroy());
 }
 
 function sftpOf(client: ssh2.Client): Promise<ssh2.SFTPWrapper> {
@@ -168,13 +180,7 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
   it('closes a connection after 6 login attempts', async () => {
     const key = ssh2.utils.generateKeyPairSync('ed25519').private;
     let attempts = 0;
-    const client = new ssh2.Client();
-    const ended = new Promise<string>((resolve) => {
-      client.on('error', (error) => resolve(error.message));
-      client.on('close', () => resolve('closed'));
-    });
-    client.connect({
-      host: '127.0.0.1',
+    const why = await outcome({
       port: door.port,
       username: vendor.name,
       // A key the account does not have, offered again and again (at most 50 times here).
@@ -184,7 +190,42 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
         next({ type: 'publickey', username: vendor.name, key });
       },
     });
-    const why = await ended;
     assert.ok(attempts <= 8, `${attempts} attempts, then ${why}`);
+  });
+
+  it('offers key exchange on elliptic curves only', async () => {
+    const failed = await outcome({
+      port: door.port,
+      username: vendor.name,
+      password: vendor.password,
+      algorithms: { kex: ['diffie-hellman-group14-sha256', 'diffie-hellman-group-exchange-sha256'] },
+    });
+    assert.match(failed, /no matching key exchange/i);
+    const curve = await connect(door.port, vendor);
+    curve.destroy();
+  });
+
+  it('keeps half its connections at most for clients not logged in', async () => {
+    const small = await openTestDoor(t, { maxConnections: 2 });
+    const raw = () => {
+      const socket = net.connect({ port: small.port, host: '127.0.0.1' });
+      socket.on('error', () => undefined);
+      return socket;
+    };
+    try {
+      const first = raw();
+      // The server speaks first (its SSH version): the first connection is taken in.
+      await new Promise((resolve) => first.once('data', resolve));
+      const second = raw();
+      let greeted = false;
+      second.on('data', () => (greeted = true));
+      await new Promise((resolve) => second.on('close', resolve));
+      // Closed at once, before the server said anything: not at its login time-out.
+      assert.equal(greeted, false);
+      assert.equal(first.destroyed, false);
+      first.destroy();
+    } finally {
+      await small.close();
+    }
   });
 });
