@@ -22,6 +22,8 @@ export interface FileToProcess {
   kind: FileKind;
   content: Uint8Array;
   settings: LoadSettings;
+  /** Aborted when this process no longer holds the file's claim: a processor may stop then. */
+  signal?: AbortSignal;
 }
 
 export interface FileOutcome {

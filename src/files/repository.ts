@@ -79,22 +79,22 @@ export function findFile(db: Queryable, id: string): Promise<FileRow[]> {
 /**
  * Claims the oldest file waiting, or one whose claim's lease ran out (its process died): one
  * statement, and `for update skip locked` so that two processes asking at once never take the
- * same row. Answers it with its bytes, or nothing when none waits.
+ * same row. Counts the claim in attempts. Answers it with its bytes, or nothing when none waits.
  */
 export async function claimNext(
   db: Queryable,
   claim: string,
   leaseSec: number,
   only?: string,
-): Promise<(FileRow & { content: Uint8Array }) | undefined> {
-  const [row] = await db.query<FileRow & { content: Uint8Array }>(
-    `update files set status = 'processing', claim = $1, lease_until = now() + make_interval(secs => $2)
+): Promise<(FileRow & { content: Uint8Array; attempts: number }) | undefined> {
+  const [row] = await db.query<FileRow & { content: Uint8Array; attempts: number }>(
+    `update files set status = 'processing', claim = $1, lease_until = now() + make_interval(secs => $2), attempts = attempts + 1
      where id = (
        select id from files
        where (status = 'received' or (status = 'processing' and lease_until < now())) and ($3::bigint is null or id = $3)
        order by id limit 1 for update skip locked
      )
-     returning ${COLUMNS}, content`,
+     returning ${COLUMNS}, content, attempts`,
     [claim, leaseSec, only ?? null],
   );
   return row;
@@ -123,7 +123,7 @@ export async function finishFile(db: Queryable, id: string, claim: string, statu
 /** Puts a refused or failed file back to be processed again (a file being processed is left alone). */
 export async function requeueFile(db: Queryable, id: string): Promise<FileRow[]> {
   return db.query<FileRow>(
-    `update files set status = 'received', processed_date = null, report = null
+    `update files set status = 'received', processed_date = null, report = null, attempts = 0
      where id = $1 and status in ('refused', 'failed') returning ${COLUMNS}`,
     [id],
   );

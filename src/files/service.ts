@@ -13,6 +13,8 @@ import * as repo from './repository.ts';
 /** How long a claim holds without renewal, and how often it is renewed while a file is processed. */
 const LEASE_SEC = 120;
 const RENEW_MS = 30_000;
+/** Claims of one file past which it is marked failed unprocessed: each before ended with no outcome recorded. */
+const MAX_ATTEMPTS = 3;
 
 export interface FileEntry {
   id: string;
@@ -133,20 +135,46 @@ export class FileService {
     const claim = crypto.randomUUID();
     const file = await repo.claimNext(this.db, claim, LEASE_SEC, only);
     if (!file) return false;
-    const renew = setInterval(() => void repo.renewLease(this.db, file.id, claim, LEASE_SEC).catch(() => undefined), RENEW_MS);
+    if (file.attempts > MAX_ATTEMPTS) {
+      const reason = `processing it stopped ${MAX_ATTEMPTS} times before its outcome was recorded: it is not processed again unless retried`;
+      await repo.finishFile(this.db, file.id, claim, 'failed', { reason });
+      return true;
+    }
+    // A lease found taken (this process stalled past it and another claimed the file) stops the
+    // processor, when it listens, and its renewal: the outcome is the new holder's to record.
+    const lost = new AbortController();
+    const renew = setInterval(
+      () =>
+        void repo.renewLease(this.db, file.id, claim, LEASE_SEC).then(
+          (held) => {
+            if (held) return;
+            clearInterval(renew);
+            lost.abort();
+          },
+          () => undefined,
+        ),
+      RENEW_MS,
+    );
     renew.unref();
     let outcome: { status: repo.FileStatus; report: unknown };
     try {
       const processor = this.processors.get(file.kind)!;
       const settings = await this.settingsOf(file.account);
-      outcome = await processor({ id: file.id, account: file.account, name: file.name, kind: file.kind, content: file.content, settings });
+      const { id, account, name, kind, content } = file;
+      outcome = await processor({ id, account, name, kind, content, settings, signal: lost.signal });
     } catch (error) {
       outcome = { status: 'failed', report: { reason: error instanceof Error ? error.message : String(error) } };
     } finally {
       clearInterval(renew);
     }
-    // A claim lost meanwhile (this process stalled past its lease) leaves the outcome to the new holder.
-    await repo.finishFile(this.db, file.id, claim, outcome.status, capReport(outcome.report));
+    if (lost.signal.aborted) return true;
+    try {
+      await repo.finishFile(this.db, file.id, claim, outcome.status, capReport(outcome.report));
+    } catch (error) {
+      // An outcome the database refuses (a report it cannot hold, say): recorded as a failure.
+      const why = error instanceof Error ? error.message : String(error);
+      await repo.finishFile(this.db, file.id, claim, 'failed', { reason: `its outcome could not be recorded: ${why.slice(0, 500)}` });
+    }
     return true;
   }
 }

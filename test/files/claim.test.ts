@@ -76,6 +76,43 @@ describe(`processing each file once, on ${ENGINE}`, () => {
     assert.equal((await a.get(live.id)).status, 'processing');
   });
 
+  it('marks failed, unprocessed, a file whose processing stopped 3 times before its outcome was recorded', async () => {
+    const a = new FileService(testDb.db, SETTINGS);
+    const runs = counting();
+    a.register('edifact-ordrsp', runs.processor);
+    const killed = async (id: string, times: number) =>
+      testDb.db.query(
+        "update files set status = 'processing', claim = '00000000-0000-4000-8000-000000000002', lease_until = now() - interval '1 second', attempts = $2 where id = $1",
+        [id, times],
+      );
+    const twice = await a.receive('vendor', 'killed-twice.edi', Buffer.from(EDIFACT));
+    await killed(twice.id, 2);
+    assert.equal(await a.processOne(twice.id), true);
+    assert.deepEqual(runs.seen, [twice.id]);
+    const thrice = await a.receive('vendor', 'killed-thrice.edi', Buffer.from(EDIFACT));
+    await killed(thrice.id, 3);
+    assert.equal(await a.processOne(thrice.id), true);
+    assert.deepEqual(runs.seen, [twice.id]);
+    const failed = await a.get(thrice.id);
+    assert.equal(failed.status, 'failed');
+    assert.match((failed.report as { reason: string }).reason, /stopped 3 times before its outcome was recorded/);
+    // Retried, it is processed again from a count of none.
+    await a.retry(thrice.id);
+    assert.equal(await a.processOne(thrice.id), true);
+    assert.deepEqual(runs.seen, [twice.id, thrice.id]);
+  });
+
+  it('records as failed a file whose outcome the database refuses', async () => {
+    const a = new FileService(testDb.db, SETTINGS);
+    // PostgreSQL's jsonb holds no NUL character.
+    a.register('edifact-ordrsp', async () => ({ status: 'loaded', report: { note: 'a\u0000b' } }));
+    const file = await a.receive('vendor', 'nul.edi', Buffer.from(EDIFACT));
+    assert.equal(await a.processOne(file.id), true);
+    const done = await a.get(file.id);
+    assert.equal(done.status, 'failed');
+    assert.match((done.report as { reason: string }).reason, /its outcome could not be recorded: .*unicode/i);
+  });
+
   it('retry processes a refused file again, with the processor registered since', async () => {
     const a = new FileService(testDb.db, SETTINGS);
     const file = await a.receive('vendor', 'ordrsp4.edi', Buffer.from(EDIFACT));
