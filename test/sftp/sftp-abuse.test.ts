@@ -228,4 +228,20 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
       await small.close();
     }
   });
+
+  it('refuses names with C1, bidirectional or line-separator characters, and upload names too long for their report', async () => {
+    const s = await sftpOf(await login());
+    for (const bad of [
+      'in/a\u0085b.mrc',
+      'in/invoice\u202Ecrm.edi',
+      'in/a\u2067b.mrc',
+      'in/a\u2028b.mrc',
+      `in/${'x'.repeat(224)}`,
+      `in/${'é'.repeat(112)}`,
+    ])
+      await assert.rejects(openW(s, bad), /No such file|outside your folders|not a file/, JSON.stringify(bad));
+    // 223 bytes: its report's name, with an id of 19 digits, is 255.
+    const longest = await openW(s, `in/${'é'.repeat(111)}x`);
+    assert.equal(await close(s, longest), undefined);
+  });
 });
