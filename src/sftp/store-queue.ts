@@ -7,20 +7,14 @@ const MAX_WAITING = 4;
 
 export class StoreQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  private waiting = 0;
+  /** The store running and those waiting. */
+  private pending = 0;
 
   /** Runs `work` after those before it; undefined, without running it, when too many already wait. */
   run<T>(work: () => Promise<T>): Promise<T> | undefined {
-    if (this.waiting >= MAX_WAITING) return undefined;
-    this.waiting++;
-    const turn = this.tail.then(
-      () => undefined,
-      () => undefined,
-    );
-    const done = turn.then(() => {
-      this.waiting--;
-      return work();
-    });
+    if (this.pending >= 1 + MAX_WAITING) return undefined;
+    this.pending++;
+    const done = this.tail.then(work).finally(() => this.pending--);
     this.tail = done.catch(() => undefined);
     return done;
   }
