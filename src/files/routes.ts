@@ -26,7 +26,9 @@ export const FileSchema = Type.Object(
     ),
     receivedDate: Type.String(),
     processedDate: Type.Union([Type.String(), Type.Null()]),
-    report: Type.Unknown({ description: 'What processing found: records loaded, and those refused with their positions.' }),
+    report: Type.Unknown({
+      description: 'What processing found: records loaded, and the first 100 refused with their positions and their total; at most 64 KB.',
+    }),
   },
   { $id: 'File', additionalProperties: false },
 );
