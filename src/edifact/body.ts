@@ -157,6 +157,12 @@ export interface Body {
 }
 
 /** Reads a message's body; numbers that are not numbers and segments out of place are problems. */
+/** The problem that refuses a message read as another type than it is; none when it is that type. */
+export function wrongType(message: Message, type: string): EdifactProblem[] | undefined {
+  if (message.type === type) return undefined;
+  return [problemAt('content', message.at, `${describeAt(message.at)}: message ${message.reference} is ${message.type}, not ${type}`)];
+}
+
 export function readBody(message: Message): { body: Body; problems: EdifactProblem[] } {
   const problems: EdifactProblem[] = [];
   const body: Body = {

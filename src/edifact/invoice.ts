@@ -13,9 +13,10 @@ import {
   type Quantity,
   type Reference,
   type Tax,
+  wrongType,
 } from './body.ts';
 import type { Message } from './interchange.ts';
-import { describeAt, problemAt, type EdifactProblem, type SegmentAt } from './problems.ts';
+import type { EdifactProblem, SegmentAt } from './problems.ts';
 
 export interface InvoiceLine {
   lineNumber: string;
@@ -147,12 +148,8 @@ function invoiceLine(item: LineItem): InvoiceLine {
 
 /** Reads one INVOIC message; a message of another type, with no BGM, or with an amount that is not a number is refused. */
 export function readInvoice(message: Message): { invoice: Invoice } | { problems: EdifactProblem[] } {
-  if (message.type !== 'INVOIC')
-    return {
-      problems: [
-        problemAt('content', message.at, `${describeAt(message.at)}: message ${message.reference} is ${message.type}, not INVOIC`),
-      ],
-    };
+  const wrong = wrongType(message, 'INVOIC');
+  if (wrong) return { problems: wrong };
   const { body, problems } = readBody(message);
   if (problems.length > 0) return { problems };
   const invoice: Invoice = {

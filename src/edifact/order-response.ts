@@ -11,10 +11,11 @@ import {
   type Party,
   type Price,
   type Reference,
+  wrongType,
 } from './body.ts';
 import type { Message } from './interchange.ts';
 import { headerOf, isbnOf } from './invoice.ts';
-import { describeAt, problemAt, type EdifactProblem, type SegmentAt } from './problems.ts';
+import type { EdifactProblem, SegmentAt } from './problems.ts';
 
 /**
  * What the supplier says of a line, coarsely:
@@ -166,12 +167,8 @@ function responseLine(item: LineItem): OrderResponseLine {
 
 /** Reads one ORDRSP message; a message of another type, with no BGM, or with a number that is not a number is refused. */
 export function readOrderResponse(message: Message): { response: OrderResponse } | { problems: EdifactProblem[] } {
-  if (message.type !== 'ORDRSP')
-    return {
-      problems: [
-        problemAt('content', message.at, `${describeAt(message.at)}: message ${message.reference} is ${message.type}, not ORDRSP`),
-      ],
-    };
+  const wrong = wrongType(message, 'ORDRSP');
+  if (wrong) return { problems: wrong };
   const { body, problems } = readBody(message);
   if (problems.length > 0) return { problems };
   const response: OrderResponse = {

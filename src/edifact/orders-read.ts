@@ -1,6 +1,6 @@
 // ORDERS read back into the shape writeOrders takes: what a supplier's test echo, or Carrel's own
 // file, says was ordered. Proves the writer's output reads as it was meant.
-import { byQualifier, readBody, type CopyData } from './body.ts';
+import { byQualifier, readBody, wrongType, type CopyData } from './body.ts';
 import type { Message } from './interchange.ts';
 import type { Order, OrderCopy, OrderLine, OrderPartyId } from './orders.ts';
 import { describeAt, problemAt, type EdifactProblem } from './problems.ts';
@@ -41,12 +41,8 @@ function partyOf(id: string, agency: string): OrderPartyId {
 
 /** Reads one ORDERS message into an Order; refused when it is another type or does not read. */
 export function readOrder(message: Message): { order: Order } | { problems: EdifactProblem[] } {
-  if (message.type !== 'ORDERS')
-    return {
-      problems: [
-        problemAt('content', message.at, `${describeAt(message.at)}: message ${message.reference} is ${message.type}, not ORDERS`),
-      ],
-    };
+  const wrong = wrongType(message, 'ORDERS');
+  if (wrong) return { problems: wrong };
   const { body, problems } = readBody(message);
   const buyer = byQualifier(body.parties, 'BY');
   const supplier = byQualifier(body.parties, 'SU');
