@@ -462,10 +462,13 @@ function candidateStatement(q: Query, today: string): { sql: string; params: unk
   const { params, add } = parameters();
   const where = condition(chosen.expr, source('bib', chosen.target, 'b', add, chosen.at), { add, today });
   // "offset 0" plans the lookup on its own: under the limit the planner could still prefer the walk.
-  // One row of the ids in id order, joined: thousands of rows cost more to send and read than one text.
+  // One row of the ids in id order, joined: thousands of rows cost more to send and read than one
+  // text. The ids are sorted before they are joined, an aggregate over a sorted subquery with nothing
+  // else in the statement keeping its order: the aggregate's own "order by" cost 3.0 ms against
+  // 1.8 ms for a month of 8,500 ids (fastest of 60 runs each, taking turns).
   return {
-    sql: `select coalesce(string_agg(id::text, ',' order by id), '') as ids
-      from (select b.id from bibs b where b.deleted_date is null and ${where} offset 0 limit ${CANDIDATES + 1}) k`,
+    sql: `select coalesce(string_agg(id::text, ','), '') as ids from (select id
+      from (select b.id from bibs b where b.deleted_date is null and ${where} offset 0 limit ${CANDIDATES + 1}) k order by id) s`,
     params,
   };
 }
@@ -536,10 +539,12 @@ async function checkPatterns(run: Run, q: Query): Promise<void> {
 }
 
 /**
- * One page of the matches among candidates (in id order), taken a slice at a time, each slice twice
- * the last: the query's conditions (a MARC scan each) are computed for the records up to the page's
- * end, not for every candidate, when most candidates match; when few do, every candidate is read
- * once all the same.
+ * One page of the matches among candidates (in id order), taken a slice at a time, each slice four
+ * times the last, each asked for only the matches still wanted: PostgreSQL reads a slice in id order
+ * and stops at the last match wanted, so the query's conditions (a MARC scan each) are computed for
+ * the records up to the page's end, not for every candidate; when few candidates match, every one
+ * is read once all the same. Over 1,000,000 bibs (a month of cataloguing, 8,500 candidates),
+ * slices of 100, 200, 400… each read whole took three to five statements and read past the page.
  */
 async function pageAmong(
   run: Run,
@@ -552,9 +557,9 @@ async function pageAmong(
 ): Promise<string[]> {
   const wanted = offset + limit;
   const found: string[] = [];
-  for (let at = 0, size = Math.max(2 * wanted, 100); at < candidates.length && found.length < wanted; at += size, size *= 2) {
+  for (let at = 0, size = Math.max(4 * wanted, 400); at < candidates.length && found.length < wanted; at += size, size *= 4) {
     const slice = candidates.slice(at, at + size);
-    const { sql, params } = querySql(record, q, slice.length, 0, { today, candidates: slice });
+    const { sql, params } = querySql(record, q, wanted - found.length, 0, { today, candidates: slice });
     found.push(...(await run<{ id: string }>(sql, params)).map((r) => r.id));
   }
   return found.slice(offset, wanted);

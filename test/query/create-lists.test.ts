@@ -350,11 +350,13 @@ describe(`Create Lists JSON queries on ${ENGINE}`, () => {
   });
 
   it('pages through more candidates of an indexed range than one slice holds, as the records say', async () => {
-    // 900 copies of a record catalogued on one day, a third of them suppressed: the
-    // range is answered from its index first, then read in id order a slice at a time.
+    // 900 copies of a record catalogued over nine days, the later copies on the earlier days (so
+    // the index's order is not the ids'), a ninth of them suppressed: the range is answered from
+    // its index first, then read in id order a slice at a time, the first slice holding too few
+    // matches for a page of 50.
     const rows = await t.testDb.db.query<{ id: string; suppressed: boolean }>(
       `insert into bibs (marc, title, suppressed, catalog_date, created_date, updated_date)
-       select marc, title, g % 3 = 0, date '2020-06-01', created_date, updated_date
+       select marc, title, g % 9 = 0, date '2020-06-01' + (900 - g) / 100, created_date, updated_date
        from bibs, generate_series(1, 900) g where id = $1 returning id::text, suppressed`,
       [bibs[0]!.id],
     );
@@ -362,11 +364,11 @@ describe(`Create Lists JSON queries on ${ENGINE}`, () => {
       .filter((r) => r.suppressed)
       .map((r) => r.id)
       .sort((x, y) => Number(BigInt(x) - BigInt(y)));
-    const body = { queries: [bib({ id: 28 }, 'equals', ['06-01-2020', '']), 'and', bib({ id: 31 }, 'equals', ['n', ''])] };
+    const body = { queries: [bib({ id: 28 }, 'between', ['06-01-2020', '06-09-2020']), 'and', bib({ id: 31 }, 'equals', ['n', ''])] };
     for (const [offset, limit] of [
       [0, 50],
-      [100, 50],
-      [280, 50],
+      [40, 20],
+      [90, 50],
       [0, 2000],
     ] as const) {
       const res = await api.send('POST', `/v6/bibs/query?offset=${offset}&limit=${limit}`, body);
@@ -377,7 +379,7 @@ describe(`Create Lists JSON queries on ${ENGINE}`, () => {
         `offset ${offset}`,
       );
     }
-    await t.testDb.db.query(`delete from bibs where catalog_date = date '2020-06-01'`);
+    await t.testDb.db.query(`delete from bibs where catalog_date between date '2020-06-01' and date '2020-06-09'`);
   });
 
   it('refuses a malformed query with 400 code 108 naming its member', async () => {
