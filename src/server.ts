@@ -180,6 +180,7 @@ async function main(): Promise<void> {
       : await openSftpDoor({
           accounts: services.sftpAccounts,
           files: services.files,
+          orders: services.ediTransport,
           host: config.host,
           port: config.sftpPort,
           log: app.log,

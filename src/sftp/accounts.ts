@@ -85,6 +85,17 @@ export class SftpAccountService {
     return repo.activeNames(this.db, names);
   }
 
+  /** The vendor an account is tied to (--vendor), if any. */
+  async vendorOf(name: string): Promise<string | null> {
+    const [row] = await repo.findActiveAccount(this.db, name);
+    return row?.vendor ?? null;
+  }
+
+  /** The accounts allowed in that are tied to a vendor: those that may collect its orders. */
+  forVendor(code: string): Promise<string[]> {
+    return repo.activeForVendor(this.db, code);
+  }
+
   /** How the account's MARC files load; an account gone loads with the defaults. */
   async loadSettings(name: string): Promise<LoadSettings> {
     const [row] = await repo.findAccount(this.db, name);

@@ -7,6 +7,8 @@ import { SftpAccountService } from './accounts.ts';
 import { sftpCommands } from './commands.ts';
 
 export { openSftpDoor, type SftpDoor } from './server.ts';
+export type { OrderPickup } from './session.ts';
+export type { SftpAccountService } from './accounts.ts';
 
 declare module '../domain.ts' {
   interface Services {

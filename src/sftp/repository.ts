@@ -49,6 +49,14 @@ export async function activeNames(db: Queryable, names: string[]): Promise<Set<s
   return new Set(rows.map((r) => r.name));
 }
 
+/** The names of the accounts allowed in that are tied to this vendor. */
+export async function activeForVendor(db: Queryable, vendor: string): Promise<string[]> {
+  const rows = await db.query<{ name: string }>('select name from sftp_accounts where vendor = $1 and revoked_date is null order by name', [
+    vendor,
+  ]);
+  return rows.map((r) => r.name);
+}
+
 /** The host key: the one kept, or this one kept when there was none (the first server to ask wins). */
 export async function keepHostKey(db: Queryable, algorithm: string, privateKey: string): Promise<string> {
   await db.query('insert into sftp_host_keys (algorithm, private_key) values ($1, $2) on conflict (algorithm) do nothing', [

@@ -2,7 +2,8 @@
 // public key and sees a root holding in/ and out/ (src/sftp/paths.ts). A file written to in/ is
 // taken when the client closes it: kept, recognised and processed once (src/files); a connection
 // lost before the close keeps nothing. out/ holds a report per file the account sent that has
-// been processed, NAME.ID.report.json.
+// been processed, NAME.ID.report.json, and, for an account tied to a vendor that collects its
+// orders, the ORDERS interchanges waiting for it (ordNNN.CEP), each until it has been read whole.
 //
 // What a connection is allowed (README, "SFTP door and files"): connections are capped per client
 // address and in all; a client logs in within loginTimeoutMs of connecting and is closed when idle
@@ -21,7 +22,7 @@ import type { FileService } from '../files/index.ts';
 import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { AccountHandles } from './account-handles.ts';
-import { SftpSession } from './session.ts';
+import { SftpSession, type OrderPickup } from './session.ts';
 import { StoreQueue } from './store-queue.ts';
 
 export interface SftpDoor {
@@ -41,6 +42,8 @@ const REVOKED_CHECK_MS = 5_000;
 export async function openSftpDoor(o: {
   accounts: SftpAccountService;
   files: FileService;
+  /** The orders vendors collect from out/; none: out/ holds reports only. */
+  orders?: OrderPickup;
   host: string;
   port: number;
   log: FastifyBaseLogger;
@@ -120,6 +123,7 @@ export async function openSftpDoor(o: {
             account: name,
             files: o.files,
             accounts: o.accounts,
+            orders: o.orders,
             spool,
             maxFileBytes: limits.maxFileBytes,
             stores,

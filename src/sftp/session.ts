@@ -27,9 +27,29 @@ const MAX_IN_FLIGHT = 8;
 /** Directory entries sent per READDIR answer. */
 const PER_READDIR = 100;
 
+/**
+ * Orders a vendor collects from out/ (src/acquisitions/edi-transport): the interchanges waiting for
+ * it, and the mark that it has read one whole.
+ */
+export interface OrderPickup {
+  waitingOrders(vendor: string): Promise<{ id: string; name: string; size: number; prepared: Date }[]>;
+  waitingOrder(vendor: string, name: string): Promise<{ id: string; content: Uint8Array; prepared: Date } | undefined>;
+  ordersCollected(id: string, account: string): Promise<void>;
+}
+
+/** An order file's name: ord, the interchange's control reference, .CEP. */
+const ORDER_NAME = /^ord\d{1,14}\.CEP$/;
+
+/** An order file being read: which of its bytes were sent to the client, so that its close knows whether it was read whole. */
+interface Collecting {
+  id: string;
+  read: Uint8Array;
+  unread: number;
+}
+
 type Handle =
   | { type: 'upload'; name: string; spoolFile: string; fd: number; size: number; failed?: string }
-  | { type: 'read'; content: Buffer }
+  | { type: 'read'; content: Buffer; order?: Collecting }
   | { type: 'dir'; entries: ssh2.FileEntry[]; sent: boolean };
 
 const DIR_MODE = fs.constants.S_IFDIR | 0o755;
@@ -63,9 +83,20 @@ function reportSize(file: ProcessedFile): number {
   return Buffer.byteLength(reportHead(file)) + file.reportBytes + 2;
 }
 
+/** Counts the bytes from `from` to `to` as read (each once, however often it is read). */
+function markRead(c: Collecting, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    if (c.read[i]) continue;
+    c.read[i] = 1;
+    c.unread--;
+  }
+}
+
 export class SftpSession {
   private readonly handles = new Map<string, Handle>();
   private inFlight = 0;
+  /** The vendor the account is tied to, read once per session. */
+  private vendor: Promise<string | null> | undefined;
 
   constructor(
     private readonly sftp: ssh2.SFTPWrapper,
@@ -73,6 +104,8 @@ export class SftpSession {
       account: string;
       files: FileService;
       accounts: SftpAccountService;
+      /** The orders vendors collect; none: out/ holds reports only. */
+      orders?: OrderPickup;
       spool: string;
       maxFileBytes: number;
       /** The process's uploads being stored, one at a time. */
@@ -152,6 +185,11 @@ export class SftpSession {
     if (!p) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'outside your folders: only in/ and out/');
     if (p.at === 'root' || p.name === undefined) return void this.sftp.attrs(reqId, attrs(DIR_MODE, 0));
     if (p.at === 'in') return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'in/ holds nothing to read');
+    if (ORDER_NAME.test(p.name))
+      return this.order(p.name).then((order) => {
+        if (!order) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such order file (one read whole leaves out/)');
+        this.sftp.attrs(reqId, attrs(FILE_MODE, order.content.byteLength, order.prepared));
+      });
     return this.report(p.name).then((report) => {
       if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
       this.sftp.attrs(reqId, attrs(FILE_MODE, report.content.length, new Date(report.file.processedDate ?? report.file.receivedDate)));
@@ -165,6 +203,17 @@ export class SftpSession {
     const file = await this.o.files.processed(this.o.account, id);
     if (!file || reportName(file) !== name) return undefined;
     return { file, content: Buffer.from(`${reportHead(file)}${file.reportText}}\n`) };
+  }
+
+  private vendorOf(): Promise<string | null> {
+    this.vendor ??= this.o.accounts.vendorOf(this.o.account);
+    return this.vendor;
+  }
+
+  /** An interchange waiting for the account's vendor to collect it, by its file name. */
+  private async order(name: string): Promise<{ id: string; content: Uint8Array; prepared: Date } | undefined> {
+    const vendor = this.o.orders && (await this.vendorOf());
+    return vendor ? this.o.orders!.waitingOrder(vendor, name) : undefined;
   }
 
   private newHandle(h: Handle): Buffer | undefined {
@@ -183,6 +232,9 @@ export class SftpSession {
       add('in', attrs(DIR_MODE, 0));
       add('out', attrs(DIR_MODE, 0));
     } else if (p.at === 'out') {
+      const vendor = this.o.orders && (await this.vendorOf());
+      if (vendor)
+        for (const order of await this.o.orders!.waitingOrders(vendor)) add(order.name, attrs(FILE_MODE, order.size, order.prepared));
       for (const file of await this.o.files.listProcessed(this.o.account, MAX_REPORTS))
         add(reportName(file), attrs(FILE_MODE, reportSize(file)));
     }
@@ -209,6 +261,15 @@ export class SftpSession {
     }
     if (p.at !== 'out')
       return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'in/ holds nothing to read; reports are in out/');
+    if (ORDER_NAME.test(p.name)) {
+      const order = await this.order(p.name);
+      if (!order) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such order file (one read whole leaves out/)');
+      const content = Buffer.from(order.content);
+      const collecting = { id: order.id, read: new Uint8Array(content.length), unread: content.length };
+      const handle = this.newHandle({ type: 'read', content, order: collecting });
+      if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
+      return void this.sftp.handle(reqId, handle);
+    }
     const report = await this.report(p.name);
     if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
     const handle = this.newHandle({ type: 'read', content: report.content });
@@ -250,7 +311,9 @@ export class SftpSession {
     const h = this.handles.get(handle.toString('hex'));
     if (h?.type !== 'read') return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'not a file open for reading');
     if (offset >= h.content.length) return void this.sftp.status(reqId, STATUS_CODE.EOF);
-    this.sftp.data(reqId, h.content.subarray(offset, offset + length));
+    const end = Math.min(h.content.length, offset + length);
+    this.sftp.data(reqId, h.content.subarray(offset, end));
+    if (h.order) markRead(h.order, offset, end);
   }
 
   private async close(reqId: number, handle: Buffer): Promise<void> {
@@ -259,6 +322,9 @@ export class SftpSession {
     if (!h) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'no such handle');
     this.handles.delete(key);
     this.o.accountHandles.give(this.o.account);
+    // An order file closed after every byte of it was sent: the vendor has it, and it is sent.
+    // Closed after a part only, it stays waiting, to be read again whole.
+    if (h.type === 'read' && h.order?.unread === 0) await this.o.orders!.ordersCollected(h.order.id, this.o.account);
     if (h.type !== 'upload') return void this.sftp.status(reqId, STATUS_CODE.OK);
     if (h.failed) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     try {

@@ -79,6 +79,7 @@ export function openTestDoor(t: TestApp, limits: Partial<SftpLimits>): Promise<S
   return openSftpDoor({
     accounts: t.services.sftpAccounts,
     files: t.services.files,
+    orders: t.services.ediTransport,
     host: '127.0.0.1',
     port: 0,
     log: pino({ level: 'silent' }),

@@ -11,6 +11,8 @@ function sendLine(r: SendResult): string {
       return `${r.vendor}: sent ${r.file} (interchange ${r.controlReference}, ${r.orders!.length} orders)${resolved}`;
     case 'kept':
       return `${r.vendor}: kept ${r.file} in Carrel, no server set (interchange ${r.controlReference}, ${r.orders!.length} orders)`;
+    case 'waiting':
+      return `${r.vendor}: left ${r.file} in out/ of its SFTP account, for it to collect (interchange ${r.controlReference}, ${r.orders!.length} orders)`;
     case 'dry-run':
       return `${r.vendor}: would send ${r.orders!.length} orders:\n${r.text}`;
     case 'nothing':

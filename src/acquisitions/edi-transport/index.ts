@@ -18,7 +18,13 @@ export const ediTransport: Domain = {
   services: ({ db, config, services }) => ({
     ediTransport: new EdiTransportService(
       db,
-      { orders: services.orders, vendors: services.vendors, vendorEdi: services.vendorEdi, files: services.files },
+      {
+        orders: services.orders,
+        vendors: services.vendors,
+        vendorEdi: services.vendorEdi,
+        files: services.files,
+        sftpAccounts: services.sftpAccounts,
+      },
       config.sftpLimits.maxFileBytes,
     ),
   }),

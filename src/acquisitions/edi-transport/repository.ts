@@ -31,6 +31,15 @@ export function vendorsWithConnection(db: Queryable, vendorId?: string): Promise
   );
 }
 
+/** Vendors whose orders have a way out: a server Carrel reaches, or collection from the door; one vendor when given. */
+export function vendorsWithRoute(db: Queryable, vendorId?: string): Promise<{ id: string; code: string }[]> {
+  return db.query<{ id: string; code: string }>(
+    `select v.id::text, v.code from vendors v join vendor_edi e on e.vendor_id = v.id
+     where (e.protocol is not null or e.orders_pickup) and ($1::bigint is null or v.id = $1) order by v.code`,
+    [vendorId ?? null],
+  );
+}
+
 /** The ids of a vendor's orders not sent yet, oldest first, at most `limit`. */
 export async function pendingOrderIds(db: Queryable, vendorId: string, limit: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
@@ -54,13 +63,13 @@ export async function nextControlReference(tx: Queryable): Promise<string> {
  */
 export async function insertPrepared(
   tx: Queryable,
-  row: { vendorId: string; controlReference: string; fileName: string; content: Uint8Array; orderIds: string[] },
+  row: { vendorId: string; controlReference: string; fileName: string; content: Uint8Array; orderIds: string[]; pickup: boolean },
   at: Date,
 ): Promise<string | undefined> {
   const [interchange] = await tx.query<{ id: string }>(
-    `insert into edi_interchanges (vendor_id, control_reference, file_name, status, prepared_date, content)
-     values ($1, $2, $3, 'prepared', $4, $5) returning id::text`,
-    [row.vendorId, row.controlReference, row.fileName, at, row.content],
+    `insert into edi_interchanges (vendor_id, control_reference, file_name, status, prepared_date, content, pickup)
+     values ($1, $2, $3, 'prepared', $4, $5, $6) returning id::text`,
+    [row.vendorId, row.controlReference, row.fileName, at, row.content, row.pickup],
   );
   const taken = await tx.query<{ order_id: string }>(
     `insert into edi_order_sends (order_id, interchange_id) select unnest($1::bigint[]), $2
@@ -70,13 +79,46 @@ export async function insertPrepared(
   return taken.length === row.orderIds.length ? interchange!.id : undefined;
 }
 
-/** Interchanges of a vendor recorded but not known to have arrived (a run that failed or died). */
+/**
+ * Interchanges of a vendor recorded for upload but not known to have arrived (a run that failed or
+ * died); those waiting for the vendor to collect them are not among them.
+ */
 export function preparedInterchanges(db: Queryable, vendorId: string): Promise<InterchangeRow[]> {
   return db.query<InterchangeRow>(
     `select id::text, vendor_id::text, control_reference, file_name, status, content from edi_interchanges
-     where vendor_id = $1 and status = 'prepared' order by id`,
+     where vendor_id = $1 and status = 'prepared' and not pickup order by id`,
     [vendorId],
   );
+}
+
+export interface WaitingRow {
+  id: string;
+  file_name: string;
+  size: number;
+  prepared_date: Date;
+}
+
+/** A vendor's interchanges waiting for it to collect them, oldest first, at most `limit`. */
+export function waitingForPickup(db: Queryable, vendorId: string, limit: number): Promise<WaitingRow[]> {
+  return db.query<WaitingRow>(
+    `select id::text, file_name, octet_length(content) as size, prepared_date from edi_interchanges
+     where vendor_id = $1 and pickup and status = 'prepared' order by id limit $2`,
+    [vendorId, limit],
+  );
+}
+
+/** One interchange of the vendor waiting for collection, by its file name, with its bytes. */
+export async function waitingByName(
+  db: Queryable,
+  vendorId: string,
+  fileName: string,
+): Promise<(WaitingRow & { content: Uint8Array }) | undefined> {
+  const [row] = await db.query<WaitingRow & { content: Uint8Array }>(
+    `select id::text, file_name, octet_length(content) as size, prepared_date, content from edi_interchanges
+     where vendor_id = $1 and file_name = $2 and pickup and status = 'prepared'`,
+    [vendorId, fileName],
+  );
+  return row;
 }
 
 export async function markSent(db: Queryable, id: string, deliveredTo: string | null, at: Date): Promise<void> {

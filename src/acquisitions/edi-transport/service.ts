@@ -8,6 +8,12 @@
 // dropped during the rename) stays prepared, and the next run asks the server: the file there
 // means it arrived (marked sent), no file means the same bytes are sent again.
 //
+// Collected by the vendor (its EDI settings' ordersPickup): the interchange is recorded the same
+// way, with pickup set, and waits as a file in out/ of the vendor's SFTP account on Carrel's door;
+// it is marked sent when the vendor has read every byte of it and closed it (src/sftp/session.ts),
+// and then leaves out/. The bytes leave Carrel only then, so the vendor's own close after a whole
+// read is the one sign that it has them; an interchange read in part stays waiting, whole.
+//
 // Never fetched twice: each file fetched is remembered by vendor, name, size and modification
 // time, in the transaction that keeps it (Evergreen's way: vendors' servers often let a client
 // read but not rename or delete, which Koha's way of renaming fetched files needs).
@@ -16,6 +22,7 @@ import type { Db } from '../../db/types.ts';
 import { writeOrders } from '../../edifact/index.ts';
 import type { FileService } from '../../files/index.ts';
 import { fail } from '../../shared/errors.ts';
+import type { SftpAccountService } from '../../sftp/index.ts';
 import type { OrderService } from '../orders/index.ts';
 import type { VendorEdiService } from '../vendors/edi.ts';
 import type { VendorService } from '../vendors/service.ts';
@@ -28,10 +35,13 @@ import { RemoteSession, remotePath, type Remote, type RemoteServer } from './sft
 const MAX_ORDERS = 500;
 /** Files one fetch takes from a vendor at most; more wait for the next run. */
 export const MAX_FILES = 100;
+/** Interchanges waiting for collection that out/ lists at most: the oldest. */
+const MAX_WAITING = 1000;
 
 export interface SendResult {
   vendor: string;
-  outcome: 'sent' | 'kept' | 'dry-run' | 'nothing' | 'refused' | 'failed';
+  /** waiting: in out/ of the vendor's SFTP account, for it to collect. */
+  outcome: 'sent' | 'kept' | 'waiting' | 'dry-run' | 'nothing' | 'refused' | 'failed';
   controlReference?: string;
   file?: string;
   orders?: string[];
@@ -75,7 +85,13 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export class EdiTransportService {
   constructor(
     private readonly db: Db,
-    private readonly s: { orders: OrderService; vendors: VendorService; vendorEdi: VendorEdiService; files: FileService },
+    private readonly s: {
+      orders: OrderService;
+      vendors: VendorService;
+      vendorEdi: VendorEdiService;
+      files: FileService;
+      sftpAccounts: SftpAccountService;
+    },
     private readonly maxFileBytes: number,
   ) {}
 
@@ -89,15 +105,15 @@ export class EdiTransportService {
   }
 
   /** Sends each vendor's orders not sent yet (one vendor's when given), one interchange per vendor. */
-  async send(o: { vendor?: string; dryRun?: boolean; onlyConnected?: boolean } = {}): Promise<SendResult[]> {
+  async send(o: { vendor?: string; dryRun?: boolean; onlyRouted?: boolean } = {}): Promise<SendResult[]> {
     const vendorId = await this.vendorIdOf(o.vendor);
     const pending = await repo.vendorsWithPending(this.db, vendorId);
-    const connected = await repo.vendorsWithConnection(this.db, vendorId);
+    const routed = await repo.vendorsWithRoute(this.db, vendorId);
     // A vendor with an interchange left prepared is visited even with nothing new to send.
-    const vendors = new Map([...pending, ...connected].map((v) => [v.id, v.code]));
+    const vendors = new Map([...pending, ...routed].map((v) => [v.id, v.code]));
     const results: SendResult[] = [];
     for (const [id, code] of vendors) {
-      if (o.onlyConnected && !connected.some((v) => v.id === id)) continue;
+      if (o.onlyRouted && !routed.some((v) => v.id === id)) continue;
       results.push(
         await this.sendVendor(id, code, !!o.dryRun).catch((error: unknown) => ({
           vendor: code,
@@ -121,10 +137,17 @@ export class EdiTransportService {
       };
     let server;
     try {
-      server = await this.server(vendorId);
+      // Orders the vendor collects are never uploaded, whatever server is set (it may be there for fetching).
+      server = edi.ordersPickup ? undefined : await this.server(vendorId);
     } catch (error) {
       return { vendor: code, outcome: 'refused', error: message(error) };
     }
+    if (edi.ordersPickup && !dryRun && (await this.s.sftpAccounts.forVendor(code)).length === 0)
+      return {
+        vendor: code,
+        outcome: 'refused',
+        error: `vendor ${code} collects its orders from the SFTP door but no SFTP account is tied to it (carrel sftp accounts create NAME --vendor ${code})`,
+      };
     const ids = await repo.pendingOrderIds(this.db, vendorId, MAX_ORDERS);
     const orders = await Promise.all(ids.map((id) => this.s.orders.get(id)));
     const prepared = new Date();
@@ -152,7 +175,11 @@ export class EdiTransportService {
           orderBatch({ controlReference, library: edi.libraryPartyId!, vendor: vendorParty, orders, prepared }),
         );
         const name = fileName(controlReference);
-        const id = await repo.insertPrepared(tx, { vendorId, controlReference, fileName: name, content: bytes, orderIds: ids }, prepared);
+        const id = await repo.insertPrepared(
+          tx,
+          { vendorId, controlReference, fileName: name, content: bytes, orderIds: ids, pickup: edi.ordersPickup },
+          prepared,
+        );
         if (!id) throw fail.conflict(0, `vendor ${code}: another run is sending these orders`);
         return {
           id,
@@ -164,6 +191,8 @@ export class EdiTransportService {
         };
       });
       const base = { vendor: code, controlReference: interchange.control_reference, file: interchange.file_name, orders: ids, resolved };
+      // Sent once the vendor has read it whole from out/ (ordersCollected).
+      if (edi.ordersPickup) return { ...base, outcome: 'waiting' };
       if (!session || !server) {
         // No server: the interchange is kept in Carrel only, for the vendor (or staff) to collect.
         await repo.markSent(this.db, interchange.id, null, new Date());
@@ -258,6 +287,35 @@ export class EdiTransportService {
     }
   }
 
+  /** The id of the vendor an SFTP account names (--vendor), or undefined when there is no such vendor. */
+  private async pickupVendorId(code: string): Promise<string | undefined> {
+    try {
+      return (await this.s.vendors.byCode(code)).id;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The interchanges waiting for the vendor to collect them (out/ of its SFTP accounts), oldest first. */
+  async waitingOrders(vendorCode: string): Promise<{ id: string; name: string; size: number; prepared: Date }[]> {
+    const vendorId = await this.pickupVendorId(vendorCode);
+    if (!vendorId) return [];
+    const rows = await repo.waitingForPickup(this.db, vendorId, MAX_WAITING);
+    return rows.map((r) => ({ id: r.id, name: r.file_name, size: Number(r.size), prepared: r.prepared_date }));
+  }
+
+  /** One interchange waiting for the vendor to collect it, by its file name, with its bytes. */
+  async waitingOrder(vendorCode: string, name: string): Promise<{ id: string; content: Uint8Array; prepared: Date } | undefined> {
+    const vendorId = await this.pickupVendorId(vendorCode);
+    const row = vendorId && (await repo.waitingByName(this.db, vendorId, name));
+    return row ? { id: row.id, content: row.content, prepared: row.prepared_date } : undefined;
+  }
+
+  /** The vendor has read a waiting interchange whole through this SFTP account: its orders are sent. */
+  async ordersCollected(id: string, account: string): Promise<void> {
+    await repo.markSent(this.db, id, `sftp:${account}`, new Date());
+  }
+
   /** The interchanges recorded, newest first (one vendor's when given). */
   async interchanges(o: { vendor?: string; limit: number }): Promise<Interchange[]> {
     const rows = await repo.listInterchanges(this.db, { vendorId: await this.vendorIdOf(o.vendor), limit: o.limit });
@@ -281,14 +339,15 @@ export class EdiTransportService {
   }
 
   /**
-   * The scheduled run: send and fetch for every vendor with a server, by one process at a time
+   * The scheduled run: send for every vendor with a server or collecting its orders, fetch for every
+   * vendor with a server, by one process at a time
    * (an advisory lock; a process finding it held skips this turn).
    */
   async scheduled(): Promise<{ sent: SendResult[]; fetched: FetchResult[] } | undefined> {
     const release = await this.db.tryLock(LOCK_KEYS.ediTransport);
     if (!release) return undefined;
     try {
-      return { sent: await this.send({ onlyConnected: true }), fetched: await this.fetch() };
+      return { sent: await this.send({ onlyRouted: true }), fetched: await this.fetch() };
     } finally {
       await release();
     }

@@ -98,6 +98,7 @@ interface SetOptions {
   ordersFolder?: string;
   filesFolder?: string;
   connection?: boolean;
+  ordersPickup?: boolean;
   json?: boolean;
 }
 
@@ -118,6 +119,7 @@ function describe(code: string, edi: VendorEdi): string {
     c
       ? `  server:         ${c.protocol}://${c.user}@${c.host}:${c.port} (password ${c.passwordSet ? 'set' : 'not set'}); orders to "${c.ordersFolder}", files from "${c.filesFolder}"`
       : '  server:         (none)',
+    `  orders:         ${edi.ordersPickup ? "collected by the vendor from its SFTP account's out/ on Carrel's door" : c ? 'uploaded to its server' : 'kept in Carrel'}`,
   ].join('\n');
 }
 
@@ -149,10 +151,16 @@ function vendorEdiCommands(vendors: Command, cli: Cli): void {
     .option('--orders-folder <path>', 'where Carrel puts orders')
     .option('--files-folder <path>', 'where Carrel fetches responses and invoices')
     .option('--no-connection', 'forget the server (and its password)')
+    .option(
+      '--orders-pickup',
+      'the vendor collects its orders from out/ of its SFTP account (carrel sftp accounts create NAME --vendor CODE)',
+    )
+    .option('--no-orders-pickup', 'Carrel uploads the orders to the vendor’s server (or keeps them when none is set)')
     .option('--json', 'print JSON')
     .action(async (code: string, opts: SetOptions) => {
       const input: VendorEdiInput = {};
       if (opts.party) input.partyIds = opts.party.map(party);
+      if (opts.ordersPickup !== undefined) input.ordersPickup = opts.ordersPickup;
       if (opts.libraryParty !== undefined) input.libraryPartyId = opts.libraryParty === '' ? null : party(opts.libraryParty);
       const server = [opts.protocol, opts.host, opts.port, opts.user, opts.ordersFolder, opts.filesFolder].some((o) => o !== undefined);
       if (opts.connection === false) {

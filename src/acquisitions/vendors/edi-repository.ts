@@ -16,6 +16,7 @@ export interface VendorEdiRow {
   password_sealed: string | null;
   orders_folder: string | null;
   files_folder: string | null;
+  orders_pickup: boolean;
   updated_date: Date;
 }
 
@@ -27,7 +28,7 @@ export async function vendorEdi(db: Queryable, vendorId: string): Promise<Vendor
   return (
     await db.query<VendorEdiRow>(
       `select library_party_id, library_party_qualifier, protocol, host, port, username, password_sealed, orders_folder,
-         files_folder, updated_date from vendor_edi where vendor_id = $1`,
+         files_folder, orders_pickup, updated_date from vendor_edi where vendor_id = $1`,
       [vendorId],
     )
   )[0];
@@ -54,12 +55,13 @@ export async function replacePartyIds(tx: Queryable, vendorId: string, ids: { id
 export async function upsertVendorEdi(tx: Queryable, vendorId: string, row: Omit<VendorEdiRow, 'updated_date'>, at: Date): Promise<void> {
   await tx.query(
     `insert into vendor_edi (vendor_id, library_party_id, library_party_qualifier, protocol, host, port, username, password_sealed,
-       orders_folder, files_folder, updated_date)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       orders_folder, files_folder, orders_pickup, updated_date)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      on conflict (vendor_id) do update set library_party_id = excluded.library_party_id,
        library_party_qualifier = excluded.library_party_qualifier, protocol = excluded.protocol, host = excluded.host,
        port = excluded.port, username = excluded.username, password_sealed = excluded.password_sealed,
-       orders_folder = excluded.orders_folder, files_folder = excluded.files_folder, updated_date = excluded.updated_date`,
+       orders_folder = excluded.orders_folder, files_folder = excluded.files_folder,
+       orders_pickup = excluded.orders_pickup, updated_date = excluded.updated_date`,
     [
       vendorId,
       row.library_party_id,
@@ -71,6 +73,7 @@ export async function upsertVendorEdi(tx: Queryable, vendorId: string, row: Omit
       row.password_sealed,
       row.orders_folder,
       row.files_folder,
+      row.orders_pickup,
       at,
     ],
   );

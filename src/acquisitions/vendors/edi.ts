@@ -38,6 +38,7 @@ export interface VendorEdiInput {
   partyIds?: PartyId[];
   libraryPartyId?: PartyId | null;
   connection?: ConnectionInput | null;
+  ordersPickup?: boolean;
 }
 
 export interface Connection {
@@ -54,6 +55,11 @@ export interface VendorEdi {
   partyIds: PartyId[];
   libraryPartyId: PartyId | null;
   connection: Connection | null;
+  /**
+   * The vendor collects its orders from out/ of its SFTP account on Carrel's door; otherwise
+   * Carrel uploads them to the vendor's server (or keeps them, when none is set).
+   */
+  ordersPickup: boolean;
 }
 
 /** A SAN's check character: weights 7 to 2 over its six digits, modulus 11 (10 is X). */
@@ -126,6 +132,7 @@ export class VendorEdiService {
 
   /** Changes what the input names, in one transaction; answers the whole of it as kept. */
   async set(vendorId: string, input: VendorEdiInput): Promise<VendorEdi> {
+    if (input.ordersPickup !== undefined && typeof input.ordersPickup !== 'boolean') throw fail.invalidInput('ordersPickup: true or false');
     const partyIds = input.partyIds?.map((p, i) => parsePartyId(`partyIds[${i}]`, p));
     const seen = new Set<string>();
     for (const [i, p] of (partyIds ?? []).entries()) {
@@ -134,7 +141,8 @@ export class VendorEdiService {
     }
     const library = input.libraryPartyId ? parsePartyId('libraryPartyId', input.libraryPartyId) : input.libraryPartyId;
     const c = input.connection;
-    let connection: Omit<repo.VendorEdiRow, 'updated_date' | 'library_party_id' | 'library_party_qualifier'> | null | undefined;
+    let connection:
+      Omit<repo.VendorEdiRow, 'updated_date' | 'library_party_id' | 'library_party_qualifier' | 'orders_pickup'> | null | undefined;
     if (c === null) connection = null;
     else if (c !== undefined) {
       if (!(PROTOCOLS as readonly string[]).includes(c.protocol))
@@ -163,7 +171,7 @@ export class VendorEdiService {
         if (taken[0]) throw refuse.partyIdTaken(taken[0].party_id, taken[0].code);
         await repo.replacePartyIds(tx, vendorId, partyIds);
       }
-      if (library === undefined && connection === undefined) return;
+      if (library === undefined && connection === undefined && input.ordersPickup === undefined) return;
       const now = await repo.vendorEdi(tx, vendorId);
       // A password given for one server and login is never sent to another: changing any of them
       // without a new password forgets the one kept.
@@ -180,6 +188,7 @@ export class VendorEdiService {
         {
           library_party_id: library === undefined ? (now?.library_party_id ?? null) : (library?.id ?? null),
           library_party_qualifier: library === undefined ? (now?.library_party_qualifier ?? null) : (library?.qualifier ?? null),
+          orders_pickup: input.ordersPickup ?? now?.orders_pickup ?? false,
           ...(connection === undefined
             ? {
                 protocol: now?.protocol ?? null,
@@ -235,5 +244,6 @@ function present(ids: repo.PartyIdRow[], row: repo.VendorEdiRow | undefined): Ve
             filesFolder: row.files_folder ?? '',
           }
         : null,
+    ordersPickup: row?.orders_pickup ?? false,
   };
 }

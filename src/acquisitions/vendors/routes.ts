@@ -167,6 +167,9 @@ export const VendorEdiSchema = Type.Object(
       }),
       Type.Null(),
     ]),
+    ordersPickup: Type.Boolean({
+      description: "The vendor collects its orders from out/ of its SFTP account on Carrel's door, rather than Carrel uploading them.",
+    }),
   },
   { $id: 'VendorEdi', additionalProperties: false },
 );
@@ -192,6 +195,7 @@ const VendorEdiUpdate = Type.Object(
         Type.Null(),
       ]),
     ),
+    ordersPickup: Type.Optional(Type.Boolean({ description: "true: the vendor collects its orders from Carrel's SFTP door." })),
   },
   { additionalProperties: false, description: 'Given members change; null clears one.' },
 );

@@ -45,7 +45,12 @@ describe(`vendor EDI settings through the API on ${ENGINE}`, () => {
   });
 
   it('keeps identifiers and a server, answers the password only as set, and seals it at rest', async () => {
-    assert.deepEqual((await reader.get(`/v6/vendors/${bls}/edi`)).json(), { partyIds: [], libraryPartyId: null, connection: null });
+    assert.deepEqual((await reader.get(`/v6/vendors/${bls}/edi`)).json(), {
+      partyIds: [],
+      libraryPartyId: null,
+      connection: null,
+      ordersPickup: false,
+    });
     const res = await writer.send('PUT', `/v6/vendors/${bls}/edi`, {
       partyIds: [
         { qualifier: '31B', id: '123-4560' },
@@ -70,6 +75,7 @@ describe(`vendor EDI settings through the API on ${ENGINE}`, () => {
         ordersFolder: 'in',
         filesFolder: 'out',
       },
+      ordersPickup: false,
     };
     assert.deepEqual(res.json(), expected);
     assert.deepEqual((await reader.get(`/v6/vendors/${bls}/edi`)).json(), expected);
@@ -96,6 +102,13 @@ describe(`vendor EDI settings through the API on ${ENGINE}`, () => {
     assert.deepEqual((await reader.get(`/v6/vendors/${bls}/edi`)).json().partyIds, expected.partyIds, 'untouched members stay');
     await writer.send('PUT', `/v6/vendors/${bls}/edi`, { connection: null });
     assert.equal(await t.services.vendorEdi.connectionWithPassword(bls), undefined);
+    // Collection from the door is set on its own, and kept when other members change.
+    const picked = await writer.send('PUT', `/v6/vendors/${bls}/edi`, { ordersPickup: true });
+    assert.equal(picked.json().ordersPickup, true);
+    await writer.send('PUT', `/v6/vendors/${bls}/edi`, { libraryPartyId: { qualifier: '31B', id: '000345X' } });
+    assert.equal((await reader.get(`/v6/vendors/${bls}/edi`)).json().ordersPickup, true);
+    assert.equal((await writer.send('PUT', `/v6/vendors/${bls}/edi`, { ordersPickup: 'yes' })).statusCode, 400);
+    await writer.send('PUT', `/v6/vendors/${bls}/edi`, { ordersPickup: false });
     assert.equal((await t.testDb.db.query('select 1 from vendor_edi where password_sealed is not null')).length, 0);
   });
 
@@ -132,7 +145,12 @@ describe(`vendor EDI settings through the API on ${ENGINE}`, () => {
     );
     assertRefused(await put({ connection: { protocol: 'sftp', host: 'h example', user: 'u' } }), 400, /connection\.host/);
     // Nothing of a refused change was kept.
-    assert.deepEqual((await reader.get(`/v6/vendors/${other}/edi`)).json(), { partyIds: [], libraryPartyId: null, connection: null });
+    assert.deepEqual((await reader.get(`/v6/vendors/${other}/edi`)).json(), {
+      partyIds: [],
+      libraryPartyId: null,
+      connection: null,
+      ordersPickup: false,
+    });
     assertRefused(await reader.send('PUT', `/v6/vendors/${other}/edi`, { partyIds: [] }), 403);
     assertRefused(await reader.get('/v6/vendors/999999/edi'), 404);
   });
