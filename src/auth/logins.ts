@@ -11,7 +11,7 @@ import type { LoginLimits } from '../config.ts';
 import { addressKey } from '../shared/client-address.ts';
 import { fail } from '../shared/errors.ts';
 import { refuseIfScryptFull, ScryptBusy } from '../shared/scrypt.ts';
-import { counted, type FailedAttempts } from './attempts.ts';
+import { counted, type Counted, type FailedAttempts } from './attempts.ts';
 
 /** Refusals this process remembers at most (the oldest forgotten first): a flood from many addresses stays bounded. */
 const REMEMBERED_REFUSALS = 10_000;
@@ -62,39 +62,25 @@ export class LoginLimiter {
     account: string,
     check: () => Promise<T | undefined>,
     report: (r: LoginReport) => void = () => undefined,
+    /** scrypt: false for a check that does no scrypt work (a public key's signature), which a full bound must not refuse. */
+    o: { scrypt?: boolean } = {},
   ): Promise<T | undefined> {
-    try {
-      refuseIfScryptFull();
-    } catch (error) {
-      report({ outcome: 'refused', refusedBy: 'busy' });
-      throw error;
-    }
-    const { addressFailures, accountFailures, windowSec } = this.limits;
-    const source = counted(`${this.door}-address`, addressKey(address), { failures: addressFailures, windowSec });
-    const target = counted(`${this.door}-account`, account, { failures: accountFailures, windowSec });
-    const keys = { source: `address ${addressKey(address)}`, target: `account ${account}` };
-    const refuse = (refusedBy: 'source' | 'target', retry: number) => {
-      report({ outcome: 'refused', refusedBy: refusedBy === 'source' ? 'address' : 'account' });
-      const whose = refusedBy === 'source' ? 'from this address' : 'for this account';
-      return fail.tooManyAttempts(retry, `too many failed logins ${whose}; try again in ${retry} s`);
-    };
-    const remembered = () => {
-      for (const side of ['source', 'target'] as const) {
-        const until = this.refusedUntil.get(keys[side]) ?? 0;
-        if (until > Date.now()) throw refuse(side, Math.ceil((until - Date.now()) / 1000));
+    if (o.scrypt !== false) {
+      try {
+        refuseIfScryptFull();
+      } catch (error) {
+        report({ outcome: 'refused', refusedBy: 'busy' });
+        throw error;
       }
-    };
-    remembered();
+    }
+    const { addressFailures, accountFailures } = this.limits;
+    const { source, target, keys } = this.subjects(address, account);
+    this.remembered(keys, report);
     // One address's checks take turns: a flood from one address holds one check at a time of the
     // process's scrypt work, however many it sends at once, and each waits for the failures before
     // it to be counted.
     const failed = await this.ownTurn(keys.source, report, async () => {
-      remembered();
-      const over = await this.attempts.overLimit(source, target);
-      if (over.refused) {
-        this.remember(keys[over.refused], over.retryAfterSec);
-        throw refuse(over.refused, over.retryAfterSec);
-      }
+      const over = await this.overLimit(source, target, keys, report);
       let value: T | undefined;
       try {
         value = await check();
@@ -116,6 +102,55 @@ export class LoginLimiter {
     report({ outcome: 'failed', failures: sourceFailures, slowedMs });
     if (slowedMs > 0) await new Promise((resolve) => setTimeout(resolve, slowedMs));
     return undefined;
+  }
+
+  /**
+   * Throws tooManyAttempts when the address or the account is over its limit, counting nothing:
+   * for a step of a login that proves nothing by itself (asking whether a public key would do).
+   */
+  async refuseIfOver(address: string | undefined, account: string): Promise<void> {
+    const { source, target, keys } = this.subjects(address, account);
+    this.remembered(keys, () => undefined);
+    await this.overLimit(source, target, keys, () => undefined);
+  }
+
+  private subjects(address: string | undefined, account: string) {
+    const { addressFailures, accountFailures, windowSec } = this.limits;
+    return {
+      source: counted(`${this.door}-address`, addressKey(address), { failures: addressFailures, windowSec }),
+      target: counted(`${this.door}-account`, account, { failures: accountFailures, windowSec }),
+      keys: { source: `address ${addressKey(address)}`, target: `account ${account}` },
+    };
+  }
+
+  private refusal(side: 'source' | 'target', retry: number, report: (r: LoginReport) => void): Error {
+    report({ outcome: 'refused', refusedBy: side === 'source' ? 'address' : 'account' });
+    const whose = side === 'source' ? 'from this address' : 'for this account';
+    return fail.tooManyAttempts(retry, `too many failed logins ${whose}; try again in ${retry} s`);
+  }
+
+  /** Refuses, without a round trip to the database, an address or account this process found over its limit. */
+  private remembered(keys: { source: string; target: string }, report: (r: LoginReport) => void): void {
+    for (const side of ['source', 'target'] as const) {
+      const until = this.refusedUntil.get(keys[side]) ?? 0;
+      if (until > Date.now()) throw this.refusal(side, Math.ceil((until - Date.now()) / 1000), report);
+    }
+  }
+
+  /** Refuses an address or account over its limit in the database (and remembers it); else whether the account has failures. */
+  private async overLimit(
+    source: Counted,
+    target: Counted,
+    keys: { source: string; target: string },
+    report: (r: LoginReport) => void,
+  ): Promise<{ targetFailed: boolean }> {
+    this.remembered(keys, report);
+    const over = await this.attempts.overLimit(source, target);
+    if (over.refused) {
+      this.remember(keys[over.refused], over.retryAfterSec);
+      throw this.refusal(over.refused, over.retryAfterSec, report);
+    }
+    return over;
   }
 
   /**

@@ -1,6 +1,7 @@
 // SFTP accounts: who may log in to the SFTP door, with a random password shown once and kept as an
-// scrypt hash (as SIP2 accounts' are), or an OpenSSH public key; failed password logins are
-// limited per client address and per account name as token requests are (src/auth/logins.ts).
+// scrypt hash (as SIP2 accounts' are), or an OpenSSH public key; failed logins, by password or by
+// a key's signature, are limited per client address and per account name as token requests are
+// (src/auth/logins.ts).
 import ssh2 from 'ssh2';
 import type { LoginLimiter } from '../auth/logins.ts';
 import { hashSecret, randomToken, verifySecret } from '../auth/secrets.ts';
@@ -114,21 +115,44 @@ export class SftpAccountService {
     return ok === true;
   }
 
-  /** True when the account is allowed in and its public key is this one (algorithm and key bytes). */
-  async hasPublicKey(name: string, algo: string, data: Buffer): Promise<boolean> {
-    const [row] = await repo.findActiveAccount(this.db, name);
-    if (!row?.public_key) return false;
-    const parsed = ssh2.utils.parseKey(row.public_key);
-    if (parsed instanceof Error) return false;
-    return parsed.type === algo && parsed.getPublicSSH().equals(data);
+  /**
+   * True when the account is allowed in and its public key is this one (algorithm and key bytes):
+   * the client only asks whether the key would do, proving nothing, so a wrong key is not counted
+   * (OpenSSH offers each key it holds this way); an address or account over its limit of failed
+   * logins is refused all the same (tooManyAttempts).
+   */
+  async publicKeyWouldDo(name: string, key: { algo: string; data: Buffer }, address?: string): Promise<boolean> {
+    await this.logins.refuseIfOver(address, name);
+    return (await this.publicKeyOf(name, key)) !== undefined;
   }
 
-  /** Verifies a public key login's signature with the account's key. */
-  async verifyKeySignature(name: string, blob: Buffer, signature: Buffer, hashAlgo?: string): Promise<boolean> {
+  /**
+   * True when the account is allowed in, its public key is this one and the signature verifies
+   * with it. A signed attempt that fails counts as a failed login, per address and per account,
+   * as a wrong password does; over a limit: tooManyAttempts, unchecked.
+   */
+  async publicKeyLogin(
+    name: string,
+    key: { algo: string; data: Buffer; blob: Buffer; signature: Buffer; hashAlgo?: string },
+    address?: string,
+  ): Promise<boolean> {
+    const ok = await this.logins.attempt(
+      address,
+      name,
+      async () => ((await this.publicKeyOf(name, key))?.verify(key.blob, key.signature, key.hashAlgo) ? true : undefined),
+      undefined,
+      { scrypt: false },
+    );
+    return ok === true;
+  }
+
+  /** The account's public key when the account is allowed in and its key is this one. */
+  private async publicKeyOf(name: string, key: { algo: string; data: Buffer }): Promise<ssh2.ParsedKey | undefined> {
     const [row] = await repo.findActiveAccount(this.db, name);
-    if (!row?.public_key) return false;
+    if (!row?.public_key) return undefined;
     const parsed = ssh2.utils.parseKey(row.public_key);
-    return !(parsed instanceof Error) && parsed.verify(blob, signature, hashAlgo);
+    if (parsed instanceof Error || parsed.type !== key.algo || !parsed.getPublicSSH().equals(key.data)) return undefined;
+    return parsed;
   }
 
   /**

@@ -7,7 +7,8 @@
 //
 // What a connection is allowed (README, "SFTP door and files"): connections are capped per client
 // address and in all; a client logs in within loginTimeoutMs of connecting and is closed when idle
-// past idleTimeoutMs; failed password logins are limited per address and account (src/auth/logins.ts);
+// past idleTimeoutMs; failed logins (a wrong password, a public key's signature that fails) are
+// limited per address and account (src/auth/logins.ts);
 // an upload is at most maxFileBytes (past it the write fails and nothing of it is kept); a session
 // has at most MAX_HANDLES files and directories open. A revoked account's sessions end within
 // REVOKED_CHECK_MS.
@@ -78,10 +79,14 @@ export async function openSftpDoor(o: {
       const decide = async (): Promise<boolean> => {
         if (ctx.method === 'password') return o.accounts.passwordLogin(ctx.username, ctx.password, address);
         if (ctx.method !== 'publickey') return false;
-        if (!(await o.accounts.hasPublicKey(ctx.username, ctx.key.algo, ctx.key.data))) return false;
-        // Without a signature the client only asks whether the key would do: it would.
-        if (!ctx.signature || !ctx.blob) return true;
-        return o.accounts.verifyKeySignature(ctx.username, ctx.blob, ctx.signature, ctx.hashAlgo);
+        const key = { algo: ctx.key.algo, data: ctx.key.data };
+        // Without a signature the client only asks whether the key would do.
+        if (!ctx.signature || !ctx.blob) return o.accounts.publicKeyWouldDo(ctx.username, key, address);
+        return o.accounts.publicKeyLogin(
+          ctx.username,
+          { ...key, blob: ctx.blob, signature: ctx.signature, hashAlgo: ctx.hashAlgo },
+          address,
+        );
       };
       decide().then(
         (ok) => {
