@@ -89,6 +89,13 @@ export interface SftpLimits {
    * 200 MB, and 64 MB unless set: MARC and EDIFACT files are far smaller.
    */
   maxFileBytes: number;
+  /**
+   * What one account's files may hold in Carrel at most, in bytes: every file it sent (kept whole,
+   * the library's record of what arrived) and its report in out/. An upload that would pass it
+   * fails and nothing of it is kept. Orders waiting in out/ are the library's own and leave once
+   * collected: they are not counted, so that orders never stop a vendor's invoices.
+   */
+  quotaBytes: number;
 }
 
 /** The SFTP door's limits when none are set (tests open the door without a Config). */
@@ -98,6 +105,7 @@ export const SFTP_LIMITS: SftpLimits = {
   maxConnections: 100,
   maxConnectionsPerAddress: 10,
   maxFileBytes: 64 * 1024 * 1024,
+  quotaBytes: 4096 * 1024 * 1024,
 };
 
 export interface Sip2Limits {
@@ -377,6 +385,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnectionsPerAddress: int(env, 'CARREL_SFTP_MAX_CONNECTIONS_PER_ADDRESS', SFTP_LIMITS.maxConnectionsPerAddress, 1, 100_000),
       // A file is kept whole in the database (bytea holds at most 1 GB).
       maxFileBytes: int(env, 'CARREL_SFTP_MAX_FILE_MB', SFTP_LIMITS.maxFileBytes / 1024 / 1024, 1, 200) * 1024 * 1024,
+      quotaBytes: int(env, 'CARREL_SFTP_QUOTA_MB', SFTP_LIMITS.quotaBytes / 1024 / 1024, 1, 1_000_000) * 1024 * 1024,
     },
   };
 }

@@ -28,15 +28,32 @@ const REPORT_TEXT = `coalesce((${REPORT})::text, 'null')`;
 /** A file without its report, with the size of its report as text . */
 export type FileHeadRow = Omit<FileRow, 'report'> & { report_bytes: number };
 
+/** What one account's files hold: their bytes and their reports' (as kept). */
+const ACCOUNT_BYTES = `select coalesce(sum(size + coalesce(octet_length(report::text), 0)), 0) from files where account = $1`;
+
+/**
+ * Keeps a file; with `maxAccountBytes`, only when the account's files, this one included, hold no
+ * more than that, else nothing. A process stores one file at a time (src/sftp/store-queue.ts);
+ * two processes storing the same account's files at the same moment may pass it by one file.
+ */
 export async function insertFile(
   db: Queryable,
   row: { account: string; name: string; sha256: string; kind: FileKind; content: Uint8Array },
-): Promise<FileRow> {
+  maxAccountBytes?: number,
+): Promise<FileRow | undefined> {
   const [inserted] = await db.query<FileRow>(
-    `insert into files (account, name, sha256, size, kind, content) values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
-    [row.account, row.name, row.sha256, row.content.byteLength, row.kind, row.content],
+    `insert into files (account, name, sha256, size, kind, content)
+     select $1::text, $2::text, $3::text, $4::bigint, $5::text, $6::bytea
+     where $7::bigint is null or (${ACCOUNT_BYTES}) + $4::bigint <= $7::bigint
+     returning ${COLUMNS}`,
+    [row.account, row.name, row.sha256, row.content.byteLength, row.kind, row.content, maxAccountBytes ?? null],
   );
-  return inserted!;
+  return inserted;
+}
+
+export async function accountBytes(db: Queryable, account: string): Promise<number> {
+  const [row] = await db.query<{ n: string }>(`select (${ACCOUNT_BYTES})::text as n`, [account]);
+  return Number(row?.n ?? 0);
 }
 
 export function listFiles(db: Queryable, o: { account?: string; limit: number; offset: number }): Promise<FileRow[]> {

@@ -75,9 +75,24 @@ export class FileService {
    * a caller's transaction, when what it records about the file must be kept with it or not at all.
    */
   async receive(account: string, name: string, content: Uint8Array, tx: Queryable = this.db): Promise<FileEntry> {
+    return (await this.keep(tx, account, name, content))!;
+  }
+
+  /** As receive, unless the account's files would then hold more than maxBytes: then nothing is kept (undefined). */
+  receiveWithin(account: string, name: string, content: Uint8Array, maxBytes: number): Promise<FileEntry | undefined> {
+    return this.keep(this.db, account, name, content, maxBytes);
+  }
+
+  /** The bytes an account's files and their reports hold. */
+  accountBytes(account: string): Promise<number> {
+    return repo.accountBytes(this.db, account);
+  }
+
+  private async keep(tx: Queryable, account: string, name: string, content: Uint8Array, maxBytes?: number): Promise<FileEntry | undefined> {
     const sha256 = crypto.createHash('sha256').update(content).digest('hex');
     const { kind } = recognise(content);
-    return presentFile(await repo.insertFile(tx, { account, name, sha256, kind, content }));
+    const row = await repo.insertFile(tx, { account, name, sha256, kind, content }, maxBytes);
+    return row && presentFile(row);
   }
 
   async list(o: { account?: string; limit: number; offset: number }): Promise<{ total: number; entries: FileEntry[] }> {

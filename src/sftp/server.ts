@@ -131,6 +131,7 @@ export async function openSftpDoor(o: {
             orders: o.orders,
             spool,
             maxFileBytes: limits.maxFileBytes,
+            quotaBytes: limits.quotaBytes,
             stores,
             accountHandles,
             log: o.log.child({ sftpAccount: name, remote: address }),

@@ -48,7 +48,16 @@ interface Collecting {
 }
 
 type Handle =
-  | { type: 'upload'; name: string; spoolFile: string; fd: number; size: number; failed?: string }
+  | {
+      type: 'upload';
+      name: string;
+      spoolFile: string;
+      fd: number;
+      size: number;
+      failed?: string;
+      /** Bytes the account's quota had left when the file was opened. */
+      room: number;
+    }
   | { type: 'read'; content: Buffer; order?: Collecting }
   | { type: 'dir'; entries: ssh2.FileEntry[]; sent: boolean };
 
@@ -108,6 +117,8 @@ export class SftpSession {
       orders?: OrderPickup;
       spool: string;
       maxFileBytes: number;
+      /** Bytes an account's files may hold (SftpLimits.quotaBytes). */
+      quotaBytes: number;
       /** The process's uploads being stored, one at a time. */
       stores: StoreQueue;
       /** Handles open by each account in all its sessions. */
@@ -277,9 +288,11 @@ export class SftpSession {
     this.sftp.handle(reqId, handle);
   }
 
-  private openUpload(reqId: number, name: string): void {
+  private async openUpload(reqId: number, name: string): Promise<void> {
+    const room = this.o.quotaBytes - (await this.o.files.accountBytes(this.o.account));
+    if (room <= 0) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, this.overQuota());
     const spoolFile = path.join(this.o.spool, crypto.randomUUID());
-    const upload: Handle = { type: 'upload', name, spoolFile, fd: -1, size: 0 };
+    const upload: Handle = { type: 'upload', name, spoolFile, fd: -1, size: 0, room };
     const handle = this.newHandle(upload);
     if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
     upload.fd = fs.openSync(spoolFile, 'w+', 0o600);
@@ -299,6 +312,11 @@ export class SftpSession {
     }
     if (h.size + data.length > this.o.maxFileBytes) {
       h.failed = `a file is at most ${this.o.maxFileBytes / 1024 / 1024} MB: nothing of this one is kept`;
+      this.discard(h);
+      return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
+    }
+    if (h.size + data.length > h.room) {
+      h.failed = this.overQuota();
       this.discard(h);
       return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     }
@@ -333,17 +351,23 @@ export class SftpSession {
         return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'this account was revoked');
       const stored = this.o.stores.run(async () => {
         const content = fs.readFileSync(h.spoolFile);
-        return this.o.files.receive(this.o.account, h.name, content);
+        return this.o.files.receiveWithin(this.o.account, h.name, content, this.o.quotaBytes);
       });
       if (!stored)
         return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'the server is busy storing other files: send this one again later');
+      // Other uploads of the account, stored while this one was written, may have taken its room.
       const file = await stored;
+      if (!file) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, this.overQuota());
       this.o.log.info({ file: file.id, name: file.name, kind: file.kind, size: file.size }, 'SFTP file received');
       this.sftp.status(reqId, STATUS_CODE.OK);
     } finally {
       this.discard(h);
     }
     void this.o.files.processWaiting().catch((error: unknown) => this.o.log.error({ err: error }, 'processing files failed'));
+  }
+
+  private overQuota(): string {
+    return `quota exceeded: this account's files may hold at most ${this.o.quotaBytes} bytes in all (CARREL_SFTP_QUOTA_MB): nothing of this file is kept`;
   }
 
   /** Closes and deletes an upload's spool file. */
