@@ -64,6 +64,14 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Told once when another import of the database is running and this one waits for it to end. */
   onWaiting?: () => void;
+  /**
+   * Aborted: the import stops at the next batch not yet begun and throws the signal's reason.
+   * Each batch is one transaction, so what is written is whole batches; those already writing
+   * finish first.
+   */
+  signal?: AbortSignal;
+  /** Awaited before each batch is read into the writing: it throws to stop the import there (a file's lost claim). */
+  checkpoint?: () => Promise<void>;
 }
 
 /** A source of records: a file's reader, or the generator. */
@@ -324,6 +332,7 @@ class Importer {
   /** Writes a batch's final plan in one transaction, unless a batch has failed meanwhile. */
   private async write(plan: Plan): Promise<void> {
     this.throwIfFailed();
+    this.options.signal?.throwIfAborted();
     const { fresh, freshIds, replacing } = plan;
     await this.db.transaction(async (tx) => {
       const at = await batchStamp(tx);
@@ -421,6 +430,8 @@ class Importer {
       for (const source of sources) {
         const bytes = () => bytesDone + (source.bytes?.() ?? 0);
         for await (const batch of source.batches) {
+          await this.options.checkpoint?.();
+          this.options.signal?.throwIfAborted();
           await signal.beat();
           summary.read += batch.read;
           for (const { position, reason } of batch.failed) summary.failed.push({ file: source.name, position, reason });
@@ -440,6 +451,8 @@ class Importer {
         bytesDone = bytes();
       }
       await Promise.all(writing.map((w) => w.done));
+      await this.options.checkpoint?.();
+      this.options.signal?.throwIfAborted();
       await this.writeHoldingsRecords();
     } catch (error) {
       // Nothing is written once the import has failed: the batches in flight finish (or fail) first.

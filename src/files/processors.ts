@@ -22,8 +22,17 @@ export interface FileToProcess {
   kind: FileKind;
   content: Uint8Array;
   settings: LoadSettings;
-  /** Aborted when this process no longer holds the file's claim: a processor may stop then. */
+  /**
+   * Aborted when this process no longer holds the file's claim (another process took it over):
+   * the processor stops at its next safe point, between transactions, and throws; its outcome is
+   * the new holder's to record.
+   */
   signal?: AbortSignal;
+  /**
+   * Renews the claim, and throws once it is lost (aborting `signal`): a processor awaits it at
+   * each safe point, so that it stops there as soon as another process holds the file.
+   */
+  checkpoint?: () => Promise<void>;
 }
 
 export interface FileOutcome {
@@ -43,6 +52,9 @@ export function marcProcessor(db: Db): FileProcessor {
     const summary: ImportSummary = await importFiles(db, [{ name: file.name, open: () => slices(file.content) }], {
       itemMap: file.settings.items ? DEFAULT_ITEM_MAP : null,
       createMissing: file.settings.createMissing,
+      // A lost claim stops the load between batches: the new holder loads the file again.
+      signal: file.signal,
+      checkpoint: file.checkpoint,
     });
     const loaded = summary.created + summary.updated;
     const refused = firstProblems(summary.failed);

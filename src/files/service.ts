@@ -16,6 +16,13 @@ const RENEW_MS = 30_000;
 /** Claims of one file past which it is marked failed unprocessed: each before ended with no outcome recorded. */
 const MAX_ATTEMPTS = 3;
 
+/** Why a processor stopped: another process holds the file's claim now. */
+export class LostClaim extends Error {
+  constructor(id: string) {
+    super(`file ${id} was claimed by another process: this one stopped processing it`);
+  }
+}
+
 export interface FileEntry {
   id: string;
   account: string;
@@ -61,6 +68,8 @@ export class FileService {
     private readonly db: Db,
     /** The load settings of the account a file came from. */
     private readonly settingsOf: (account: string) => Promise<LoadSettings>,
+    /** How often a claim is renewed (and found lost) while a file is processed. */
+    private readonly renewMs = RENEW_MS,
   ) {
     this.processors = defaultProcessors(db);
   }
@@ -156,7 +165,7 @@ export class FileService {
       return true;
     }
     // A lease found taken (this process stalled past it and another claimed the file) stops the
-    // processor, when it listens, and its renewal: the outcome is the new holder's to record.
+    // processor at its next safe point, and its renewal: the outcome is the new holder's to record.
     const lost = new AbortController();
     const renew = setInterval(
       () =>
@@ -164,19 +173,25 @@ export class FileService {
           (held) => {
             if (held) return;
             clearInterval(renew);
-            lost.abort();
+            lost.abort(new LostClaim(file.id));
           },
           () => undefined,
         ),
-      RENEW_MS,
+      this.renewMs,
     );
     renew.unref();
+    // At each safe point the processor asks whether it still holds the claim (renewing it): a
+    // loss is found there at once rather than at the next renewal.
+    const checkpoint = async () => {
+      if (!lost.signal.aborted && !(await repo.renewLease(this.db, file.id, claim, LEASE_SEC))) lost.abort(new LostClaim(file.id));
+      lost.signal.throwIfAborted();
+    };
     let outcome: { status: repo.FileStatus; report: unknown };
     try {
       const processor = this.processors.get(file.kind)!;
       const settings = await this.settingsOf(file.account);
       const { id, account, name, kind, content } = file;
-      outcome = await processor({ id, account, name, kind, content, settings, signal: lost.signal });
+      outcome = await processor({ id, account, name, kind, content, settings, signal: lost.signal, checkpoint });
     } catch (error) {
       outcome = { status: 'failed', report: { reason: error instanceof Error ? error.message : String(error) } };
     } finally {

@@ -73,6 +73,10 @@ export class EdiInService {
     const { messages, problems } = read(interchange);
     const outcomes: MessageOutcome<T>[] = problems.map((p) => unreadable(p, references));
     for (const m of messages) {
+      // Between messages, each its own transaction: a lost claim stops here, and the new holder
+      // counts the messages loaded so far as loaded.
+      await file.checkpoint?.();
+      file.signal?.throwIfAborted();
       const { messageReference: message, messageIndex: index } = m;
       try {
         outcomes.push({ message, index, status: 'loaded', ...(await load(interchange, m)) });
