@@ -77,7 +77,7 @@ export function ediTransportCommands(program: Command, cli: Cli): void {
           i.file,
           i.status,
           i.sentDate ?? '',
-          i.deliveredTo ?? '(kept)',
+          i.deliveredTo ?? (i.status === 'prepared' ? '' : '(kept)'),
           String(i.orders.length),
         ]),
       ];
