@@ -38,6 +38,8 @@ export function orderBatch(o: {
   controlReference: string;
   library: OrderPartyId;
   vendor: OrderPartyId;
+  /** The library's account number with the vendor (RFF+API after NAD+BY), when it has one. */
+  account?: string | null;
   orders: OrderRow[];
   prepared: Date;
 }): OrderBatch {
@@ -54,6 +56,7 @@ export function orderBatch(o: {
       date: order.order_date.replaceAll('-', ''),
       buyer: o.library,
       supplier: o.vendor,
+      ...(o.account ? { account: o.account } : {}),
       currency: order.currency,
       lines: [line(order)],
     })),

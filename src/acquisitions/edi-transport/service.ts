@@ -148,13 +148,16 @@ export class EdiTransportService {
         outcome: 'refused',
         error: `vendor ${code} collects its orders from the SFTP door but no SFTP account is tied to it (carrel sftp accounts create NAME --vendor ${code})`,
       };
+    // EDItEUR's library ORDERS name the library's account with the supplier (RFF+API): a vendor
+    // serving several libraries, or one library with several accounts, bills by it.
+    const account = (await this.s.vendors.get(vendorId)).acct_num;
     const ids = await repo.pendingOrderIds(this.db, vendorId, MAX_ORDERS);
     const orders = await Promise.all(ids.map((id) => this.s.orders.get(id)));
     const prepared = new Date();
     if (dryRun) {
       if (orders.length === 0) return { vendor: code, outcome: 'nothing' };
       const { text } = writeOrders(
-        orderBatch({ controlReference: '0', library: edi.libraryPartyId, vendor: vendorParty, orders, prepared }),
+        orderBatch({ controlReference: '0', library: edi.libraryPartyId, vendor: vendorParty, account, orders, prepared }),
       );
       return { vendor: code, outcome: 'dry-run', orders: ids, file: fileName('0'), text };
     }
@@ -172,7 +175,7 @@ export class EdiTransportService {
       const interchange = await this.db.transaction(async (tx) => {
         const controlReference = await repo.nextControlReference(tx);
         const { bytes } = writeOrders(
-          orderBatch({ controlReference, library: edi.libraryPartyId!, vendor: vendorParty, orders, prepared }),
+          orderBatch({ controlReference, library: edi.libraryPartyId!, vendor: vendorParty, account, orders, prepared }),
         );
         const name = fileName(controlReference);
         const id = await repo.insertPrepared(
