@@ -1,13 +1,15 @@
 // An INVOIC message as a Carrel invoice (README, "EDIFACT from vendors"; docs/edifact.md). Carrel's
-// invoice total is the lines' amount × quantity, plus shipping, less discount, plus use tax
-// (invoices/pricing.ts); the message's is the lines' MOA+203, plus charges, less allowances, plus
-// tax. So a line's MOA+203 becomes quantity × amount per copy, message-level charges become
-// shipping and allowances the discount, and the stored total equals MOA+86 (else MOA+9) exactly.
-// What that model cannot hold is refused rather than stored wrong: tax the vendor charges (Carrel
-// keeps only the library's own use tax), a line amount that does not share out to whole cents per
-// copy, amounts below a cent, and documents other than invoices (credit and debit notes).
+// invoice total is the lines' amount × quantity, plus shipping, plus the vendor's tax, less
+// discount, plus use tax (invoices/pricing.ts); the message's is the lines' MOA+203, plus charges,
+// less allowances, plus tax. So a line's MOA+203 becomes quantity × amount per copy, message-level
+// charges become shipping, allowances the discount, the message's tax the invoice's tax (each
+// line's own MOA+124 when every line states one and they add up to it, as rates may differ by
+// line; else shared out, as Sierra does), and the stored total equals MOA+86 (else MOA+9) exactly.
+// What that model cannot hold is refused rather than stored wrong: a line amount that does not
+// share out to whole cents per copy, amounts below a cent, and documents other than invoices
+// (credit and debit notes).
 import { balance, type Amount, type Invoice } from '../../edifact/index.ts';
-import { Decimal } from '../../shared/money.ts';
+import { Decimal, sum } from '../../shared/money.ts';
 import type { InvoiceInput, LineInput } from '../invoices/service.ts';
 import type { OrderRow } from '../orders/service.ts';
 import { MessageRefusal } from './report.ts';
@@ -62,15 +64,15 @@ export async function invoiceInput(
     const first = checked.problems[0]!;
     throw new MessageRefusal(first, `does not balance: ${checked.problems.map((p) => p.text).join('; ')}`);
   }
-  const tax = new Decimal(checked.figures.tax);
-  if (!tax.isZero())
-    throw new MessageRefusal(
-      invoice.totals.tax?.at ?? invoice.summary.at ?? head,
-      `the vendor charges tax ${checked.figures.tax}: Carrel's invoices hold only the library's use tax, so this invoice is entered by hand`,
-    );
+  const tax = cents({ value: checked.figures.tax, at: invoice.totals.tax?.at ?? invoice.summary.at ?? head }, 'the tax (MOA+124/176)');
+  const lineTaxes = invoice.lines.map((line) => line.taxes.flatMap((t) => t.amounts.filter((a) => a.qualifier === '124')));
+  const byLine =
+    lineTaxes.every((amounts) => amounts.length > 0) &&
+    sum(lineTaxes.flat().map((a) => new Decimal(a.value))).equals(tax) &&
+    lineTaxes.flat().every((a) => !new Decimal(a.value).isNegative() && CENTS(new Decimal(a.value)));
   if (invoice.lines.length === 0) throw new MessageRefusal(head, `invoice ${invoice.invoiceNumber} has no lines`);
   const lineItems: LineInput[] = [];
-  for (const line of invoice.lines) {
+  for (const [i, line] of invoice.lines.entries()) {
     const ref = line.item.references.find((r) => r.qualifier === 'LI');
     if (!ref) throw new MessageRefusal(line.item.at, `line ${line.lineNumber} has no RFF+LI naming the order it bills`);
     const order = await orderOf(ref.value);
@@ -95,6 +97,7 @@ export async function invoiceInput(
       fund: order.fund_code,
       amount: perCopy.toFixed(2),
       quantity,
+      ...(byLine ? { tax: sum(lineTaxes[i]!.map((a) => new Decimal(a.value))).toFixed(2) } : {}),
       order: order.id,
       note: `RFF+LI ${ref.value}, LIN ${line.lineNumber}`,
     });
@@ -108,6 +111,7 @@ export async function invoiceInput(
     vendorCode,
     currency: invoice.currency,
     shipping: shipping.toFixed(2),
+    ...(byLine ? {} : { tax: tax.toFixed(2) }),
     discount: discount.toFixed(2),
     note,
     lineItems,

@@ -16,6 +16,8 @@ export interface InvoiceRow {
   use_tax_code: string | null;
   use_tax_rate: string | null;
   shipping: string;
+  /** The tax the vendor charges (VAT, GST, sales tax): the lines' shares add up to it. */
+  tax: string;
   discount: string;
   note: string | null;
   paid_date: Date | null;
@@ -43,6 +45,7 @@ export interface LineRow {
   use_tax_rate: string | null;
   use_tax_amount: string;
   shipping: string;
+  tax: string;
   discount: string;
   total: string;
   note: string | null;
@@ -54,15 +57,15 @@ export interface LineRow {
 
 const INVOICE_SELECT = `select i.id::text, i.inv_num, to_char(i.inv_date, 'YYYY-MM-DD') as inv_date, i.status, i.vendor_id::text,
   v.code as vendor_code, v.vendor_name, i.accounting_unit, i.currency, i.use_tax_code, i.use_tax_rate::text, i.shipping::text,
-  i.discount::text, i.note, i.paid_date, i.created_date, i.updated_date, i.deleted_date,
+  i.tax::text, i.discount::text, i.note, i.paid_date, i.created_date, i.updated_date, i.deleted_date,
   t.subtotal::text, t.use_tax_amount::text, t.total::text, t.line_count
   from invoices i join vendors v on v.id = i.vendor_id
   cross join lateral (select coalesce(sum(l.subtotal), 0) as subtotal, coalesce(sum(l.use_tax_amount), 0) as use_tax_amount,
     coalesce(sum(l.total), 0) as total, count(*)::int as line_count from invoice_lines l where l.invoice_id = i.id) t`;
 
 const LINE_SELECT = `select l.id::text, l.invoice_id::text, l.line_number, l.fund_id, f.code as fund_code, f.fund_name, l.amount::text,
-  l.quantity, l.subtotal::text, l.use_tax, l.use_tax_rate::text, l.use_tax_amount::text, l.shipping::text, l.discount::text,
-  l.total::text, l.note, l.bib_id::text, l.order_ref, l.order_id::text
+  l.quantity, l.subtotal::text, l.use_tax, l.use_tax_rate::text, l.use_tax_amount::text, l.shipping::text, l.tax::text,
+  l.discount::text, l.total::text, l.note, l.bib_id::text, l.order_ref, l.order_id::text
   from invoice_lines l join funds f on f.id = l.fund_id`;
 
 export async function getInvoice(db: Queryable, id: string): Promise<InvoiceRow | undefined> {
@@ -116,6 +119,7 @@ export interface LockedInvoice {
   currency: string;
   use_tax_code: string | null;
   shipping: string;
+  tax: string;
   discount: string;
   note: string | null;
   deleted: boolean;
@@ -124,7 +128,8 @@ export interface LockedInvoice {
 export async function lockInvoice(tx: Queryable, id: string): Promise<LockedInvoice | undefined> {
   const rows = await tx.query<LockedInvoice>(
     `select i.id::text, i.inv_num, to_char(i.inv_date, 'YYYY-MM-DD') as inv_date, i.status, i.vendor_id::text, v.code as vendor_code,
-       i.accounting_unit, i.currency, i.use_tax_code, i.shipping::text, i.discount::text, i.note, i.deleted_date is not null as deleted
+       i.accounting_unit, i.currency, i.use_tax_code, i.shipping::text, i.tax::text, i.discount::text, i.note,
+       i.deleted_date is not null as deleted
      from invoices i join vendors v on v.id = i.vendor_id where i.id = $1 for update of i`,
     [id],
   );
@@ -155,6 +160,7 @@ export interface InvoiceHeader {
   useTaxCode: string | null;
   useTaxRate: string | null;
   shipping: string;
+  tax: string;
   discount: string;
   note: string | null;
 }
@@ -172,14 +178,15 @@ function headerParams(h: InvoiceHeader): unknown[] {
     h.shipping,
     h.discount,
     h.note,
+    h.tax,
   ];
 }
 
 export async function insertInvoice(tx: Queryable, header: InvoiceHeader, stamp: Date): Promise<string> {
   const rows = await tx.query<{ id: string }>(
     `insert into invoices (inv_num, inv_date, status, vendor_id, accounting_unit, currency, use_tax_code, use_tax_rate, shipping, discount,
-       note, created_date, updated_date)
-     values ($1, $2::date, $3, $4, $5, $6, $7, $8::numeric, $9::numeric, $10::numeric, $11, $12, $12) returning id::text`,
+       note, tax, created_date, updated_date)
+     values ($1, $2::date, $3, $4, $5, $6, $7, $8::numeric, $9::numeric, $10::numeric, $11, $12::numeric, $13, $13) returning id::text`,
     [...headerParams(header), stamp],
   );
   return rows[0]!.id;
@@ -188,8 +195,9 @@ export async function insertInvoice(tx: Queryable, header: InvoiceHeader, stamp:
 export async function updateInvoice(tx: Queryable, id: string, header: InvoiceHeader, stamp: Date): Promise<void> {
   await tx.query(
     `update invoices set inv_num = $1, inv_date = $2::date, status = $3, vendor_id = $4, accounting_unit = $5, currency = $6,
-       use_tax_code = $7, use_tax_rate = $8::numeric, shipping = $9::numeric, discount = $10::numeric, note = $11, updated_date = $12
-     where id = $13`,
+       use_tax_code = $7, use_tax_rate = $8::numeric, shipping = $9::numeric, discount = $10::numeric, note = $11,
+       tax = $12::numeric, updated_date = $13
+     where id = $14`,
     [...headerParams(header), stamp, id],
   );
 }
@@ -206,6 +214,7 @@ export interface LineRecord {
   useTaxRate: string | null;
   useTaxAmount: string;
   shipping: string;
+  tax: string;
   discount: string;
   total: string;
   note: string | null;
@@ -229,6 +238,7 @@ export async function replaceLines(tx: Queryable, invoiceId: string, lines: read
     use_tax_rate: l.useTaxRate,
     use_tax_amount: l.useTaxAmount,
     shipping: l.shipping,
+    tax: l.tax,
     discount: l.discount,
     total: l.total,
     note: l.note,
@@ -238,11 +248,11 @@ export async function replaceLines(tx: Queryable, invoiceId: string, lines: read
   }));
   await tx.query(
     `insert into invoice_lines (id, invoice_id, line_number, fund_id, amount, quantity, subtotal, use_tax, use_tax_rate, use_tax_amount,
-       shipping, discount, total, note, bib_id, order_ref, order_id)
+       shipping, tax, discount, total, note, bib_id, order_ref, order_id)
      select coalesce(r.id, nextval('invoice_line_ids')), $2, r.line_number, r.fund_id, r.amount, r.quantity, r.subtotal, r.use_tax,
-       r.use_tax_rate, r.use_tax_amount, r.shipping, r.discount, r.total, r.note, r.bib_id, r.order_ref, r.order_id
+       r.use_tax_rate, r.use_tax_amount, r.shipping, r.tax, r.discount, r.total, r.note, r.bib_id, r.order_ref, r.order_id
      from jsonb_to_recordset($1::jsonb) as r(id bigint, line_number integer, fund_id integer, amount numeric, quantity integer,
-       subtotal numeric, use_tax boolean, use_tax_rate numeric, use_tax_amount numeric, shipping numeric, discount numeric,
+       subtotal numeric, use_tax boolean, use_tax_rate numeric, use_tax_amount numeric, shipping numeric, tax numeric, discount numeric,
        total numeric, note text, bib_id bigint, order_ref text, order_id bigint)
      order by r.line_number`,
     [doc, invoiceId],
@@ -309,6 +319,7 @@ export interface PaidLineRow {
   use_tax_rate: string | null;
   use_tax_amount: string;
   shipping: string;
+  tax: string;
   discount: string;
   total: string;
   note: string | null;
@@ -322,7 +333,8 @@ export async function paidLines(db: Queryable, since: Date, before: Date): Promi
     `select i.id::text as invoice_id, i.inv_num, to_char(i.inv_date, 'YYYY-MM-DD') as inv_date, i.paid_date, v.code as vendor_code,
        v.vendor_name, i.accounting_unit, i.currency, i.use_tax_code, (sum(l.total) over (partition by i.id))::text as invoice_total,
        l.id::text as line_id, l.line_number, f.code as fund_code, f.fund_name, l.amount::text, l.quantity, l.subtotal::text, l.use_tax,
-       l.use_tax_rate::text, l.use_tax_amount::text, l.shipping::text, l.discount::text, l.total::text, l.note, l.bib_id::text, l.order_ref
+       l.use_tax_rate::text, l.use_tax_amount::text, l.shipping::text, l.tax::text, l.discount::text, l.total::text, l.note,
+       l.bib_id::text, l.order_ref
      from invoices i join vendors v on v.id = i.vendor_id join invoice_lines l on l.invoice_id = i.id join funds f on f.id = l.fund_id
      where i.status = 'p' and i.paid_date >= $1 and i.paid_date < $2
      order by i.paid_date, i.id, l.line_number`,

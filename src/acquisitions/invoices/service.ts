@@ -27,6 +27,8 @@ export interface LineInput {
   amount: string;
   quantity?: number;
   useTax?: boolean;
+  /** The vendor's tax on this line, when it states each line's; absent on every line: the invoice's tax is shared out. */
+  tax?: string;
   note?: string;
   bibId?: string;
   order?: string;
@@ -43,6 +45,8 @@ export interface InvoiceInput {
   /** Empty or null: no use tax. */
   useTaxCode?: string | null;
   shipping?: string;
+  /** The tax the vendor charges (VAT, GST, sales tax); absent on POST: 0, or the sum of the lines' tax. */
+  tax?: string;
   discount?: string;
   note?: string | null;
   /** Given: replaces every line item. Absent on PUT: the line items stay (and are priced again). */
@@ -55,6 +59,7 @@ interface ParsedLine {
   amount: Decimal;
   quantity: number;
   useTax: boolean | undefined;
+  tax: Decimal | undefined;
   note: string | null;
   bibId: string | null;
   order: string | null;
@@ -92,6 +97,7 @@ function parseLine(raw: LineInput, i: number): ParsedLine {
     amount: parseMoney(`${at}.amount`, String(raw.amount)),
     quantity,
     useTax: raw.useTax,
+    tax: raw.tax === undefined ? undefined : parseMoney(`${at}.tax`, String(raw.tax)),
     note: optionalText(`${at}.note`, raw.note, 500),
     bibId: bibId?.replace(/^0+(?=\d)/, '') ?? null,
     order: optionalText(`${at}.order`, raw.order, 40),
@@ -121,6 +127,7 @@ function mergeHeader(existing: repo.LockedInvoice | undefined, input: InvoiceInp
     accountingUnit,
     shipping: input.shipping === undefined ? new Decimal(existing?.shipping ?? 0) : parseMoney('shipping', String(input.shipping)),
     discount: input.discount === undefined ? new Decimal(existing?.discount ?? 0) : parseMoney('discount', String(input.discount)),
+    tax: input.tax === undefined ? undefined : parseMoney('tax', String(input.tax)),
     note: input.note === undefined ? (existing?.note ?? null) : optionalText('note', input.note, 1000),
   };
 }
@@ -265,7 +272,7 @@ export class InvoiceService {
 
   /** The shared body of create and update, inside their transaction; answers the invoice id. */
   private async write(tx: Queryable, existing: repo.LockedInvoice | undefined, input: InvoiceInput, at: Date): Promise<string> {
-    const { invNum, invDate, status, accountingUnit, shipping, discount, note } = mergeHeader(existing, input);
+    const { invNum, invDate, status, accountingUnit, shipping, discount, tax: givenTax, note } = mergeHeader(existing, input);
     let currency = input.currency === undefined ? existing?.currency : parseCurrency('currency', input.currency);
 
     if (input.lineItems && input.lineItems.length > MAX_LINE_ITEMS)
@@ -279,6 +286,8 @@ export class InvoiceService {
           amount: new Decimal(l.amount),
           quantity: l.quantity,
           useTax: l.use_tax,
+          // Lines kept as they are keep their tax, unless a new invoice tax is to be shared out.
+          tax: givenTax === undefined ? new Decimal(l.tax) : undefined,
           note: l.note,
           bibId: l.bib_id,
           order: l.order_ref,
@@ -339,11 +348,19 @@ export class InvoiceService {
     const duplicate = await repo.findInvoiceNumber(tx, vendorId!, invNum, existing?.id);
     if (duplicate) throw refuse.duplicateInvoiceNumber(invNum, vendorCode!, duplicate);
 
+    // The vendor's tax: as given; else the lines' own; else, for new lines, the invoice's tax as it was.
+    const tax = givenTax ?? (lines.some((l) => l.tax !== undefined) ? undefined : new Decimal(existing?.tax ?? 0));
     const figures = priceInvoice(
-      lines.map((l) => ({ amount: l.amount, quantity: l.quantity, useTax: l.useTax ?? useTaxCode !== null })),
+      lines.map((l) => ({
+        amount: l.amount,
+        quantity: l.quantity,
+        useTax: l.useTax ?? useTaxCode !== null,
+        ...(l.tax === undefined ? {} : { tax: l.tax }),
+      })),
       rate,
       shipping,
       discount,
+      tax,
     );
     const header: repo.InvoiceHeader = {
       invNum,
@@ -355,6 +372,7 @@ export class InvoiceService {
       useTaxCode,
       useTaxRate: rate,
       shipping: shipping.toFixed(2),
+      tax: figures.tax.toFixed(2),
       discount: discount.toFixed(2),
       note,
     };
@@ -373,6 +391,7 @@ export class InvoiceService {
         useTaxRate: priced.useTaxRate,
         useTaxAmount: priced.useTaxAmount.toFixed(2),
         shipping: priced.shipping.toFixed(2),
+        tax: priced.tax.toFixed(2),
         discount: priced.discount.toFixed(2),
         total: priced.total.toFixed(2),
         note: line.note,

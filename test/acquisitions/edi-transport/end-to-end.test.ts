@@ -192,10 +192,11 @@ describe(`an order's EDI round trip with a vendor's SFTP server, on ${ENGINE}`, 
     ]);
     // The vendor's prices: 12.00 a copy where Carrel estimated 12.99, 22.50 where it estimated 25.00.
     const billed = [
-      { order: first, isbn: '9780306406157', unit: '12.00', amount: '24.00' },
-      { order: second, isbn: '9781861972712', unit: '22.50', amount: '22.50' },
+      { order: first, isbn: '9780306406157', unit: '12.00', amount: '24.00', rate: '0', tax: '0.00', category: 'Z' },
+      { order: second, isbn: '9781861972712', unit: '22.50', amount: '22.50', rate: '20', tax: '4.50', category: 'S' },
     ];
-    // Printed books are zero-rated for VAT in the UK: a TAX segment at 0 %, nothing charged.
+    // In the UK printed books are zero-rated for VAT (a TAX at 0 %, nothing charged) and e-books are
+    // charged 20 %: the vendor states each line's tax, and the summary's by rate.
     const invoice = (number: string, currency: string) => [
       'INVOIC:D:96A:UN:EAN008',
       `BGM+380+${number}+9`,
@@ -210,16 +211,19 @@ describe(`an order's EDI round trip with a vendor's SFTP server, on ${ENGINE}`, 
         `MOA+203:${b.amount}`,
         `PRI+AAA:${b.unit}`,
         `RFF+LI:${b.order.ref}`,
-        'TAX+7+VAT+++:::0+Z',
-        'MOA+124:0.00',
+        `TAX+7+VAT+++:::${b.rate}+${b.category}`,
+        `MOA+124:${b.tax}`,
       ]),
       'UNS+S',
       'CNT+2:2',
       'MOA+79:46.50',
-      'MOA+86:46.50',
+      'MOA+86:51.00',
       'TAX+7+VAT+++:::0+Z',
-      'MOA+125:46.50',
+      'MOA+125:24.00',
       'MOA+124:0.00',
+      'TAX+7+VAT+++:::20+S',
+      'MOA+125:22.50',
+      'MOA+124:4.50',
     ];
     const out = path.join(server.root, 'out');
     fs.writeFileSync(path.join(out, 'R5001.EDI'), response);
@@ -258,7 +262,7 @@ describe(`an order's EDI round trip with a vendor's SFTP server, on ${ENGINE}`, 
 
     const [invoice] = (
       await api.get(
-        `/v6/invoices?id=${invoiceId}&fields=invNum,invDate,currency,status,subtotal,useTaxAmount,shipping,discount,total,lineItemCount,lineItems`,
+        `/v6/invoices?id=${invoiceId}&fields=invNum,invDate,currency,status,subtotal,useTaxAmount,shipping,tax,discount,total,lineItemCount,lineItems`,
       )
     ).json().entries as Record<string, any>[];
     assert.deepEqual(
@@ -266,14 +270,14 @@ describe(`an order's EDI round trip with a vendor's SFTP server, on ${ENGINE}`, 
       ['INV-6001', '2026-11-26', 'GBP', 'o', 2],
     );
     assert.deepEqual(
-      [invoice!.subtotal, invoice!.useTaxAmount, invoice!.shipping, invoice!.discount, invoice!.total],
-      ['46.50', '0.00', '0.00', '0.00', '46.50'],
+      [invoice!.subtotal, invoice!.useTaxAmount, invoice!.shipping, invoice!.tax, invoice!.discount, invoice!.total],
+      ['46.50', '0.00', '0.00', '4.50', '0.00', '51.00'],
     );
     assert.deepEqual(
-      (invoice!.lineItems as Record<string, any>[]).map((l) => [l.order, l.fund.code, l.quantity, l.amount, l.total]),
+      (invoice!.lineItems as Record<string, any>[]).map((l) => [l.order, l.fund.code, l.quantity, l.amount, l.tax, l.total]),
       [
-        [first.id, 'ukbks', 2, '12.00', '24.00'],
-        [second.id, 'ukbks', 1, '22.50', '22.50'],
+        [first.id, 'ukbks', 2, '12.00', '0.00', '24.00'],
+        [second.id, 'ukbks', 1, '22.50', '4.50', '27.00'],
       ],
     );
     // Unpaid, the orders still hold their encumbrance (2 × 12.99 + 25.00); paying moves the invoice's total to expended.
@@ -282,7 +286,7 @@ describe(`an order's EDI round trip with a vendor's SFTP server, on ${ENGINE}`, 
     const paid = await api.send('POST', `/v6/invoices/${invoiceId}/pay`);
     assert.equal(paid.statusCode, 204, paid.body);
     fund = (await api.get('/v6/funds/ukbks')).json();
-    assert.deepEqual([fund.currency, fund.encumbrance, fund.expenditure, fund.freeBalance], ['GBP', '0.00', '46.50', '453.50']);
+    assert.deepEqual([fund.currency, fund.encumbrance, fund.expenditure, fund.freeBalance], ['GBP', '0.00', '51.00', '449.00']);
     const done = (await api.get(`/v6/orders/${first.id}?fields=status,paidCopies`)).json();
     assert.deepEqual([done.status.code, done.paidCopies], ['a', 2]);
   });

@@ -125,15 +125,42 @@ describe(`INVOIC files into invoices on ${ENGINE}`, () => {
     assert.deepEqual(await snapshot(w.t.testDb.db), before);
   });
 
-  it('refuses vendor-charged tax, which Carrel’s invoices cannot hold, rather than store a wrong total', async () => {
+  it('loads the tax the vendor charges: each line’s own when stated, else the message’s shared out', async () => {
     await placeOrder('TAX-1');
-    const before = await snapshot(w.t.testDb.db);
+    await placeOrder('TAX-2', { copies: 1, location: [{ locationCode: 'mn', copies: 1 }] });
+    await placeOrder('TAX-3');
     const file = await drop(
-      interchange('EBSCO1', [invoic('M1', { invNum: 'E-5001', tax: '2.00', lines: [{ ref: 'TAX-1', amount: '10.00' }] })]),
+      interchange('EBSCO1', [
+        // An e-book at 20 % and a printed book zero-rated: the lines' own tax, 4.00 + 0.00.
+        invoic('M1', {
+          invNum: 'E-5001',
+          tax: '4.00',
+          lines: [
+            { ref: 'TAX-1', quantity: 2, amount: '20.00', tax: { rate: '20', amount: '4.00' } },
+            { ref: 'TAX-2', amount: '10.00', tax: { rate: '0', amount: '0.00' } },
+          ],
+        }),
+        // Only the summary's tax: shared out as shipping is.
+        invoic('M2', { invNum: 'E-5002', tax: '2.00', charge: '1.00', lines: [{ ref: 'TAX-3', quantity: 2, amount: '18.00' }] }),
+      ]),
     );
-    assert.equal(file.status, 'refused');
-    assert.match(file.report.messages[0]!.reason!, /charges tax 2/);
-    assert.deepEqual(await snapshot(w.t.testDb.db), before);
+    assert.equal(file.status, 'loaded', JSON.stringify(file.report));
+    const [byLine, shared] = file.report.messages;
+    const first = await w.read(`/v6/invoices/${byLine!.invoice}?fields=tax,total,lineItems`);
+    assert.deepEqual([first.tax, first.total], ['4.00', '34.00']);
+    assert.deepEqual(
+      first.lineItems.map((l: any) => [l.amount, l.quantity, l.tax, l.total]),
+      [
+        ['10.00', 2, '4.00', '24.00'],
+        ['10.00', 1, '0.00', '10.00'],
+      ],
+    );
+    const second = await w.read(`/v6/invoices/${shared!.invoice}?fields=tax,shipping,total,lineItems`);
+    assert.deepEqual([second.tax, second.shipping, second.total], ['2.00', '1.00', '21.00']);
+    assert.deepEqual(
+      second.lineItems.map((l: any) => [l.tax, l.total]),
+      [['2.00', '21.00']],
+    );
   });
 
   it('refuses the same invoice sent again under another file name as already loaded', async () => {

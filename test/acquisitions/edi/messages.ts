@@ -6,6 +6,8 @@ export interface InvoiceLineSpec {
   quantity?: number;
   /** MOA+203, decimal text. */
   amount: string;
+  /** The line's own TAX (rate and MOA+124), when the vendor states each line's. */
+  tax?: { rate: string; amount: string };
 }
 
 export interface InvoiceSpec {
@@ -49,6 +51,7 @@ export function invoic(ref: string, spec: InvoiceSpec): string[] {
       `PRI+AAA:${money(cents(line.amount) / qty)}`,
       `RFF+LI:${line.ref}`,
     );
+    if (line.tax) body.push(`TAX+7+VAT+++:::${line.tax.rate}+${line.tax.rate === '0' ? 'Z' : 'S'}`, `MOA+124:${line.tax.amount}`);
   });
   const lines = spec.lines.reduce((n, l) => n + cents(l.amount), 0);
   const total = lines + cents(spec.charge ?? '0') - cents(spec.allowance ?? '0') + cents(spec.tax ?? '0');

@@ -56,6 +56,7 @@ describe(`harvesting invoices while writing on ${ENGINE}`, () => {
                 useTaxCode: null,
                 useTaxRate: null,
                 shipping: '0.00',
+                tax: '0.00',
                 discount: '0.00',
                 note: null,
               },
