@@ -1,6 +1,6 @@
 // A vendor's SFTP server for tests of Carrel as its client: ssh2's Server, one login by password,
-// a temporary folder as its root. Paths are taken inside the root (a way up is refused). It may be
-// told to refuse writes, as a full or read-only vendor server would.
+// a temporary folder as its root, a host key of its own. Paths are taken inside the root (a way up
+// is refused). It may be told to refuse writes, as a full or read-only vendor server would.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,13 +14,16 @@ export interface VendorServer {
   root: string;
   /** While true, opening a file for writing is refused. */
   refuseWrites: boolean;
+  /** Its host key's public half, one OpenSSH line (as in known_hosts or a .pub file). */
+  publicKey: string;
   close(): Promise<void>;
 }
 
-export async function startVendorServer(user: string, password: string, folders: string[]): Promise<VendorServer> {
+/** `port`: listen on this one (a server restarted with a new host key); default any free one. */
+export async function startVendorServer(user: string, password: string, folders: string[], port = 0): Promise<VendorServer> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-vendor-sftp-'));
   for (const folder of folders) fs.mkdirSync(path.join(root, folder), { recursive: true });
-  const { private: hostKey } = ssh2.utils.generateKeyPairSync('ed25519');
+  const { private: hostKey, public: publicKey } = ssh2.utils.generateKeyPairSync('ed25519');
   const within = (raw: string) => {
     const full = path.resolve(root, `.${path.posix.resolve('/', raw)}`);
     return full === root || full.startsWith(`${root}${path.sep}`) ? full : undefined;
@@ -29,6 +32,7 @@ export async function startVendorServer(user: string, password: string, folders:
     port: 0,
     root,
     refuseWrites: false,
+    publicKey,
     close: () => Promise.resolve(),
   };
   const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
@@ -146,7 +150,7 @@ export async function startVendorServer(user: string, password: string, folders:
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   state.port = (server.address() as { port: number }).port;
   state.close = async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -77,6 +77,8 @@ export interface Interchange {
   orders: string[];
 }
 
+type VendorServer = RemoteServer & { ordersFolder: string; filesFolder: string };
+
 const openRemote = (server: RemoteServer): Promise<Remote> =>
   server.protocol === 'sftp' ? RemoteSession.open(server) : FtpSession.open(server);
 
@@ -100,8 +102,25 @@ export class EdiTransportService {
   }
 
   /** The vendor's server, when Carrel can reach it: undefined when none is set. */
-  private server(vendorId: string): Promise<(RemoteServer & { ordersFolder: string; filesFolder: string }) | undefined> {
-    return this.s.vendorEdi.connectionWithPassword(vendorId);
+  private async server(vendorId: string, code: string): Promise<VendorServer | undefined> {
+    const connection = await this.s.vendorEdi.connectionWithPassword(vendorId);
+    return connection && { ...connection, vendor: code };
+  }
+
+  /**
+   * Logs in to the vendor's server. An SFTP server's host key is checked against the one expected;
+   * with none expected yet, the key offered is recorded (OpenSSH's accept-new), so any later
+   * connection to a server with another key is refused.
+   */
+  private async open(vendorId: string, server: VendorServer): Promise<Remote> {
+    const session = await openRemote(server);
+    try {
+      if (session.hostKey && !server.hostKey) await this.s.vendorEdi.recordHostKey(vendorId, server, session.hostKey);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    return session;
   }
 
   /** Sends each vendor's orders not sent yet (one vendor's when given), one interchange per vendor. */
@@ -138,7 +157,7 @@ export class EdiTransportService {
     let server;
     try {
       // Orders the vendor collects are never uploaded, whatever server is set (it may be there for fetching).
-      server = edi.ordersPickup ? undefined : await this.server(vendorId);
+      server = edi.ordersPickup ? undefined : await this.server(vendorId, code);
     } catch (error) {
       return { vendor: code, outcome: 'refused', error: message(error) };
     }
@@ -162,7 +181,7 @@ export class EdiTransportService {
       return { vendor: code, outcome: 'dry-run', orders: ids, file: fileName('0'), text };
     }
     // Logging in first: a server that refuses us leaves nothing recorded.
-    const session = server ? await openRemote(server) : undefined;
+    const session = server ? await this.open(vendorId, server) : undefined;
     try {
       const resolved: string[] = [];
       if (session && server) {
@@ -253,11 +272,11 @@ export class EdiTransportService {
   private async fetchVendor(vendorId: string, code: string): Promise<FetchResult> {
     let server;
     try {
-      server = (await this.server(vendorId))!;
+      server = (await this.server(vendorId, code))!;
     } catch (error) {
       return { vendor: code, outcome: 'refused', files: [], error: message(error) };
     }
-    const session = await openRemote(server);
+    const session = await this.open(vendorId, server);
     try {
       const listed = (await session.list(server.filesFolder)).sort((a, b) => a.mtime - b.mtime || (a.name < b.name ? -1 : 1));
       const before = await repo.fetchedBefore(

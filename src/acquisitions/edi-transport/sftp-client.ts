@@ -1,6 +1,8 @@
-// Carrel as the client of a vendor's SFTP server: log in with a password, list a folder, upload
-// under a temporary name and rename, download a file up to a size. Every connection and every
-// operation has a time-out; an error of the socket ends the session, never the process.
+// Carrel as the client of a vendor's SFTP server: check the server's host key, log in with a
+// password, list a folder, upload under a temporary name and rename, download a file up to a size.
+// Every connection and every operation has a time-out; an error of the socket ends the session,
+// never the process.
+import crypto from 'node:crypto';
 import ssh2 from 'ssh2';
 
 export interface RemoteServer {
@@ -9,6 +11,10 @@ export interface RemoteServer {
   port: number;
   user: string;
   password: string | undefined;
+  /** SFTP: the host key fingerprint expected (SHA256:…); null or absent: any, and the session tells which it saw. */
+  hostKey?: string | null;
+  /** Who the server is, for messages (the vendor's code). */
+  vendor?: string;
 }
 
 export interface RemoteFile {
@@ -29,6 +35,8 @@ export class RemoteError extends Error {}
 
 /** What Carrel does on a vendor's server, whatever the protocol. */
 export interface Remote {
+  /** SFTP: the fingerprint of the host key the server offered. */
+  readonly hostKey?: string;
   /** The regular files of a folder ('' is the login's own folder). */
   list(folder: string): Promise<RemoteFile[]>;
   /** The size of a file, or undefined when there is none by that path. */
@@ -66,10 +74,16 @@ function within<T>(ms: number, what: string, work: (done: (error: Error | null |
   });
 }
 
+/** A host key's fingerprint as OpenSSH prints it: SHA256: and the unpadded base64 of the key blob's SHA-256. */
+export function fingerprint(keyBlob: Buffer): string {
+  return `SHA256:${crypto.createHash('sha256').update(keyBlob).digest('base64').replace(/=$/, '')}`;
+}
+
 export class RemoteSession implements Remote {
   private constructor(
     private readonly client: ssh2.Client,
     private readonly sftp: ssh2.SFTPWrapper,
+    readonly hostKey: string,
   ) {}
 
   static async open(server: RemoteServer): Promise<RemoteSession> {
@@ -77,14 +91,25 @@ export class RemoteSession implements Remote {
     const client = new ssh2.Client();
     // An error after the session opened (the server went away) fails the operation waiting, by its time-out or its own error.
     client.on('error', () => undefined);
+    // The key is checked before the password is sent: a server that is not the vendor's learns nothing.
+    let offered = '';
+    const hostVerifier = (key: Buffer) => {
+      offered = fingerprint(key);
+      return !server.hostKey || offered === server.hostKey;
+    };
     try {
       await within<void>(TIMEOUTS.connectMs + 1000, `connecting to ${server.host}:${server.port}`, (done) => {
         client.once('ready', () => done(null));
         client.once('error', (error) =>
           done(
-            (error as { level?: string }).level === 'client-authentication'
-              ? new Error(`the login ${server.user} was refused (wrong user or password)`)
-              : error,
+            server.hostKey && offered && offered !== server.hostKey
+              ? new Error(
+                  `${server.vendor ? `vendor ${server.vendor}'s ` : ''}server offered host key ${offered}, not the ${server.hostKey} expected: ` +
+                    'refused, nothing sent or fetched (if the vendor changed its key, set the new one: carrel vendors edi set … --host-key)',
+                )
+              : (error as { level?: string }).level === 'client-authentication'
+                ? new Error(`the login ${server.user} was refused (wrong user or password)`)
+                : error,
           ),
         );
         client.connect({
@@ -93,13 +118,14 @@ export class RemoteSession implements Remote {
           username: server.user,
           password: server.password,
           readyTimeout: TIMEOUTS.connectMs,
+          hostVerifier,
           tryKeyboard: false,
           keepaliveInterval: 15_000,
           keepaliveCountMax: 3,
         });
       });
       const sftp = await within<ssh2.SFTPWrapper>(TIMEOUTS.operationMs, 'opening SFTP', (done) => client.sftp(done));
-      return new RemoteSession(client, sftp);
+      return new RemoteSession(client, sftp, offered);
     } catch (error) {
       client.end();
       throw error;

@@ -97,6 +97,7 @@ interface SetOptions {
   passwordStdin?: boolean;
   ordersFolder?: string;
   filesFolder?: string;
+  hostKey?: string;
   connection?: boolean;
   ordersPickup?: boolean;
   json?: boolean;
@@ -120,6 +121,7 @@ function describe(code: string, edi: VendorEdi): string {
       ? `  server:         ${c.protocol}://${c.user}@${c.host}:${c.port} (password ${c.passwordSet ? 'set' : 'not set'}); orders to "${c.ordersFolder}", files from "${c.filesFolder}"`
       : '  server:         (none)',
     `  orders:         ${edi.ordersPickup ? "collected by the vendor from its SFTP account's out/ on Carrel's door" : c ? 'uploaded to its server' : 'kept in Carrel'}`,
+    ...(c?.protocol === 'sftp' ? [`  host key:       ${c.hostKey ?? '(recorded on the next connection)'}`] : []),
   ].join('\n');
 }
 
@@ -150,6 +152,7 @@ function vendorEdiCommands(vendors: Command, cli: Cli): void {
     .option('--password-stdin', 'read the password from standard input')
     .option('--orders-folder <path>', 'where Carrel puts orders')
     .option('--files-folder <path>', 'where Carrel fetches responses and invoices')
+    .option('--host-key <SHA256:…>', 'the SFTP server’s host key fingerprint, as ssh-keygen -lf prints it ("" forgets it)')
     .option('--no-connection', 'forget the server (and its password)')
     .option(
       '--orders-pickup',
@@ -162,7 +165,9 @@ function vendorEdiCommands(vendors: Command, cli: Cli): void {
       if (opts.party) input.partyIds = opts.party.map(party);
       if (opts.ordersPickup !== undefined) input.ordersPickup = opts.ordersPickup;
       if (opts.libraryParty !== undefined) input.libraryPartyId = opts.libraryParty === '' ? null : party(opts.libraryParty);
-      const server = [opts.protocol, opts.host, opts.port, opts.user, opts.ordersFolder, opts.filesFolder].some((o) => o !== undefined);
+      const server = [opts.protocol, opts.host, opts.port, opts.user, opts.ordersFolder, opts.filesFolder, opts.hostKey].some(
+        (o) => o !== undefined,
+      );
       if (opts.connection === false) {
         if (server || opts.passwordStdin) throw new CliError('--no-connection forgets the server: give no server options with it');
         input.connection = null;
@@ -177,6 +182,7 @@ function vendorEdiCommands(vendors: Command, cli: Cli): void {
           ...(opts.passwordStdin ? { password: await readStdin() } : {}),
           ...(opts.ordersFolder === undefined ? {} : { ordersFolder: opts.ordersFolder }),
           ...(opts.filesFolder === undefined ? {} : { filesFolder: opts.filesFolder }),
+          ...(opts.hostKey === undefined ? {} : { hostKey: opts.hostKey === '' ? null : opts.hostKey }),
         };
       }
       const kept = await cli.write(async ({ services }) => services.vendorEdi.set((await services.vendors.byCode(code)).id, input));

@@ -1,4 +1,4 @@
-// SQL for vendors' EDI identity and connection (migration 0055).
+// SQL for vendors' EDI identity and connection (migrations 0055, 0063).
 import type { Queryable } from '../../db/types.ts';
 
 export interface PartyIdRow {
@@ -17,6 +17,8 @@ export interface VendorEdiRow {
   orders_folder: string | null;
   files_folder: string | null;
   orders_pickup: boolean;
+  /** The SFTP server's host key fingerprint expected (SHA256:…). */
+  host_key: string | null;
   updated_date: Date;
 }
 
@@ -28,7 +30,7 @@ export async function vendorEdi(db: Queryable, vendorId: string): Promise<Vendor
   return (
     await db.query<VendorEdiRow>(
       `select library_party_id, library_party_qualifier, protocol, host, port, username, password_sealed, orders_folder,
-         files_folder, orders_pickup, updated_date from vendor_edi where vendor_id = $1`,
+         files_folder, orders_pickup, host_key, updated_date from vendor_edi where vendor_id = $1`,
       [vendorId],
     )
   )[0];
@@ -55,13 +57,13 @@ export async function replacePartyIds(tx: Queryable, vendorId: string, ids: { id
 export async function upsertVendorEdi(tx: Queryable, vendorId: string, row: Omit<VendorEdiRow, 'updated_date'>, at: Date): Promise<void> {
   await tx.query(
     `insert into vendor_edi (vendor_id, library_party_id, library_party_qualifier, protocol, host, port, username, password_sealed,
-       orders_folder, files_folder, orders_pickup, updated_date)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       orders_folder, files_folder, orders_pickup, host_key, updated_date)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      on conflict (vendor_id) do update set library_party_id = excluded.library_party_id,
        library_party_qualifier = excluded.library_party_qualifier, protocol = excluded.protocol, host = excluded.host,
        port = excluded.port, username = excluded.username, password_sealed = excluded.password_sealed,
        orders_folder = excluded.orders_folder, files_folder = excluded.files_folder,
-       orders_pickup = excluded.orders_pickup, updated_date = excluded.updated_date`,
+       orders_pickup = excluded.orders_pickup, host_key = excluded.host_key, updated_date = excluded.updated_date`,
     [
       vendorId,
       row.library_party_id,
@@ -74,9 +76,29 @@ export async function upsertVendorEdi(tx: Queryable, vendorId: string, row: Omit
       row.orders_folder,
       row.files_folder,
       row.orders_pickup,
+      row.host_key,
       at,
     ],
   );
+}
+
+/**
+ * Records the host key a server offered on the first connection, only while none is expected and
+ * the vendor still points at that server (a change made meanwhile is not overwritten); true when recorded.
+ */
+export async function recordHostKey(
+  db: Queryable,
+  vendorId: string,
+  server: { protocol: string; host: string; port: number },
+  hostKey: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db.query<{ vendor_id: string }>(
+    `update vendor_edi set host_key = $5, updated_date = $6
+     where vendor_id = $1 and host_key is null and protocol = $2 and host = $3 and port = $4 returning vendor_id::text`,
+    [vendorId, server.protocol, server.host, server.port, hostKey, at],
+  );
+  return rows.length > 0;
 }
 
 /** The vendor an identifier names: by its party identifiers, else by its code. */

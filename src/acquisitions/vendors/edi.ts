@@ -1,6 +1,7 @@
 // Rules for a vendor's EDI identity (the party identifiers it writes in an interchange, the
 // library's own identifier as this vendor knows it) and for Carrel reaching the vendor's server
-// (address, login, folders). The password is sealed at rest and never answered or printed.
+// (address, login, folders, the SFTP host key expected). The password is sealed at rest and never
+// answered or printed.
 import { stamp } from '../../db/change-clock.ts';
 import type { Db } from '../../db/types.ts';
 import { fail } from '../../shared/errors.ts';
@@ -31,6 +32,11 @@ export interface ConnectionInput {
   password?: string;
   ordersFolder?: string;
   filesFolder?: string;
+  /**
+   * The SFTP server's host key fingerprint (SHA256:…, as `ssh-keygen -lf` prints it). Absent: the
+   * one kept stays while the server is the same; null: forgotten, the next connection records it.
+   */
+  hostKey?: string | null;
 }
 
 export interface VendorEdiInput {
@@ -49,6 +55,8 @@ export interface Connection {
   passwordSet: boolean;
   ordersFolder: string;
   filesFolder: string;
+  /** The SFTP host key expected; null: the next connection records the one offered. */
+  hostKey: string | null;
 }
 
 export interface VendorEdi {
@@ -113,6 +121,18 @@ function folder(at: string, raw: unknown): string {
   return value;
 }
 
+const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
+
+/** A host key fingerprint as OpenSSH prints it; its base64 padding, if copied, dropped. */
+export function parseHostKey(at: string, raw: unknown): string {
+  const trimmed = typeof raw === 'string' ? raw.trim() : '';
+  // The base64 of 32 bytes ends with one padding character, which OpenSSH leaves out.
+  const value = trimmed.endsWith('=') ? trimmed.slice(0, -1) : trimmed;
+  if (!FINGERPRINT.test(value))
+    throw fail.invalidInput(`${at}: a host key fingerprint as ssh-keygen -lf prints it, SHA256: and 43 base64 characters`);
+  return value;
+}
+
 function host(raw: unknown): string {
   const value = text('connection.host', raw, 253);
   if (!/^[A-Za-z0-9.:-]+$/.test(value)) throw fail.invalidInput('connection.host: a host name or an address');
@@ -151,6 +171,8 @@ export class VendorEdiService {
         throw fail.invalidInput('connection.port: a port number from 1 to 65535');
       if (c.password !== undefined && (typeof c.password !== 'string' || !c.password || c.password.length > 1000))
         throw fail.invalidInput('connection.password: 1 to 1000 characters');
+      if (c.hostKey && c.protocol !== 'sftp')
+        throw fail.invalidInput('connection.hostKey: only an SFTP server has a host key to check');
       connection = {
         protocol: c.protocol,
         host: host(c.host),
@@ -159,6 +181,7 @@ export class VendorEdiService {
         password_sealed: c.password === undefined ? null : this.box.seal(c.password, passwordPurpose(vendorId)),
         orders_folder: folder('connection.ordersFolder', c.ordersFolder) || null,
         files_folder: folder('connection.filesFolder', c.filesFolder) || null,
+        host_key: c.hostKey ? parseHostKey('connection.hostKey', c.hostKey) : null,
       };
     }
     await this.db.transaction(async (tx) => {
@@ -174,14 +197,13 @@ export class VendorEdiService {
       if (library === undefined && connection === undefined && input.ordersPickup === undefined) return;
       const now = await repo.vendorEdi(tx, vendorId);
       // A password given for one server and login is never sent to another: changing any of them
-      // without a new password forgets the one kept.
-      const sameServer =
-        connection &&
-        now?.protocol === connection.protocol &&
-        now.host === connection.host &&
-        now.port === connection.port &&
-        now.username === connection.username;
-      const keptPassword = connection && !connection.password_sealed && sameServer ? now.password_sealed : null;
+      // without a new password forgets the one kept. A host key belongs to the server (address and
+      // port): another server's key is not expected of it.
+      const sameHost =
+        !!connection && !!now && now.protocol === connection.protocol && now.host === connection.host && now.port === connection.port;
+      const sameServer = sameHost && now?.username === connection?.username;
+      const keptPassword = connection && !connection.password_sealed && sameServer ? (now?.password_sealed ?? null) : null;
+      const keptHostKey = c?.hostKey === undefined && sameHost ? (now?.host_key ?? null) : null;
       await repo.upsertVendorEdi(
         tx,
         vendorId,
@@ -198,10 +220,20 @@ export class VendorEdiService {
                 password_sealed: now?.password_sealed ?? null,
                 orders_folder: now?.orders_folder ?? null,
                 files_folder: now?.files_folder ?? null,
+                host_key: now?.host_key ?? null,
               }
             : connection === null
-              ? { protocol: null, host: null, port: null, username: null, password_sealed: null, orders_folder: null, files_folder: null }
-              : { ...connection, password_sealed: connection.password_sealed ?? keptPassword }),
+              ? {
+                  protocol: null,
+                  host: null,
+                  port: null,
+                  username: null,
+                  password_sealed: null,
+                  orders_folder: null,
+                  files_folder: null,
+                  host_key: null,
+                }
+              : { ...connection, password_sealed: connection.password_sealed ?? keptPassword, host_key: connection.host_key ?? keptHostKey }),
         },
         await stamp(tx),
       );
@@ -214,6 +246,15 @@ export class VendorEdiService {
     const trimmed = id.trim();
     if (!trimmed || trimmed.length > 35) return Promise.resolve(undefined);
     return repo.vendorByParty(this.db, /^[\d\s-]+X?$/i.test(trimmed) ? trimmed.replace(/[\s-]/g, '').toUpperCase() : trimmed);
+  }
+
+  /**
+   * Records the host key an SFTP server offered on the first connection (when none was expected),
+   * as OpenSSH's accept-new does; a key set or recorded meanwhile, or a server changed, is kept.
+   */
+  async recordHostKey(vendorId: string, server: { protocol: string; host: string; port: number }, hostKey: string): Promise<boolean> {
+    const key = parseHostKey('hostKey', hostKey);
+    return this.db.transaction(async (tx) => repo.recordHostKey(tx, vendorId, server, key, await stamp(tx)));
   }
 
   /** The connection with its password opened, for Carrel as the vendor server's client; undefined when none is set. */
@@ -242,6 +283,7 @@ function present(ids: repo.PartyIdRow[], row: repo.VendorEdiRow | undefined): Ve
             passwordSet: row.password_sealed !== null,
             ordersFolder: row.orders_folder ?? '',
             filesFolder: row.files_folder ?? '',
+            hostKey: row.host_key,
           }
         : null,
     ordersPickup: row?.orders_pickup ?? false,

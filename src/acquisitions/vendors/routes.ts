@@ -164,6 +164,9 @@ export const VendorEdiSchema = Type.Object(
         passwordSet: Type.Boolean(),
         ordersFolder: Type.String(),
         filesFolder: Type.String(),
+        hostKey: Type.Union([Type.String(), Type.Null()], {
+          description: 'The SFTP host key fingerprint expected (SHA256:…); null: the next connection records the one offered.',
+        }),
       }),
       Type.Null(),
     ]),
@@ -189,6 +192,12 @@ const VendorEdiUpdate = Type.Object(
             password: Type.Optional(Type.String({ maxLength: 1000, description: 'Kept sealed; absent: the one kept stays.' })),
             ordersFolder: Type.Optional(Type.String({ maxLength: 500, description: 'Where Carrel puts orders on the server.' })),
             filesFolder: Type.Optional(Type.String({ maxLength: 500, description: 'Where Carrel fetches responses and invoices.' })),
+            hostKey: Type.Optional(
+              Type.Union([Type.String({ maxLength: 100 }), Type.Null()], {
+                description:
+                  'SFTP only: the server’s host key fingerprint as ssh-keygen -lf prints it (SHA256:…). Absent: the one kept stays while host and port stay; null: the next connection records the one offered.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

@@ -74,6 +74,7 @@ describe(`vendor EDI settings through the API on ${ENGINE}`, () => {
         passwordSet: true,
         ordersFolder: 'in',
         filesFolder: 'out',
+        hostKey: null,
       },
       ordersPickup: false,
     };
@@ -198,6 +199,8 @@ describe(`carrel vendors edi on ${ENGINE}`, () => {
         '--user',
         'lib42',
         '--password-stdin',
+        '--host-key',
+        `SHA256:${'Ab1+/'.repeat(8)}xyz`,
         '--json',
       ],
       env(),
@@ -211,6 +214,7 @@ describe(`carrel vendors edi on ${ENGINE}`, () => {
     ]);
     const shown = await carrel(['vendors', 'edi', 'show', 'bls'], env());
     assert.match(shown.stdout, /sftp:\/\/lib42@edi\.example\.org:22 \(password set\)/);
+    assert.match(shown.stdout, /host key: {7}SHA256:(Ab1\+\/){8}xyz\n/);
     const bad = await carrel(['vendors', 'edi', 'set', 'bls', '--host', 'x.example.org'], env());
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /--protocol, --host and --user/);
