@@ -11,9 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { writeIso2709 } from '../src/marc/iso2709.ts';
 import { readMarc } from '../src/marc/read.ts';
-import { generateRecords } from '../src/generate/catalogue.ts';
+import { runImport, writeRecords } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -26,51 +25,6 @@ const { values: args } = parseArgs({
 const RECORDS = Number(args.records);
 const EMBEDDED_RECORDS = Number(args['embedded-records']);
 const DB = 'carrel_bench_import';
-
-async function runImport(
-  file: string,
-  env: Record<string, string>,
-  extra: string[] = [],
-): Promise<{ seconds: number; peakRssMb: number; cpuSeconds: number; summary: { created: number; updated: number; failed: unknown[] } }> {
-  const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--json', ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  let peakKb = 0;
-  let cpuTicks = 0;
-  const poll = setInterval(() => {
-    try {
-      const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-      // utime and stime (fields 14 and 15, after the command in parentheses), all threads, in ticks of 10 ms.
-      const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpuTicks = Math.max(cpuTicks, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the process has exited
-    }
-  }, 50);
-  const started = performance.now();
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  clearInterval(poll);
-  if (code !== 0) throw new Error(`import exited ${code}: ${out}`);
-  return {
-    seconds: (performance.now() - started) / 1000,
-    peakRssMb: Math.round(peakKb / 1024),
-    cpuSeconds: cpuTicks / 100,
-    summary: JSON.parse(out),
-  };
-}
-
-async function writeRecords(file: string, count: number): Promise<void> {
-  const out = fs.createWriteStream(file);
-  for (const record of generateRecords(1, 1, count))
-    if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  await new Promise<void>((resolve) => out.end(() => resolve()));
-}
 
 function duMb(dir: string): number {
   return Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]) / 1024;

@@ -4,6 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type postgres from 'postgres';
+import { generateRecords } from '../src/generate/catalogue.ts';
+import { writeIso2709 } from '../src/marc/iso2709.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -124,4 +126,54 @@ export async function costPer<T>(
     result,
     cost: { serverUs: per(cpu.server), postgresUs: per(cpu.postgres), selfUs: per(cpu.self), trips: (trips1 - trips0) / n },
   };
+}
+
+/**
+ * `carrel import FILE --json` as the compiled CLI, timed from its start to its exit, with its peak
+ * resident memory and CPU seconds (both its threads) read from /proc while it runs.
+ */
+export async function runImport(
+  file: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+): Promise<{ seconds: number; peakRssMb: number; cpuSeconds: number; summary: { created: number; updated: number; failed: unknown[] } }> {
+  const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--json', ...extra], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  let peakKb = 0;
+  let cpuTicks = 0;
+  const poll = setInterval(() => {
+    try {
+      const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+      // utime and stime (fields 14 and 15, after the command in parentheses), all threads, in ticks of 10 ms.
+      const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuTicks = Math.max(cpuTicks, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the process has exited
+    }
+  }, 50);
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`import exited ${code}: ${out}`);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    peakRssMb: Math.round(peakKb / 1024),
+    cpuSeconds: cpuTicks / 100,
+    summary: JSON.parse(out),
+  };
+}
+
+/** `count` records of `carrel generate` (seed 1), written to `file` as ISO 2709. */
+export async function writeRecords(file: string, count: number): Promise<void> {
+  const out = fs.createWriteStream(file);
+  for (const record of generateRecords(1, 1, count))
+    if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  await new Promise<void>((resolve) => out.end(() => resolve()));
 }
