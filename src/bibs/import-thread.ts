@@ -21,6 +21,15 @@ export type ToMain =
   | { kind: 'file-done' }
   | { kind: 'error'; message: string };
 
+/**
+ * The chunk as bytes of its own. A view posted to a thread takes its whole buffer along: each
+ * piece of a file held in memory (a file received over SFTP) would send the whole file again.
+ * Copied by `new Uint8Array`, since a Buffer's slice() is another view.
+ */
+export function ownBytes(chunk: Uint8Array): Uint8Array {
+  return chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk);
+}
+
 export class ImportThread {
   private readonly worker: Worker;
   private readonly inbox: ToMain[] = [];
@@ -57,7 +66,10 @@ export class ImportThread {
     const chunks = this.chunks;
     if (!chunks || file !== this.file) return;
     chunks.next().then(
-      (next) => this.worker.postMessage((next.done ? { kind: 'end', file } : { kind: 'chunk', file, data: next.value }) satisfies ToWorker),
+      (next) =>
+        this.worker.postMessage(
+          (next.done ? { kind: 'end', file } : { kind: 'chunk', file, data: ownBytes(next.value) }) satisfies ToWorker,
+        ),
       (error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))),
     );
   }
