@@ -118,9 +118,16 @@ interface FileEntry {
   report: { created?: number; items?: { created: number }; reason?: string } | null;
 }
 
-/** The newest file's entry, from GET /v6/files. */
-async function newestFile(server: Server, auth: string): Promise<FileEntry | undefined> {
-  const response = await fetch(`${server.http}/v6/files?limit=1`, { headers: { authorization: auth } });
+/**
+ * The newest file's entry, from GET /v6/files. A poll whose connection was reset (a kept-alive
+ * socket the server closed as it was reused, on a loaded machine) is sent again, a few times.
+ */
+async function newestFile(server: Server, auth: string, tries = 5): Promise<FileEntry | undefined> {
+  const response = await fetch(`${server.http}/v6/files?limit=1`, { headers: { authorization: auth } }).catch((error: unknown) => {
+    if (tries <= 1) throw error;
+    return undefined;
+  });
+  if (!response) return newestFile(server, auth, tries - 1);
   if (!response.ok) throw new Error(`GET /v6/files: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { entries: FileEntry[] }).entries[0];
 }
