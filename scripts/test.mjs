@@ -27,11 +27,12 @@ if (files.length === 0) {
   console.error('no test files match');
   process.exit(1);
 }
-// A test that hangs fails after 3 minutes instead of holding CI; a leaked handle cannot keep the run open.
+// A test that hangs fails after 5 minutes instead of holding CI; a leaked handle cannot keep the run open.
+// (A file of several commands against the embedded engine takes 2 minutes alone, more beside two others.)
 // Test files spend most of their time waiting on databases and child processes, so run a few at once.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=180000', '--test-force-exit', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=300000', '--test-force-exit', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
