@@ -6,9 +6,12 @@ import { fileCommands } from './commands.ts';
 import { FileSchema, fileRoutes } from './routes.ts';
 import { FileService } from './service.ts';
 
+export { listReports, overQuota, quotaRoom, readReport, reportName, reportSize, takeUpload, type Taken } from './account-folders.ts';
 export { FILE_KINDS, type FileKind } from './kinds.ts';
+export { pathOf, place, type Place } from './paths.ts';
 export type { FileOutcome, FileProcessor, FileToProcess, LoadSettings } from './processors.ts';
-export { FileService } from './service.ts';
+export { FileService, type ProcessedFile } from './service.ts';
+export { StoreQueue } from './store-queue.ts';
 
 declare module '../domain.ts' {
   interface Services {

@@ -33,7 +33,7 @@ const ACCOUNT_BYTES = `select coalesce(sum(size + coalesce(octet_length(report::
 
 /**
  * Keeps a file; with `maxAccountBytes`, only when the account's files, this one included, hold no
- * more than that, else nothing. A process stores one file at a time (src/sftp/store-queue.ts);
+ * more than that, else nothing. A process stores one file at a time (src/files/store-queue.ts);
  * two processes storing the same account's files at the same moment may pass it by one file.
  */
 export async function insertFile(

@@ -9,6 +9,7 @@ import type { Db } from '../db/types.ts';
 import type { LoadSettings } from '../files/index.ts';
 import { fail } from '../shared/errors.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
+import { selfSignedCertificate } from '../shared/self-signed.ts';
 import * as repo from './repository.ts';
 
 export interface SftpAccount {
@@ -25,6 +26,9 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const VENDOR = /^[\x21-\x7e]{1,64}$/;
 /** What the server's private host key is sealed for (SecretBox): it opens as nothing else. */
 const HOST_KEY_PURPOSE = 'sftp-host-key:ssh-ed25519';
+/** The FTP door's certificate and key, kept beside the host key (as one sealed JSON value) and sealed for this. */
+const FTPS_CERT = 'ftps-ecdsa-p256';
+const FTPS_CERT_PURPOSE = `ftps-certificate:${FTPS_CERT}`;
 
 const present = (row: repo.SftpAccountRow): SftpAccount => ({
   name: row.name,
@@ -166,6 +170,22 @@ export class SftpAccountService {
       return this.box.open(kept, HOST_KEY_PURPOSE);
     } catch {
       throw new Error('the SFTP host key in the database was sealed with another key: give every server the same CARREL_SECRETS_KEY');
+    }
+  }
+
+  /**
+   * The FTP door's TLS certificate and key when it is given none: made once, self-signed, and kept
+   * in the database as the host key is, so every server shows the same certificate and clients
+   * that pinned it are never asked again.
+   */
+  async ftpsCertificate(): Promise<{ cert: string; key: string }> {
+    const kept =
+      (await repo.hostKey(this.db, FTPS_CERT)) ??
+      (await repo.keepHostKey(this.db, FTPS_CERT, this.box.seal(JSON.stringify(selfSignedCertificate('carrel-ftps')), FTPS_CERT_PURPOSE)));
+    try {
+      return JSON.parse(this.box.open(kept, FTPS_CERT_PURPOSE)) as { cert: string; key: string };
+    } catch {
+      throw new Error('the FTPS certificate in the database was sealed with another key: give every server the same CARREL_SECRETS_KEY');
     }
   }
 

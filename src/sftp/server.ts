@@ -1,5 +1,5 @@
 // The SFTP door (CARREL_SFTP_PORT): SSH with SFTP only. An account logs in with its password or its
-// public key and sees a root holding in/ and out/ (src/sftp/paths.ts). A file written to in/ is
+// public key and sees a root holding in/ and out/ (src/files/paths.ts). A file written to in/ is
 // taken when the client closes it: kept, recognised and processed once (src/files); a connection
 // lost before the close keeps nothing. out/ holds a report per file the account sent that has
 // been processed, NAME.ID.report.json, and, for an account tied to a vendor that collects its
@@ -19,12 +19,11 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
 import { SFTP_LIMITS, type SftpLimits } from '../config.ts';
-import type { FileService } from '../files/index.ts';
+import { StoreQueue, type FileService } from '../files/index.ts';
 import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { AccountHandles } from './account-handles.ts';
 import { SftpSession, type OrderPickup } from './session.ts';
-import { StoreQueue } from './store-queue.ts';
 
 export interface SftpDoor {
   port: number;

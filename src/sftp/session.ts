@@ -1,24 +1,32 @@
-// One SFTP session of an account: its requests answered within the account's tree (paths.ts).
-// Uploads go to in/ only and are spooled to a file of their own until the client closes them;
-// reads come from out/ only, each a report of a file the account sent.
+// One SFTP session of an account: its requests answered within the account's tree
+// (src/files/paths.ts). Uploads go to in/ only and are spooled to a file of their own until the
+// client closes them; reads come from out/ only, each a report of a file the account sent.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
-import type { FileService, ProcessedFile } from '../files/service.ts';
+import {
+  listReports,
+  overQuota,
+  pathOf,
+  place,
+  readReport,
+  reportName,
+  reportSize,
+  quotaRoom,
+  takeUpload,
+  type FileService,
+  type StoreQueue,
+} from '../files/index.ts';
 import { MAX_ACCOUNT_HANDLES, type AccountHandles } from './account-handles.ts';
 import type { SftpAccountService } from './accounts.ts';
-import { pathOf, place } from './paths.ts';
-import type { StoreQueue } from './store-queue.ts';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
 /** Files and directories one session may have open at once. */
 const MAX_HANDLES = 16;
 const TOO_MANY = `at most ${MAX_HANDLES} files and folders open in a session, ${MAX_ACCOUNT_HANDLES} in all of an account's`;
-/** Reports out/ lists at most: the newest. */
-const MAX_REPORTS = 1000;
 /**
  * Requests that read the database a session may have in flight; past it a request fails at once.
  * A client pipelining many would otherwise take the database from every other session.
@@ -72,24 +80,6 @@ function attrs(mode: number, size: number, time = new Date()): ssh2.Attributes {
 function longname(name: string, a: ssh2.Attributes): string {
   const dir = (a.mode & fs.constants.S_IFDIR) !== 0;
   return `${dir ? 'drwxr-xr-x' : '-rw-r--r--'} 1 carrel carrel ${String(a.size).padStart(10)} Jan  1 00:00 ${name}`;
-}
-
-function reportName(file: ProcessedFile): string {
-  return `${file.name}.${file.id}.report.json`;
-}
-
-/** The id a report's name ends with (NAME.ID.report.json). */
-const REPORT_NAME = /\.(\d{1,18})\.report\.json$/;
-
-/** A report file's text before its report: the file it tells of, as one JSON object left open. */
-function reportHead(file: ProcessedFile): string {
-  const { id, name, sha256, size, kind, status, receivedDate, processedDate } = file;
-  return `${JSON.stringify({ id, name, sha256, size, kind, status, receivedDate, processedDate }).slice(0, -1)},"report":`;
-}
-
-/** A report file's size, from its head and the size of the report it holds. */
-function reportSize(file: ProcessedFile): number {
-  return Buffer.byteLength(reportHead(file)) + file.reportBytes + 2;
 }
 
 /** Counts the bytes from `from` to `to` as read (each once, however often it is read). */
@@ -201,19 +191,10 @@ export class SftpSession {
         if (!order) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such order file (one read whole leaves out/)');
         this.sftp.attrs(reqId, attrs(FILE_MODE, order.content.byteLength, order.prepared));
       });
-    return this.report(p.name).then((report) => {
+    return readReport(this.o.files, this.o.account, p.name).then((report) => {
       if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
       this.sftp.attrs(reqId, attrs(FILE_MODE, report.content.length, new Date(report.file.processedDate ?? report.file.receivedDate)));
     });
-  }
-
-  /** One report, read by the id its name ends with: never a listing. */
-  private async report(name: string): Promise<{ file: ProcessedFile; content: Buffer } | undefined> {
-    const id = REPORT_NAME.exec(name)?.[1];
-    if (!id) return undefined;
-    const file = await this.o.files.processed(this.o.account, id);
-    if (!file || reportName(file) !== name) return undefined;
-    return { file, content: Buffer.from(`${reportHead(file)}${file.reportText}}\n`) };
   }
 
   private vendorOf(): Promise<string | null> {
@@ -246,8 +227,7 @@ export class SftpSession {
       const vendor = this.o.orders && (await this.vendorOf());
       if (vendor)
         for (const order of await this.o.orders!.waitingOrders(vendor)) add(order.name, attrs(FILE_MODE, order.size, order.prepared));
-      for (const file of await this.o.files.listProcessed(this.o.account, MAX_REPORTS))
-        add(reportName(file), attrs(FILE_MODE, reportSize(file)));
+      for (const file of await listReports(this.o.files, this.o.account)) add(reportName(file), attrs(FILE_MODE, reportSize(file)));
     }
     const handle = this.newHandle({ type: 'dir', entries, sent: false });
     if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
@@ -281,7 +261,7 @@ export class SftpSession {
       if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
       return void this.sftp.handle(reqId, handle);
     }
-    const report = await this.report(p.name);
+    const report = await readReport(this.o.files, this.o.account, p.name);
     if (!report) return void this.sftp.status(reqId, STATUS_CODE.NO_SUCH_FILE, 'no such report');
     const handle = this.newHandle({ type: 'read', content: report.content });
     if (!handle) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, TOO_MANY);
@@ -289,8 +269,8 @@ export class SftpSession {
   }
 
   private async openUpload(reqId: number, name: string): Promise<void> {
-    const room = this.o.quotaBytes - (await this.o.files.accountBytes(this.o.account));
-    if (room <= 0) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, this.overQuota());
+    const room = await quotaRoom(this.o.files, this.o.account, this.o.quotaBytes);
+    if (room <= 0) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, overQuota(this.o.quotaBytes));
     const spoolFile = path.join(this.o.spool, crypto.randomUUID());
     const upload: Handle = { type: 'upload', name, spoolFile, fd: -1, size: 0, room };
     const handle = this.newHandle(upload);
@@ -316,7 +296,7 @@ export class SftpSession {
       return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     }
     if (h.size + data.length > h.room) {
-      h.failed = this.overQuota();
+      h.failed = overQuota(this.o.quotaBytes);
       this.discard(h);
       return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     }
@@ -346,28 +326,25 @@ export class SftpSession {
     if (h.type !== 'upload') return void this.sftp.status(reqId, STATUS_CODE.OK);
     if (h.failed) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, h.failed);
     try {
-      // An account revoked while it uploaded gets nothing in.
-      if (!(await this.o.accounts.active([this.o.account])).has(this.o.account))
-        return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'this account was revoked');
-      const stored = this.o.stores.run(async () => {
-        const content = fs.readFileSync(h.spoolFile);
-        return this.o.files.receiveWithin(this.o.account, h.name, content, this.o.quotaBytes);
+      const outcome = await takeUpload({
+        files: this.o.files,
+        stores: this.o.stores,
+        account: this.o.account,
+        name: h.name,
+        spoolFile: h.spoolFile,
+        quotaBytes: this.o.quotaBytes,
+        allowed: async () => (await this.o.accounts.active([this.o.account])).has(this.o.account),
+        log: this.o.log,
+        door: 'SFTP',
       });
-      if (!stored)
-        return void this.sftp.status(reqId, STATUS_CODE.FAILURE, 'the server is busy storing other files: send this one again later');
+      if ('taken' in outcome) return void this.sftp.status(reqId, STATUS_CODE.OK);
+      if (outcome.refused === 'revoked') return void this.sftp.status(reqId, STATUS_CODE.PERMISSION_DENIED, 'this account was revoked');
       // Other uploads of the account, stored while this one was written, may have taken its room.
-      const file = await stored;
-      if (!file) return void this.sftp.status(reqId, STATUS_CODE.FAILURE, this.overQuota());
-      this.o.log.info({ file: file.id, name: file.name, kind: file.kind, size: file.size }, 'SFTP file received');
-      this.sftp.status(reqId, STATUS_CODE.OK);
+      if (outcome.refused === 'quota') return void this.sftp.status(reqId, STATUS_CODE.FAILURE, overQuota(this.o.quotaBytes));
+      this.sftp.status(reqId, STATUS_CODE.FAILURE, 'the server is busy storing other files: send this one again later');
     } finally {
       this.discard(h);
     }
-    void this.o.files.processWaiting().catch((error: unknown) => this.o.log.error({ err: error }, 'processing files failed'));
-  }
-
-  private overQuota(): string {
-    return `quota exceeded: this account's files may hold at most ${this.o.quotaBytes} bytes in all (CARREL_SFTP_QUOTA_MB): nothing of this file is kept`;
   }
 
   /** Closes and deletes an upload's spool file. */

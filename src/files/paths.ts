@@ -1,6 +1,6 @@
-// The tree an SFTP account sees: a root holding in/ (where it uploads) and out/ (where it reads
-// reports), and files directly inside them; nothing else exists. A path naming anything else, or
-// going up (`..`) at all, is outside and refused.
+// The tree an account of the file doors (SFTP, FTP) sees: a root holding in/ (where it uploads)
+// and out/ (where it reads reports), and files directly inside them; nothing else exists. A path
+// naming anything else, or going up (`..`) at all, is outside and refused.
 
 export type Place = { at: 'root' } | { at: 'in' | 'out'; name?: string };
 

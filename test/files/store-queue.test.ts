@@ -1,7 +1,7 @@
 // Uploads are stored one at a time per process, with a bounded line of closes waiting.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StoreQueue } from '../../src/sftp/store-queue.ts';
+import { StoreQueue } from '../../src/files/index.ts';
 
 describe('storing uploads one at a time', () => {
   it('runs one store at a time, lets 4 wait, and refuses more', async () => {

@@ -1,6 +1,7 @@
-// Uploads are stored one at a time in a process: storing reads a whole file into memory and sends
-// it as one parameter, so two at once would hold twice that. Closes beyond MAX_WAITING are refused
-// at once rather than held, so that memory and waiting clients stay bounded.
+// Uploads through the file doors (SFTP, FTP) are stored one at a time in a process: storing reads
+// a whole file into memory and sends it as one parameter, so two at once would hold twice that.
+// Uploads ending beyond MAX_WAITING are refused at once rather than held, so that memory and
+// waiting clients stay bounded.
 
 /** Closes that may wait for the one being stored. */
 const MAX_WAITING = 4;
