@@ -70,6 +70,12 @@ export interface Config {
   sftpPort: number | null;
   /** What the SFTP door allows a connection and an upload. */
   sftpLimits: SftpLimits;
+  /** The FTP door's port (README, "SFTP door and files"); null: off. */
+  ftpPort: number | null;
+  /** PEM files of the FTP door's certificate and key; null: one made once and kept in the database. */
+  ftpTls: { certFile: string; keyFile: string } | null;
+  /** What the FTP door allows a connection; an upload's cap is the SFTP door's (CARREL_SFTP_MAX_FILE_MB). */
+  ftpLimits: FtpLimits;
   /** How often the server sends orders to and fetches files from vendors' servers; 0: never (by hand only). */
   ediIntervalMs: number;
 }
@@ -106,6 +112,36 @@ export const SFTP_LIMITS: SftpLimits = {
   maxConnectionsPerAddress: 10,
   maxFileBytes: 64 * 1024 * 1024,
   quotaBytes: 4096 * 1024 * 1024,
+};
+
+export interface FtpLimits {
+  /** A client that has not logged in this long after connecting is closed. */
+  loginTimeoutMs: number;
+  /** A control connection with nothing sent either way for this long, no transfer running, is closed. */
+  idleTimeoutMs: number;
+  /** A data connection not opened, or open with nothing sent either way, for this long is closed and its transfer fails. */
+  dataTimeoutMs: number;
+  /** Connections at once, in all and per client address (IPv6: per /64); data connections are not counted. */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  /** The ports passive data connections listen on (inclusive): what a firewall opens. */
+  passivePorts: { min: number; max: number };
+  /**
+   * Whether logins over plain text are taken (USER and PASS before AUTH TLS, or a data connection
+   * without PROT P). Off unless set: a password and files sent in clear are read by anyone on the way.
+   */
+  allowPlain: boolean;
+}
+
+/** The FTP door's limits when none are set (tests open the door without a Config). */
+export const FTP_LIMITS: FtpLimits = {
+  loginTimeoutMs: 30_000,
+  idleTimeoutMs: 600_000,
+  dataTimeoutMs: 30_000,
+  maxConnections: 100,
+  maxConnectionsPerAddress: 10,
+  passivePorts: { min: 50_000, max: 50_099 },
+  allowPlain: false,
 };
 
 export interface Sip2Limits {
@@ -229,6 +265,18 @@ function tlsFiles(env: Env, certName: string, keyName: string): { certFile: stri
   if (!certFile && !keyFile) return null;
   if (!certFile || !keyFile) throw new ConfigError(`${certName} and ${keyName} go together: set both (PEM files) or neither`);
   return { certFile, keyFile };
+}
+
+/** MIN-MAX, two ports of 1024 to 65535, at most 10,000 apart: a bounded range a firewall can open. */
+function portRange(env: Env, name: string, fallback: { min: number; max: number }): { min: number; max: number } {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(raw);
+  const min = Number(m?.[1]);
+  const max = Number(m?.[2]);
+  if (!m || min < 1024 || max > 65535 || min > max || max - min >= 10_000)
+    throw new ConfigError(`${name} must be MIN-MAX, ports of 1024 to 65535 with MIN <= MAX and at most 10000 of them, got "${raw}"`);
+  return { min, max };
 }
 
 /** 32 bytes, base64: an AES-256 key. */
@@ -377,6 +425,17 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnectionsPerAddress: int(env, 'CARREL_SIP2_MAX_CONNECTIONS_PER_ADDRESS', SIP2_LIMITS.maxConnectionsPerAddress, 1, 100_000),
     },
     ediIntervalMs: int(env, 'CARREL_EDI_INTERVAL_MS', 0, 0, 7 * 86_400_000),
+    ftpPort: env.CARREL_FTP_PORT ? int(env, 'CARREL_FTP_PORT', 0, 1, 65535) : null,
+    ftpTls: tlsFiles(env, 'CARREL_FTP_TLS_CERT', 'CARREL_FTP_TLS_KEY'),
+    ftpLimits: {
+      loginTimeoutMs: int(env, 'CARREL_FTP_LOGIN_TIMEOUT_MS', FTP_LIMITS.loginTimeoutMs, 100, 3_600_000),
+      idleTimeoutMs: int(env, 'CARREL_FTP_IDLE_TIMEOUT_MS', FTP_LIMITS.idleTimeoutMs, 1000, 86_400_000),
+      dataTimeoutMs: int(env, 'CARREL_FTP_DATA_TIMEOUT_MS', FTP_LIMITS.dataTimeoutMs, 100, 3_600_000),
+      maxConnections: int(env, 'CARREL_FTP_MAX_CONNECTIONS', FTP_LIMITS.maxConnections, 1, 100_000),
+      maxConnectionsPerAddress: int(env, 'CARREL_FTP_MAX_CONNECTIONS_PER_ADDRESS', FTP_LIMITS.maxConnectionsPerAddress, 1, 100_000),
+      passivePorts: portRange(env, 'CARREL_FTP_PASSIVE_PORTS', FTP_LIMITS.passivePorts),
+      allowPlain: bool(env, 'CARREL_FTP_ALLOW_PLAIN', FTP_LIMITS.allowPlain),
+    },
     sftpPort: env.CARREL_SFTP_PORT ? int(env, 'CARREL_SFTP_PORT', 0, 1, 65535) : null,
     sftpLimits: {
       loginTimeoutMs: int(env, 'CARREL_SFTP_LOGIN_TIMEOUT_MS', SFTP_LIMITS.loginTimeoutMs, 100, 3_600_000),

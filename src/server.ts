@@ -17,6 +17,7 @@ import { startSqlDoor } from './sql/wire/start.ts';
 import { servePatronApi } from './patron-api/index.ts';
 import { openSipDoor } from './sip2/server.ts';
 import { openSftpDoor } from './sftp/index.ts';
+import { openFtpDoor } from './ftp/index.ts';
 import { VERSION_STRING } from './version.ts';
 
 function fail(message: string): never {
@@ -48,6 +49,7 @@ interface OpenDoors {
   sqlPort?: number;
   sip2Port?: number;
   sftpPort?: number;
+  ftpPort?: number;
 }
 
 /**
@@ -82,6 +84,7 @@ function banner(config: Config, address: string, demo: number, doors: OpenDoors)
     ...(doors.sqlPort ? [`  SQL:       postgres://LOGIN@${host}:${doors.sqlPort}/carrel (logins: npx carrel sql users create NAME)`] : []),
     ...(doors.sip2Port ? [`  SIP2:      ${host}:${doors.sip2Port} (accounts: npx carrel sip accounts create NAME --institution ID)`] : []),
     ...(doors.sftpPort ? [`  SFTP:      sftp -P ${doors.sftpPort} NAME@${host} (accounts: npx carrel sftp accounts create NAME)`] : []),
+    ...(doors.ftpPort ? [`  FTP:       lftp -p ${doors.ftpPort} -u NAME ${host} (FTPS, AUTH TLS; the SFTP door's accounts)`] : []),
     '',
   ].join('\n');
 }
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
+  const ftpTls = config.ftpTls ? readTlsFiles(config.ftpTls, 'CARREL_FTP_TLS_CERT', 'CARREL_FTP_TLS_KEY') : undefined;
   const sipTls = config.sip2Tls ? readTlsFiles(config.sip2Tls, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY') : undefined;
   const db = await openServerDb(config).catch((error: unknown) => {
     if (error instanceof DataDirBusyError) {
@@ -187,6 +191,25 @@ async function main(): Promise<void> {
           limits: config.sftpLimits,
         });
   if (sftpDoor) app.log.info({ port: sftpDoor.port }, 'SFTP clients connect here');
+  const ftpDoor =
+    config.ftpPort === null || !state.schemaReady
+      ? undefined
+      : await openFtpDoor({
+          accounts: services.sftpAccounts,
+          files: services.files,
+          host: config.host,
+          port: config.ftpPort,
+          log: app.log,
+          limits: config.ftpLimits,
+          maxFileBytes: config.sftpLimits.maxFileBytes,
+          quotaBytes: config.sftpLimits.quotaBytes,
+          tls: ftpTls,
+        });
+  if (ftpDoor)
+    app.log.info(
+      { port: ftpDoor.port, passivePorts: config.ftpLimits.passivePorts, allowPlain: config.ftpLimits.allowPlain },
+      'FTP clients connect here',
+    );
   // Files waiting, and files whose process died while processing them (their lease ran out), are
   // processed here; each is claimed by one process only.
   const fileProcessing = new Periodic('file processing', state, app.log, 30_000, () => services.files.processWaiting());
@@ -221,6 +244,7 @@ async function main(): Promise<void> {
         await sqlDoor?.close();
         await sipDoor?.close();
         await sftpDoor?.close();
+        await ftpDoor?.close();
         await fileProcessing.stop();
         await ediTransport.stop();
         await supervisor.stop();
@@ -258,6 +282,7 @@ async function main(): Promise<void> {
       sqlPort: sqlDoor?.port,
       sip2Port: sipDoor?.port,
       sftpPort: sftpDoor?.port,
+      ftpPort: ftpDoor?.port,
     }) + '\n',
   );
 }

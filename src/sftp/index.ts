@@ -6,9 +6,10 @@ import { SecretBox } from '../shared/secret-box.ts';
 import { SftpAccountService } from './accounts.ts';
 import { sftpCommands } from './commands.ts';
 
+export type { SftpAccountService } from './accounts.ts';
+export { watchRevoked } from './revoked-watch.ts';
 export { openSftpDoor, type SftpDoor } from './server.ts';
 export type { OrderPickup } from './session.ts';
-export type { SftpAccountService } from './accounts.ts';
 
 declare module '../domain.ts' {
   interface Services {

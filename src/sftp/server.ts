@@ -23,6 +23,7 @@ import { StoreQueue, type FileService } from '../files/index.ts';
 import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
 import type { SftpAccountService } from './accounts.ts';
 import { AccountHandles } from './account-handles.ts';
+import { watchRevoked } from './revoked-watch.ts';
 import { SftpSession, type OrderPickup } from './session.ts';
 
 export interface SftpDoor {
@@ -35,9 +36,6 @@ export interface SftpDoor {
  * MaxAuthTries: past them it is closed, so that trying keys or passwords costs a new connection.
  */
 const MAX_AUTH_ATTEMPTS = 6;
-
-/** How often the door looks for sessions of accounts revoked meanwhile (by any process). */
-const REVOKED_CHECK_MS = 5_000;
 
 export async function openSftpDoor(o: {
   accounts: SftpAccountService;
@@ -176,26 +174,15 @@ export async function openSftpDoor(o: {
   });
   server.on('error', (error) => o.log.warn({ err: error }, 'SFTP door error'));
 
-  const revokedCheck = setInterval(() => {
-    const names = [...new Set(sessions.values())];
-    if (names.length === 0) return;
-    o.accounts.active(names).then(
-      (active) => {
-        for (const [client, name] of sessions) {
-          if (active.has(name)) continue;
-          o.log.info({ account: name }, 'SFTP session ended: its account was revoked');
-          client.end();
-        }
-      },
-      () => undefined,
-    );
-  }, REVOKED_CHECK_MS);
-  revokedCheck.unref();
+  const stopRevokedCheck = watchRevoked(o.accounts, sessions, (client, name) => {
+    o.log.info({ account: name }, 'SFTP session ended: its account was revoked');
+    client.end();
+  });
 
   return {
     port: (server.address() as net.AddressInfo).port,
     async close() {
-      clearInterval(revokedCheck);
+      stopRevokedCheck();
       gate.destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(spool, { recursive: true, force: true });
