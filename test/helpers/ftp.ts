@@ -92,7 +92,6 @@ export function ftplibLive(
 /** A basic-ftp client logged in to the door, over FTPS (its certificate not checked) or plain. */
 export async function basicFtp(port: number, login: { name: string; password: string }, secure: boolean): Promise<Client> {
   const client = new Client(20_000);
-  client.ftp.verbose = !!process.env.DBG_FTP;
   await client.access({
     host: '127.0.0.1',
     port,
