@@ -42,8 +42,8 @@ describe(`the FTP door with ftplib and basic-ftp, on ${ENGINE}`, () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-ftp-test-'));
     t = await createTestApp({ CARREL_DATA_DIR: dir });
     vendor = await t.services.sftpAccounts.create('vendor-f', { vendor: 'VF', items: false });
-    secure = await openTestFtpDoor(t, {}, MAX_BYTES);
-    plain = await openTestFtpDoor(t, { allowPlain: true }, MAX_BYTES);
+    secure = await openTestFtpDoor(t, {}, { maxFileBytes: MAX_BYTES });
+    plain = await openTestFtpDoor(t, { allowPlain: true }, { maxFileBytes: MAX_BYTES });
   });
   after(async () => {
     await secure?.close();

@@ -104,7 +104,11 @@ export async function basicFtp(port: number, login: { name: string; password: st
 }
 
 /** The FTP door of a test app on a free port of 127.0.0.1, logging nothing. */
-export function openTestFtpDoor(t: TestApp, limits: Partial<FtpLimits>, maxFileBytes?: number): Promise<FtpDoor> {
+export function openTestFtpDoor(
+  t: TestApp,
+  limits: Partial<FtpLimits>,
+  caps: { maxFileBytes?: number; quotaBytes?: number } = {},
+): Promise<FtpDoor> {
   return openFtpDoor({
     accounts: t.services.sftpAccounts,
     files: t.services.files,
@@ -112,6 +116,6 @@ export function openTestFtpDoor(t: TestApp, limits: Partial<FtpLimits>, maxFileB
     port: 0,
     log: pino({ level: 'silent' }),
     limits: { passivePorts: { min: 40_000, max: 49_999 }, ...limits },
-    maxFileBytes,
+    ...caps,
   });
 }
