@@ -1,6 +1,7 @@
 // One SFTP session of an account: its requests answered within the account's tree
 // (src/files/paths.ts). Uploads go to in/ only and are spooled to a file of their own until the
-// client closes them; reads come from out/ only, each a report of a file the account sent.
+// client closes them; reads come from out/ only: a report of each file the account sent, and the
+// orders waiting for the account's vendor to collect them.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
