@@ -77,7 +77,9 @@ const LineItemInput = Type.Object(
     quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_QUANTITY, description: 'Copies; default 1.' })),
     useTax: Type.Optional(Type.Boolean({ description: 'Use tax applies to this line; default: true when the invoice has a useTaxCode.' })),
     tax: Type.Optional(
-      moneyInput('The vendor’s tax on this line, when it states each line’s (a line without: 0); absent on every line: the invoice’s tax is shared out'),
+      moneyInput(
+        'The vendor’s tax on this line, when it states each line’s (a line without: 0); absent on every line: the invoice’s tax is shared out',
+      ),
     ),
     note: Type.Optional(Type.String({ maxLength: 500 })),
     bibId: Type.Optional(Type.String({ maxLength: 20, description: 'The bib this line buys, when known.' })),

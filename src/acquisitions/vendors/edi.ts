@@ -171,8 +171,7 @@ export class VendorEdiService {
         throw fail.invalidInput('connection.port: a port number from 1 to 65535');
       if (c.password !== undefined && (typeof c.password !== 'string' || !c.password || c.password.length > 1000))
         throw fail.invalidInput('connection.password: 1 to 1000 characters');
-      if (c.hostKey && c.protocol !== 'sftp')
-        throw fail.invalidInput('connection.hostKey: only an SFTP server has a host key to check');
+      if (c.hostKey && c.protocol !== 'sftp') throw fail.invalidInput('connection.hostKey: only an SFTP server has a host key to check');
       connection = {
         protocol: c.protocol,
         host: host(c.host),
@@ -233,7 +232,11 @@ export class VendorEdiService {
                   files_folder: null,
                   host_key: null,
                 }
-              : { ...connection, password_sealed: connection.password_sealed ?? keptPassword, host_key: connection.host_key ?? keptHostKey }),
+              : {
+                  ...connection,
+                  password_sealed: connection.password_sealed ?? keptPassword,
+                  host_key: connection.host_key ?? keptHostKey,
+                }),
         },
         await stamp(tx),
       );

@@ -235,14 +235,11 @@ describe(`an order's EDI round trip with a vendor's SFTP server, on ${ENGINE}`, 
     assert.deepEqual(fetched.files.map((f) => f.name).sort(), ['I6001.EDI', 'I6002.EDI', 'R5001.EDI']);
     const files = (await api.get('/v6/files?limit=10')).json().entries as FileEntry[];
     const byName = new Map(files.map((f) => [f.name, f]));
-    assert.deepEqual(
-      [...byName].map(([name, f]) => [name, f.kind, f.status]).sort(),
-      [
-        ['I6001.EDI', 'edifact-invoic', 'loaded'],
-        ['I6002.EDI', 'edifact-invoic', 'refused'],
-        ['R5001.EDI', 'edifact-ordrsp', 'loaded'],
-      ],
-    );
+    assert.deepEqual([...byName].map(([name, f]) => [name, f.kind, f.status]).sort(), [
+      ['I6001.EDI', 'edifact-invoic', 'loaded'],
+      ['I6002.EDI', 'edifact-invoic', 'refused'],
+      ['R5001.EDI', 'edifact-ordrsp', 'loaded'],
+    ]);
     const refusal = byName.get('I6002.EDI')!.report.messages![0]!;
     assert.equal(refusal.status, 'refused');
     assert.match(refusal.reason!, /USD.*ukbks.*GBP/);
