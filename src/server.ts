@@ -19,6 +19,7 @@ import { openSipDoor } from './sip2/server.ts';
 import { openSftpDoor } from './sftp/index.ts';
 import { openFtpDoor } from './ftp/index.ts';
 import { VERSION_STRING } from './version.ts';
+import { listen } from './shared/listen.ts';
 
 function fail(message: string): never {
   process.stderr.write(`carrel: ${message}\n`);
@@ -270,10 +271,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   if (patronApiServer) {
-    await new Promise<void>((resolve, reject) => {
-      patronApiServer.once('error', reject);
-      patronApiServer.listen(config.patronApi.port!, config.host, () => resolve());
-    });
+    await listen(patronApiServer, config.patronApi.port!, config.host);
     app.log.info({ port: config.patronApi.port }, 'the Patron API answers on its own port too');
   }
   process.stderr.write(

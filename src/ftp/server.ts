@@ -30,6 +30,7 @@ import { StoreQueue, type FileService } from '../files/index.ts';
 import { ConnectionGate, RefusalLog } from '../shared/connection-gate.ts';
 import { watchRevoked, type SftpAccountService } from '../sftp/index.ts';
 import { FtpSession } from './session.ts';
+import { listen } from '../shared/listen.ts';
 
 export interface FtpDoor {
   port: number;
@@ -114,10 +115,7 @@ export async function openFtpDoor(o: {
     session.start();
   });
   gate.guard(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
-  });
+  const port = await listen(server, o.port, o.host);
   server.on('error', (error) => o.log.warn({ err: error }, 'FTP door error'));
 
   const stopRevokedCheck = watchRevoked(o.accounts, sessions, (session, name) => {
@@ -127,7 +125,7 @@ export async function openFtpDoor(o: {
   });
 
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port,
     async close() {
       stopRevokedCheck();
       gate.destroyAll();

@@ -25,6 +25,7 @@ import type { SftpAccountService } from './accounts.ts';
 import { AccountHandles } from './account-handles.ts';
 import { watchRevoked } from './revoked-watch.ts';
 import { SftpSession, type OrderPickup } from './session.ts';
+import { listen } from '../shared/listen.ts';
 
 export interface SftpDoor {
   port: number;
@@ -168,10 +169,7 @@ export async function openSftpDoor(o: {
     ssh.injectSocket(socket);
   });
   gate.guard(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
-  });
+  const port = await listen(server, o.port, o.host);
   server.on('error', (error) => o.log.warn({ err: error }, 'SFTP door error'));
 
   const stopRevokedCheck = watchRevoked(o.accounts, sessions, (client, name) => {
@@ -180,7 +178,7 @@ export async function openSftpDoor(o: {
   });
 
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port,
     async close() {
       stopRevokedCheck();
       gate.destroyAll();

@@ -16,6 +16,7 @@ import { SIP2_LIMITS, type Sip2Limits } from '../config.ts';
 import { ConnectionGate, drained, RefusalLog } from '../shared/connection-gate.ts';
 import type { SessionServices } from './context.ts';
 import { SipSession } from './session.ts';
+import { listen } from '../shared/listen.ts';
 
 export interface SipDoor {
   port: number;
@@ -143,12 +144,9 @@ export async function openSipDoor(o: {
     socket.destroy();
   });
   gate.guard(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
-  });
+  const port = await listen(server, o.port, o.host);
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port,
     async close() {
       gate.destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));

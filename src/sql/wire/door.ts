@@ -10,6 +10,7 @@ import { SQL_CONNECTION_LIMITS } from '../../config.ts';
 import { ConnectionGate, endSoon, RefusalLog } from '../../shared/connection-gate.ts';
 import { WireConnection, type ClientSession, type LoginPlaces, type PortShared } from './connection.ts';
 import { backend } from './messages.ts';
+import { listen } from '../../shared/listen.ts';
 
 export type { ClientSession } from './connection.ts';
 
@@ -96,13 +97,9 @@ export async function openWireDoor(o: DoorOptions): Promise<WireDoor> {
 
   gate.guard(server);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
-  });
-  const address = server.address() as net.AddressInfo;
+  const port = await listen(server, o.port, o.host);
   return {
-    port: address.port,
+    port,
     async close() {
       gate.destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
