@@ -82,7 +82,8 @@ export function shapeOf(input: unknown, refs: SchemaRefs): Shape {
       return { kind: 'object', members: [...members.values()], ...base };
     }
     if (real.length === 1) return { ...real[0]!, ...base, refName: refName ?? real[0]!.refName };
-    if (real.every((s) => s.kind === 'scalar')) return { kind: 'scalar', type: scalarOf(real.map((s) => (s.kind === 'scalar' ? s.type : 'any'))), ...base };
+    if (real.every((s) => s.kind === 'scalar'))
+      return { kind: 'scalar', type: scalarOf(real.map((s) => (s.kind === 'scalar' ? s.type : 'any'))), ...base };
     return { kind: 'scalar', type: 'any', ...base };
   }
   const types = typesOf(schema);
@@ -107,4 +108,3 @@ function isNullOnly(schema: unknown, refs: SchemaRefs): boolean {
   const types = typesOf(plain);
   return types.length === 1 && types[0] === 'null';
 }
-

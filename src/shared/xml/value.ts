@@ -39,7 +39,8 @@ export function valueFromXml(element: XmlElement, schema: unknown, refs: SchemaR
       for (const child of element.children) {
         const member = shape.members.find((m) => m.name === child.name);
         const where = `${path}.${child.name}`;
-        if (!member) throw new XmlValueError(where, `is not an element of ${element.name}; it has ${shape.members.map((m) => m.name).join(', ')}`);
+        if (!member)
+          throw new XmlValueError(where, `is not an element of ${element.name}; it has ${shape.members.map((m) => m.name).join(', ')}`);
         const memberShape = shapeOf(member.schema, refs);
         if (memberShape.kind === 'array') {
           const list = (result[child.name] ??= []) as unknown[];

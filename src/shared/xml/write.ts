@@ -8,6 +8,7 @@ export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 // Characters XML 1.0 cannot carry at all (C0 controls but tab, newline and return; lone
 // surrogates; U+FFFE/U+FFFF) become U+FFFD rather than making the document unreadable.
+// eslint-disable-next-line no-control-regex -- these control characters are exactly what must be matched
 const NOT_XML = /[\0-\x08\v\f\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 const SPECIAL = /[&<>"]/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -38,7 +39,15 @@ export function writeXml(name: string, value: unknown, schema: unknown, refs: Sc
 // Deep enough for every answer Carrel has; a deeper value is a bug (a cycle), not data.
 const MAX_DEPTH = 64;
 
-function writeElement(parts: string[], name: string, value: unknown, schema: unknown, refs: SchemaRefs, depth: number, attributes = ''): void {
+function writeElement(
+  parts: string[],
+  name: string,
+  value: unknown,
+  schema: unknown,
+  refs: SchemaRefs,
+  depth: number,
+  attributes = '',
+): void {
   if (depth > MAX_DEPTH) throw new Error(`XML writer: <${name}> is nested deeper than ${MAX_DEPTH}`);
   if (value === undefined) return;
   if (value === null) {
@@ -76,6 +85,6 @@ function writeElement(parts: string[], name: string, value: unknown, schema: unk
     return;
   }
   // A scalar, or a value whose schema allows anything: objects and arrays there are written as JSON text.
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
   parts.push(text === '' ? `<${name}${attributes}/>` : `<${name}${attributes}>${escapeXmlText(text)}</${name}>`);
 }

@@ -81,7 +81,9 @@ function element(name: string, shape: Shape, context: Context, occurrence: strin
 
 function complexType(shape: Shape, context: Context, nameAttribute: string): string {
   if (shape.kind === 'object') {
-    const members = shape.members.map((member) => element(member.name, shapeOf(member.schema, context.refs), context, member.required ? '' : occurs('0', '')));
+    const members = shape.members.map((member) =>
+      element(member.name, shapeOf(member.schema, context.refs), context, member.required ? '' : occurs('0', '')),
+    );
     return `<xs:complexType${nameAttribute}><xs:sequence>${members.join('')}</xs:sequence></xs:complexType>`;
   }
   if (shape.kind === 'map') {
