@@ -48,6 +48,7 @@ import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
 import { loggedPath } from './http/logged-path.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
+import { installXmlAnswers, XML_SCHEMA_PATH } from './http/xml-answers.ts';
 import { clientErrorHandler, connectionLimits, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import type { App } from './http/types.ts';
@@ -232,6 +233,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   installTolerance(app);
   installAccessControl(app, { auth: services.auth, state, openPrefixes: [DOCS_PREFIX] });
   installCommonAnswers(app); // after access control, whose hook completes each route's access
+  installXmlAnswers(app);
   app.addSchema(ErrorBodySchema);
   await app.register(formbody);
   // MARC in request bodies (POST/PUT /bibs): MARC-in-JSON is JSON; MARCXML arrives as text and
@@ -248,7 +250,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
         title: 'Carrel API',
         version: VERSION_STRING,
         description:
-          'Library services platform REST API, compatible with the Sierra REST API (v5 and v6). Every path is also served under /v5 and under the /iii/sierra-api prefix.',
+          'Library services platform REST API, compatible with the Sierra REST API (v5 and v6). Every path is also served under /v5 and under the /iii/sierra-api prefix. ' +
+          `The record resources also answer XML (Accept: application/xml); its XML Schema is at ${XML_SCHEMA_PATH}.`,
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' } } },
     },

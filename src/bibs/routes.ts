@@ -16,10 +16,25 @@ import { writeIso2709 } from '../marc/iso2709.ts';
 import { toMarcInJson } from '../marc/marc-in-json.ts';
 import { toMarcXml } from '../marc/marcxml.ts';
 import { marcProblem } from '../marc/validate.ts';
-import { ApiError } from '../http/errors.ts';
+import { errors } from '../http/errors.ts';
+import { negotiate } from '../http/negotiate.ts';
+import { varyOnAccept } from '../http/xml-answers.ts';
 
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const CodeValue = Type.Object({ code: Type.String(), value: Type.String() });
+// The members a varField has (var-fields.ts writes them): named, so that the XML answer carries
+// them as elements; a control field has content, a data field its indicators and subfields.
+const BibVarField = Type.Object(
+  {
+    fieldTag: Type.String(),
+    marcTag: Type.String(),
+    ind1: Type.Optional(Type.String()),
+    ind2: Type.Optional(Type.String()),
+    content: Type.Optional(Type.String()),
+    subfields: Type.Optional(Type.Array(Type.Object({ tag: Type.String(), content: Type.String() }, { additionalProperties: false }))),
+  },
+  { additionalProperties: false },
+);
 // A property for each of BIB_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
 export const BibSchema = Type.Object(
   {
@@ -36,7 +51,7 @@ export const BibSchema = Type.Object(
     country: Type.Optional(CodeName),
     normTitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     normAuthor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    varFields: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    varFields: Type.Optional(Type.Array(BibVarField)),
     orders: Type.Optional(
       Type.Array(
         Type.Object({
@@ -71,6 +86,16 @@ const ListQuery = Type.Object(
 );
 const IdParams = Type.Object({ id: Type.String() });
 const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false });
+/** What GET /bibs/{id}/marc writes, the default first. */
+const MARC_TYPES = [
+  'application/json',
+  'application/marc-in-json',
+  'application/marc+xml',
+  'application/marc-xml',
+  'application/xml',
+  'text/xml',
+  'application/marc',
+] as const;
 const MarcBody = Type.Unknown({
   description:
     'One MARC-in-JSON record {"leader": …, "fields": […]}, or {"marc": <MARC-in-JSON>, "suppressed": false}; MARCXML or ISO 2709 by Content-Type. A body with more than one record is refused (400).',
@@ -80,7 +105,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
   app.get(
     '/bibs',
     {
-      config: { access: access.need('Bibs_Read') },
+      config: { access: access.need('Bibs_Read'), xml: 'bibs' },
       schema: {
         summary: 'List or harvest bibs',
         tags: ['bibs'],
@@ -110,7 +135,7 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
   app.get(
     '/bibs/:id',
     {
-      config: { access: access.need('Bibs_Read') },
+      config: { access: access.need('Bibs_Read'), xml: 'bib' },
       schema: {
         summary: 'Get a bib',
         tags: ['bibs'],
@@ -150,42 +175,37 @@ export function bibRoutes(app: App, bibs: BibService, publicBaseUrl: string | un
       schema: {
         summary: 'A bib’s MARC record',
         description:
-          'By Accept: application/marc-in-json (default, also application/json), application/marc-xml (also application/xml), application/marc (ISO 2709, UTF-8).',
+          'By Accept (q values and order respected): application/marc-in-json (default, also application/json), application/marc+xml (MARCXML; also application/marc-xml, application/xml, text/xml), application/marc (ISO 2709, UTF-8); 406 for anything else.',
         tags: ['bibs'],
         params: IdParams,
+        produces: [...MARC_TYPES],
+        response: { 200: Type.Unknown({ description: 'The record, in the format asked for.' }), 404: errorRef, 406: errorRef },
       },
     },
     async (request, reply) => {
+      varyOnAccept(reply);
+      const type = negotiate(request.headers.accept, MARC_TYPES);
+      if (type === undefined) {
+        throw errors.notAcceptable('Accept must allow application/marc-in-json, application/marc+xml or application/marc');
+      }
       const record = await bibs.marc(parseRecordId('id', request.params.id));
-      const accept = request.headers.accept ?? '*/*';
-      const wants = (type: string) => accept.split(',').some((part) => part.trim().split(';')[0] === type);
-      if (wants('application/marc')) {
+      if (type === 'application/marc') {
         // Every write checks this now; a record kept before it did may still not fit ISO 2709's
         // lengths, and is better refused than written with its lengths zeroed.
         const why = marcProblem(record);
-        if (why !== undefined)
-          throw new ApiError(
-            108,
-            406,
-            'Invalid parameter',
-            `this record cannot be written as ISO 2709 (${why}): ask for application/marc-xml or application/marc-in-json`,
+        if (why !== undefined) {
+          throw errors.notAcceptable(
+            `this record cannot be written as ISO 2709 (${why}): ask for application/marc+xml or application/marc-in-json`,
           );
+        }
         return reply.type('application/marc').send(Buffer.from(writeIso2709(record)));
       }
-      if (wants('application/marc-xml') || wants('application/xml') || wants('text/xml')) {
-        return reply.type('application/marc-xml; charset=utf-8').send(`<?xml version="1.0" encoding="UTF-8"?>\n${toMarcXml(record)}\n`);
-      }
-      if (wants('application/marc-in-json') || wants('application/json') || wants('*/*') || wants('application/*')) {
+      if (type === 'application/json' || type === 'application/marc-in-json') {
         return reply
-          .type(wants('application/marc-in-json') ? 'application/marc-in-json' : 'application/json; charset=utf-8')
+          .type(type === 'application/json' ? 'application/json; charset=utf-8' : type)
           .send(JSON.stringify(toMarcInJson(record)));
       }
-      throw new ApiError(
-        108,
-        406,
-        'Invalid parameter',
-        'Accept must be application/marc-in-json, application/marc-xml or application/marc',
-      );
+      return reply.type(`${type}; charset=utf-8`).send(`<?xml version="1.0" encoding="UTF-8"?>\n${toMarcXml(record)}\n`);
     },
   );
 

@@ -121,7 +121,7 @@ export function holdRoutes(
   app.get(
     '/patrons/holds',
     {
-      config: { access: access.need('Patrons_Holds_Read') },
+      config: { access: access.need('Patrons_Holds_Read'), xml: 'holds' },
       schema: { summary: 'List all holds', ...sec, querystring: ListQuery, response: { 200: HoldList } },
     },
     async (request) => {
@@ -135,7 +135,7 @@ export function holdRoutes(
   app.get(
     '/patrons/holds/:holdId',
     {
-      config: { access: access.need('Patrons_Holds_Read') },
+      config: { access: access.need('Patrons_Holds_Read'), xml: 'hold' },
       schema: {
         summary: 'Get a hold, in any state',
         ...sec,
@@ -184,7 +184,7 @@ export function holdRoutes(
   app.get(
     '/patrons/:id/holds',
     {
-      config: { access: access.need('Patrons_Holds_Read') },
+      config: { access: access.need('Patrons_Holds_Read'), xml: 'holds' },
       schema: {
         summary: "List a patron's holds",
         ...sec,

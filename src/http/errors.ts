@@ -76,4 +76,6 @@ export const errors = {
   notRunning: (d: string) => new ApiError(117, 404, 'Service not running', d),
   invalidScheme: (d: string) => new ApiError(121, 400, 'Invalid authorization scheme', d),
   unsupportedMediaType: (d: string) => new ApiError(126, 415, 'Request validation failed', d),
+  /** An Accept header that allows none of what the route can write. */
+  notAcceptable: (d: string) => new ApiError(108, 406, 'Invalid parameter', d),
 };

@@ -125,7 +125,7 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
   app.get(
     '/items',
     {
-      config: { access: access.need('Items_Read') },
+      config: { access: access.need('Items_Read'), xml: 'items' },
       schema: {
         summary: 'List items',
         tags: ['items'],
@@ -180,7 +180,7 @@ export function itemRoutes(app: App, items: ItemService, publicBaseUrl: string |
   app.get(
     '/items/:id',
     {
-      config: { access: access.need('Items_Read') },
+      config: { access: access.need('Items_Read'), xml: 'item' },
       schema: {
         summary: 'Get an item',
         tags: ['items'],

@@ -206,7 +206,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
   app.get(
     '/patrons',
     {
-      config: { access: access.need('Patrons_Read') },
+      config: { access: access.need('Patrons_Read'), xml: 'patrons' },
       schema: { summary: 'List or harvest patrons', ...sec, querystring: ListQuery, response: { 200: PatronList } },
     },
     async (request) => {
@@ -220,7 +220,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
   app.get(
     '/patrons/find',
     {
-      config: { access: access.need('Patrons_Read') },
+      config: { access: access.need('Patrons_Read'), xml: 'patron' },
       schema: {
         summary: "Find the one patron with a barcode, or with a varField's content",
         ...sec,
@@ -265,7 +265,7 @@ export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: st
   app.get(
     '/patrons/:id',
     {
-      config: { access: access.need('Patrons_Read') },
+      config: { access: access.need('Patrons_Read'), xml: 'patron' },
       schema: {
         summary: 'Get a patron',
         ...sec,

@@ -296,7 +296,7 @@ describe(`MARC through the API and through import on ${ENGINE}`, () => {
     assert.equal(binary.json().code, 108);
     assert.equal(
       binary.json().description,
-      'this record cannot be written as ISO 2709 (the record is 100000 bytes; ISO 2709 allows at most 99,999): ask for application/marc-xml or application/marc-in-json',
+      'this record cannot be written as ISO 2709 (the record is 100000 bytes; ISO 2709 allows at most 99,999): ask for application/marc+xml or application/marc-in-json',
     );
     assert.equal((await get('application/marc-in-json')).statusCode, 200);
     assert.equal((await get('application/marc-xml')).statusCode, 200);

@@ -146,7 +146,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
   app.get(
     '/invoices',
     {
-      config: { access: access.need('Invoices_Read') },
+      config: { access: access.need('Invoices_Read'), xml: 'invoices' },
       schema: {
         summary: 'List or harvest invoices',
         tags: ['invoices'],
@@ -187,7 +187,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
   app.get(
     '/invoices/:id',
     {
-      config: { access: access.need('Invoices_Read') },
+      config: { access: access.need('Invoices_Read'), xml: 'invoice' },
       schema: {
         summary: 'Get an invoice',
         tags: ['invoices'],
@@ -207,7 +207,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
   app.get(
     '/invoices/:id/lineItems',
     {
-      config: { access: access.need('Invoices_Read') },
+      config: { access: access.need('Invoices_Read'), xml: 'lineItems' },
       schema: {
         summary: 'An invoice’s line items, in line order',
         tags: ['invoices'],
@@ -229,7 +229,7 @@ export function invoiceRoutes(app: App, invoices: InvoiceService, publicBaseUrl:
   app.get(
     '/invoices/lineItems/:id',
     {
-      config: { access: access.need('Invoices_Read') },
+      config: { access: access.need('Invoices_Read'), xml: 'lineItem' },
       schema: {
         summary: 'Get a line item',
         tags: ['invoices'],

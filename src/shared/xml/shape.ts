@@ -95,7 +95,9 @@ export function shapeOf(input: unknown, refs: SchemaRefs): Shape {
     const properties = asSchema(schema.properties);
     const names = Object.keys(properties);
     const pattern = Object.values(asSchema(schema.patternProperties))[0];
-    const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+    // An open object (no members named, any allowed: additionalProperties true) is a map of values of any shape.
+    const extra =
+      typeof schema.additionalProperties === 'object' ? schema.additionalProperties : schema.additionalProperties === true ? {} : undefined;
     if (names.length === 0 && (pattern !== undefined || extra !== undefined)) return { kind: 'map', value: pattern ?? extra, ...base };
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     return { kind: 'object', members: names.map((name) => ({ name, schema: properties[name], required: required.has(name) })), ...base };
