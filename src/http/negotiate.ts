@@ -87,11 +87,12 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
 
 /**
  * The one of candidates (media types, the route's default first) the client prefers, or undefined
- * when it accepts none of them (answer 406). No Accept header, or an empty one, accepts the default.
+ * when it accepts none of them (answer 406). No Accept header, or one with no readable range, accepts the default.
  */
 export function negotiate(accept: string | undefined, candidates: readonly string[]): string | undefined {
-  if (accept === undefined || accept.trim() === '') return candidates[0];
-  const ranges = parseAccept(accept);
+  const ranges = accept === undefined ? [] : parseAccept(accept);
+  // A header with nothing readable in it says nothing: as if it were not sent.
+  if (ranges.length === 0) return candidates[0];
   let best: { candidate: string; q: number; index: number } | undefined;
   for (const candidate of candidates) {
     const [type = '', subtype = ''] = candidate.toLowerCase().split('/');

@@ -215,6 +215,9 @@ describe(`XML answers on ${ENGINE}`, () => {
       // A range that cannot be read is as if not written.
       ['application/json;q=2, application/xml;q=0.5', 'application/xml'],
       ['nonsense, application/xml', 'application/xml'],
+      // Nothing readable at all: as if no Accept was sent.
+      ['x', 'application/json'],
+      ['application/xml;q=abc', 'application/json'],
     ];
     const failures: string[] = [];
     for (const [accept, type] of cases) {
@@ -233,7 +236,7 @@ describe(`XML answers on ${ENGINE}`, () => {
       'text/html',
       'application/json;q=0, application/xml;q=0',
       'text/*;q=0, application/*;q=0',
-      'application/xml;q=abc',
+      'application/xml;q=abc, text/csv',
       'application/marc',
     ]) {
       // The bib does not exist: the 406 comes first.
