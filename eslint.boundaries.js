@@ -35,6 +35,7 @@ const restrict = (...patterns) => ({
 export const DOOR_FILES = [
   'src/http/**',
   'src/cli/**',
+  'src/soap/**',
   'src/app.ts',
   'src/server.ts',
   'src/cli.ts',

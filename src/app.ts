@@ -16,6 +16,7 @@ import { sql } from './sql/index.ts';
 import { savedQueries } from './saved-queries/index.ts';
 import { patronApi } from './patron-api/index.ts';
 import { sip2 } from './sip2/index.ts';
+import { soap } from './soap/index.ts';
 import { circulation } from './circulation/index.ts';
 import { files } from './files/index.ts';
 import { ediIn } from './acquisitions/edi-in/index.ts';
@@ -98,6 +99,8 @@ export const DOMAINS: readonly Domain[] = [
   ediTransport,
   catalog,
   generate,
+  // Last: its operations call the services of the domains above.
+  soap,
 ];
 
 /**

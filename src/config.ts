@@ -60,6 +60,12 @@ export interface Config {
   queryLimits: QueryLimits;
   /** The Patron API (README, "Patron API"). */
   patronApi: PatronApiConfig;
+  /**
+   * The HTTP status of a SOAP fault (README, "SOAP web services"): rest, as REST answers the same
+   * failure (400 for the client's, 401, 403, 5xx); 500, every SOAP 1.1 fault 500, for clients
+   * (JAX-WS, WCF) that read a fault only from a 500.
+   */
+  soapFaultStatus: 'rest' | '500';
   /** The SIP2 door's port (README, "SIP2"); null: off. */
   sip2Port: number | null;
   /** PEM files of the SIP2 door's certificate and key; null: plain TCP. */
@@ -297,6 +303,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function oneOf<const T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  const found = values.find((v) => v === raw);
+  if (found === undefined) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${env[name]}"`);
+  return found;
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -416,6 +430,7 @@ export function loadConfig(env: Env = process.env): Config {
       allow: cidrList(env, 'CARREL_PATRONAPI_ALLOW', '127.0.0.1/32,::1/128'),
       port: env.CARREL_PATRONAPI_PORT ? int(env, 'CARREL_PATRONAPI_PORT', 0, 1, 65535) : null,
     },
+    soapFaultStatus: oneOf(env, 'CARREL_SOAP_FAULT_STATUS', ['rest', '500'] as const, 'rest'),
     sip2Port: env.CARREL_SIP2_PORT ? int(env, 'CARREL_SIP2_PORT', 0, 1, 65535) : null,
     sip2Tls: tlsFiles(env, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY'),
     sip2Limits: {

@@ -1,4 +1,5 @@
 // API keys and OAuth 2 client-credentials tokens.
+import crypto from 'node:crypto';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import type { LoginLimiter, LoginReport } from './logins.ts';
@@ -44,6 +45,23 @@ export interface Principal {
   expiresDate: Date;
 }
 
+/** Keys and secrets proven right that this process remembers (the oldest forgotten first). */
+const REMEMBERED_SECRETS = 10_000;
+
+/** A principal from a key and secret sent with the call itself lasts as long as the key. */
+const NO_EXPIRY = new Date(8.64e15);
+
+function principalOf(row: { key: string; id: string; rate_limit: number | null; roles: string[] }, expiresDate: Date): Principal {
+  return {
+    keyId: row.key,
+    keyRowId: row.id,
+    rateLimit: row.rate_limit,
+    roles: row.roles,
+    permissions: permissionsOf(row.roles),
+    expiresDate,
+  };
+}
+
 function checkRateLimit(rateLimit: number | null): void {
   if (rateLimit !== null && (!Number.isSafeInteger(rateLimit) || rateLimit < 0)) {
     throw fail.invalidParameter('a rate limit is a whole number of requests per minute (0: unlimited)');
@@ -58,6 +76,8 @@ export class AuthService {
   private subscribing: Promise<void> | undefined;
   /** Counts cache clearings, so that a lookup that raced a revocation does not put its answer back. */
   private generation = 0;
+  /** For authenticateKey: sha256(key NUL secret), as base64, to the secret_hash it was proven against. */
+  private readonly provenSecrets = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -140,14 +160,46 @@ export class AuthService {
     const generation = this.generation;
     const row = await repo.findLiveToken(this.db, hash);
     if (!row) throw fail.invalidToken('the access token is invalid, expired or revoked');
-    const principal = {
-      keyId: row.key,
-      keyRowId: row.key_id,
-      rateLimit: row.rate_limit,
-      roles: row.roles,
-      permissions: permissionsOf(row.roles),
-      expiresDate: row.expires_date,
+    return this.remember(hash, principalOf({ ...row, id: row.key_id }, row.expires_date), generation);
+  }
+
+  /**
+   * A key and its secret sent with every call (SOAP's WS-Security UsernameToken or HTTP Basic) in,
+   * the key's principal out. The first check of a pair is issueToken's: scrypt, within the same
+   * limits on failed logins per address and per key. scrypt takes tens of milliseconds, too long
+   * for every call of a client that sends its secret each time, so a pair proven right is
+   * remembered as the SHA-256 of key and secret (never the secret) with the key's secret_hash at
+   * that moment; a later call reads the key's row and is taken when its secret_hash is still that
+   * one. A revoked key has no active row and a changed secret a new hash, so either takes effect
+   * on the next call. While this process hears revocations, the token cache answers without the
+   * read, as it does for bearer tokens.
+   */
+  async authenticateKey(key: string, secret: string, address?: string, report?: (r: LoginReport) => void): Promise<Principal> {
+    const proof = crypto.createHash('sha256').update(`${key}\0${secret}`).digest();
+    const remembered = this.provenSecrets.get(proof.toString('base64'));
+    if (remembered !== undefined) {
+      const cached = this.listening ? this.cache?.get(proof) : undefined;
+      if (cached) return cached;
+      const generation = this.generation;
+      const row = await repo.findActiveKey(this.db, key);
+      if (row && row.secret_hash === remembered) return this.remember(proof, principalOf(row, NO_EXPIRY), generation);
+      this.provenSecrets.delete(proof.toString('base64'));
+    }
+    const generation = this.generation;
+    const check = async () => {
+      const row = await repo.findActiveKey(this.db, key);
+      const ok = await verifySecret(secret, row?.secret_hash);
+      return ok && row ? row : undefined;
     };
+    const row = this.logins ? await this.logins.attempt(address, key, check, report) : await check();
+    if (!row) throw fail.unauthenticated('invalid client credentials');
+    if (this.provenSecrets.size >= REMEMBERED_SECRETS) this.provenSecrets.delete(this.provenSecrets.keys().next().value!);
+    this.provenSecrets.set(proof.toString('base64'), row.secret_hash);
+    return this.remember(proof, principalOf(row, NO_EXPIRY), generation);
+  }
+
+  /** Keeps a principal in the token cache (when there is one and this process hears revocations). */
+  private remember(hash: Buffer, principal: Principal, generation: number): Principal {
     if (this.cache) {
       this.subscribe();
       if (this.listening && generation === this.generation) this.cache.set(hash, principal);

@@ -32,7 +32,7 @@ function firstProblem(value: unknown, path: string, depth = 0): { path: string; 
 }
 
 /** The first problem in one part of the request, named by its member path, or by the part for a member with no name (`?=%00`). */
-function problemIn(part: string, value: unknown): { path: string; why: string } | undefined {
+export function problemIn(part: string, value: unknown): { path: string; why: string } | undefined {
   const found = firstProblem(value, '');
   return found && { ...found, path: found.path || part };
 }

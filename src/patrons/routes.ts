@@ -98,7 +98,8 @@ export const PatronSchema = Type.Object(
 const PatronList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Patron')) });
 
 const text = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
-const PatronWrite = (creating: boolean) =>
+/** The body of POST /patrons (creating) and PUT /patrons/{id}; SOAP's PatronUpdate takes the latter's members. */
+export const PatronWrite = (creating: boolean) =>
   Type.Object(
     {
       names: Type.Optional(
@@ -194,14 +195,16 @@ const AuthBody = Type.Object(
 const sec = { tags: ['patrons'] };
 const validateErrors = { 400: errorRef, 401: errorRef, 403: errorRef, 429: errorRef, 503: errorRef };
 
+/** The fields asked for (`fields`, or the default ones), and what reading them takes: the patron's loans and the library's blocks, when they show. */
+export async function patronReading(patrons: PatronService, raw: string | undefined) {
+  const fields = parseFields(raw, PATRON_FIELDS);
+  if (!fields.some((f) => CIRCULATION_FIELDS.includes(f))) return { fields, extras: undefined, ctx: {} };
+  const { extras, blocks } = await patrons.circulation();
+  return { fields, extras, ctx: { blocks } };
+}
+
 export function patronRoutes(app: App, patrons: PatronService, publicBaseUrl: string | undefined): void {
-  /** The fields asked for, and what reading them takes: the patron's loans and the library's blocks, when they show. */
-  const reading = async (raw: string | undefined) => {
-    const fields = parseFields(raw, PATRON_FIELDS);
-    if (!fields.some((f) => CIRCULATION_FIELDS.includes(f))) return { fields, extras: undefined, ctx: {} };
-    const { extras, blocks } = await patrons.circulation();
-    return { fields, extras, ctx: { blocks } };
-  };
+  const reading = (raw: string | undefined) => patronReading(patrons, raw);
 
   app.get(
     '/patrons',
