@@ -17,6 +17,7 @@ import { savedQueries } from './saved-queries/index.ts';
 import { patronApi } from './patron-api/index.ts';
 import { sip2 } from './sip2/index.ts';
 import { soap } from './soap/index.ts';
+import { SOAP_SERVICES } from './soap/services.ts';
 import { circulation } from './circulation/index.ts';
 import { files } from './files/index.ts';
 import { ediIn } from './acquisitions/edi-in/index.ts';
@@ -254,7 +255,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
         version: VERSION_STRING,
         description:
           'Library services platform REST API, compatible with the Sierra REST API (v5 and v6). Every path is also served under /v5 and under the /iii/sierra-api prefix. ' +
-          `The record resources also answer XML (Accept: application/xml); its XML Schema is at ${XML_SCHEMA_PATH}.`,
+          `The record resources also answer XML (Accept: application/xml); its XML Schema is at ${XML_SCHEMA_PATH}.\n\n` +
+          `SOAP web services (README, "SOAP web services"): ${SOAP_SERVICES.map((s) => `[/soap/${s.name}?wsdl](/soap/${s.name}?wsdl)`).join(', ')}.`,
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' } } },
     },

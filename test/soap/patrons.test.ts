@@ -74,6 +74,10 @@ out(ports={name: sorted(port.binding._operations.keys()) for name, port in svc.p
     assert.equal(plain.status, 200);
     assert.match(plain.headers.get('content-type') ?? '', /^text\/xml/);
     assert.equal(await plain.text(), await asked.text());
+    // /docs shows the OpenAPI document's description: it links each WSDL.
+    const description = (await t.app.inject({ method: 'GET', url: '/v6/openapi.json' })).json().info.description as string;
+    const links = [...description.matchAll(/\]\((\/soap\/[a-z]+\?wsdl)\)/g)].map((m) => m[1]);
+    assert.deepEqual(links, ['/soap/patrons?wsdl', '/soap/acquisitions?wsdl']);
     for (const method of ['GET', 'POST']) {
       const res = await t.app.inject({ method, url: '/soap/circulation?wsdl' });
       assertRefused({ ...res, json: () => res.json() }, 404, 107);
