@@ -39,10 +39,10 @@ interface SoapRouteOptions {
 }
 
 export function soapRoutes(app: App, soapServices: readonly SoapService[], o: SoapRouteOptions): void {
-  // SOAP 1.2's media type; text/xml (SOAP 1.1) is read as a string by the app's parser already.
-  app.addContentTypeParser('application/soap+xml', { parseAs: 'string', bodyLimit: SOAP_BODY_LIMIT }, (_request, body, done) =>
-    done(null, body),
-  );
+  // SOAP 1.1's text/xml and SOAP 1.2's application/soap+xml, as text (app.ts reads text/xml so already).
+  for (const type of ['text/xml', 'application/soap+xml']) {
+    if (!app.hasContentTypeParser(type)) app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  }
 
   const versions = new WeakMap<FastifyRequest, SoapVersion>();
   const serviceOf = new WeakMap<FastifyRequest, SoapService>();

@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { Type } from 'typebox';
 import { readXmlTree, type XmlElement } from '../../src/shared/xml/index.ts';
+import type { SoapService } from '../../src/soap/operation.ts';
+import { soapRoutes } from '../../src/soap/routes.ts';
 import { caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
@@ -207,6 +211,52 @@ describe(`the SOAP envelope over raw HTTP on ${ENGINE}`, () => {
     const forbidden = await post(envelope(lookup(`<id>${patron}</id>`), { header: usernameToken(bibs.key, bibs.secret) }));
     assert.equal(forbidden.status, 403);
     assert.deepEqual([forbidden.fault?.error.code, forbidden.fault?.error.httpStatus], ['116', '403']);
+  });
+
+  it('takes an envelope of up to 2 MiB', async () => {
+    const padded = authed(lookup(`<id>${patron}</id>`)).replace('<soap:Body>', `<!--${' '.repeat(1_900_000)}--><soap:Body>`);
+    const answer = await post(padded);
+    assert.equal(answer.status, 200, answer.text.slice(0, 500));
+  });
+
+  it('answers Server faults for Carrel’s own failures: 503 while switched off, 500 for the unexpected, never a stack', async () => {
+    t.state.maintenance = true;
+    try {
+      const off = await post(authed(lookup(`<id>${patron}</id>`)));
+      assert.equal(off.status, 503);
+      assert.deepEqual([off.fault?.code, off.fault?.error.code], ['soap:Server', '117']);
+    } finally {
+      t.state.maintenance = false;
+    }
+    // An operation that fails unexpectedly: the door's own routes on an app of their own, with one such operation.
+    const app = Fastify({ logger: false });
+    const broken: SoapService = {
+      name: 'broken',
+      namespace: 'urn:test:broken',
+      operations: [
+        {
+          name: 'Crash',
+          summary: 'Fails.',
+          permission: 'Patrons_Read',
+          input: Type.Object({}),
+          output: Type.Object({}),
+          run: () => Promise.reject(new TypeError('secret internals at /srv/carrel/src/x.ts:12')),
+        },
+      ],
+    };
+    soapRoutes(app, [broken], { services: t.services, config: t.config, refs: () => new Map() });
+    const crash = await app.inject({
+      method: 'POST',
+      url: '/soap/broken',
+      headers: { 'content-type': 'text/xml', authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+      payload: envelope('<Crash xmlns="urn:test:broken"/>'),
+    });
+    await app.close();
+    assert.equal(crash.statusCode, 500);
+    const fault = faultOf(readXmlTree(crash.body));
+    assert.deepEqual([fault?.code, fault?.error.code, fault?.error.httpStatus], ['soap:Server', '111', '500']);
+    assert.match(fault?.error.description ?? '', /^an unexpected error occurred \(request [\w-]+\)$/);
+    assert.doesNotMatch(crash.body, /secret internals|TypeError|\.ts:/);
   });
 
   it('refuses a body that is not an envelope: JSON, or no body', async () => {
