@@ -138,14 +138,7 @@ export class AuthService {
     address?: string,
     report?: (r: LoginReport) => void,
   ): Promise<IssuedToken> {
-    // Always hash, also for an unknown key, so the time taken does not tell which keys exist.
-    const check = async () => {
-      const row = await repo.findActiveKey(this.db, key);
-      const ok = await verifySecret(secret, row?.secret_hash);
-      return ok && row ? row : undefined;
-    };
-    const row = this.logins ? await this.logins.attempt(address, key, check, report) : await check();
-    if (!row) throw fail.unauthenticated('invalid client credentials');
+    const row = await this.checkSecret(key, secret, address, report);
     const token = randomToken(32);
     await repo.deleteExpiredTokens(this.db);
     await repo.insertToken(this.db, tokenHash(token), row.id, this.tokenLifetimeSec);
@@ -172,7 +165,8 @@ export class AuthService {
    * that moment; a later call reads the key's row and is taken when its secret_hash is still that
    * one. A revoked key has no active row and a changed secret a new hash, so either takes effect
    * on the next call. While this process hears revocations, the token cache answers without the
-   * read, as it does for bearer tokens.
+   * read, as it does for bearer tokens (keyed by that SHA-256: a token, which holds no NUL, never
+   * hashes to a key's).
    */
   async authenticateKey(key: string, secret: string, address?: string, report?: (r: LoginReport) => void): Promise<Principal> {
     const proof = crypto.createHash('sha256').update(`${key}\0${secret}`).digest();
@@ -186,6 +180,15 @@ export class AuthService {
       this.provenSecrets.delete(proof.toString('base64'));
     }
     const generation = this.generation;
+    const row = await this.checkSecret(key, secret, address, report);
+    if (this.provenSecrets.size >= REMEMBERED_SECRETS) this.provenSecrets.delete(this.provenSecrets.keys().next().value!);
+    this.provenSecrets.set(proof.toString('base64'), row.secret_hash);
+    return this.remember(proof, principalOf(row, NO_EXPIRY), generation);
+  }
+
+  /** The key's row when the secret is its own (scrypt, within the limits on failed logins); else unauthenticated. */
+  private async checkSecret(key: string, secret: string, address: string | undefined, report?: (r: LoginReport) => void) {
+    // Always hash, also for an unknown key, so the time taken does not tell which keys exist.
     const check = async () => {
       const row = await repo.findActiveKey(this.db, key);
       const ok = await verifySecret(secret, row?.secret_hash);
@@ -193,9 +196,7 @@ export class AuthService {
     };
     const row = this.logins ? await this.logins.attempt(address, key, check, report) : await check();
     if (!row) throw fail.unauthenticated('invalid client credentials');
-    if (this.provenSecrets.size >= REMEMBERED_SECRETS) this.provenSecrets.delete(this.provenSecrets.keys().next().value!);
-    this.provenSecrets.set(proof.toString('base64'), row.secret_hash);
-    return this.remember(proof, principalOf(row, NO_EXPIRY), generation);
+    return row;
   }
 
   /** Keeps a principal in the token cache (when there is one and this process hears revocations). */

@@ -1,12 +1,13 @@
 // Clients nobody wrote for Carrel against its FTP door: Python's standard ftplib, run as a child
 // process with a small script, and the npm basic-ftp client in this process.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { Client } from 'basic-ftp';
 import { pino } from 'pino';
 import type { FtpLimits } from '../../src/config.ts';
 import { openFtpDoor, type FtpDoor } from '../../src/ftp/index.ts';
 import type { TestApp } from './app.ts';
+import { runPython, type PyRun } from './python.ts';
 
 /**
  * What every script starts with: `A`, the arguments (host, port, user, password, tls, cwd), and
@@ -36,12 +37,7 @@ def out(**kw):
     print(json.dumps(kw), flush=True)
 `;
 
-export interface PyRun {
-  code: number;
-  stderr: string;
-  /** Each JSON line the script printed with out(). */
-  lines: Record<string, unknown>[];
-}
+export type { PyRun } from './python.ts';
 
 /** Runs `body` (Python, after PREAMBLE) against the door; never throws on the script's failure. */
 export function ftplib(
@@ -51,16 +47,7 @@ export function ftplib(
   body: string,
 ): Promise<PyRun> {
   const args = JSON.stringify({ host: '127.0.0.1', port, user: login.name, password: login.password, tls: o.tls, cwd: o.cwd });
-  return new Promise((resolve) => {
-    execFile('python3', ['-c', `${PREAMBLE}\n${body}`, args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      const lines = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-      resolve({ code, stderr, lines });
-    });
-  });
+  return runPython('python3', `${PREAMBLE}\n${body}`, args, 60_000);
 }
 
 /**

@@ -1,7 +1,7 @@
 // A SOAP client nobody wrote for Carrel: Debian's python3-zeep (at /usr/bin/python3: the python3 on
 // PATH may be another without it), run as a child process with a small script against a server's
 // WSDL, as test/helpers/ftp.ts runs Python's ftplib.
-import { execFile } from 'node:child_process';
+import { runPython } from './python.ts';
 
 /** Debian's Python, where python3-zeep is installed (.ci/run installs it). */
 export const ZEEP_PYTHON = '/usr/bin/python3';
@@ -74,16 +74,7 @@ export interface ZeepRun {
 export function zeep(o: ZeepOptions, body: string): Promise<ZeepRun> {
   const name = /\/soap\/([^/?]+)/.exec(o.wsdl)?.[1] ?? '';
   const args = JSON.stringify({ auth: 'wsse', port: `${name}Soap11`, key: '', secret: '', token: '', ...o });
-  return new Promise((resolve) => {
-    execFile(ZEEP_PYTHON, ['-c', `${PREAMBLE}\n${body}`, args], { timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      const lines = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, any>);
-      resolve({ code, stderr, lines });
-    });
-  });
+  return runPython(ZEEP_PYTHON, `${PREAMBLE}\n${body}`, args, 120_000);
 }
 
 /** The one line a script printed, or fails with its standard error. */
