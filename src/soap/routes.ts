@@ -142,7 +142,8 @@ function readArguments(op: SoapOperation, element: XmlElement, refs: SchemaRefs,
     if (error instanceof XmlValueError) throw errors.validationFailed(`${error.path} ${error.reason}`);
     throw error;
   }
-  const first = validator.Errors(args)[0];
+  // Check is compiled; Errors (slower) only says why, once Check has refused.
+  const first = validator.Check(args) ? undefined : validator.Errors(args)[0];
   if (first) {
     const path = [op.name, ...first.instancePath.split('/').slice(1)].join('.');
     if (first.keyword === 'required') {
