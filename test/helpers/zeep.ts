@@ -61,6 +61,8 @@ export interface ZeepOptions {
   token?: string;
   /** The WSDL port service() binds: the service's name and Soap11 (default) or Soap12. */
   port?: string;
+  /** Anything else the script reads from A. */
+  args?: Record<string, unknown>;
 }
 
 export interface ZeepRun {
@@ -73,7 +75,8 @@ export interface ZeepRun {
 /** Runs `body` (Python, after the preamble); never throws on the script's failure. */
 export function zeep(o: ZeepOptions, body: string): Promise<ZeepRun> {
   const name = /\/soap\/([^/?]+)/.exec(o.wsdl)?.[1] ?? '';
-  const args = JSON.stringify({ auth: 'wsse', port: `${name}Soap11`, key: '', secret: '', token: '', ...o });
+  const { args: more, ...given } = o;
+  const args = JSON.stringify({ auth: 'wsse', port: `${name}Soap11`, key: '', secret: '', token: '', ...given, ...more });
   return runPython(ZEEP_PYTHON, `${PREAMBLE}\n${body}`, args, 120_000);
 }
 

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { PATRON_FIELDS } from '../../src/patrons/present.ts';
 import { SOAP_SERVICES } from '../../src/soap/services.ts';
 import { assertRefused, caller, create, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -107,6 +108,41 @@ out(barcode=call(s11, 'PatronLookup', barcode='44444444444447'), id=call(s11, 'P
       Object.entries(withFields.fixedFields as Record<string, { value: unknown }>).map(([k, f]) => [k, { ...f, value: String(f.value) }]),
     );
     assert.deepEqual(fixed, asText);
+  });
+
+  it('answers with every field and faults that lxml finds valid against the WSDL’s own schema', async () => {
+    const envelope = (body: string) =>
+      `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>${body}</s:Body></s:Envelope>`;
+    const post = async (body: string) =>
+      (
+        await fetch(`${base}/soap/patrons`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/xml', authorization: `Basic ${Buffer.from(`${key.key}:${key.secret}`).toString('base64')}` },
+          body: envelope(body),
+        })
+      ).text();
+    const answer = await post(
+      `<PatronLookup xmlns="urn:carrel:soap:patrons"><id>${patron}</id><fields>${PATRON_FIELDS.all.join(',')}</fields></PatronLookup>`,
+    );
+    const fault = await post(`<PatronLookup xmlns="urn:carrel:soap:patrons"><id>999999</id></PatronLookup>`);
+    const run = only(
+      await zeep(
+        { ...patrons(), args: { answer, fault } },
+        `from lxml import etree
+wsdl = etree.fromstring(requests.get(A['wsdl']).content)
+schema = etree.XMLSchema(wsdl.find('{http://schemas.xmlsoap.org/wsdl/}types/{http://www.w3.org/2001/XMLSchema}schema'))
+def check(text, path):
+    element = etree.fromstring(text.encode()).find(path)
+    ok = schema.validate(etree.ElementTree(element))
+    return {'ok': ok, 'errors': [str(e) for e in schema.error_log], 'children': len(element)}
+out(answer=check(A['answer'], './/{urn:carrel:soap:patrons}PatronLookupResponse'), fault=check(A['fault'], './/{urn:carrel:soap:patrons}CarrelError'))`,
+      ),
+    );
+    assert.deepEqual(run.answer.errors, []);
+    assert.equal(run.answer.ok, true);
+    assert.ok(run.answer.children >= 20, 'every field is there');
+    assert.deepEqual(run.fault.errors, []);
+    assert.equal(run.fault.ok, true);
   });
 
   it('PatronLookup refuses no way or two, naming them, and a patron not found as REST does', async () => {
