@@ -45,9 +45,9 @@ export function soapRoutes(app: App, soapServices: readonly SoapService[], o: So
   }
 
   const versions = new WeakMap<FastifyRequest, SoapVersion>();
-  const serviceOf = new WeakMap<FastifyRequest, SoapService>();
   app.setErrorHandler((error: unknown, request, reply) => {
-    const service = serviceOf.get(request) ?? soapServices[0]!;
+    // The route's service (a body too large is refused before the handler runs).
+    const service = soapServices.find((s) => `/soap/${s.name}` === request.routeOptions.url) ?? soapServices[0]!;
     const version = versions.get(request) ?? versionOfContentType(request.headers['content-type']);
     let apiError = error instanceof EnvelopeFault ? error.apiError : toApiError(error);
     if (!apiError) {
@@ -94,7 +94,6 @@ export function soapRoutes(app: App, soapServices: readonly SoapService[], o: So
     });
 
     app.post(path, { config: { access: access.open }, bodyLimit: SOAP_BODY_LIMIT, schema: { hide: true } }, async (request, reply) => {
-      serviceOf.set(request, service);
       if (typeof request.body !== 'string') {
         throw errors.unsupportedMediaType('send a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2)');
       }

@@ -119,6 +119,15 @@ describe(`the SOAP envelope over raw HTTP on ${ENGINE}`, () => {
     const huge = await post(authed(update.replace('changed@example.org', 'x'.repeat(3 * 1024 * 1024))));
     assert.equal(huge.status, 400, huge.text);
     assert.deepEqual([huge.fault?.code, huge.fault?.error.code, huge.fault?.error.httpStatus], ['soap:Client', '126', '413']);
+    // Refused before the handler runs, the fault is still in the route's service's namespace.
+    const acquisitions = await t.app.inject({
+      method: 'POST',
+      url: '/soap/acquisitions',
+      headers: { 'content-type': 'text/xml' },
+      payload: envelope(`<X>${'x'.repeat(3 * 1024 * 1024)}</X>`),
+    });
+    assert.equal(acquisitions.statusCode, 400);
+    assert.match(acquisitions.body, /<CarrelError xmlns="urn:carrel:soap:acquisitions"><code>126<\/code>/);
     refused(await post(`${authed(update)}<?evil?>`), /processing instructions/);
     assert.deepEqual(await emails(), ['rita@example.org']);
   });
