@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
+import { loadConfig } from '../../src/config.ts';
 import { Type } from 'typebox';
 import { readXmlTree, type XmlElement } from '../../src/shared/xml/index.ts';
 import type { SoapService } from '../../src/soap/operation.ts';
@@ -287,6 +288,11 @@ describe(`CARREL_SOAP_FAULT_STATUS=500 on ${ENGINE}`, () => {
     t = await createTestApp({ CARREL_SOAP_FAULT_STATUS: '500' });
   });
   after(() => t.close());
+
+  it('is rest or 500, nothing else', () => {
+    assert.equal(loadConfig({}).soapFaultStatus, 'rest');
+    assert.throws(() => loadConfig({ CARREL_SOAP_FAULT_STATUS: '502' }), /CARREL_SOAP_FAULT_STATUS must be one of rest, 500, got "502"/);
+  });
 
   it('answers every SOAP 1.1 fault 500, and SOAP 1.2 faults as by default', async () => {
     const call = (contentType: string, ns: string) =>
