@@ -79,17 +79,26 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   void reply.code(answer.httpStatus).type('application/json; charset=utf-8').send(answer.body());
 }
 
+/**
+ * What a failure answers, in every door that speaks HTTP (REST, SOAP): its ApiError (an unexpected
+ * one logged with its details, the client given the request id to quote), with Retry-After set
+ * when the failure says when to try again.
+ */
+export function answerFor(error: unknown, request: FastifyRequest, reply: FastifyReply, known = toApiError(error)): ApiError {
+  let apiError = known;
+  if (!apiError) {
+    request.log.error({ err: loggable(error) }, 'unexpected error');
+    apiError = errors.internal(`an unexpected error occurred (request ${request.id})`);
+  } else if (apiError.httpStatus >= 500) {
+    request.log.warn({ err: loggable(error) }, apiError.message);
+  }
+  if (error instanceof DomainError && error.retryAfterSec !== undefined) void reply.header('retry-after', String(error.retryAfterSec));
+  return apiError;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    let apiError = toApiError(error);
-    if (!apiError) {
-      // An unexpected failure: the details go to the log, the client gets the request id to quote.
-      request.log.error({ err: loggable(error) }, 'unexpected error');
-      apiError = errors.internal(`an unexpected error occurred (request ${request.id})`);
-    } else if (apiError.httpStatus >= 500) {
-      request.log.warn({ err: loggable(error) }, apiError.message);
-    }
-    if (error instanceof DomainError && error.retryAfterSec !== undefined) reply.header('retry-after', String(error.retryAfterSec));
+    const apiError = answerFor(error, request, reply);
     return reply.code(apiError.httpStatus).type('application/json; charset=utf-8').send(apiError.body());
   });
   app.setNotFoundHandler((request, reply) => {

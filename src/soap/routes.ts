@@ -11,13 +11,11 @@ import type { Config } from '../config.ts';
 import type { Deps } from '../domain.ts';
 import { access } from '../http/access.ts';
 import { parseBasic, parseBearer } from '../http/authorization.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { answerFor, toApiError } from '../http/error-handler.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import { problemIn } from '../http/input-guard.ts';
 import { origin } from '../http/links.ts';
 import type { App } from '../http/types.ts';
-import { DomainError } from '../shared/errors.ts';
-import { loggable } from '../shared/log.ts';
 import { valueFromXml, XmlValueError, writeXml, type SchemaRefs, type XmlElement } from '../shared/xml/index.ts';
 import { envelopeXml, EnvelopeFault, readEnvelope, requestedAction, versionOfContentType, WSSE_NS, type SoapVersion } from './envelope.ts';
 import { faultStatus, faultXml } from './faults.ts';
@@ -49,15 +47,7 @@ export function soapRoutes(app: App, soapServices: readonly SoapService[], o: So
     // The route's service (a body too large is refused before the handler runs).
     const service = soapServices.find((s) => `/soap/${s.name}` === request.routeOptions.url) ?? soapServices[0]!;
     const version = versions.get(request) ?? versionOfContentType(request.headers['content-type']);
-    let apiError = error instanceof EnvelopeFault ? error.apiError : toApiError(error);
-    if (!apiError) {
-      // An unexpected failure: the details go to the log, the client gets the request id to quote.
-      request.log.error({ err: loggable(error) }, 'unexpected error');
-      apiError = errors.internal(`an unexpected error occurred (request ${request.id})`);
-    } else if (apiError.httpStatus >= 500) {
-      request.log.warn({ err: loggable(error) }, apiError.message);
-    }
-    if (error instanceof DomainError && error.retryAfterSec !== undefined) void reply.header('retry-after', String(error.retryAfterSec));
+    const apiError = answerFor(error, request, reply, error instanceof EnvelopeFault ? error.apiError : toApiError(error));
     if (apiError.httpStatus === 401) void reply.header('www-authenticate', REALM);
     const fault =
       error instanceof EnvelopeFault ? { apiError, faultCode: error.faultCode, notUnderstood: error.notUnderstood } : { apiError };
