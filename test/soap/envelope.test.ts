@@ -116,6 +116,9 @@ describe(`the SOAP envelope over raw HTTP on ${ENGINE}`, () => {
     const deep = authed(`<PatronUpdate xmlns="${NS}"><id>${patron}</id>${'<a>'.repeat(200)}${'</a>'.repeat(200)}</PatronUpdate>`);
     refused(await post(deep), /nested deeper than/);
     refused(await post(authed(update.replace('changed@example.org', 'x'.repeat(100_000)))), /text longer than/);
+    // Indentation between 20,000 elements is not one long text.
+    const indented = `<PatronLookup xmlns="${NS}">${'\n        <barcode>1</barcode>'.repeat(20_000)}\n</PatronLookup>`;
+    refused(await post(authed(indented)), /PatronLookup\.barcode is given more than once/);
     // Past the body limit: refused before it is read (the request's httpStatus is REST's 413).
     const huge = await post(authed(update.replace('changed@example.org', 'x'.repeat(3 * 1024 * 1024))));
     assert.equal(huge.status, 400, huge.text);

@@ -73,6 +73,9 @@ export function readXmlTree(xml: string, limits: XmlLimits = DEFAULT_XML_LIMITS)
   const addText = (text: string) => {
     const current = stack.at(-1);
     if (!current) return; // whitespace around the document element
+    // Whitespace between child elements is layout (indentation), not content: not kept, so a long
+    // pretty-printed list is not taken for a long text.
+    if (current.children.length > 0 && text.trim() === '') return;
     if (current.text.length + text.length > limits.maxTextLength) {
       stop(new XmlLimitError(`a text longer than ${limits.maxTextLength} characters in <${current.name}>`));
     }
