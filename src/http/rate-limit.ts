@@ -18,7 +18,16 @@ export function installRateLimits(app: App, limiter: RateLimiter): void {
     const over = limiter.take(principal.keyRowId, principal.rateLimit, family);
     if (!over) return done();
     void reply.header('retry-after', String(over.retryAfterSec));
-    const why = `this key may make ${over.perMinute} requests a minute to /${family}; try again in ${over.retryAfterSec} s`;
-    done(new ApiError(134, 429, 'Too many attempts', why));
+    done(overRateLimit(over, `/${family}`));
   });
+}
+
+/** The refusal of a request over its key's rate limit for `where` (its route family, a SOAP service's path). */
+export function overRateLimit(over: { perMinute: number; retryAfterSec: number }, where: string): ApiError {
+  return new ApiError(
+    134,
+    429,
+    'Too many attempts',
+    `this key may make ${over.perMinute} requests a minute to ${where}; try again in ${over.retryAfterSec} s`,
+  );
 }

@@ -12,9 +12,10 @@ import type { Deps } from '../domain.ts';
 import { access } from '../http/access.ts';
 import { parseBasic, parseBearer } from '../http/authorization.ts';
 import { answerFor, toApiError } from '../http/error-handler.ts';
-import { ApiError, errors } from '../http/errors.ts';
+import { errors } from '../http/errors.ts';
 import { problemIn } from '../http/input-guard.ts';
 import { origin } from '../http/links.ts';
+import { overRateLimit } from '../http/rate-limit.ts';
 import type { App } from '../http/types.ts';
 import { valueFromXml, XmlValueError, writeXml, type SchemaRefs, type XmlElement } from '../shared/xml/index.ts';
 import { envelopeXml, EnvelopeFault, readEnvelope, requestedAction, versionOfContentType, WSSE_NS, type SoapVersion } from './envelope.ts';
@@ -98,8 +99,7 @@ export function soapRoutes(app: App, soapServices: readonly SoapService[], o: So
       const over = o.services.rateLimits.take(principal.keyRowId, principal.rateLimit, `soap/${service.name}`);
       if (over) {
         void reply.header('retry-after', String(over.retryAfterSec));
-        const why = `this key may make ${over.perMinute} requests a minute to /soap/${service.name}; try again in ${over.retryAfterSec} s`;
-        throw new ApiError(134, 429, 'Too many attempts', why);
+        throw overRateLimit(over, path);
       }
       if (!principal.permissions.has(op.permission)) throw errors.forbidden(`this API key does not have the ${op.permission} permission`);
       const args = readArguments(op, envelope.operation, o.refs(), validatorOf(op));
