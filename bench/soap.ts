@@ -42,6 +42,8 @@ const SEED = 1;
 const DB = 'carrel_bench_soap';
 const RESULTS = path.join(ROOT, 'bench/results');
 const PORT = 3942;
+/** The pause before each measured run, for the database's counts of the last one to come in. */
+const SETTLE_MS = 10_500;
 const BASE = `http://127.0.0.1:${PORT}`;
 
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -260,6 +262,9 @@ async function main(): Promise<void> {
 
   /** A run, with what each request cost the server, PostgreSQL and the load generator. */
   async function measured(kind: Kind, shape: Shape): Promise<Run> {
+    // PostgreSQL's backends report their commits at most once a second while busy, and an idle
+    // one only after 10 s: without the pause the last run's round trips would be counted in this one's.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const { result, cost } = await costPer(
       admin,
       DB,
