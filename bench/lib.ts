@@ -1,9 +1,9 @@
 // What the benchmarks share: child processes started and stopped as a deployment would, their
 // peak memory, and databases beside the one given.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type postgres from 'postgres';
+import postgres from 'postgres';
 import { generateRecords } from '../src/generate/catalogue.ts';
 import { writeIso2709 } from '../src/marc/iso2709.ts';
 
@@ -14,6 +14,28 @@ export function dbUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A benchmark's own database beside adminUrl's: the environment of a server on it, the compiled
+ * CLI run on it, and a connection to it for one use (undefined when that fails, as before the
+ * database exists).
+ */
+export function benchDatabase(adminUrl: string, name: string) {
+  const env = { DATABASE_URL: dbUrl(adminUrl, name), LOG_LEVEL: 'warn' };
+  const cli = (command: string[]) =>
+    execFileSync(process.execPath, ['dist/cli.js', ...command], { cwd: ROOT, env: { ...process.env, ...env } }).toString();
+  const sql = async <T>(use: (db: postgres.Sql) => Promise<T>): Promise<T | undefined> => {
+    const db = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    try {
+      return await use(db);
+    } catch {
+      return undefined;
+    } finally {
+      await db.end();
+    }
+  };
+  return { env, cli, sql };
 }
 
 /** Starts a node process whose output goes to logFile, as a deployed server's log would, and waits for `ready` in it. */

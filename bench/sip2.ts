@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { GENERATED_PIN } from '../src/generate/patrons.ts';
 import { checksum } from '../src/sip2/messages.ts';
-import { costPer, dbUrl, peakRssMb, percentile, ROOT, startChild, stop } from './lib.ts';
+import { benchDatabase, costPer, peakRssMb, percentile, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -207,19 +207,7 @@ async function drive(port: number, pace: number, kind: Kind, next: () => string 
 async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const admin = postgres(args['database-url'], { max: 1, onnotice: () => {} });
-  const env = { DATABASE_URL: dbUrl(args['database-url'], DB), LOG_LEVEL: 'warn' };
-  const cli = (command: string[]) =>
-    execFileSync(process.execPath, ['dist/cli.js', ...command], { cwd: ROOT, env: { ...process.env, ...env } }).toString();
-  const sql = async <T>(use: (db: postgres.Sql) => Promise<T>): Promise<T | undefined> => {
-    const db = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
-    try {
-      return await use(db);
-    } catch {
-      return undefined;
-    } finally {
-      await db.end();
-    }
-  };
+  const { env, cli, sql } = benchDatabase(args['database-url'], DB);
   const exists = (await admin`select 1 from pg_database where datname = ${DB}`).length > 0;
   const have =
     exists && !args.fresh

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { GENERATED_PIN, patronBarcode } from '../src/generate/patrons.ts';
-import { byHash, costPer, dbUrl, peakRssMb, ROOT, startChild, stop } from './lib.ts';
+import { benchDatabase, byHash, costPer, peakRssMb, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,19 +100,7 @@ interface Shape {
 async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const admin = postgres(args['database-url'], { max: 1, onnotice: () => {} });
-  const env = { DATABASE_URL: dbUrl(args['database-url'], DB), LOG_LEVEL: 'warn' };
-  const cli = (command: string[]) =>
-    execFileSync(process.execPath, ['dist/cli.js', ...command], { cwd: ROOT, env: { ...process.env, ...env } }).toString();
-  const sql = async <T>(use: (db: postgres.Sql) => Promise<T>): Promise<T | undefined> => {
-    const db = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
-    try {
-      return await use(db);
-    } catch {
-      return undefined;
-    } finally {
-      await db.end();
-    }
-  };
+  const { env, cli, sql } = benchDatabase(args['database-url'], DB);
   const exists = (await admin`select 1 from pg_database where datname = ${DB}`).length > 0;
   const have =
     exists && !args.fresh ? await sql(async (db) => (await db`select count(*)::int as n from patrons`)[0]!.n as number) : undefined;
