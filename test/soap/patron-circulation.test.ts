@@ -86,11 +86,23 @@ describe(`SOAP patron circulation operations through zeep on ${ENGINE}`, () => {
   const soap = async (who: keyof typeof keys, script: string) =>
     only(await zeep({ wsdl, ...keys[who] }, `s = service(client())\n${script}`));
 
+  /** A record's id: the last part of its link. */
+  const idOf = (link: unknown) => String(link).split('/').pop()!;
+
   async function book(): Promise<{ bib: string; item: string; barcode: string }> {
     const db = t.testDb.db;
     const barcode = `SC-${++n}`;
     const bib = await addBib(db, `Circulated ${n}`);
     return { bib, item: await addItem(db, bib, 'mn', '-', barcode), barcode };
+  }
+
+  /** A new patron with a new book lent on 2026-11-02. */
+  async function lend(): Promise<{ patron: string; bib: string; checkout: string }> {
+    const patron = await addPatron(t.testDb.db);
+    const { bib, barcode } = await book();
+    const lent = await rest('POST', `/v6/patrons/${patron}/checkouts`, { itemBarcode: barcode });
+    assert.equal(lent.statusCode, 200, lent.body);
+    return { patron, bib, checkout: idOf(lent.json().link) };
   }
 
   it('PlaceHold and PatronHolds answer what REST shows; a hold the rules refuse is REST’s fault', async () => {
@@ -103,7 +115,7 @@ again = call(s, 'PlaceHold', patronId='${patron}', recordType='b', recordNumber=
 stacks = call(s, 'PlaceHold', patronId='${patron}', recordType='i', recordNumber='${item}', pickupLocation='st')
 out(placed=placed, again=again, stacks=stacks, holds=call(s, 'PatronHolds', patronId='${patron}'))`,
     );
-    const holdId = String(run.placed.ok.id).split('/').pop()!;
+    const holdId = idOf(run.placed.ok.id);
     const shown = await rest('GET', `/v6/patrons/holds/${holdId}`);
     assertSame(run.placed, shown);
     assert.equal(shown.json().id, `http://${host}/v6/patrons/holds/${holdId}`);
@@ -142,7 +154,7 @@ out(placed=placed, again=again, stacks=stacks, holds=call(s, 'PatronHolds', patr
         204,
       );
     }
-    for (const entry of (await rest('GET', `/v6/patrons/${patron}/holds`)).json().entries) ids.push(String(entry.id).split('/').pop()!);
+    for (const entry of (await rest('GET', `/v6/patrons/${patron}/holds`)).json().entries) ids.push(idOf(entry.id));
     const run = await soap(
       'all',
       `cancelled = call(s, 'CancelHold', holdId='${ids[0]}')
@@ -170,11 +182,7 @@ out(cancelled=cancelled, again=call(s, 'CancelHold', holdId='${ids[0]}'),
   });
 
   it('PatronCheckouts and Renew answer what REST shows; past the rule’s renewals, REST’s fault', async () => {
-    const patron = await addPatron(t.testDb.db);
-    const { barcode } = await book();
-    const lent = await rest('POST', `/v6/patrons/${patron}/checkouts`, { itemBarcode: barcode });
-    assert.equal(lent.statusCode, 200, lent.body);
-    const checkout = String(lent.json().link).split('/').pop()!;
+    const { patron, checkout } = await lend();
     clock.set('2026-11-10');
     const run = await soap(
       'all',
@@ -206,7 +214,7 @@ out(renewed=renewed, again=call(s, 'Renew', checkoutId='${checkout}'), list=call
     for (const amount of [250, 75]) {
       const charged = await rest('POST', `/v6/patrons/${patron}/fines/charge`, { amount, reason: `Charge ${amount}`, location: 'mn' });
       assert.equal(charged.statusCode, 200, charged.body);
-      fines.push(String(charged.json().link).split('/').pop()!);
+      fines.push(idOf(charged.json().link));
     }
     const before = await rest('GET', `/v6/patrons/${patron}/fines`);
     const run = await soap(
@@ -237,11 +245,7 @@ out(before=before, paid=paid, over=over, after=call(s, 'PatronFines', patronId='
   });
 
   it('a bad argument is a fault naming the member, with the numbers REST answers', async () => {
-    const patron = await addPatron(t.testDb.db);
-    const { bib, barcode } = await book();
-    const checkout = String((await rest('POST', `/v6/patrons/${patron}/checkouts`, { itemBarcode: barcode })).json().link)
-      .split('/')
-      .pop()!;
+    const { patron, bib, checkout } = await lend();
     const run = await soap(
       'all',
       `out(letters=call(s, 'PatronHolds', patronId='12ab'),
@@ -300,19 +304,11 @@ out(before=before, paid=paid, over=over, after=call(s, 'PatronFines', patronId='
   });
 
   it('a key without the permission gets REST’s 403 numbers for each operation, and nothing is written', async () => {
-    const patron = await addPatron(t.testDb.db);
-    const { bib, barcode } = await book();
-    const checkout = String((await rest('POST', `/v6/patrons/${patron}/checkouts`, { itemBarcode: barcode })).json().link)
-      .split('/')
-      .pop()!;
-    const fine = String((await rest('POST', `/v6/patrons/${patron}/fines/charge`, { amount: 100 })).json().link)
-      .split('/')
-      .pop()!;
+    const { patron, bib, checkout } = await lend();
+    const fine = idOf((await rest('POST', `/v6/patrons/${patron}/fines/charge`, { amount: 100 })).json().link);
     const other = await book();
     await rest('POST', `/v6/patrons/${patron}/holds/requests`, { recordType: 'b', recordNumber: Number(other.bib), pickupLocation: 'mn' });
-    const hold = String((await rest('GET', `/v6/patrons/${patron}/holds`)).json().entries[0].id)
-      .split('/')
-      .pop()!;
+    const hold = idOf((await rest('GET', `/v6/patrons/${patron}/holds`)).json().entries[0].id);
     // Patrons_Read reads holds, checkouts and fines but writes none of them.
     const reader = await soap(
       'reader',
