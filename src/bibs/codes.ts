@@ -60,9 +60,10 @@ export function languageName(code: string, locale = 'en'): string {
 function lookUpLanguageName(code: string, locale: string): string {
   const marc = marcLanguageName(code);
   if (/^en(-|$)/i.test(locale)) return marc ?? code;
-  // A record still carrying a discontinued code is named as the code that replaced it.
-  const current = OBSOLETE_MARC_LANGUAGES[code]?.replacedBy ?? code;
-  return runtimeName(BIBLIOGRAPHIC_TO_TERMINOLOGY[current] ?? current, locale) ?? marc ?? code;
+  // A record still carrying a discontinued code is named as the code that replaced it; one with no
+  // replacement keeps MARC's name, as the runtime reads some old codes as others (esk as Inupiaq).
+  const current = Object.hasOwn(OBSOLETE_MARC_LANGUAGES, code) ? OBSOLETE_MARC_LANGUAGES[code]!.replacedBy : code;
+  return (current && runtimeName(BIBLIOGRAPHIC_TO_TERMINOLOGY[current] ?? current, locale)) || (marc ?? code);
 }
 
 function runtimeName(code: string, locale: string): string | undefined {
