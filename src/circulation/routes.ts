@@ -19,7 +19,7 @@ import type { CheckoutRow } from './repository.ts';
 
 const PatronParams = Type.Object({ id: Type.String() });
 // A property for each of CHECKOUT_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
-const Checkout = Type.Object(
+export const Checkout = Type.Object(
   {
     id: Type.String(),
     patron: Type.Optional(Type.String()),
@@ -32,7 +32,8 @@ const Checkout = Type.Object(
   } satisfies Record<CheckoutField, TSchema>,
   { additionalProperties: false },
 );
-const CheckoutList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Checkout) });
+/** A page of checkouts, as the lists answer it (REST and SOAP). */
+export const CheckoutList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Checkout) });
 const ReadQuery = {
   fields: Type.Optional(Type.String({ description: `Fields to return: ${CHECKOUT_FIELDS.all.join(', ')}, or default.` })),
   expand: Type.Optional(Type.String({ description: 'item: nest the item instead of its URL.' })),
@@ -56,6 +57,33 @@ const CheckinBody = Type.Union([
 
 const sec = { tags: ['circulation'] };
 
+/** Which fields of a checkout to show, and whether to nest its item (expand=item). */
+export interface CheckoutView {
+  fields?: string;
+  expand?: string;
+}
+
+/** Checkouts as the API shows them (REST and SOAP alike); `base` is the API's absolute base. */
+export async function presentCheckouts(
+  rows: CheckoutRow[],
+  view: CheckoutView,
+  base: string,
+  items: ItemService,
+): Promise<Record<string, unknown>[]> {
+  const fields = parseFields(view.fields, CHECKOUT_FIELDS);
+  if (view.expand !== undefined && view.expand !== 'item') throw fail.invalidParameter('expand: only item is supported');
+  const nested = view.expand === 'item' ? new Map((await items.many(rows.map((r) => r.item_id))).map((i) => [i.id, i])) : undefined;
+  return rows.map((row) => {
+    const out = presentCheckout(row, fields, base);
+    const item = nested?.get(row.item_id);
+    if (item && 'item' in out) out.item = presentItem(item, ITEM_FIELDS.defaults);
+    return out;
+  });
+}
+
+/** What renewing shows: the whole checkout. */
+export const RENEWED_VIEW: CheckoutView = { fields: CHECKOUT_FIELDS.all.join(',') };
+
 /** A checkout's statistics group, given in its query (statgroup=N) or its body; both must agree. */
 function oneStatGroup(inQuery: number | undefined, inBody: number | undefined): number | undefined {
   if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) {
@@ -66,18 +94,8 @@ function oneStatGroup(inQuery: number | undefined, inBody: number | undefined): 
 
 export function circulationRoutes(app: App, circulation: CirculationService, items: ItemService, publicBaseUrl: string | undefined): void {
   /** Checkouts as the request asks for them: its fields, and with expand=item each item nested. */
-  async function present(request: FastifyRequest, rows: CheckoutRow[], q: { fields?: string; expand?: string }) {
-    const fields = parseFields(q.fields, CHECKOUT_FIELDS);
-    if (q.expand !== undefined && q.expand !== 'item') throw fail.invalidParameter('expand: only item is supported');
-    const nested = q.expand === 'item' ? new Map((await items.many(rows.map((r) => r.item_id))).map((i) => [i.id, i])) : undefined;
-    const base = apiBase(request, publicBaseUrl);
-    return rows.map((row) => {
-      const out = presentCheckout(row, fields, base);
-      const item = nested?.get(row.item_id);
-      if (item && 'item' in out) out.item = presentItem(item, ITEM_FIELDS.defaults);
-      return out;
-    });
-  }
+  const present = (request: FastifyRequest, rows: CheckoutRow[], q: CheckoutView) =>
+    presentCheckouts(rows, q, apiBase(request, publicBaseUrl), items);
 
   app.post(
     '/patrons/:id/checkouts',
@@ -156,7 +174,7 @@ export function circulationRoutes(app: App, circulation: CirculationService, ite
     },
     async (request) => {
       const row = await circulation.renew(parseRecordId('id', request.params.id), request.query.statgroup);
-      return (await present(request, [row], { fields: CHECKOUT_FIELDS.all.join(',') }))[0];
+      return (await present(request, [row], RENEWED_VIEW))[0];
     },
   );
 

@@ -10,7 +10,7 @@ import { FINE_FIELDS, presentFine, type FineField } from './present.ts';
 import { CHARGE_TYPES, PAYMENT_TYPES, type FineService } from './service.ts';
 
 // A property for each of FINE_FIELDS (the `satisfies` checks it): Fastify drops from an answer any field its schema does not name.
-const Fine = Type.Object(
+export const Fine = Type.Object(
   {
     id: Type.String(),
     patron: Type.Optional(Type.String()),
@@ -37,7 +37,8 @@ const Fine = Type.Object(
   { additionalProperties: false },
 );
 const PatronParams = Type.Object({ id: Type.String() });
-const PaymentBody = Type.Object(
+/** Payments on a patron's fines (REST's body, SOAP's PayFine). */
+export const PaymentBody = Type.Object(
   {
     payments: Type.Array(
       Type.Object(
@@ -57,6 +58,8 @@ const PaymentBody = Type.Object(
   },
   { additionalProperties: false },
 );
+/** A page of the fines a patron owes (REST and SOAP). */
+export const FineList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Fine) });
 const sec = { tags: ['fines'] };
 
 export function fineRoutes(app: App, fines: FineService, publicBaseUrl: string | undefined): void {
@@ -72,7 +75,7 @@ export function fineRoutes(app: App, fines: FineService, publicBaseUrl: string |
           { ...pagingQuery, fields: Type.Optional(Type.String({ description: `Fields: ${FINE_FIELDS.all.join(', ')}, or default.` })) },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Fine) }), 404: errorRef },
+        response: { 200: FineList, 404: errorRef },
       },
     },
     async (request) => {

@@ -47,7 +47,8 @@ export const HoldSchema = Type.Object(
   } satisfies Record<HoldField, TSchema>,
   { $id: 'Hold', additionalProperties: false },
 );
-const HoldList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Hold')) });
+/** A page of holds, as the lists answer it (REST and SOAP). */
+export const HoldList = Type.Object({ total: Type.Integer(), start: Type.Integer(), entries: Type.Array(Type.Ref('Hold')) });
 
 const PatronParams = Type.Object({ id: Type.String() });
 const HoldParams = Type.Object({ holdId: Type.String() });
@@ -67,7 +68,8 @@ const ListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const PlaceBody = Type.Object(
+/** What placing a hold takes (REST's body, SOAP's PlaceHold). */
+export const PlaceBody = Type.Object(
   {
     recordType: Type.String({ description: 'b (bib) or i (item).' }),
     recordNumber: Type.Union([Type.Integer(), Type.String()]),
@@ -92,30 +94,45 @@ const ChangeBody = Type.Object(
 
 const sec = { tags: ['holds'] };
 
+/** Which fields of a hold to show, and whether to nest its record (expand=record). */
+export interface HoldView {
+  fields?: string;
+  expand?: string;
+}
+
+function parseExpand(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return false;
+  if (raw !== 'record') throw fail.invalidParameter('expand: only record is supported');
+  return true;
+}
+
+/** Holds as the API shows them (REST and SOAP alike); `base` is the API's absolute base. */
+export async function presentHolds(
+  rows: HoldRow[],
+  view: HoldView,
+  base: string,
+  catalogue: { bibs: BibService; items: ItemService },
+): Promise<Record<string, unknown>[]> {
+  const fields = parseFields(view.fields, HOLD_FIELDS);
+  if (!parseExpand(view.expand)) return rows.map((row) => presentHold(row, fields, base));
+  // The page's records in one statement per kind, not one per hold.
+  const bibIds = [...new Set(rows.filter((r) => r.record_type === 'b').map((r) => r.bib_id))];
+  const itemIds = [...new Set(rows.flatMap((r) => (r.record_type === 'i' && r.item_id ? [r.item_id] : [])))];
+  const [bibs, items] = await Promise.all([catalogue.bibs.byIds(bibIds, {}), catalogue.items.many(itemIds)]);
+  const records = new Map<string, Record<string, unknown>>([
+    ...[...bibs.values()].map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults, {})] as const),
+    ...items.map((i) => [`i${i.id}`, presentItem(i, ITEM_FIELDS.defaults)] as const),
+  ]);
+  return rows.map((row) => presentHold(row, fields, base, records.get(row.record_type === 'b' ? `b${row.bib_id}` : `i${row.item_id}`)));
+}
+
 export function holdRoutes(
   app: App,
   holds: HoldService,
   catalogue: { bibs: BibService; items: ItemService },
   publicBaseUrl: string | undefined,
 ): void {
-  function parseExpand(raw: string | undefined): boolean {
-    if (raw === undefined || raw === '') return false;
-    if (raw !== 'record') throw fail.invalidParameter('expand: only record is supported');
-    return true;
-  }
-  async function present(rows: HoldRow[], q: { fields?: string; expand?: string }, base: string) {
-    const fields = parseFields(q.fields, HOLD_FIELDS);
-    if (!parseExpand(q.expand)) return rows.map((row) => presentHold(row, fields, base));
-    // The page's records in one statement per kind, not one per hold.
-    const bibIds = [...new Set(rows.filter((r) => r.record_type === 'b').map((r) => r.bib_id))];
-    const itemIds = [...new Set(rows.flatMap((r) => (r.record_type === 'i' && r.item_id ? [r.item_id] : [])))];
-    const [bibs, items] = await Promise.all([catalogue.bibs.byIds(bibIds, {}), catalogue.items.many(itemIds)]);
-    const records = new Map<string, Record<string, unknown>>([
-      ...[...bibs.values()].map((b) => [`b${b.id}`, presentBib(b, BIB_FIELDS.defaults, {})] as const),
-      ...items.map((i) => [`i${i.id}`, presentItem(i, ITEM_FIELDS.defaults)] as const),
-    ]);
-    return rows.map((row) => presentHold(row, fields, base, records.get(row.record_type === 'b' ? `b${row.bib_id}` : `i${row.item_id}`)));
-  }
+  const present = (rows: HoldRow[], q: HoldView, base: string) => presentHolds(rows, q, base, catalogue);
   const holdId = (raw: string) => parseRecordId('holdId', raw);
 
   app.get(

@@ -18,6 +18,25 @@ const TAGS: { tags: RegExp; field: FieldKey; weight: number; codes: RegExp }[] =
   { tags: /^5\d\d$/, field: FIELD_KEYS.note, weight: 1, codes: /[a-z]/ },
   { tags: /^(250|260|264|300)$/, field: FIELD_KEYS.other, weight: 0.5, codes: /[a-z]/ },
 ];
+/**
+ * The tag an 880 field (the same field in its original script: Hebrew, Cyrillic, Chinese, …) stands
+ * for: its $6 starts with the linked field's tag, then "-" and the link's number ("245-01/(N").
+ * Undefined when the 880 has no such $6.
+ */
+function linkedTag(subfields: Record<string, string>[]): string | undefined {
+  const link = subfields.find((sf) => Object.keys(sf)[0] === '6');
+  return link && /^(\d{3})-\d{2}/.exec(Object.values(link)[0]!)?.[1];
+}
+
+/**
+ * Where a field's words go: an 880 goes where the field it links to does, with that field's weight
+ * and subfields, so a title is found by its original script as by its romanisation.
+ */
+function placeOf(tag: string, subfields: Record<string, string>[]): (typeof TAGS)[number] | undefined {
+  const indexed = tag === '880' ? linkedTag(subfields) : tag;
+  return indexed === undefined ? undefined : TAGS.find((t) => t.tags.test(indexed));
+}
+
 /** A stemmed match counts this much of an exact one. */
 export const STEM_FACTOR = 0.6;
 /**
@@ -115,7 +134,7 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   for (const field of input.marc.fields) {
     const [tag, value] = Object.entries(field)[0]!;
     if (typeof value === 'string') continue;
-    const place = TAGS.find((t) => t.tags.test(tag));
+    const place = placeOf(tag, value.subfields);
     if (!place) continue;
     const text = value.subfields
       .filter((sf) => place.codes.test(Object.keys(sf)[0]!))

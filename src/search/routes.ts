@@ -1,6 +1,7 @@
 // GET /bibs/search: the search box as an API (docs/api-contract.md, "Search and the public catalogue"). The public catalogue
 // page asks the same SearchService, so both give the same records in the same order.
 import { Type, type TSchema } from 'typebox';
+import { languageName } from '../bibs/codes.ts';
 import { bibExtrasFor, presentBib, BIB_FIELDS } from '../bibs/present.ts';
 import type { BibService } from '../bibs/service.ts';
 import { access } from '../http/access.ts';
@@ -49,7 +50,13 @@ const SearchAnswer = Type.Object({
     Type.Object(
       {
         materialType: Type.Array(FacetValue(Type.String())),
-        language: Type.Array(FacetValue(Type.String())),
+        language: Type.Array(
+          Type.Object({
+            value: Type.String(),
+            count: Type.Integer(),
+            name: Type.String({ description: 'The MARC list name; the code when unknown.' }),
+          }),
+        ),
         decade: Type.Array(FacetValue(Type.Integer())),
       },
       { description: 'With facets=true: how many matches have each value (the 20 most common; filters applied).' },
@@ -107,7 +114,12 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
       const entries = result.hits.flatMap((hit) =>
         hit.bib ? [{ relevance: hit.relevance, bib: presentBib(hit.bib, fields, { items }) }] : [],
       );
-      return { count: entries.length, total: result.total, start: offset, entries, ...(result.facets ? { facets: result.facets } : {}) };
+      // Languages come named, so that a client shows "Tagalog" for tgl and for the discontinued tag alike.
+      const facets = result.facets && {
+        ...result.facets,
+        language: result.facets.language.map((f) => ({ ...f, name: languageName(f.value) })),
+      };
+      return { count: entries.length, total: result.total, start: offset, entries, ...(facets ? { facets } : {}) };
     },
   );
 }

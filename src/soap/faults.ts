@@ -46,9 +46,10 @@ export function faultXml(version: SoapVersion, fault: Fault, namespace: string):
 
 /**
  * A fault's HTTP status. By default as REST's for the same failure, but simpler: 401 and 403 as
- * they are, 5xx as they are, every other failure of the client's 400 (the issue: a malformed
- * envelope is never a 5xx). CARREL_SOAP_FAULT_STATUS=500 makes every SOAP 1.1 fault 500, as SOAP
- * 1.1's HTTP binding says, for clients that read a fault only from a 500.
+ * they are, 5xx as they are, every other failure of the client's 400 (as SOAP 1.2 answers a Sender
+ * fault), so that a client's mistake, a malformed envelope included, never reads as the server's.
+ * CARREL_SOAP_FAULT_STATUS=500 makes every SOAP 1.1 fault 500, as SOAP 1.1's HTTP binding says,
+ * for clients (JAX-WS, WCF) that read a fault only from a 500.
  */
 export function faultStatus(apiError: ApiError, version: SoapVersion, setting: Config['soapFaultStatus']): number {
   if (setting === '500' && version === SOAP11) return 500;

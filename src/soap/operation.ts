@@ -11,6 +11,8 @@ export interface SoapCall {
   services: Services;
   /** The client's address, for the limits REST applies per address (PIN attempts). */
   address: string;
+  /** The API's absolute base for the answers' links (https://host/v6), as REST's apiBase makes it. */
+  base: string;
 }
 
 export interface SoapOperation {

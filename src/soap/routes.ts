@@ -14,7 +14,7 @@ import { parseBasic, parseBearer } from '../http/authorization.ts';
 import { answerFor, toApiError } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
 import { problemIn } from '../http/input-guard.ts';
-import { origin } from '../http/links.ts';
+import { apiBase, origin } from '../http/links.ts';
 import { overRateLimit } from '../http/rate-limit.ts';
 import type { App } from '../http/types.ts';
 import { valueFromXml, XmlValueError, writeXml, type SchemaRefs, type XmlElement } from '../shared/xml/index.ts';
@@ -103,7 +103,12 @@ export function soapRoutes(app: App, soapServices: readonly SoapService[], o: So
       }
       if (!principal.permissions.has(op.permission)) throw errors.forbidden(`this API key does not have the ${op.permission} permission`);
       const args = readArguments(op, envelope.operation, o.refs(), validatorOf(op));
-      const result = await op.run(args, { principal, services: o.services, address: request.ip });
+      const result = await op.run(args, {
+        principal,
+        services: o.services,
+        address: request.ip,
+        base: apiBase(request, o.config.publicBaseUrl),
+      });
       const answer = writeXml(`${op.name}Response`, result, op.output, o.refs(), { namespace: service.namespace });
       return reply.type(envelope.version.contentType).send(envelopeXml(envelope.version, answer));
     });

@@ -155,7 +155,7 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
       const answer: { total: number; entries: { bib: { id: string } }[] } = api.json();
       apiParams.set('facets', 'true');
       const counted = await t.app.inject({ method: 'GET', url: `/v6/bibs/search?${apiParams}`, headers: { authorization: reader } });
-      const facets: Record<string, { value: string | number; count: number }[]> = counted.json().facets;
+      const facets: Record<string, { value: string | number; count: number; name?: string }[]> = counted.json().facets;
 
       const pageParams = query(c);
       if (page > 1) pageParams.set('page', String(page));
@@ -169,10 +169,12 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
         label,
       );
       assert.equal(Number(/data-total="(\d+)"/.exec(html.body)?.[1]), answer.total, label);
-      // Each facet link shows the API's count for its value (asked with facets=true).
-      for (const m of html.body.matchAll(/data-facet="(\w+)" data-value="([^"]+)" data-count="(\d+)"/g)) {
+      // Each facet link shows the API's count for its value (asked with facets=true), and a language
+      // the API's name for it.
+      for (const m of html.body.matchAll(/data-facet="(\w+)" data-value="([^"]+)" data-count="(\d+)"><span>([^<]*)/g)) {
         const entry = facets[m[1]!]!.find((f) => String(f.value) === m[2]);
         assert.equal(entry?.count, Number(m[3]), `${label}: facet ${m[1]}=${m[2]}`);
+        if (m[1] === 'language') assert.equal(m[4]!.replaceAll('&#39;', "'").replaceAll('&amp;', '&'), entry?.name, `${label}: ${m[2]}`);
         facetsCompared++;
       }
       if (pageIds.length) nonEmpty++;

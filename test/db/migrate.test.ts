@@ -83,4 +83,42 @@ describe('migrations', () => {
       await empty.drop();
     }
   });
+
+  it('upgrading to 0065 queues again the bibs whose words search now reads differently, and only those', async () => {
+    const empty = PG_URL ? await createEmptyPgDatabase() : undefined;
+    const db = empty ? openPostgres(empty.url, { max: 2, connectTimeoutSec: 5 }) : await openPGlite({});
+    try {
+      const all = listMigrations();
+      await migrate(
+        db,
+        all.filter((m) => m.version < 65),
+      );
+      const bib = async (fields: object[], deleted = false) => {
+        const marc = JSON.stringify({ leader: '00000nam a2200000 a 4500', fields });
+        const [row] = await db.query<{ id: string }>(
+          `insert into bibs (marc, created_date, updated_date, deleted_date) values ($1::text::json, now(), now(), $2) returning id::text`,
+          [marc, deleted ? new Date() : null],
+        );
+        return row!.id;
+      };
+      const title = (text: string) => ({ '245': { ind1: '0', ind2: '0', subfields: [{ a: text }] } });
+      const linked = await bib([title('Agora'), { '880': { ind1: '0', ind2: '0', subfields: [{ '6': '245-01' }, { a: 'Αγορά' }] } }]);
+      const chinese = await bib([title('中国历史')]);
+      const korean = await bib([title('한국의 역사')]);
+      const arabic = await bib([title('تـاريخ')]);
+      await bib([title('Война и мир')]); // Cyrillic reads as before
+      await bib([title('Plain English')]);
+      await bib([title('日本')], true); // deleted: nothing to index
+      await db.exec('delete from search_queue');
+      await migrate(db, all);
+      const queued = await db.query<{ id: string }>('select bib_id::text as id from search_queue order by bib_id');
+      assert.deepEqual(
+        queued.map((r) => r.id),
+        [linked, chinese, korean, arabic],
+      );
+    } finally {
+      await db.close();
+      await empty?.drop();
+    }
+  });
 });

@@ -31,7 +31,7 @@ const CATALOGUE: MarcRecord[] = [
 interface Answer {
   total: number;
   entries: { bib: { id: string; title: string } }[];
-  facets?: Record<'materialType' | 'language' | 'decade', { value: string | number; count: number }[]>;
+  facets?: Record<'materialType' | 'language' | 'decade', { value: string | number; count: number; name?: string }[]>;
 }
 
 describe(`search facets and filters on ${ENGINE}`, () => {
@@ -62,9 +62,9 @@ describe(`search facets and filters on ${ENGINE}`, () => {
         { value: 'g', count: 1 },
       ],
       language: [
-        { value: 'eng', count: 2 },
-        { value: 'fre', count: 1 },
-        { value: 'spa', count: 1 },
+        { value: 'eng', count: 2, name: 'English' },
+        { value: 'fre', count: 1, name: 'French' },
+        { value: 'spa', count: 1, name: 'Spanish' },
       ],
       decade: [
         { value: 1990, count: 2 },

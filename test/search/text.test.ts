@@ -24,6 +24,29 @@ describe('search text', () => {
     assert.deepEqual(words('  '), []);
   });
 
+  it('folds Hebrew points and Arabic vowel marks and tatweel, keeping kana voicing and Hangul syllables', () => {
+    assert.equal(fold('סֵפֶר הַתּוֹלָדוֹת'), 'ספר התולדות');
+    assert.equal(fold('كِتَـــابُ'), 'كتاب');
+    assert.equal(fold('ガイド'), 'ガイド', 'が is not か');
+    assert.equal(fold('ｶﾞｲﾄﾞ'), 'ガイド', 'half-width kana as full-width');
+    assert.equal(fold('한국의 역사'), '한국의 역사', 'syllables, not their letters');
+  });
+
+  it('splits Chinese, Japanese and Korean into overlapping pairs of characters, a lone character into itself', () => {
+    assert.deepEqual(words('图书馆'), ['图书', '书馆']);
+    assert.deepEqual(words('历史'), ['历史']);
+    assert.deepEqual(words('理智　与　情感'), ['理智', '与', '情感']);
+    assert.deepEqual(words('日本の歴史'), ['日本', '本の', 'の歴', '歴史']);
+    assert.deepEqual(words('한국의 역사'), ['한국', '국의', '역사']);
+    assert.deepEqual(words('中文Windows 3.1版'), ['中文', 'windows', '3', '1', '版']);
+    assert.deepEqual(words('𠀀𠀁𠀂'), ['𠀀𠀁', '𠀁𠀂'], 'by character, not by UTF-16 unit');
+  });
+
+  it('reads a run of CJK characters as a phrase of its pairs, and two characters as one word', () => {
+    assert.deepEqual(parseQuery('中国历史').clauses, [{ alternatives: [['中国', '国历', '历史']], optional: false }]);
+    assert.deepEqual(parseQuery('历史').clauses, [{ alternatives: [['历史']], optional: false }]);
+  });
+
   it('stems English plurals timidly', () => {
     const cases: [string, string][] = [
       ['histories', 'history'],

@@ -132,6 +132,15 @@ describe('reading a value back by its schema', () => {
     );
   });
 
+  it('takes a member in its parent’s namespace or in none, and refuses one in another', () => {
+    assert.deepEqual(valueFromXml(readXmlTree('<p xmlns="urn:a"><id>1</id></p>'), Person, refs), { id: '1' });
+    assert.deepEqual(valueFromXml(readXmlTree('<a:p xmlns:a="urn:a"><id>1</id></a:p>'), Person, refs), { id: '1' });
+    assert.throws(
+      () => valueFromXml(readXmlTree('<p xmlns="urn:a"><id xmlns="urn:b">1</id></p>'), Person, refs),
+      /p\.id: is in the namespace "urn:b", not "urn:a"/,
+    );
+  });
+
   it('refuses a second element where one is allowed, a number that is not one, and text among elements', () => {
     assert.throws(() => valueFromXml(readXmlTree('<p><id>1</id><id>2</id></p>'), Person, refs), /p\.id: is given more than once/);
     assert.throws(

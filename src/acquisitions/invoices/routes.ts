@@ -99,7 +99,8 @@ const headerInput = {
   note: Type.Optional(Type.String({ maxLength: 1000 })),
   lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: MAX_LINE_ITEMS })),
 };
-const InvoiceCreate = Type.Object(
+/** POST /invoices's body; SubmitInvoice over SOAP takes the same members. */
+export const InvoiceCreate = Type.Object(
   {
     invNum: Type.String({ maxLength: 40 }),
     invDate: Type.String({ description: 'YYYY-MM-DD.' }),

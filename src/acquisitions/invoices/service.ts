@@ -316,7 +316,9 @@ export class InvoiceService {
     const fundRows = await this.funds.byCodes(tx, unique(lines.map((l) => l.fund)));
     const fundByCode = new Map(fundRows.map((f) => [f.code, f]));
     const unknownFunds = unique(lines.map((l) => l.fund)).filter((code) => !fundByCode.has(code));
-    if (unknownFunds.length) throw refuse.unknownFunds(unknownFunds);
+    // The refusal names the first line with an unknown fund, and every unknown code.
+    const firstUnknownFund = lines.findIndex((l) => !fundByCode.has(l.fund));
+    if (unknownFunds.length) throw refuse.unknownFunds(unknownFunds, `lineItems.${firstUnknownFund}.fund`);
     // An order reference naming one of the vendor's orders links the line to it (on the order's fund).
     for (const [i, line] of lines.entries()) {
       const order = line.order === null ? undefined : await this.orders.resolveReference(tx, line.order, vendorId!);
@@ -328,7 +330,8 @@ export class InvoiceService {
     const bibIds = unique(lines.flatMap((l) => (l.bibId ? [l.bibId] : [])));
     const liveBibs = new Set(await repo.liveBibIds(tx, bibIds));
     const unknownBibs = bibIds.filter((id) => !liveBibs.has(id));
-    if (unknownBibs.length) throw refuse.unknownBibs(unknownBibs);
+    const firstUnknownBib = lines.findIndex((l) => l.bibId !== null && !liveBibs.has(l.bibId));
+    if (unknownBibs.length) throw refuse.unknownBibs(unknownBibs, `lineItems.${firstUnknownBib}.bibId`);
 
     // Currency: the invoice's, or else the one its funds are kept in; every fund must be kept in it.
     const currencies = unique(fundRows.map((f) => f.currency));

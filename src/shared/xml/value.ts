@@ -39,6 +39,10 @@ export function valueFromXml(element: XmlElement, schema: unknown, refs: SchemaR
       for (const child of element.children) {
         const member = shape.members.find((m) => m.name === child.name);
         const where = `${path}.${child.name}`;
+        // A member is in its parent's namespace (as the XSD qualifies it) or, as hand-written
+        // requests often leave it, in none; one in any other namespace is someone else's element.
+        if (child.ns !== element.ns && child.ns !== '')
+          throw new XmlValueError(where, `is in the namespace "${child.ns}", not "${element.ns}"`);
         if (!member)
           throw new XmlValueError(where, `is not an element of ${element.name}; it has ${shape.members.map((m) => m.name).join(', ')}`);
         const memberShape = shapeOf(member.schema, refs);

@@ -400,7 +400,11 @@ describe(`invoices on ${ENGINE}`, () => {
     );
     assert.match(
       (await writer.send('POST', '/v6/invoices', { ...base, lineItems: [line, { fund: 'nosuch', amount: '1' }] })).json().description,
-      /nosuch/,
+      /^lineItems\.1\.fund: no fund nosuch$/,
+    );
+    assert.match(
+      (await writer.send('POST', '/v6/invoices', { ...base, lineItems: [line, { ...line, bibId: '9999999' }] })).json().description,
+      /^lineItems\.1\.bibId: no bib 9999999$/,
     );
     for (const id of [open, suspended, empty]) await writer.send('DELETE', `/v6/invoices/${id}`);
   });
