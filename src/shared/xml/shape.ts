@@ -56,7 +56,22 @@ function scalarOf(types: string[]): ScalarType {
   return 'any';
 }
 
+// Shapes already worked out, by the registered schemas and the schema: every answer asks again for
+// every element it writes (a patron's forty members), and working each out again showed in the
+// profile of SOAP lookups. Schemas are never changed once registered.
+const known = new WeakMap<SchemaRefs, WeakMap<object, Shape>>();
+
+/** What a schema means for XML. The shape returned is shared: copy it to change it. */
 export function shapeOf(input: unknown, refs: SchemaRefs): Shape {
+  if (!input || typeof input !== 'object') return shapeOfSchema(input, refs);
+  let byRefs = known.get(refs);
+  if (!byRefs) known.set(refs, (byRefs = new WeakMap()));
+  let shape = byRefs.get(input);
+  if (!shape) byRefs.set(input, (shape = shapeOfSchema(input, refs)));
+  return shape;
+}
+
+function shapeOfSchema(input: unknown, refs: SchemaRefs): Shape {
   const { schema, refName } = resolveRef(input, refs);
   const description = typeof schema.description === 'string' ? schema.description : undefined;
   const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
