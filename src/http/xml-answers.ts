@@ -51,14 +51,21 @@ export function varyOnAccept(reply: FastifyReply): void {
   if (!list.some((v) => v === '*' || v.toLowerCase() === 'accept')) reply.header('vary', [...list.filter(Boolean), 'Accept'].join(', '));
 }
 
+/**
+ * The schemas every domain registered (app.addSchema), by id, for `$ref` in the XML mapping: read
+ * on the first call, once the app answers and every domain has added its own, then kept.
+ */
+export function registeredSchemas(app: FastifyInstance): () => SchemaRefs {
+  let refs: SchemaRefs | undefined;
+  return () => (refs ??= new Map(Object.entries(app.getSchemas())));
+}
+
 const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : ([] as T[]).concat(hooks));
 
 export function installXmlAnswers(app: FastifyInstance): void {
   /** Each XML element an answer can be, and the schema it is written by. */
   const roots = new Map<string, unknown>();
-  // Registered schemas, for $ref: read once the app answers, when every domain has added its own.
-  let refs: SchemaRefs | undefined;
-  const schemas = () => (refs ??= new Map(Object.entries(app.getSchemas())));
+  const schemas = registeredSchemas(app);
   let xsd: string | undefined;
 
   app.addHook('onRoute', (route: RouteOptions) => {

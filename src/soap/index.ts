@@ -2,15 +2,14 @@
 // WSDL, for the finance, self-registration and identity systems that integrate through SOAP. The
 // operations call the same services as REST and check the same permissions.
 import type { Domain } from '../domain.ts';
+import { registeredSchemas } from '../http/xml-answers.ts';
 import { soapRoutes } from './routes.ts';
 import { SOAP_SERVICES } from './services.ts';
 
 export const soap: Domain = {
   name: 'soap',
   register: async (app, { services, config }) => {
-    // The schemas every domain registered, read when first needed (every domain has registered by then).
-    let refs: Map<string, unknown> | undefined;
-    const schemas = () => (refs ??= new Map(Object.entries(app.getSchemas())));
-    await app.register(async (scope) => soapRoutes(scope, SOAP_SERVICES, { services, config, refs: schemas }));
+    const refs = registeredSchemas(app);
+    await app.register(async (scope) => soapRoutes(scope, SOAP_SERVICES, { services, config, refs }));
   },
 };
