@@ -20,6 +20,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { GENERATED_PIN, patronBarcode } from '../src/generate/patrons.ts';
+import { escapeXmlText } from '../src/shared/xml/index.ts';
+import { PASSWORD_TEXT, SOAP11, WSSE_NS } from '../src/soap/envelope.ts';
+import { SOAP_SERVICES } from '../src/soap/services.ts';
 import { benchDatabase, byHash, costPer, peakRssMb, percentile, ROOT, startChild, stop } from './lib.ts';
 
 const { values: args } = parseArgs({
@@ -46,24 +49,19 @@ const PORT = 3942;
 const SETTLE_MS = 10_500;
 const BASE = `http://127.0.0.1:${PORT}`;
 
-const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
-const NS = 'urn:carrel:soap:patrons';
-const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
-const PASSWORD_TEXT = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText';
-
-const xmlText = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const NS = SOAP_SERVICES.find((service) => service.name === 'patrons')!.namespace;
 
 /** An envelope as zeep writes one: the operation and its arguments qualified in the service's namespace. */
 function envelope(operation: string, argsXml: Record<string, string>, key?: { key: string; secret: string }): string {
   const header = key
-    ? `<soap-env:Header><wsse:Security xmlns:wsse="${WSSE}"><wsse:UsernameToken><wsse:Username>${xmlText(key.key)}</wsse:Username>` +
-      `<wsse:Password Type="${PASSWORD_TEXT}">${xmlText(key.secret)}</wsse:Password></wsse:UsernameToken></wsse:Security></soap-env:Header>`
+    ? `<soap-env:Header><wsse:Security xmlns:wsse="${WSSE_NS}"><wsse:UsernameToken><wsse:Username>${escapeXmlText(key.key)}</wsse:Username>` +
+      `<wsse:Password Type="${PASSWORD_TEXT}">${escapeXmlText(key.secret)}</wsse:Password></wsse:UsernameToken></wsse:Security></soap-env:Header>`
     : '';
   const body = Object.entries(argsXml)
-    .map(([name, value]) => `<ns0:${name}>${xmlText(value)}</ns0:${name}>`)
+    .map(([name, value]) => `<ns0:${name}>${escapeXmlText(value)}</ns0:${name}>`)
     .join('');
   return (
-    `<?xml version='1.0' encoding='utf-8'?>\n<soap-env:Envelope xmlns:soap-env="${SOAP11}">${header}` +
+    `<?xml version='1.0' encoding='utf-8'?>\n<soap-env:Envelope xmlns:soap-env="${SOAP11.ns}">${header}` +
     `<soap-env:Body><ns0:${operation} xmlns:ns0="${NS}">${body}</ns0:${operation}></soap-env:Body></soap-env:Envelope>`
   );
 }
@@ -213,6 +211,13 @@ async function main(): Promise<void> {
     if (!right(shape, barcode, response.status, text)) throw new Error(`${name} of ${barcode}: ${response.status} ${text.slice(0, 600)}`);
   }
 
+  /** Each request for the next patron's barcode, kept in the client's context for checking its answer (one in flight a client). */
+  const setupFor = (kind: Kind, shape: Shape) => (request: autocannon.Request, context: object) => {
+    const barcode = nextBarcode(kind);
+    (context as { barcode?: string }).barcode = barcode;
+    return { ...request, path: shape.path(barcode), ...(shape.body ? { body: shape.body(barcode) } : {}) };
+  };
+
   async function load(kind: Kind, shape: Shape, seconds = SECONDS): Promise<Run> {
     let bad = 0;
     const sampleErrors: string[] = [];
@@ -224,12 +229,7 @@ async function main(): Promise<void> {
         {
           method: shape.method,
           headers: shape.headers,
-          // Each client has one request in flight: its context holds the barcode its answer is for.
-          setupRequest: (request: autocannon.Request, context: object) => {
-            const barcode = nextBarcode(kind);
-            (context as { barcode?: string }).barcode = barcode;
-            return { ...request, path: shape.path(barcode), ...(shape.body ? { body: shape.body(barcode) } : {}) };
-          },
+          setupRequest: setupFor(kind, shape),
           onResponse: (status: number, body: string, context: object) => {
             if (right(shape, (context as { barcode: string }).barcode, status, body)) return;
             bad++;
@@ -266,11 +266,7 @@ async function main(): Promise<void> {
       requests: steps.map((shape, i) => ({
         method: shape.method,
         headers: shape.headers,
-        setupRequest: (request: autocannon.Request, context: object) => {
-          const barcode = nextBarcode(kind);
-          (context as { barcode?: string }).barcode = barcode;
-          return { ...request, path: shape.path(barcode), ...(shape.body ? { body: shape.body(barcode) } : {}) };
-        },
+        setupRequest: setupFor(kind, shape),
         onResponse: (status: number, body: string, context: object) => {
           answered = i;
           if (!right(shape, (context as { barcode: string }).barcode, status, body)) errors[i]!++;

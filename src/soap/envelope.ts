@@ -24,6 +24,8 @@ export const SOAP12: SoapVersion = {
 
 /** WS-Security's namespace: its Security header block is the one Carrel understands. */
 export const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
+/** The UsernameToken's Password Type for a secret sent as it is (the one Carrel can check). */
+export const PASSWORD_TEXT = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText';
 
 /** The version a request's Content-Type stands for (SOAP 1.2's application/soap+xml; anything else 1.1). */
 export function versionOfContentType(contentType: string | undefined): SoapVersion {

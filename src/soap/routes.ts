@@ -18,7 +18,16 @@ import { apiBase, origin } from '../http/links.ts';
 import { overRateLimit } from '../http/rate-limit.ts';
 import type { App } from '../http/types.ts';
 import { valueFromXml, XmlValueError, writeXml, type SchemaRefs, type XmlElement } from '../shared/xml/index.ts';
-import { envelopeXml, EnvelopeFault, readEnvelope, requestedAction, versionOfContentType, WSSE_NS, type SoapVersion } from './envelope.ts';
+import {
+  envelopeXml,
+  EnvelopeFault,
+  PASSWORD_TEXT,
+  readEnvelope,
+  requestedAction,
+  versionOfContentType,
+  WSSE_NS,
+  type SoapVersion,
+} from './envelope.ts';
 import { faultStatus, faultXml } from './faults.ts';
 import type { SoapOperation, SoapService } from './operation.ts';
 import { soapAction, wsdl } from './wsdl.ts';
@@ -26,7 +35,6 @@ import { soapAction, wsdl } from './wsdl.ts';
 /** The largest request body: an envelope past it is refused before it is read. */
 export const SOAP_BODY_LIMIT = 2 * 1024 * 1024;
 
-const PASSWORD_TEXT = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText';
 const PASSWORD_DIGEST = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordDigest';
 const REALM = 'Basic realm="Carrel SOAP", charset="UTF-8"';
 
