@@ -13,9 +13,8 @@ import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { marcFile } from '../helpers/shared-data.ts';
 import { bearer } from '../helpers/tokens.ts';
-
-const SHARED = '/work/shared/data/marc';
 
 const df = (tag: string, ...subfields: [string, string][]): DataField => ({
   tag,
@@ -55,7 +54,7 @@ const WRITTEN: Record<string, MarcRecord> = {
 async function sharedRecords(): Promise<Record<string, MarcRecord>> {
   const records: Record<string, MarcRecord> = {};
   for (const file of ['OCLC_814388508.xml', 'pride-and-prejudice-fixed.mrc']) {
-    for await (const read of readMarc([readFileSync(`${SHARED}/${file}`)])) {
+    for await (const read of readMarc([readFileSync(marcFile(file))])) {
       if (read.record?.fields.some((f) => f.tag === '880')) records[`${file} ${read.position}`] = read.record;
     }
   }
