@@ -1,8 +1,10 @@
 // Text as the search index and queries see it: case and diacritics folded (é = e, ø = o, ß = ss),
 // other scripts kept and folded the same way (Greek accents, Cyrillic ё, Hebrew points, Arabic
-// vowel marks), split into words; Chinese, Japanese and Korean, written without spaces between
-// words, split into overlapping pairs of characters. The index and the query use these same
-// functions, so a word matches exactly when both fold it alike.
+// vowel marks and letter variants, traditional Chinese characters as simplified ones), split into
+// words; Chinese, Japanese and Korean, written without spaces between words, split into
+// overlapping pairs of characters. The index and the query use these same functions, so a word
+// matches exactly when both fold it alike.
+import { to } from 'opencc-js/preset/t2cn';
 
 // Letters that Unicode decomposition does not reduce to a base letter and mark (lower case: they are
 // replaced after lower-casing, which is also what turns a word-final Σ into ς).
@@ -34,22 +36,78 @@ const SPECIAL: Record<string, string> = {
   ʼ: '',
   // Arabic tatweel: a stroke that stretches a word for layout, not a letter.
   ـ: '',
+  // Arabic letters written one way or another for the same word, folded as Arabic search engines
+  // fold them (alef with hamza or madda is already plain alef once its mark goes, and so are waw and
+  // yeh with hamza): alef wasla, alef maksura as yeh, teh marbuta as heh; the Persian and Urdu
+  // keheh, yeh and heh goal as the Arabic kaf, yeh and heh, since keyboards give either.
+  '\u0671': '\u0627',
+  '\u0649': '\u064a',
+  '\u0629': '\u0647',
+  '\u06a9': '\u0643',
+  '\u06cc': '\u064a',
+  '\u06c1': '\u0647',
 };
-const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL).join('')}]`, 'gu');
+// Hebrew final letters (ך ם ן ף ץ) are not folded: a word ends in its final form in the record and in
+// the query alike, typed with keys of their own, so folding them would merge nothing that differs.
 
-/** Lower case, without diacritics, with the letters above spelt out. */
+/**
+ * Traditional Chinese characters by their simplified forms, one character for one (OpenCC's table),
+ * so that a search in either form finds a record catalogued in the other. Converting phrases as
+ * words is not needed for that, since the index and the query fold alike; traditional characters
+ * that share one simplified form (發, 髮 → 发) find each other, as a simplified search would.
+ */
+const SIMPLIFIED: ReadonlyMap<string, string> = simplifiedForms();
+
+function simplifiedForms(): Map<string, string> {
+  // The package's type declarations name their modules without extensions, which NodeNext does not
+  // resolve: its tables are read as unknown and checked. They are strings: "亂 乱|臺 台|…".
+  const tables: unknown = to.cn;
+  const forms = new Map<string, string>();
+  for (const table of Array.isArray(tables) ? (tables.flat() as unknown[]) : []) {
+    if (typeof table !== 'string') continue;
+    for (const entry of table.split('|')) {
+      const [from, into] = entry.split(' ');
+      // The tables also hold whole phrases, converted by context, which one character at a time skips.
+      if (from && into && from !== into && [...from].length === 1 && [...into].length === 1) forms.set(from, into);
+    }
+  }
+  if (forms.size === 0) throw new Error('opencc-js has no table into simplified Chinese');
+  // A simplified form that is itself converted (薴 → 苧 → 苎) is followed to the end, so that text
+  // folded twice is folded as once and both of its forms reach the same character.
+  for (const [from, into] of forms) {
+    let end = into;
+    for (let steps = 0; forms.has(end) && steps < forms.size; steps++) end = forms.get(end)!;
+    forms.set(from, end);
+  }
+  return forms;
+}
+
+/**
+ * The characters fold replaces one at a time: the letters above, and those of the Han blocks the
+ * table converts (one pass over the text for both, since most text has neither).
+ */
+const REPLACED = new RegExp(`[${Object.keys(SPECIAL).join('')}\\u3400-\\u4dbf\\u4e00-\\u9fff\\u{20000}-\\u{3134f}]`, 'gu');
+
+/**
+ * Pairs that decomposition would wrongly take apart, put back together before marks go: Й is a
+ * letter of its own in Russian and Ukrainian, not И with a mark; the Persian heh with yeh above
+ * (ۀ) would become ە, a vowel of its own in Kurdish, where it is heh.
+ */
+const RECOMPOSED: Record<string, string> = { 'и\u0306': 'й', 'И\u0306': 'Й', '\u06d5\u0654': '\u0647' };
+
+/** Lower case, without diacritics, with the letters above spelt out and Chinese simplified. */
 export function fold(text: string): string {
-  // Й is a letter of its own in Russian and Ukrainian, not И with a mark, and so is a kana with its
-  // voicing mark (が is not か): they are put back together before marks go. Decomposition splits a
-  // Hangul syllable into its letters (jamo), which are joined again: Korean is searched by syllable.
+  // Like Й (RECOMPOSED), a kana with its voicing mark is a letter of its own (が is not か), put back
+  // together before marks go. Decomposition splits a Hangul syllable into its letters (jamo), which
+  // are joined again: Korean is searched by syllable.
   return text
     .normalize('NFKD')
-    .replace(/([иИ])\u0306/g, (_, i: string) => (i === 'и' ? 'й' : 'Й'))
+    .replace(/[иИ]\u0306|\u06d5\u0654/g, (pair) => RECOMPOSED[pair]!)
     .replace(/[\u3040-\u30ff][\u3099\u309a]/g, (kana) => kana.normalize('NFC'))
     .replace(/\p{M}/gu, '')
     .replace(/[\u1100-\u11ff]+/g, (jamo) => jamo.normalize('NFC'))
     .toLowerCase()
-    .replace(SPECIAL_RE, (c) => SPECIAL[c]!);
+    .replace(REPLACED, (c) => SPECIAL[c] ?? SIMPLIFIED.get(c) ?? c);
 }
 
 /** Han, kana and Hangul: scripts whose words are not spaced apart (ー, 々 and the like included). */

@@ -30,6 +30,10 @@ export interface Judgment {
 
 const AUSTEN = 'austen, jane';
 const PROKUDIN = 'prokudin-gorskii';
+/** The Chinese translations of Pride and prejudice, in simplified characters (the first three) and in traditional. */
+const AUSTEN_IN_CHINESE: RecordKey[] = ['004054751', '197026004', '004070668', 'cpy00034475', '003851486', 'c657181', '004263020'].map(
+  (controlNumber) => ({ controlNumber }),
+);
 
 export const JUDGMENTS: Judgment[] = [
   // Known titles.
@@ -308,18 +312,13 @@ export const JUDGMENTS: Judgment[] = [
   // Original scripts and their romanisation (880 fields, and one record catalogued in Japanese).
   {
     text: '傲慢与偏见',
-    reason: 'The simplified-Chinese Pride and prejudice translations.',
-    relevant: [{ controlNumber: '004054751' }, { controlNumber: '197026004' }, { controlNumber: '004070668' }],
+    reason: "The Chinese Pride and prejudice translations, simplified and traditional (either form finds both), not Xiao Man's essays.",
+    relevant: AUSTEN_IN_CHINESE,
   },
   {
     text: '傲慢與偏見',
-    reason: "The traditional-script translations of Austen, not Xiao Man's essays that share the title.",
-    relevant: [
-      { controlNumber: 'cpy00034475' },
-      { controlNumber: '003851486' },
-      { controlNumber: 'c657181' },
-      { controlNumber: '004263020' },
-    ],
+    reason: "The same translations by the traditional characters, not Xiao Man's essays that share the title.",
+    relevant: AUSTEN_IN_CHINESE,
   },
   {
     text: '理性與感性',

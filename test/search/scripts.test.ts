@@ -1,8 +1,9 @@
 // GET /v6/bibs/search in every script: linked 880 fields (the original-script form of a field)
 // indexed as the field they link to, folded per script, and Chinese, Japanese and Korean split into
-// pairs of characters, so a record is found by its original script and by its romanisation. The
-// real records come from the shared data (a Greek record, Chinese translations of Austen), the
-// rest are written here.
+// pairs of characters, so a record is found by its original script and by its romanisation. Arabic
+// letters written one way or another are found alike, and so are Chinese characters, simplified or
+// traditional. The real records come from the shared data (a Greek record, Chinese translations of
+// Austen, catalogued in either form), the rest are written here.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -34,7 +35,12 @@ const WRITTEN: Record<string, MarcRecord> = {
   russian: bib('Istorii︠a︡ Rossii', alt('245-01/(N', 'История России'), alt('250-02/(N', 'Ёлочное издание')),
   greek: bib('Ilias', alt('245-01/(S', 'Ἰλιάς')),
   arabic: bib('Kitāb al-ʻarabīyah', alt('245-01/(3/r', 'كِتَابُ الْعَرَبِيَّة')),
+  // Teh marbuta, alef with hamza below, alef maksura and alef wasla; a plain alef where a query may have hamza.
+  arabicVariants: bib('Madrasat Ibrāhīm', alt('245-01/(3/r', 'مدرسة إبراهيم'), alt('500-02/(3/r', 'على ٱلطريق إلى أسوان')),
+  // Persian keheh and yeh, where Arabic keyboards give kaf and yeh.
+  persian: bib('Kitāb-i Fārsī', alt('245-01/(3/r', 'کتاب فارسی')),
   chinese: bib('Zhongguo li shi', alt('245-01/$1', '中国历史')),
+  chineseTraditional: bib('Tu shu guan xue dao lun', alt('245-01/$1', '圖書館學導論')),
   japanese: bib('Nihon no rekishi', alt('245-01/$1', '日本の歴史'), alt('500-02/$1', 'ガイドブック付き')),
   korean: bib('Hanʼguk ŭi yŏksa', alt('245-01/$1', '한국의 역사')),
   // The same word in the original script of a title and of a note: the title's weight ranks first.
@@ -66,10 +72,10 @@ describe(`search in every script on ${ENGINE}`, () => {
   let reader: string;
   const ids: Record<string, string> = {};
   const name = (id: string) => Object.keys(ids).find((k) => ids[k] === id) ?? id;
-  /** The shared records whose 245 holds this text. */
-  const titled = (records: Record<string, MarcRecord>, text: string) =>
+  /** The shared records whose 245 (or another tag) holds this text. */
+  const titled = (records: Record<string, MarcRecord>, text: string, tag = '245') =>
     Object.keys(records).filter((k) =>
-      records[k]!.fields.some((f) => f.tag === '245' && 'subfields' in f && f.subfields.some((s) => s.value.includes(text))),
+      records[k]!.fields.some((f) => f.tag === tag && 'subfields' in f && f.subfields.some((s) => s.value.includes(text))),
     );
   let shared: Record<string, MarcRecord>;
   before(async () => {
@@ -106,16 +112,19 @@ describe(`search in every script on ${ENGINE}`, () => {
     assert.deepEqual(await found('agora mesogeio'), [greek]);
   });
 
-  it('finds real Chinese records by a two-character word, by their whole title, and by its romanisation', async () => {
-    const romanised = titled(shared, 'Ao man yu pian jian');
-    const simplified = await found('傲慢与偏见');
-    const traditional = await found('傲慢與偏見');
+  it('finds real Chinese records by a two-character word, by their whole title in either form, and by its romanisation', async () => {
+    const romanised = [...titled(shared, 'Ao man yu pian jian')].sort();
+    // Some records have the title in simplified characters, others in traditional: each form finds them all.
+    const simplified = titled(shared, '傲慢与偏见', '880');
+    const traditional = titled(shared, '傲慢與偏見', '880');
     assert.ok(simplified.length >= 2 && traditional.length >= 3, `${simplified.join()} | ${traditional.join()}`);
-    assert.deepEqual([...simplified, ...traditional].sort(), [...romanised].sort());
-    assert.deepEqual((await found('偏见')).sort(), [...simplified].sort());
-    assert.deepEqual((await found('ao man yu pian jian')).sort(), [...romanised].sort());
-    const translator = await found('张玲', 'author');
-    assert.ok(translator.length === 1 && simplified.includes(translator[0]!), 'an 880 linked to a 700 is an author');
+    assert.deepEqual([...simplified, ...traditional].sort(), romanised);
+    for (const text of ['傲慢与偏见', '傲慢與偏見', '偏见', '偏見', 'ao man yu pian jian'])
+      assert.deepEqual((await found(text)).sort(), romanised, text);
+    for (const name of ['张玲', '張玲']) {
+      const translator = await found(name, 'author');
+      assert.ok(translator.length === 1 && simplified.includes(translator[0]!), `${name}: an 880 linked to a 700 is an author`);
+    }
   });
 
   it('finds Hebrew, Cyrillic, Greek and Arabic by an original-script word, pointed or not, and by the romanisation', async () => {
@@ -128,14 +137,27 @@ describe(`search in every script on ${ENGINE}`, () => {
     assert.deepEqual(await found('istoriia rossii'), ['russian']);
     assert.deepEqual(await found('ιλιας'), ['greek'], 'no accents or breathing, and a final sigma');
     assert.deepEqual(await found('ilias'), ['greek']);
-    assert.deepEqual(await found('كتاب'), ['arabic'], 'the query has no vowel marks, the record has');
-    assert.deepEqual(await found('kitab'), ['arabic']);
+    assert.deepEqual(await found('كتاب العربية'), ['arabic'], 'the query has no vowel marks, the record has');
+    assert.deepEqual(await found('kitab'), ['arabic', 'persian']);
+  });
+
+  it('finds Arabic whichever way its letters are written, in the record or in the query', async () => {
+    assert.deepEqual(await found('مدرسه ابراهيم'), ['arabicVariants'], 'heh for teh marbuta, plain alef for alef with hamza');
+    assert.deepEqual(await found('إبراهيم'), ['arabicVariants'], 'the query has hamza');
+    assert.deepEqual(await found('"علي الطريق الي اسوان"'), ['arabicVariants'], 'yeh for alef maksura, alef for alef wasla');
+    assert.deepEqual(await found('ـعلىـ'), ['arabicVariants'], 'tatweel');
+    assert.deepEqual(await found('كتاب فارسي'), ['persian'], 'Arabic kaf and yeh find Persian keheh and yeh');
+    assert.deepEqual(await found('کتاب العربیه'), ['arabic'], 'and the other way round');
+    assert.deepEqual((await found('كتاب')).sort(), ['arabic', 'persian']);
   });
 
   it('finds Chinese, Japanese and Korean by a two-character word, by a longer phrase, and by the romanisation', async () => {
     assert.deepEqual(await found('历史'), ['chinese']);
     assert.deepEqual(await found('中国历史'), ['chinese']);
     assert.deepEqual(await found('历史中国'), [], 'the pairs must stand in order');
+    assert.deepEqual(await found('中國歷史'), ['chinese'], 'traditional characters find simplified ones');
+    assert.deepEqual(await found('图书馆学'), ['chineseTraditional'], 'and simplified characters traditional ones');
+    assert.deepEqual(await found('圖書館學導論'), ['chineseTraditional']);
     assert.deepEqual(await found('zhongguo li shi'), ['chinese']);
     assert.deepEqual(await found('歴史'), ['japanese']);
     assert.deepEqual(await found('日本の歴史'), ['japanese']);

@@ -32,6 +32,29 @@ describe('search text', () => {
     assert.equal(fold('한국의 역사'), '한국의 역사', 'syllables, not their letters');
   });
 
+  it('folds Arabic letters written one way or another as Arabic search engines do', () => {
+    const cases: [string, string, string][] = [
+      ['أحمد إبراهيم آمنة', 'احمد ابراهيم امنه', 'alef with hamza or madda as alef, teh marbuta as heh'],
+      ['ٱلله', 'الله', 'alef wasla as alef'],
+      ['على مستشفى', 'علي مستشفي', 'alef maksura as yeh'],
+      ['مسؤول رئيس', 'مسوول رييس', 'hamza on waw and yeh dropped'],
+      ['کتاب فارسی', 'كتاب فارسي', 'Persian keheh and yeh as Arabic kaf and yeh'],
+      ['ہمارا خانۀ', 'همارا خانه', 'heh goal and heh with yeh above as heh'],
+      ['ﻣﺪﺭﺳﺔ', 'مدرسه', 'presentation forms as their letters'],
+    ];
+    for (const [text, folded, why] of cases) assert.equal(fold(text), folded, why);
+  });
+
+  it('folds traditional Chinese characters to simplified ones, each character to one that folds to itself', () => {
+    assert.equal(fold('傲慢與偏見'), fold('傲慢与偏见'));
+    assert.equal(fold('圖書館學'), '图书馆学');
+    assert.deepEqual(words('中國歷史'), words('中国历史'));
+    assert.equal(fold('薴'), fold('苧'), 'a simplified form that is itself converted is followed to the end');
+    assert.equal(fold(fold('薴')), fold('薴'));
+    assert.equal(fold('日本の歴史'), '日本の歴史', 'a Japanese form the table does not list stays');
+    assert.equal(fold('\uf900'), fold('\u8c48'), 'a compatibility ideograph as its unified one');
+  });
+
   it('splits Chinese, Japanese and Korean into overlapping pairs of characters, a lone character into itself', () => {
     assert.deepEqual(words('图书馆'), ['图书', '书馆']);
     assert.deepEqual(words('历史'), ['历史']);
