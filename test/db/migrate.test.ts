@@ -84,41 +84,72 @@ describe('migrations', () => {
     }
   });
 
-  it('upgrading to 0065 queues again the bibs whose words search now reads differently, and only those', async () => {
+  /**
+   * Bibs written by `write` on a database migrated to just before `version`, then the queue emptied
+   * and every migration applied: the ids the upgrade queued, in order.
+   */
+  const queuedByUpgrade = async (
+    version: number,
+    write: (bib: (fields: object[], deleted?: boolean) => Promise<string>) => Promise<void>,
+  ) => {
     const empty = PG_URL ? await createEmptyPgDatabase() : undefined;
     const db = empty ? openPostgres(empty.url, { max: 2, connectTimeoutSec: 5 }) : await openPGlite({});
     try {
       const all = listMigrations();
       await migrate(
         db,
-        all.filter((m) => m.version < 65),
+        all.filter((m) => m.version < version),
       );
-      const bib = async (fields: object[], deleted = false) => {
+      await write(async (fields, deleted = false) => {
         const marc = JSON.stringify({ leader: '00000nam a2200000 a 4500', fields });
         const [row] = await db.query<{ id: string }>(
           `insert into bibs (marc, created_date, updated_date, deleted_date) values ($1::text::json, now(), now(), $2) returning id::text`,
           [marc, deleted ? new Date() : null],
         );
         return row!.id;
-      };
-      const title = (text: string) => ({ '245': { ind1: '0', ind2: '0', subfields: [{ a: text }] } });
-      const linked = await bib([title('Agora'), { '880': { ind1: '0', ind2: '0', subfields: [{ '6': '245-01' }, { a: 'Αγορά' }] } }]);
-      const chinese = await bib([title('中国历史')]);
-      const korean = await bib([title('한국의 역사')]);
-      const arabic = await bib([title('تـاريخ')]);
-      await bib([title('Война и мир')]); // Cyrillic reads as before
-      await bib([title('Plain English')]);
-      await bib([title('日本')], true); // deleted: nothing to index
+      });
       await db.exec('delete from search_queue');
-      await migrate(db, all);
-      const queued = await db.query<{ id: string }>('select bib_id::text as id from search_queue order by bib_id');
-      assert.deepEqual(
-        queued.map((r) => r.id),
-        [linked, chinese, korean, arabic],
+      await migrate(
+        db,
+        all.filter((m) => m.version <= version),
       );
+      const queued = await db.query<{ id: string }>('select bib_id::text as id from search_queue order by bib_id');
+      return queued.map((r) => r.id);
     } finally {
       await db.close();
       await empty?.drop();
     }
+  };
+  const title = (text: string) => ({ '245': { ind1: '0', ind2: '0', subfields: [{ a: text }] } });
+
+  it('upgrading to 0065 queues again the bibs whose words search now reads differently, and only those', async () => {
+    const expected: string[] = [];
+    const queued = await queuedByUpgrade(65, async (bib) => {
+      expected.push(await bib([title('Agora'), { '880': { ind1: '0', ind2: '0', subfields: [{ '6': '245-01' }, { a: 'Αγορά' }] } }]));
+      expected.push(await bib([title('中国历史')]));
+      expected.push(await bib([title('한국의 역사')]));
+      expected.push(await bib([title('تـاريخ')]));
+      await bib([title('Война и мир')]); // Cyrillic reads as before
+      await bib([title('Plain English')]);
+      await bib([title('日本')], true); // deleted: nothing to index
+    });
+    assert.deepEqual(queued, expected);
+  });
+
+  it('upgrading to 0067 queues again the bibs with Arabic or Han text, whose letters search now folds, and only those', async () => {
+    const expected: string[] = [];
+    const queued = await queuedByUpgrade(67, async (bib) => {
+      expected.push(await bib([title('المدرسة')]));
+      expected.push(await bib([title('Ketab'), { '880': { ind1: '0', ind2: '0', subfields: [{ '6': '245-01' }, { a: 'کتاب فارسی' }] } }]));
+      expected.push(await bib([title('傲慢與偏見')]));
+      expected.push(await bib([title('日本の歴史')]));
+      expected.push(await bib([title('𨋢')])); // beyond the Basic Multilingual Plane: 䢂 in simplified
+      await bib([title('ガイドブック')]); // kana alone reads as before
+      await bib([title('한국의 역사')]);
+      await bib([title('ספר התולדות')]);
+      await bib([title('Plain English')]);
+      await bib([title('中國')], true); // deleted: nothing to index
+    });
+    assert.deepEqual(queued, expected);
   });
 });

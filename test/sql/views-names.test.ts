@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadDemoIfEmpty } from '../../src/demo/load.ts';
 import type { Profile } from '../../src/library/profile.ts';
+import { MARC_LANGUAGES, marcLanguageName, OBSOLETE_MARC_LANGUAGES } from '../../src/marc/languages.ts';
 import { FIXED_FIELDS } from '../../src/shared/fixed-fields.ts';
 import { SqlService } from '../../src/sql/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -190,6 +191,19 @@ describe(`sierra_view code names on ${ENGINE}`, () => {
         union all select iii_language_id from user_defined_property_name union all select iii_language_id from location_name
       ) n left join iii_language l on l.id = n.iii_language_id`);
     assert.deepEqual(languages, [{ iii_language_id: 1, code: 'eng', description: 'English' }]);
+  });
+
+  it('names every MARC language code, discontinued ones too, as src/marc/languages.ts and the REST API do', async () => {
+    const named = await rows(`
+      select p.code, p.display_order, n.name from language_property p
+      join language_property_name n on n.language_property_id = p.id and n.iii_language_id = 1 order by p.display_order`);
+    const codes = [...Object.keys(MARC_LANGUAGES), ...Object.keys(OBSOLETE_MARC_LANGUAGES)].sort();
+    assert.deepEqual(
+      named,
+      codes.map((code, i) => ({ code, display_order: i, name: marcLanguageName(code) })),
+    );
+    const [tagalog] = await rows(`select code, name from language_property_myuser where code = 'tag'`);
+    assert.deepEqual(tagalog, { code: 'tag', name: 'Tagalog' }, 'a discontinued code, by its name');
   });
 
   it("shows the library profile's item types, patron types and branches, and Carrel's item statuses", async () => {
