@@ -16,6 +16,7 @@ import {
   type FacetName,
 } from './query.ts';
 import type { HoldingsSummary } from './holdings.ts';
+import type { Suggestion } from '../search/service.ts';
 import type { FacetEntry, Hit, Results } from './service.ts';
 
 const SORT_LABELS: Record<CatalogQuery['sort'], string> = { relevance: 'Relevance', title: 'Title (A–Z)', year: 'Year (newest first)' };
@@ -136,6 +137,19 @@ function heading(q: CatalogQuery): Html {
   return q.index ? html`${index} search: “${q.text}”` : html`Results for “${q.text}”`;
 }
 
+/**
+ * "Did you mean …?": each suggestion (the API's) a link to its search, with the same field, sort
+ * and filters, on its first page, and how many it finds.
+ */
+function didYouMean(q: CatalogQuery, suggestions: Suggestion[]): Html {
+  if (suggestions.length === 0) return html``;
+  const links = suggestions.map(
+    (s, i) =>
+      html`${i === 0 ? '' : i === suggestions.length - 1 ? ' or ' : ', '}<a href="${resultsUrl({ ...q, text: s.text, page: 1 })}" data-suggestion-total="${s.total}">${s.text}</a> (${number.format(s.total)} ${s.total === 1 ? 'result' : 'results'})`,
+  );
+  return html`<p class="did-you-mean">Did you mean ${links}?</p>`;
+}
+
 function noResults(q: CatalogQuery): Html {
   return html`<div class="empty">
   <h2>Nothing found${q.page > 1 ? ' on this page' : ''}</h2>
@@ -169,6 +183,7 @@ export function resultsMain(q: CatalogQuery, results: Results): Html {
 ${refine(q, results)}
 <section class="results" aria-labelledby="results-heading">
   ${chips(q, results)}
+  ${didYouMean(q, results.suggestions)}
   ${
     results.hits.length
       ? html`<ol class="hits" start="${first}">${results.hits.map((h) => hit(h, q))}</ol>${pager(q, results.total)}`

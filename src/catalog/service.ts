@@ -3,7 +3,7 @@
 // counts, and the bibs and copies of its hits; a record page is a bib, its MARC and its copies.
 import { languageName } from '../bibs/codes.ts';
 import type { BibService } from '../bibs/service.ts';
-import type { SearchRequest, SearchService } from '../search/service.ts';
+import type { SearchRequest, SearchService, Suggestion } from '../search/service.ts';
 import { fromMarcInJson } from '../marc/marc-in-json.ts';
 import { describe, displayTitle, type Description } from './describe.ts';
 import { copiesOf, summarize, type Copy, type HoldingsSummary } from './holdings.ts';
@@ -35,6 +35,8 @@ export interface Results {
   total: number;
   hits: Hit[];
   facets: Record<FacetName, FacetEntry[]>;
+  /** "Did you mean": the API's suggestions, for a search that found nothing. */
+  suggestions: Suggestion[];
 }
 
 export interface RecordView {
@@ -63,7 +65,7 @@ export class CatalogService {
   ) {}
 
   async results(q: CatalogQuery): Promise<Results> {
-    if (!q.text) return { total: 0, hits: [], facets: { materialType: [], language: [], decade: [] } };
+    if (!q.text) return { total: 0, hits: [], facets: { materialType: [], language: [], decade: [] }, suggestions: [] };
     const request = searchRequest(q);
     // Facets are counted beside the ranking and change nothing in it: the hits are the API's.
     const [result, materialTypes] = await Promise.all([this.search.search({ ...request, facets: true }), this.materialTypeNames()]);
@@ -94,6 +96,7 @@ export class CatalogService {
         // Decades read best in time order, newest first.
         decade: facets.decade.map((f) => ({ ...f, label: `${f.value}s` })).sort((a, b) => b.value - a.value),
       },
+      suggestions: result.suggestions ?? [],
     };
   }
 

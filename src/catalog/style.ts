@@ -83,6 +83,8 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .s-available strong { color: var(--ok); } .s-in-library strong { color: var(--warn); } .s-unavailable strong, .s-none strong { color: var(--no); }
 .empty { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.5rem; }
 .empty h2 { font-size: 1.15rem; }
+.did-you-mean { font-size: 1.1rem; margin: 0 0 1rem; }
+.did-you-mean a { font-weight: 600; }
 .tips { margin: .5rem 0 0; padding-left: 1.2rem; }
 .tips li { margin: .25rem 0; }
 .tips code { background: #eef1f5; border-radius: 4px; padding: .05rem .3rem; font-size: .95em; }

@@ -62,6 +62,18 @@ const SearchAnswer = Type.Object({
       { description: 'With facets=true: how many matches have each value (the 20 most common; filters applied).' },
     ),
   ),
+  suggestions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        text: Type.String({ description: 'The search text with its misspelt words corrected: search it as `text`.' }),
+        total: Type.Integer({ description: 'All its matches, with the same index and filters.' }),
+      }),
+      {
+        description:
+          '"Did you mean": present only when the search found nothing and correcting its words not in the index finds something; best first, at most 3.',
+      },
+    ),
+  ),
 });
 
 /** A comma-separated list parameter: its values, or a 400 naming the parameter. */
@@ -119,7 +131,14 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
         ...result.facets,
         language: result.facets.language.map((f) => ({ ...f, name: languageName(f.value) })),
       };
-      return { count: entries.length, total: result.total, start: offset, entries, ...(facets ? { facets } : {}) };
+      return {
+        count: entries.length,
+        total: result.total,
+        start: offset,
+        entries,
+        ...(facets ? { facets } : {}),
+        ...(result.suggestions ? { suggestions: result.suggestions } : {}),
+      };
     },
   );
 }

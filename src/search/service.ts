@@ -20,6 +20,19 @@ import {
 import { rankKeyedPool, rankPool } from './pool-repository.ts';
 import * as repo from './ranking-repository.ts';
 import type { SearchOptions } from './request.ts';
+import {
+  alphabetOf,
+  candidateKeys,
+  candidates,
+  correctable,
+  correctedSets,
+  correctedText,
+  frequency,
+  matchKey,
+  MAX_CORRECTED_WORDS,
+  ranked,
+  TWO_EDITS_FROM,
+} from './spelling.ts';
 import type { SearchSql } from './types.ts';
 
 export { SEARCH_INDEXES, SEARCH_SORTS, type SearchIndex, type SearchSort } from './request.ts';
@@ -40,13 +53,24 @@ export interface SearchFacets {
   decade: FacetValue<number>[];
 }
 
+/** A search's text with its misspelt words corrected, and how many bibs it finds (more than none). */
+export interface Suggestion {
+  text: string;
+  total: number;
+}
+
 export interface SearchResult {
   total: number;
   /** bib: with SearchRequest.bibs (a hit whose bib cannot be read is left out). */
   hits: { id: string; relevance: number; bib?: BibRow }[];
   /** Present when asked for. */
   facets?: SearchFacets;
+  /** "Did you mean": present when the search found nothing and a correction of its words finds something. */
+  suggestions?: Suggestion[];
 }
+
+/** The most corrected searches run for a search that found nothing, and so the most suggestions. */
+const MAX_CORRECTED_SEARCHES = 3;
 
 /** The most values a facet lists. */
 const FACET_VALUES = 20;
@@ -88,10 +112,58 @@ export class SearchService {
   async search(request: SearchRequest): Promise<SearchResult> {
     const { result: found, sql, list } = await this.find(request);
     // (Unless the ranking statement read them.)
-    const result = request.bibs && found.hits.some((h) => !h.bib) ? await this.withBibs(found, request.bibs) : found;
+    const read = request.bibs && found.hits.some((h) => !h.bib) ? await this.withBibs(found, request.bibs) : found;
+    // Corrections are looked for only when nothing was found: a search that finds something pays nothing for them.
+    const suggestions = found.total === 0 ? await this.suggest(request) : [];
+    const result = suggestions.length ? { ...read, suggestions } : read;
     if (!request.facets) return result;
     // Counted over the same matches, apart from the ranking: asking for facets changes no order.
     return { ...result, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
+  }
+
+  /**
+   * "Did you mean": the search again with its misspelt words corrected, for a search that found
+   * nothing. A word is misspelt when its list is empty (in the field searched); it is corrected to
+   * the index's words one edit away (two for longer words, when one finds none), the nearer first,
+   * then the commoner (spelling.ts). A search whose every word is in the index (found nothing for
+   * another reason: words never together, filters) or that has more than MAX_CORRECTED_WORDS
+   * unknown words is not corrected. Each corrected search is run as the same request, so its
+   * total is what following the suggestion finds; one that finds nothing is not suggested.
+   */
+  private async suggest(request: SearchRequest): Promise<Suggestion[]> {
+    const misspelt = correctable(request);
+    if (!misspelt) return [];
+    const { field } = misspelt;
+    const lookUp = async (words: Iterable<string>, also: string[] = []) =>
+      (await repo.terms(this.db, [...new Set([...also, ...[...words].flatMap((w) => candidateKeys(field, w))])])).terms;
+    // The words' own lists and their one-edit candidates, in one statement (a few hundred keys a word).
+    const near = new Map(misspelt.words.map((w) => [w, candidates(w, alphabetOf(w)!, 1)]));
+    const known = await lookUp(
+      [...near.values()].flatMap((set) => [...set]),
+      misspelt.words.map((w) => matchKey(field, w)),
+    );
+    const unknown = misspelt.words.filter((w) => !known.get(matchKey(field, w))?.df);
+    if (unknown.length === 0 || unknown.length > MAX_CORRECTED_WORDS) return [];
+    const corrections = new Map(
+      unknown.map((w) => [w, ranked([...near.get(w)!].map((c) => ({ word: c, edits: 1, df: frequency(known, field, c) })))]),
+    );
+    const far = new Map(
+      unknown
+        .filter((w) => corrections.get(w)!.length === 0 && w.length >= TWO_EDITS_FROM)
+        .map((w) => [w, candidates(w, alphabetOf(w)!, 2)]),
+    );
+    if (far.size) {
+      const found = await lookUp([...far.values()].flatMap((set) => [...set]));
+      for (const [w, set] of far) corrections.set(w, ranked([...set].map((c) => ({ word: c, edits: 2, df: frequency(found, field, c) }))));
+    }
+    if ([...corrections.values()].some((list) => list.length === 0)) return [];
+    const suggestions: Suggestion[] = [];
+    for (const set of correctedSets(corrections, MAX_CORRECTED_SEARCHES)) {
+      const text = correctedText(request.text, set);
+      const { result } = await this.find({ ...request, text, facets: false, bibs: undefined, limit: 1, offset: 0 });
+      if (result.total > 0) suggestions.push({ text, total: result.total });
+    }
+    return suggestions;
   }
 
   /** The hits with their bibs read (those whose bib is not found left out). */
