@@ -133,28 +133,23 @@ export class SearchService {
   private async suggest(request: SearchRequest): Promise<Suggestion[]> {
     const misspelt = correctable(request);
     if (!misspelt) return [];
-    const { field } = misspelt;
-    const lookUp = async (words: Iterable<string>, also: string[] = []) =>
-      (await repo.terms(this.db, [...new Set([...also, ...[...words].flatMap((w) => candidateKeys(field, w))])])).terms;
-    // The words' own lists and their one-edit candidates, in one statement (a few hundred keys a word).
-    const near = new Map(misspelt.words.map((w) => [w, candidates(w, alphabetOf(w)!, 1)]));
-    const known = await lookUp(
-      [...near.values()].flatMap((set) => [...set]),
-      misspelt.words.map((w) => matchKey(field, w)),
-    );
-    const unknown = misspelt.words.filter((w) => !known.get(matchKey(field, w))?.df);
+    const { field, words } = misspelt;
+    const lists = (await repo.terms(this.db, [...new Set(words.map((w) => matchKey(field, w)))])).terms;
+    const unknown = words.filter((w) => !lists.get(matchKey(field, w))?.df);
     if (unknown.length === 0 || unknown.length > MAX_CORRECTED_WORDS) return [];
-    const corrections = new Map(
-      unknown.map((w) => [w, ranked([...near.get(w)!].map((c) => ({ word: c, edits: 1, df: frequency(known, field, c) })))]),
-    );
-    const far = new Map(
-      unknown
-        .filter((w) => corrections.get(w)!.length === 0 && w.length >= TWO_EDITS_FROM)
-        .map((w) => [w, candidates(w, alphabetOf(w)!, 2)]),
-    );
-    if (far.size) {
-      const found = await lookUp([...far.values()].flatMap((set) => [...set]));
-      for (const [w, set] of far) corrections.set(w, ranked([...set].map((c) => ({ word: c, edits: 2, df: frequency(found, field, c) }))));
+    // One edit for every unknown word, then two for the longer ones one edit did not correct: a
+    // statement each, of a few hundred keys a word for one edit, thousands for two.
+    const corrections = new Map<string, string[]>(unknown.map((w) => [w, []]));
+    for (const edits of [1, 2] as const) {
+      const tried = new Map(
+        unknown
+          .filter((w) => corrections.get(w)!.length === 0 && (edits === 1 || w.length >= TWO_EDITS_FROM))
+          .map((w) => [w, candidates(w, alphabetOf(w)!, edits)]),
+      );
+      if (tried.size === 0) continue;
+      const keys = [...tried.values()].flatMap((set) => [...set].flatMap((c) => candidateKeys(field, c)));
+      const terms = (await repo.terms(this.db, [...new Set(keys)])).terms;
+      for (const [w, set] of tried) corrections.set(w, ranked([...set].map((c) => ({ word: c, edits, df: frequency(terms, field, c) }))));
     }
     if ([...corrections.values()].some((list) => list.length === 0)) return [];
     const suggestions: Suggestion[] = [];

@@ -1,7 +1,7 @@
 // "Did you mean …?": a word that is in no bib, corrected against the index's own words. Its
 // candidates are the words within a small edit distance of it (a letter left out, added, changed,
-// or two side by side swapped), made here and looked up by key in one statement: no extension,
-// and nothing kept beside the index. The service (service.ts) asks only when a search found
+// or two side by side swapped), made here and looked up by key, a statement for each distance:
+// no extension, and nothing kept beside the index. The service (service.ts) asks only when a search found
 // nothing, so a search that finds something never pays for it.
 import { ANY_FIELD, FIELD_KEYS, KEY } from './keys.ts';
 import { parseQuery } from './query.ts';
@@ -81,7 +81,7 @@ export const MAX_CORRECTED_WORDS = 3;
 /** The words a search that found nothing may have misspelt, and the field whose keys they are looked up by. */
 export interface Correctable {
   field: string;
-  /** Folded, each once: the required words and alternatives (phrases' words too), not excluded words nor stop words. */
+  /** Folded, each once: the words and alternatives (phrases' words too), not excluded words nor stop words. */
   words: string[];
 }
 
@@ -90,7 +90,8 @@ export function correctable(request: SearchOptions): Correctable | undefined {
   const field: string = request.index ? SEARCH_INDEXES[request.index] : ANY_FIELD;
   if (field === FIELD_KEYS.number) return undefined;
   const query = parseQuery(request.text);
-  const found = query.clauses.filter((c) => !c.optional).flatMap((c) => c.alternatives.flat());
+  // (Stop words, which alone are optional clauses, are never corrected: alphabetOf.)
+  const found = query.clauses.flatMap((c) => c.alternatives.flat());
   const corrected = [...new Set(found)].filter((w) => alphabetOf(w) !== undefined);
   return corrected.length ? { field, words: corrected } : undefined;
 }

@@ -135,6 +135,20 @@ describe(`catalogue pages on ${ENGINE}`, () => {
     assert.match(zola, /Coal mines and mining — France — Fiction/);
   });
 
+  it('offers a misspelt search corrected, as a link to that search in the same field, and finds it there', async () => {
+    const body = (await get('/catalog?text=Germinl&index=title')).body;
+    assert.match(body, /data-total="0"/);
+    assert.match(
+      body,
+      /<p class="did-you-mean">Did you mean <a href="\/catalog\?text=Germinal&amp;index=title" data-suggestion-total="1">Germinal<\/a> \(1 result\)\?<\/p>/,
+    );
+    assert.match(body, /Nothing found/, 'the tips stay');
+    const followed = (await get('/catalog?text=Germinal&index=title')).body;
+    assert.match(followed, new RegExp(`<li class="hit" data-bib-id="${ids.zola}">`));
+    assert.match(followed, /data-total="1"/);
+    assert.doesNotMatch(followed, /Did you mean/);
+  });
+
   it('names filters in use and offers to drop them when they leave nothing', async () => {
     const body = (await get('/catalog?text=zola&language=rus&decade=1880')).body;
     assert.match(body, /Language: Russian<span class="visually-hidden"> \(remove this filter\)/);

@@ -127,6 +127,13 @@ const HAND_MADE_CASES: Case[] = [
   { text: 'to be or not to be' },
   { text: 'hamlet', index: 'note' },
   { text: 'zzqqxx nothing' },
+  // Misspelt: nothing found, and the same "did you mean" on both (its links followed below).
+  { text: 'Germinl' },
+  { text: 'zola germnial' },
+  { text: '"pride and prejudise"' },
+  { text: 'austin', index: 'author' },
+  { text: 'muler' },
+  { text: 'zloa', materialType: 'a' },
 ];
 
 const field = (tag: string, ...subfields: [string, string][]): DataField => ({
@@ -235,6 +242,9 @@ const SCRIPT_CASES: Case[] = [
   { text: 'pride 傲慢' },
 ];
 
+/** Misspelt in Cyrillic and Greek: nothing found, and the same "did you mean" on both. */
+const MISSPELT_IN_OTHER_SCRIPTS: Case[] = [{ text: 'история москвв' }, { text: 'ιστορρια' }, { text: 'ЗАБЕЛЕН', index: 'author' }];
+
 const query = (c: Case) => {
   const params = new URLSearchParams({ text: c.text });
   for (const key of ['index', 'sort', 'materialType', 'language', 'decade'] as const) if (c[key]) params.set(key, c[key]);
@@ -261,7 +271,7 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
   after(() => t.close());
 
   /** Asks the API and the page the same query, and checks they agree; answers what the page showed. */
-  const compare = async (c: Case): Promise<{ found: number; facets: number }> => {
+  const compare = async (c: Case): Promise<{ found: number; facets: number; suggestions: number }> => {
     const page = c.page ?? 1;
     const apiParams = query(c);
     apiParams.set('limit', String(PAGE_SIZE));
@@ -269,7 +279,7 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
     apiParams.set('fields', 'id');
     const api = await t.app.inject({ method: 'GET', url: `/v6/bibs/search?${apiParams}`, headers: { authorization: reader } });
     assert.equal(api.statusCode, 200, `${JSON.stringify(c)}: ${api.body}`);
-    const answer: { total: number; entries: { bib: { id: string } }[] } = api.json();
+    const answer: { total: number; entries: { bib: { id: string } }[]; suggestions?: { text: string; total: number }[] } = api.json();
     apiParams.set('facets', 'true');
     const counted = await t.app.inject({ method: 'GET', url: `/v6/bibs/search?${apiParams}`, headers: { authorization: reader } });
     const facets: Record<string, { value: string | number; count: number; name?: string }[]> = counted.json().facets;
@@ -295,7 +305,39 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
       if (m[1] === 'language') assert.equal(m[4]!.replaceAll('&#39;', "'").replaceAll('&amp;', '&'), entry?.name, `${label}: ${m[2]}`);
       facetsCompared++;
     }
-    return { found: pageIds.length, facets: facetsCompared };
+    // "Did you mean": the page links the API's suggestions, in order, each with its total, and the
+    // link gives the suggested search's results (the API's for its text) and that total.
+    const links = [...html.body.matchAll(/<a href="([^"]+)" data-suggestion-total="(\d+)">([^<]*)<\/a>/g)].map((m) => ({
+      href: m[1]!.replaceAll('&amp;', '&'),
+      total: Number(m[2]),
+      text: m[3]!.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&'),
+    }));
+    assert.deepEqual(
+      links.map(({ text, total }) => ({ text, total })),
+      answer.suggestions ?? [],
+      `${label}: suggestions`,
+    );
+    if (links.length) assert.match(html.body, /Did you mean <a /, label);
+    for (const link of links) {
+      const followed = await t.app.inject({ method: 'GET', url: link.href });
+      assert.equal(followed.statusCode, 200, `${label}: ${link.href}`);
+      const suggestedParams = query({ ...c, text: link.text });
+      assert.equal(link.href, `/catalog?${suggestedParams}`, `${label}: the link keeps the field and filters`);
+      suggestedParams.set('limit', String(PAGE_SIZE));
+      suggestedParams.set('fields', 'id');
+      const corrected: typeof answer = (
+        await t.app.inject({ method: 'GET', url: `/v6/bibs/search?${suggestedParams}`, headers: { authorization: reader } })
+      ).json();
+      assert.ok(corrected.total > 0, `${label}: ${link.text} finds something`);
+      assert.equal(Number(/data-total="(\d+)"/.exec(followed.body)?.[1]), link.total, `${label}: ${link.text}`);
+      assert.equal(corrected.total, link.total, `${label}: ${link.text}`);
+      assert.deepEqual(
+        [...followed.body.matchAll(/<li class="hit" data-bib-id="(\d+)"/g)].map((m) => m[1]),
+        corrected.entries.map((e) => e.bib.id),
+        `${label}: ${link.text}`,
+      );
+    }
+    return { found: pageIds.length, facets: facetsCompared, suggestions: links.length };
   };
 
   it(`gives the same ids in the same order, and the same total, for ${cases.length} queries`, async () => {
@@ -303,9 +345,11 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
     let nonEmpty = 0;
     let deepPages = 0;
     let facetsCompared = 0;
+    let suggested = 0;
     for (const c of cases) {
-      const { found, facets } = await compare(c);
+      const { found, facets, suggestions } = await compare(c);
       facetsCompared += facets;
+      suggested += suggestions;
       if (found) nonEmpty++;
       if (found && (c.page ?? 1) > 1) deepPages++;
     }
@@ -313,6 +357,7 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
     assert.ok(nonEmpty >= cases.length * 0.8, `${nonEmpty} of ${cases.length} queries found something`);
     assert.ok(deepPages >= 8, `${deepPages} deeper pages had results`);
     assert.ok(facetsCompared > 100, `${facetsCompared} facet counts compared`);
+    assert.ok(suggested >= 5, `${suggested} suggestions followed`);
   });
 
   it(`agrees on ${SCRIPT_CASES.length} queries in Hebrew, Cyrillic, Greek, Chinese, Japanese and Korean`, async () => {
@@ -324,5 +369,6 @@ describe(`the catalogue page and the search API agree on ${ENGINE}`, () => {
     }
     // Order is only compared where there is one: enough of these queries find several records.
     assert.ok(several >= 15, `${several} queries found more than one record`);
+    for (const c of MISSPELT_IN_OTHER_SCRIPTS) assert.ok((await compare(c)).suggestions > 0, `${JSON.stringify(c)}: no suggestion`);
   });
 });

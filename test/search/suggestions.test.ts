@@ -171,13 +171,19 @@ describe(`search suggestions on ${ENGINE}`, () => {
     assert.deepEqual(await suggested('carx'), ['cart', 'card']);
   });
 
+  it('offers only words the index has, not another form of one', async () => {
+    assert.deepEqual(await suggested('wors'), [], '"wars": "war" is in the index, "wars" is not');
+  });
+
   it('answers no suggestions for a search that finds something, or whose words are all in the index', async () => {
     const found = await search('tolstoy');
     assert.ok(found.total > 0);
     assert.equal('suggestions' in found, false);
     assert.deepEqual(await suggested('germinal karenina'), [], 'both words known, never together');
     assert.deepEqual(await suggested('qqqqqqq'), [], 'nothing near');
-    assert.deepEqual(await suggested('tolstoj zolla karenin germinl'), [], 'more than three unknown words');
+    assert.equal('suggestions' in (await search('tolstoy OR zolla')), false, 'found something: an unknown alternative is not corrected');
+    assert.deepEqual(await suggested('tolstoj warr peaxe'), ['tolstoy war peace']);
+    assert.deepEqual(await suggested('tolstoj warr peaxe leeo'), [], 'more than three unknown words');
   });
 
   it('corrects against the field searched, with its filters', async () => {
@@ -192,5 +198,13 @@ describe(`search suggestions on ${ENGINE}`, () => {
     assert.deepEqual(await suggested('толстои'), ['толстой']);
     assert.deepEqual(await suggested('图书馆馆'), []);
     assert.deepEqual(await suggested('图书馆'), []);
+  });
+
+  it('documents suggestions as an optional member of the search answer', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v6/openapi.json' })).json();
+    const answer = doc.paths['/v6/bibs/search'].get.responses['200'].content['application/json'].schema;
+    assert.equal(answer.properties.suggestions.type, 'array');
+    assert.deepEqual(Object.keys(answer.properties.suggestions.items.properties), ['text', 'total']);
+    assert.ok(!answer.required.includes('suggestions'));
   });
 });
