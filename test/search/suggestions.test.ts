@@ -38,7 +38,8 @@ describe('spelling candidates', () => {
   it('leaves out stop words, and corrects only words of a known alphabet, three letters or more', () => {
     assert.ok(!candidates('teh', LATIN, 1).has('the'));
     assert.ok(candidates('teh', LATIN, 1).has('tech'));
-    assert.equal(alphabetOf('of'), undefined);
+    assert.equal(alphabetOf('ox'), undefined, 'two letters');
+    assert.ok(alphabetOf('oxe'));
     assert.equal(alphabetOf('the'), undefined, 'a stop word is never corrected');
     assert.equal(alphabetOf('1984'), undefined);
     assert.equal(alphabetOf('图书'), undefined, 'a CJK pair');
@@ -198,6 +199,7 @@ describe(`search suggestions on ${ENGINE}`, () => {
     assert.deepEqual(await suggested('толстои'), ['толстой']);
     assert.deepEqual(await suggested('图书馆馆'), []);
     assert.deepEqual(await suggested('图书馆'), []);
+    assert.deepEqual(await suggested('كتابب'), [], 'Arabic: not corrected');
   });
 
   it('documents suggestions as an optional member of the search answer', async () => {
