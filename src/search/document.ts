@@ -125,13 +125,13 @@ function addWord(keys: Map<string, number>, field: string, word: string, weight:
   }
 }
 
-export function searchDocument(input: SearchDocumentInput): SearchDocument {
-  const keys = new Map<string, number>();
-  const all: string[] = [];
-  let title: string[] = [];
-  /** The last word that is not a stop word, and its place's weight: the first of the next pair. */
-  let previous: { word: string; weight: number } | undefined;
-  for (const field of input.marc.fields) {
+/**
+ * The indexed fields of a record, in order: each one's tag, the field its words are searched in,
+ * its weight and its words. The benchmark's other engine (bench/search.ts) indexes these same
+ * words with these same weights, so both rank the same text.
+ */
+export function* indexedFields(marc: MarcInJson): Generator<{ tag: string; field: FieldKey; weight: number; words: string[] }> {
+  for (const field of marc.fields) {
     const [tag, value] = Object.entries(field)[0]!;
     if (typeof value === 'string') continue;
     const place = placeOf(tag, value.subfields);
@@ -140,8 +140,19 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
       .filter((sf) => place.codes.test(Object.keys(sf)[0]!))
       .map((sf) => Object.values(sf)[0]!)
       .join(' ');
-    const found = words(text);
-    if (tag === '245' && title.length === 0) title = found;
+    yield { tag, field: place.field, weight: place.weight, words: words(text) };
+  }
+}
+
+export function searchDocument(input: SearchDocumentInput): SearchDocument {
+  const keys = new Map<string, number>();
+  const all: string[] = [];
+  let title: string[] = [];
+  /** The last word that is not a stop word, and its place's weight: the first of the next pair. */
+  let previous: { word: string; weight: number } | undefined;
+  for (const place of indexedFields(input.marc)) {
+    const found = place.words;
+    if (place.tag === '245' && title.length === 0) title = found;
     all.push(...found);
     for (const word of found) {
       // Fields no index= names (edition, publication, extent) are searched through "*" keys only.
