@@ -584,7 +584,8 @@ async function main(): Promise<void> {
   const cpuOver = rows.filter((r) => typeof r['CPU carrel/xapian'] === 'number' && r['CPU carrel/xapian'] > 1).map((r) => r.class);
   console.log(
     `overall p50 ${percentile(all, 0.5)} ms (budget <= 5 ms); worst class p99 ${Math.max(...rows.map((r) => Number(r['p99 ms'])))} ms (budget <= 50 ms); ` +
-      `CPU per query above Xapian's in ${cpuOver.length ? cpuOver.join(', ') : 'no class'} (budget: in no class); server peak RSS ${serverPeak} MB (budget < 512 MB)`,
+      (xapianRun ? `CPU per query above Xapian's in ${cpuOver.length ? cpuOver.join(', ') : 'no class'} (budget: in no class); ` : '') +
+      `server peak RSS ${serverPeak} MB (budget < 512 MB)`,
   );
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(
