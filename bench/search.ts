@@ -130,14 +130,6 @@ const wordQuery = (words: string[]): Query => ({ params: { text: words.join(' ')
  */
 async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
   const rand = random(SEED);
-  const stems = async (min: number, max: number) =>
-    (await sql<{ key: string }[]>`select key from search_terms where key like '*~%' and df between ${min} and ${max} order by key`)
-      .map((r) => r.key.slice(2))
-      .filter(contentWord);
-  const rare = shuffled(await stems(2, 50), rand).slice(0, PER_CLASS);
-  const common = shuffled(await stems(Math.ceil(BIBS * 0.1), BIBS), rand).slice(0, PER_CLASS);
-  const fairlyCommon = new Set(await stems(Math.ceil(BIBS * 0.01), BIBS));
-
   const [range] = await sql<{ lo: string; hi: string }[]>`select min(bib_id)::text as lo, max(bib_id)::text as hi from search_docs`;
   const lo = Number(range!.lo);
   const span = Number(range!.hi) - lo + 1;
@@ -159,6 +151,27 @@ async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
   const docs = ids.flatMap((id) => docsById.get(id) ?? []);
   const bibs = ids.flatMap((id) => bibsById.get(id) ?? []);
 
+  // Words as the records spell them ("histories", not the stem "history"), by how many bibs have a form of them.
+  const formsByStem = new Map<string, Set<string>>();
+  for (const d of docs)
+    for (const w of d.words.trim().split(' ').filter(contentWord)) formsByStem.set(stem(w), (formsByStem.get(stem(w)) ?? new Set()).add(w));
+  const dfRows = await sql<
+    { key: string; df: number }[]
+  >`select key, df from search_terms where key = any(${[...formsByStem.keys()].map((s) => `*~${s}`)}::text[])`;
+  const df = new Map(dfRows.map((r) => [r.key.slice(2), r.df]));
+  const wordsWith = (min: number, max: number) =>
+    [...formsByStem].filter(([s]) => (df.get(s) ?? 0) >= min && (df.get(s) ?? 0) <= max).flatMap(([, forms]) => [...forms]);
+  const rare = shuffled(wordsWith(2, 50), rand).slice(0, PER_CLASS);
+  // Every stem in a tenth of the bibs, as the sampled records spell it (the stem itself when they do not).
+  const commonStems = await sql<
+    { key: string }[]
+  >`select key from search_terms where key like '*~%' and key not like '% %' and df >= ${Math.ceil(BIBS * 0.1)} order by key`;
+  const common = shuffled(
+    [...new Set(commonStems.map((r) => r.key.slice(2)).flatMap((s) => [...(formsByStem.get(s) ?? (contentWord(s) ? [s] : []))]))],
+    rand,
+  ).slice(0, PER_CLASS);
+  const fairlyCommon = new Set(wordsWith(Math.ceil(BIBS * 0.01), BIBS));
+
   const multi = docs.flatMap((d) => {
     const own = shuffled(
       [
@@ -166,7 +179,7 @@ async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
           d.words
             .trim()
             .split(' ')
-            .filter((w) => fairlyCommon.has(stem(w))),
+            .filter((w) => fairlyCommon.has(w)),
         ),
       ],
       rand,
