@@ -134,3 +134,33 @@ export function bitmapJoin(name: string, termParam: string, bib: string): string
   return `join search_bitmaps ${name} on ${name}.term_id = ${termParam} and ${name}.chunk = (${bib} / ${CHUNK_BITS})::int
       and get_bit(${name}.bits, (${bib} % ${CHUNK_BITS})::int) = 1`;
 }
+
+/** A list's bitmap in a statement: its key id, the placeholder holding it, the name it is read as. */
+export interface Bitmap {
+  id: number;
+  param: string;
+  name: string;
+}
+
+/**
+ * How a statement reads the bitmap `b` for the bib `bib`: what the bib's row is joined to (from),
+ * and the condition, if any, it must then meet (check). Assembled, `b.name` must be a bitmapCte.
+ */
+export function bitmapRead(b: Bitmap, assembled: boolean, bib: string): { from: string; check?: string } {
+  return assembled ? { from: `cross join ${b.name}`, check: bitmapHas(b.name, bib) } : { from: bitmapJoin(b.name, b.param, bib) };
+}
+
+/**
+ * How many bib ids have their bit set in every one of these keys' bitmaps (`termParams`,
+ * placeholders; the first the rarest): their chunks met by chunk number, AND-ed and their bits
+ * counted, a chunk missing from one having no bit set. PostgreSQL has no AND of bytea, so each
+ * chunk is read as a bit string through its hex text: about a microsecond a chunk, where the
+ * bibs of those chunks cost one probe each.
+ */
+export function bitmapsCount(termParams: string[]): string {
+  const bits = termParams.map((_, i) => `('x' || encode(b${i}.bits, 'hex'))::bit(${CHUNK_BITS})`);
+  const joins = termParams
+    .slice(1)
+    .map((param, i) => `join search_bitmaps b${i + 1} on b${i + 1}.term_id = ${param} and b${i + 1}.chunk = b0.chunk`);
+  return `select coalesce(sum(bit_count(${bits.join(' & ')})), 0)::int as n from search_bitmaps b0 ${joins.join(' ')} where b0.term_id = ${termParams[0]}`;
+}

@@ -9,7 +9,7 @@ import { ANY_FIELD, FIELD_KEYS, KEY } from './keys.ts';
 import { parseQuery, type Query } from './query.ts';
 import { SEARCH_INDEXES, type SearchOptions } from './request.ts';
 import { isbn13, stem } from './text.ts';
-import type { CachedCount, KeyedPoolQuery, PoolQuery, SearchFilters, SearchSql, SqlClause, Term, TermStats } from './types.ts';
+import type { CachedCount, CountQuery, KeyedPoolQuery, PoolQuery, SearchFilters, SearchSql, SqlClause, Term, TermStats } from './types.ts';
 
 /**
  * How many of its best bibs each list of the rarest word contributes to the pool ranked first (at
@@ -244,10 +244,8 @@ export interface PoolPlan {
   base: number;
 }
 
-/** A count of the bibs in every one of these lists (rarest first) with these phrases, to keep as `search` at these versions. */
-export interface CountPlan {
-  termIds: number[];
-  phrases: string[];
+/** A count of a search's matches (CountQuery), to keep as `search` at these versions of its lists. */
+export interface CountPlan extends CountQuery {
   search: string;
   versions: number[];
 }
@@ -327,7 +325,7 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
 }
 
 /** The pool plan of words only, every one required (sql: their full evaluation). */
-function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sql: SearchSql, { poolSize }: PlanLimits): PoolPlan {
+function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sql: SearchSql, limits: PlanLimits): PoolPlan {
   const { field, requiredWords, requiredPhrases, pairs, phrases } = search;
   const stems = requiredWords.map((word) => ids.get(KEY.stem(field, stem(word)))!);
   // A phrase's pairs join its words as lists every match is in, shortest first; the pool comes from the shortest.
@@ -356,7 +354,14 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
   const total =
     lists.length === 1
       ? rarest.df
-      : (keptCount(kept, versions) ?? { termIds: lists.map((t) => t.id), phrases, search: search.counted, versions });
+      : (keptCount(kept, versions) ?? {
+          termIds: lists.map((t) => t.id),
+          bitmaps: lists.filter((t) => t.bitmap).map((t) => t.id),
+          assembleBitmaps: rarest.df > limits.assembleBitmapsFrom,
+          phrases,
+          search: search.counted,
+          versions,
+        });
   return {
     kind: 'pool',
     sql,
@@ -366,7 +371,7 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
     termIds,
     page: { words: sql.required, optional: sql.optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset },
     // (A pool drawn from a phrase's pair list takes one word's size: nearly all its bibs have the phrase.)
-    base: requiredWords.length > 1 && source >= 0 ? 2 * poolSize : poolSize,
+    base: requiredWords.length > 1 && source >= 0 ? 2 * limits.poolSize : limits.poolSize,
     // One word: every bib in its stem list matches (its other lists are parts of it).
     ...(lists.length === 1 && { list: rarest.id }),
   };

@@ -3,7 +3,7 @@
 // (rankKeyedPool), each page with its bibs' rows when asked for.
 import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Queryable } from '../db/types.ts';
-import { bitmapCte, bitmapHas, bitmapJoin } from './bitmap-repository.ts';
+import { bitmapCte, bitmapRead, type Bitmap } from './bitmap-repository.ts';
 import type { SearchHit } from './ranking-repository.ts';
 import { phraseConditions, SqlParams, termArrays, titleBoost } from './ranking-sql.ts';
 import type { KeyedPoolQuery, PoolLists, PoolQuery } from './types.ts';
@@ -74,21 +74,6 @@ function poolEntriesSql(pool: PoolLists, p: SqlParams): string {
       from search_postings x where x.term_id = ${p.add(id)} order by x.weight desc, x.bib_id limit ${size})`,
     )
     .join(' union all ');
-}
-
-/** A list's bitmap in a statement: its key id, the placeholder holding it, the name it is read as. */
-interface Bitmap {
-  id: number;
-  param: string;
-  name: string;
-}
-
-/**
- * How a statement reads the bitmap `b` for the bib `bib`: what the bib's row is joined to (from),
- * and the condition, if any, it must then meet (check).
- */
-function bitmapRead(b: Bitmap, assembled: boolean, bib: string): { from: string; check?: string } {
-  return assembled ? { from: `cross join ${b.name}`, check: bitmapHas(b.name, bib) } : { from: bitmapJoin(b.name, b.param, bib) };
 }
 
 /**

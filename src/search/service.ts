@@ -230,9 +230,9 @@ export class SearchService {
    * lists, so the count is kept (search_counts) until one of the words' lists changes: it is kept
    * at the versions its lists have now (the planner reads a kept count still current).
    */
-  private async countAll({ termIds, phrases, search, versions }: CountPlan): Promise<number> {
-    const total = await repo.countCommon(this.db, termIds, phrases);
-    await repo.saveCount(this.db, search, versions, total);
+  private async countAll(count: CountPlan): Promise<number> {
+    const total = await repo.countCommon(this.db, count);
+    await repo.saveCount(this.db, count.search, count.versions, total);
     return total;
   }
 

@@ -56,6 +56,18 @@ export interface SearchSql {
   offset: number;
 }
 
+/** A count of the bibs in every one of some lists whose text has these phrases. */
+export interface CountQuery {
+  /** The lists, rarest first. */
+  termIds: number[];
+  /** Those of termIds whose lists have bitmaps: read a bit a bib, or AND-ed chunk by chunk when every list has one. */
+  bitmaps: number[];
+  /** Read each bitmap assembled into one value (bitmapCte), as a pool of the rarest list's length would. */
+  assembleBitmaps: boolean;
+  /** Folded phrases (" a b ") every bib counted has in its words. */
+  phrases: string[];
+}
+
 export interface PoolLists {
   termIds: number[];
   /** How far down the lists the pool reaches. */

@@ -8,9 +8,12 @@ import type { Queryable } from '../../src/db/types.ts';
 import { bitmapCte, bitmapHas, bitmapJoin, writeChunks } from '../../src/search/bitmap-repository.ts';
 import { bitmapThreshold, chunksOf } from '../../src/search/bitmaps.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
+import { ASSEMBLE_BITMAPS_FROM, planSearch, POOL_SIZE, readSearch } from '../../src/search/plan.ts';
+import { countCommon, terms } from '../../src/search/ranking-repository.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { stem } from '../../src/search/text.ts';
+import type { CountQuery } from '../../src/search/types.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
 
@@ -39,6 +42,32 @@ async function coverage(db: Queryable): Promise<{ threshold: number; missing: st
   const kept = await db.query<{ key: string }>('select key from search_terms where bitmap and df < $1', [threshold / 2]);
   const [count] = await db.query<{ n: number }>('select count(*)::int as n from search_terms where bitmap');
   return { threshold, missing: missing.map((r) => r.key), kept: kept.map((r) => r.key), count: count!.n };
+}
+
+/** The bibs in every one of a count's lists whose words have its phrases, counted without the bitmaps or the count's own SQL. */
+async function referenceCount(db: Queryable, c: CountQuery): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from search_docs d
+     where (select count(distinct p.term_id) from search_postings p where p.bib_id = d.bib_id and p.term_id = any($1::int[])) = cardinality(array(select distinct unnest($1::int[])))
+       and (select bool_and(strpos(d.words, phrase) > 0) from unnest($2::text[]) as phrase) is not false`,
+    [c.termIds, c.phrases],
+  );
+  return row!.n;
+}
+
+/** The count a search of `text` plans (its lists rarest first, those with bitmaps, its phrases). */
+async function countOf(db: Queryable, text: string): Promise<CountQuery> {
+  const search = readSearch({ text, limit: 10, offset: 0 })!;
+  const stats = await terms(db, search.keys);
+  const plan = planSearch(
+    search,
+    { text, limit: 10, offset: 0 },
+    { terms: stats.terms },
+    { poolSize: POOL_SIZE, assembleBitmapsFrom: ASSEMBLE_BITMAPS_FROM },
+  );
+  assert.equal(plan.kind, 'pool', text);
+  assert.equal(typeof plan.total, 'object', `${text}: counted`);
+  return plan.total as CountQuery;
 }
 
 const QUERIES = [
@@ -176,6 +205,87 @@ describe(`search bitmaps on ${ENGINE}`, () => {
       assert.deepEqual(await Promise.all(QUERIES.map((text) => search.search({ text, limit: 12, offset: 3 }))), withBitmaps);
     } finally {
       await t.db.query('update search_terms set bitmap = true where id = any($1::int[])', [kept]);
+    }
+  });
+
+  it('counts several lists alike by their bitmaps, by bits and probes, and by probes alone', async () => {
+    const texts = [...QUERIES, 'fiction stories juvenile', '"united states" history'];
+    let bitmapOnly = 0;
+    for (const text of texts) {
+      const count = await countOf(t.db, text);
+      const expected = await referenceCount(t.db, count);
+      if (count.phrases.length === 0 && count.termIds.every((id) => count.bitmaps.includes(id))) bitmapOnly++;
+      // Every list with a bitmap read by it, then each list in turn read by probes, then none by bitmap; each way assembled and joined.
+      const ways = [count.bitmaps, ...count.bitmaps.map((id) => count.bitmaps.filter((other) => other !== id)), []];
+      for (const bitmaps of ways) {
+        for (const assembleBitmaps of [true, false]) {
+          assert.equal(
+            await countCommon(t.db, { ...count, bitmaps, assembleBitmaps }),
+            expected,
+            `${text}: bitmaps ${JSON.stringify(bitmaps)} of ${JSON.stringify(count.termIds)}, ${assembleBitmaps ? 'assembled' : 'joined'}`,
+          );
+        }
+      }
+      assert.ok(expected > 0, `${text} matches`);
+    }
+    assert.ok(bitmapOnly >= 3, 'several counts are of bitmaps alone');
+    // Through the service, nothing kept: the totals of the full evaluation.
+    await t.db.query('truncate search_counts');
+    const counted = await Promise.all(texts.map((text) => search.search({ text, limit: 5, offset: 0 })));
+    const exhaustive = await Promise.all(texts.map((text) => search.search({ text, limit: 5, offset: 0, exhaustive: true })));
+    assert.deepEqual(
+      counted.map((r) => r.total),
+      exhaustive.map((r) => r.total),
+    );
+    assert.equal((await t.db.query('select 1 from search_counts')).length, texts.length, 'each count kept');
+  });
+
+  it('counts bitmaps whose chunks lie far apart, a chunk one list lacks holding no match', async () => {
+    // Lists of their own over fifteen chunks (the catalogue's ids fall in one or two), with
+    // their postings: each bit in some chunks of both, in chunks of one only, at chunk edges.
+    // (d has no bitmap: its list is read by probes.)
+    const [a, b, c, d] = [2_000_000_010, 2_000_000_011, 2_000_000_012, 2_000_000_013];
+    const lists = new Map([
+      [a, [5, 4095, 4096, 4096 * 2 + 7, 4096 * 2 + 8, 4096 * 5 + 1, 4096 * 9, 4096 * 14 + 4095]],
+      [b, [5, 6, 4096, 4096 * 2 + 8, 4096 * 3, 4096 * 9, 4096 * 9 + 1, 4096 * 14 + 4095]],
+      [c, [5, 4096, 4096 * 2 + 8, 4096 * 9 + 1, 4096 * 14 + 4095]],
+      [d, [5, 4096, 4096 * 3, 4096 * 9, 4096 * 14 + 4095]],
+    ]);
+    try {
+      for (const [termId, ids] of lists) {
+        if (termId !== d)
+          await writeChunks(
+            t.db,
+            [...chunksOf(ids)].map(([chunk, bits]) => ({ termId, chunk, bits })),
+          );
+        await t.db.query('insert into search_postings (term_id, bib_id, weight) select $1, unnest($2::int[]), 1', [termId, ids]);
+      }
+      const inAll = (terms: number[]) => lists.get(terms[0]!)!.filter((id) => terms.every((term) => lists.get(term)!.includes(id))).length;
+      for (const termIds of [
+        [a, b],
+        [b, a],
+        [c, a, b],
+        [a, b, c],
+        [d, a],
+        [a, d, b],
+        [c, b, d],
+      ]) {
+        const withBitmaps = termIds.filter((id) => id !== d);
+        for (const bitmaps of [withBitmaps, withBitmaps.slice(1), []]) {
+          for (const assembleBitmaps of [true, false]) {
+            assert.equal(
+              await countCommon(t.db, { termIds, bitmaps, assembleBitmaps, phrases: [] }),
+              inAll(termIds),
+              `${JSON.stringify(termIds)}, bitmaps ${JSON.stringify(bitmaps)}, ${assembleBitmaps ? 'assembled' : 'joined'}`,
+            );
+          }
+        }
+      }
+      assert.equal(inAll([a, b]), 5, 'the lists share some bibs and not others');
+      assert.equal(inAll([a, d, b]), 4);
+    } finally {
+      await t.db.query('delete from search_bitmaps where term_id = any($1::int[])', [[...lists.keys()]]);
+      await t.db.query('delete from search_postings where term_id = any($1::int[])', [[...lists.keys()]]);
     }
   });
 

@@ -203,7 +203,14 @@ describe('search planner', () => {
       assert.equal(p.base, 200);
       assert.deepEqual(
         p.total,
-        { termIds: [4, 1, 7, 6], phrases: [], search: read(ask('war peace army navy')).counted, versions: [1, 1, 1, 1] },
+        {
+          termIds: [4, 1, 7, 6],
+          bitmaps: [6],
+          assembleBitmaps: false,
+          phrases: [],
+          search: read(ask('war peace army navy')).counted,
+          versions: [1, 1, 1, 1],
+        },
         'counted, rarest first',
       );
     });
