@@ -231,9 +231,7 @@ export class SearchService {
    * at the versions its lists have now (the planner reads a kept count still current).
    */
   private async countAll(count: CountPlan): Promise<number> {
-    const total = await repo.countCommon(this.db, count);
-    await repo.saveCount(this.db, count.search, count.versions, total);
-    return total;
+    return repo.countAndKeep(this.db, count, count.search, count.versions);
   }
 
   private async run(sql: SearchSql): Promise<SearchResult> {

@@ -229,7 +229,8 @@ describe(`search bitmaps on ${ENGINE}`, () => {
       assert.ok(expected > 0, `${text} matches`);
     }
     assert.ok(bitmapOnly >= 3, 'several counts are of bitmaps alone');
-    // Through the service, nothing kept: the totals of the full evaluation.
+    // Through the service, nothing kept: the totals of the full evaluation. Keeping a count
+    // commits without waiting for the disk, for its own statement only.
     await t.db.query('truncate search_counts');
     const counted = await Promise.all(texts.map((text) => search.search({ text, limit: 5, offset: 0 })));
     const exhaustive = await Promise.all(texts.map((text) => search.search({ text, limit: 5, offset: 0, exhaustive: true })));
@@ -238,6 +239,11 @@ describe(`search bitmaps on ${ENGINE}`, () => {
       exhaustive.map((r) => r.total),
     );
     assert.equal((await t.db.query('select 1 from search_counts')).length, texts.length, 'each count kept');
+    // (Left set, it would stay for every later statement of the session.)
+    const [setting] = await t.db.query<{ kept: boolean }>(
+      "select setting = reset_val as kept from pg_settings where name = 'synchronous_commit'",
+    );
+    assert.equal(setting?.kept, true, "the session's own setting is kept");
   });
 
   it('counts bitmaps whose chunks lie far apart, a chunk one list lacks holding no match', async () => {
