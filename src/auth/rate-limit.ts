@@ -18,6 +18,11 @@ interface Counter {
   known: number;
   /** This process's requests not yet added to the database. */
   pending: number;
+  /**
+   * This process's requests being added to the database now: still counted until the database's
+   * answer (which includes them) is heard, or a busy database's slow answer would let them go uncounted.
+   */
+  sending: number;
   /** The previous minute's count, all processes. */
   previous: number;
 }
@@ -57,16 +62,16 @@ export class RateLimiter {
     const id = `${keyId}\u0000${family}`;
     let counter = this.counters.get(id);
     if (!counter) {
-      counter = { keyId, family, minute, known: 0, pending: 0, previous: 0 };
+      counter = { keyId, family, minute, known: 0, pending: 0, sending: 0, previous: 0 };
       this.counters.set(id, counter);
     } else if (counter.minute !== minute) {
       // (Pending requests of the minute gone stay pending: the next flush adds them to it.)
-      counter.previous = counter.minute === minute - 1 ? counter.known + counter.pending : 0;
+      counter.previous = counter.minute === minute - 1 ? counter.known + counter.sending + counter.pending : 0;
       if (counter.pending > 0) this.carried.push({ ...counter });
-      Object.assign(counter, { minute, known: 0, pending: 0 });
+      Object.assign(counter, { minute, known: 0, pending: 0, sending: 0 });
     }
     const into = (nowMs % MINUTE_MS) / MINUTE_MS;
-    const lastMinute = counter.previous * (1 - into) + counter.known + counter.pending;
+    const lastMinute = counter.previous * (1 - into) + counter.known + counter.sending + counter.pending;
     if (lastMinute + 1 > perMinute) {
       // Until enough of the previous minute has slid out, or this one ends.
       return { perMinute, retryAfterSec: Math.max(1, Math.ceil((MINUTE_MS - (nowMs % MINUTE_MS)) / 1000)) };
@@ -91,13 +96,29 @@ export class RateLimiter {
     const batch = [...this.carried, ...live].map((c) => ({ keyId: c.keyId, family: c.family, minute: c.minute, count: c.pending }));
     this.carried = [];
     if (batch.length === 0) return;
-    for (const c of live) c.pending = 0;
+    const sent = live.map((c) => ({ c, minute: c.minute, count: c.pending }));
+    for (const c of live) {
+      c.sending += c.pending;
+      c.pending = 0;
+    }
+    // What was sent stops counting as sending once the database's totals (which hold it) are heard,
+    // or, on failure, is pending again; unless the counter has moved on to another minute meanwhile.
+    let settled = false;
+    const settle = (failed: boolean) => {
+      settled = true;
+      for (const { c, minute, count } of sent) {
+        if (c.minute !== minute) continue;
+        c.sending -= count;
+        if (failed) c.pending += count;
+      }
+    };
     try {
       const totals = await addRequestCounts(this.db, batch);
       for (const total of totals) {
         const counter = this.counters.get(`${total.key_id}\u0000${total.family}`);
         if (counter && counter.minute === Number(total.minute)) counter.known = Math.max(counter.known, total.count);
       }
+      settle(false);
       const minute = Math.floor(Date.now() / MINUTE_MS);
       if (minute > this.lastDropped) {
         this.lastDropped = minute;
@@ -106,11 +127,8 @@ export class RateLimiter {
         for (const [id, counter] of this.counters) if (counter.minute < minute - 1) this.counters.delete(id);
       }
     } catch {
-      // The database is away: the counts are kept locally, and added on a later flush.
-      for (const b of batch) {
-        const counter = this.counters.get(`${b.keyId}\u0000${b.family}`);
-        if (counter && counter.minute === b.minute) counter.pending += b.count;
-      }
+      // The database is away: what was sent is pending again, and added on a later flush.
+      if (!settled) settle(true);
     }
     if ([...this.counters.values()].some((c) => c.pending > 0) && !this.scheduled) {
       this.scheduled = true;

@@ -72,6 +72,24 @@ describe(`rate limits on ${ENGINE}`, () => {
     assert.equal(counted[0]?.count, 5);
   });
 
+  it('still counts the requests a flush is adding while the database has not answered', async () => {
+    const key = await t.services.auth.createKey('in flight', ['all'], 4);
+    const limiter = new RateLimiter(t.testDb.db, 100);
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) assert.equal(limiter.take(key.id, 4, 'bibs', now), undefined);
+    // Taken before the flush's statement can have been answered: the three sent must still count.
+    const flushed = limiter.flush();
+    assert.equal(limiter.take(key.id, 4, 'bibs', now), undefined, 'the fourth');
+    assert.ok(limiter.take(key.id, 4, 'bibs', now), 'the fifth is refused while the flush is on its way');
+    await flushed;
+    assert.ok(limiter.take(key.id, 4, 'bibs', now), 'and after it, from the count the database answered');
+    await limiter.flush();
+    const counted = await t.testDb.db.query<{ count: number }>('select sum(count)::int as count from rate_counts where key_id = $1', [
+      key.id,
+    ]);
+    assert.equal(counted[0]?.count, 4);
+  });
+
   it('slides: the previous minute counts for the part of it still inside the last 60 s', async () => {
     const key = await t.services.auth.createKey('sliding', ['all'], 10);
     const limiter = new RateLimiter(t.testDb.db, 100);
