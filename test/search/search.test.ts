@@ -6,8 +6,8 @@ import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { openSearchCatalogue, type SearchCatalogue } from '../helpers/search-catalogue.ts';
 import { bearer } from '../helpers/tokens.ts';
 
 const df = (tag: string, ...subfields: [string, string][]): DataField => ({
@@ -39,27 +39,13 @@ const CATALOGUE: Record<string, MarcRecord> = {
 };
 
 describe(`search on ${ENGINE}`, () => {
-  let t: TestApp;
-  let reader: string;
-  const ids: Record<string, string> = {};
-  const name = (id: string) => Object.keys(ids).find((k) => ids[k] === id) ?? id;
+  let c: SearchCatalogue;
   before(async () => {
-    t = await createTestApp();
-    reader = await bearer(t, ['Bibs_Read']);
-    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
-    for (const [key, record] of Object.entries(CATALOGUE)) ids[key] = await service.create({ marc: record });
-    await drainQueue(t.testDb.db);
+    c = await openSearchCatalogue(CATALOGUE);
   });
-  after(() => t.close());
-
-  const search = async (query: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/v6/bibs/search?${query}`, headers: { authorization: reader } });
-    assert.equal(res.statusCode, 200, res.body);
-    const body: { count: number; total: number; start: number; entries: { relevance: number; bib: { id: string; title: string } }[] } =
-      res.json();
-    return body;
-  };
-  const found = async (query: string) => (await search(query)).entries.map((e) => name(e.bib.id));
+  after(() => c.t.close());
+  const search = (query: string) => c.search(query);
+  const found = (query: string) => c.found(query);
 
   it('ranks a title above a subject above a note', async () => {
     assert.deepEqual(await found('text=war'), ['warAndPeace', 'warSubject', 'warNote']);
@@ -127,11 +113,11 @@ describe(`search on ${ENGINE}`, () => {
   });
 
   it('never shows suppressed or deleted bibs, and sees changes once they are indexed', async () => {
-    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
-    await service.replace(ids.warSubject!, { marc: CATALOGUE.warSubject!, suppressed: true });
-    await service.delete(ids.warNote!);
-    await service.replace(ids.emma!, { marc: bib('Emma at war') });
-    await drainQueue(t.testDb.db);
+    const service = new BibService(c.t.testDb.db, new ItemService(c.t.testDb.db));
+    await service.replace(c.ids.warSubject!, { marc: CATALOGUE.warSubject!, suppressed: true });
+    await service.delete(c.ids.warNote!);
+    await service.replace(c.ids.emma!, { marc: bib('Emma at war') });
+    await drainQueue(c.t.testDb.db);
     assert.deepEqual(await found('text=war'), ['warAndPeace', 'emma']);
   });
 
@@ -143,24 +129,24 @@ describe(`search on ${ENGINE}`, () => {
         const { entries } = await search(`text=${text}${fields}`);
         assert.ok(entries.length > 0, text);
         for (const { bib } of entries) {
-          const one = await t.app.inject({
+          const one = await c.t.app.inject({
             method: 'GET',
             url: `/v6/bibs/${bib.id}?${fields.slice(1)}`,
-            headers: { authorization: reader },
+            headers: { authorization: c.reader },
           });
-          assert.deepEqual(bib, one.json(), `${text}${fields}: ${name(bib.id)}`);
+          assert.deepEqual(bib, one.json(), `${text}${fields}: ${c.name(bib.id)}`);
         }
       }
     }
   });
 
   it('refuses a key without Bibs_Read, and a missing text', async () => {
-    const other = await bearer(t, ['Invoices_Read']);
+    const other = await bearer(c.t, ['Invoices_Read']);
     assert.equal(
-      (await t.app.inject({ method: 'GET', url: '/v6/bibs/search?text=war', headers: { authorization: other } })).statusCode,
+      (await c.t.app.inject({ method: 'GET', url: '/v6/bibs/search?text=war', headers: { authorization: other } })).statusCode,
       403,
     );
-    const missing = await t.app.inject({ method: 'GET', url: '/v6/bibs/search', headers: { authorization: reader } });
+    const missing = await c.t.app.inject({ method: 'GET', url: '/v6/bibs/search', headers: { authorization: c.reader } });
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.json().code, 105);
   });
