@@ -145,17 +145,78 @@ export function words(text: string): string[] {
 }
 
 /**
- * A light English stemmer for Latin-script words: plurals to singulars (histories → history,
- * boxes → box, cats → cat), leaving words like "glass", "bus", "analysis" alone. Deliberately
- * timid: a stemmed match ranks below an exact one, and a wrong stem costs more than a missed one.
+ * A light English stemmer for Latin-script words: inflections only, as the first steps of the
+ * Snowball (Porter 2) English stemmer take them. Plurals to singulars (histories → history, boxes →
+ * box, cats → cat, leaving glass, bus, analysis alone) and -ing and -ed forms to their verb
+ * (learning → learn, hoping → hope, stopped → stop, agreed → agree, studied → study), so a search
+ * for one finds the others. Derivations (-ation, -ness, -al, -ive, …), which Snowball's later steps
+ * strip, are kept: they join words a catalogue keeps apart (organization and organ, university and
+ * universe, policy and police), where a wrong stem costs more than a missed one.
  */
 export function stem(word: string): string {
   if (word.length < 4 || !/^[a-z]+$/.test(word)) return word;
+  if (KEPT.has(word)) return word;
+  const one = singular(word);
+  return KEPT.has(one) ? one : verb(one);
+}
+
+function singular(word: string): string {
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is|ous)$/.test(word)) return word;
   if (/(ches|shes|sses|xes|zes)$/.test(word)) return word.slice(0, -2);
   if (word.endsWith('s')) return word.slice(0, -1);
   return word;
+}
+
+/** Words Snowball leaves whole though they look inflected, and the few whose verb it spells out. */
+const KEPT = new Set(['inning', 'outing', 'canning', 'herring', 'earring', 'proceed', 'exceed', 'succeed', 'news']);
+const IRREGULAR: Record<string, string> = { dying: 'die', lying: 'lie', tying: 'tie' };
+
+/**
+ * A vowel, as Snowball counts them: "y" too, except at the start of a word ("ying" keeps its ending;
+ * Snowball also counts a "y" after a vowel a consonant, which changes nothing in the steps here).
+ */
+function vowelAt(word: string, i: number): boolean {
+  return 'aeiou'.includes(word[i]!) || (word[i] === 'y' && i > 0);
+}
+
+/**
+ * Where Snowball's R1 starts: after the first consonant that follows a vowel (a few prefixes count
+ * whole, so "communed" is read as commun-ed, a short word that lost its "e").
+ */
+function r1(word: string): number {
+  const prefix = /^(gener|commun|arsen)/.exec(word);
+  if (prefix) return prefix[0].length;
+  for (let i = 1; i < word.length; i++) if (!vowelAt(word, i) && vowelAt(word, i - 1)) return i + 1;
+  return word.length;
+}
+
+/** Whether a word ends in a short syllable ("hop", "at"), which a lost final "e" leaves behind. */
+function shortEnd(word: string): boolean {
+  const n = word.length;
+  if (n === 2) return vowelAt(word, 0) && !vowelAt(word, 1);
+  return n > 2 && !vowelAt(word, n - 3) && vowelAt(word, n - 2) && !vowelAt(word, n - 1) && !/[wxy]$/.test(word);
+}
+
+/**
+ * Snowball's step 1b: -eed and -eedly to -ee in R1 (agreed → agree, not need → ne); -ed, -edly,
+ * -ing and -ingly gone when what is left has a vowel (not sing, red, thing), then an "e" put back
+ * (hoping → hope, created → create) or a doubled consonant undone (stopped → stop).
+ */
+function verb(word: string): string {
+  if (IRREGULAR[word]) return IRREGULAR[word];
+  // As -ies goes to -y (studies, study), -ied does, except after one letter (tied → tie).
+  if (word.endsWith('ied')) return word.length > 4 ? `${word.slice(0, -3)}y` : word.slice(0, -1);
+  const eed = /eed(ly)?$/.exec(word);
+  if (eed) return eed.index >= r1(word) ? word.slice(0, eed.index + 2) : word;
+  const suffix = /(ed|edly|ing|ingly)$/.exec(word);
+  if (!suffix) return word;
+  const base = word.slice(0, suffix.index);
+  if (![...base].some((_, i) => vowelAt(base, i))) return word;
+  if (/(at|bl|iz)$/.test(base)) return `${base}e`;
+  if (/(bb|dd|ff|gg|mm|nn|pp|rr|tt)$/.test(base)) return base.slice(0, -1);
+  if (r1(base) >= base.length && shortEnd(base)) return `${base}e`;
+  return base;
 }
 
 /** Words too common to narrow a search on their own: a query's other words decide. */

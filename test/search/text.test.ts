@@ -70,7 +70,7 @@ describe('search text', () => {
     assert.deepEqual(parseQuery('历史').clauses, [{ alternatives: [['历史']], optional: false }]);
   });
 
-  it('stems English plurals timidly', () => {
+  it('stems English plurals and -ing and -ed forms as Snowball does, and keeps derivations', () => {
     const cases: [string, string][] = [
       ['histories', 'history'],
       ['cats', 'cat'],
@@ -83,6 +83,33 @@ describe('search text', () => {
       ['war', 'war'],
       ['мир', 'мир'],
       ['is', 'is'],
+      ['learning', 'learn'],
+      ['learned', 'learn'],
+      ['hoping', 'hope'],
+      ['hopping', 'hop'],
+      ['stopped', 'stop'],
+      ['created', 'create'],
+      ['used', 'use'],
+      ['agreed', 'agree'],
+      ['need', 'need'],
+      ['exceedingly', 'exceed'],
+      ['playing', 'play'],
+      ['crying', 'cry'],
+      ['ying', 'ying'],
+      ['communed', 'commune'],
+      ['studied', 'study'],
+      ['studying', 'study'],
+      ['tied', 'tie'],
+      ['dying', 'die'],
+      ['buildings', 'build'],
+      ['proceedings', 'proceed'],
+      ['sing', 'sing'],
+      ['thing', 'thing'],
+      ['string', 'string'],
+      ['innings', 'inning'],
+      ['news', 'news'],
+      ['organization', 'organization'],
+      ['university', 'university'],
     ];
     for (const [word, expected] of cases) assert.equal(stem(word), expected, word);
   });
