@@ -4,17 +4,52 @@ import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { ANY_FIELD, FIELD_KEYS, KEY, type FieldKey } from './keys.ts';
 import { isbn13, stem, STOP_WORDS, words } from './text.ts';
 
+interface Place {
+  field: FieldKey;
+  weight: number;
+  /** The subfields whose words it holds. */
+  codes: RegExp;
+  /** Its words that the main title holds add no weight: they name the same thing again. */
+  beyondTitle?: boolean;
+}
+
 /**
  * How much a word in each place says about a bib: the main title most, then authors and subjects,
- * series and notes far less, everything else least (the weighting good open catalogues use).
+ * series and notes far less, everything else least (the weighting good open catalogues use). A
+ * field with `works` names works the bib holds, or is related to, by their titles: see placed.
  */
-const TAGS: { tags: RegExp; field: FieldKey; weight: number; codes: RegExp }[] = [
-  { tags: /^245$/, field: FIELD_KEYS.title, weight: 10, codes: /[abnp]/ },
+type Rule = Place & { tags: RegExp; works?: Place; relatedWorks?: Place };
+const MAIN_TITLE: Rule = { tags: /^245$/, field: FIELD_KEYS.title, weight: 10, codes: /[abnp]/ };
+const TAGS: Rule[] = [
+  MAIN_TITLE,
   { tags: /^(130|240|246|730|740)$/, field: FIELD_KEYS.title, weight: 4, codes: /[a-z]/ },
   { tags: /^1(00|10|11)$/, field: FIELD_KEYS.author, weight: 6, codes: /[abcdq]/ },
-  { tags: /^7(00|10|11)$/, field: FIELD_KEYS.author, weight: 4, codes: /[abcdq]/ },
+  // A name-title added entry ("Austen, Jane. $t Emma"): the work's title, from $t on with its number,
+  // part, form, language and version, is a title; the name stays an added author. An analytical
+  // entry (second indicator 2: the bib contains the work, as collected novels contain Emma) weighs as
+  // a 730's title. Any other names a related work (the novel a retelling or film adapts): the bib is
+  // not that work, so it weighs as a note naming the work would, and adds nothing where the main
+  // title names it already: a retelling named as the novel must not rank above the novel's editions.
+  {
+    tags: /^7(00|10|11)$/,
+    field: FIELD_KEYS.author,
+    weight: 4,
+    codes: /[abcdq]/,
+    works: { field: FIELD_KEYS.title, weight: 4, codes: /[fklmnoprst]/ },
+    relatedWorks: { field: FIELD_KEYS.title, weight: 1, codes: /[fklmnoprst]/, beyondTitle: true },
+  },
   { tags: /^6\d\d$/, field: FIELD_KEYS.subject, weight: 5, codes: /[a-z]/ },
   { tags: /^(440|490|800|810|830)$/, field: FIELD_KEYS.series, weight: 2, codes: /[a-z]/ },
+  // A contents note's $t names a work in the bib: a title (found by index=title), weighed above a
+  // note's prose but below an added entry's title, since the cataloguer chose those works to be
+  // access points while a contents list names every piece, dozens at times. Its $r and $g stay notes.
+  {
+    tags: /^505$/,
+    field: FIELD_KEYS.note,
+    weight: 1,
+    codes: /[a-z]/,
+    works: { field: FIELD_KEYS.title, weight: 2, codes: /t/ },
+  },
   { tags: /^5\d\d$/, field: FIELD_KEYS.note, weight: 1, codes: /[a-z]/ },
   { tags: /^(250|260|264|300)$/, field: FIELD_KEYS.other, weight: 0.5, codes: /[a-z]/ },
 ];
@@ -29,12 +64,31 @@ function linkedTag(subfields: Record<string, string>[]): string | undefined {
 }
 
 /**
- * Where a field's words go: an 880 goes where the field it links to does, with that field's weight
- * and subfields, so a title is found by its original script as by its romanisation.
+ * Which rule a field's words follow: an 880 follows the field it links to, with that field's
+ * weights and subfields, so a title is found by its original script as by its romanisation.
  */
-function placeOf(tag: string, subfields: Record<string, string>[]): (typeof TAGS)[number] | undefined {
+function ruleOf(tag: string, subfields: Record<string, string>[]): Rule | undefined {
   const indexed = tag === '880' ? linkedTag(subfields) : tag;
   return indexed === undefined ? undefined : TAGS.find((t) => t.tags.test(indexed));
+}
+
+/**
+ * Each indexed subfield's text and place, in the field's order. From the first $t on, a subfield
+ * whose code the rule's works place takes goes there (before it, a 711's $n numbers a meeting, not
+ * a work), or to its related works place unless the second indicator says the bib contains the
+ * work; any other subfield goes to the field's place if that takes it.
+ */
+function placed(rule: Rule, ind2: string, subfields: Record<string, string>[]): { place: Place; text: string }[] {
+  const works = rule.relatedWorks && ind2 !== '2' ? rule.relatedWorks : rule.works;
+  const out: { place: Place; text: string }[] = [];
+  let inWork = false;
+  for (const subfield of subfields) {
+    const [code, text] = Object.entries(subfield)[0]!;
+    if (code === 't') inWork = true;
+    const place = works && inWork && works.codes.test(code) ? works : rule.codes.test(code) ? rule : undefined;
+    if (place) out.push({ place, text });
+  }
+  return out;
 }
 
 /** A stemmed match counts this much of an exact one. */
@@ -125,39 +179,55 @@ function addWord(keys: Map<string, number>, field: string, word: string, weight:
   }
 }
 
+/** The words of the first 245 that has any: the main title. */
+function mainTitle(marc: MarcInJson): string[] {
+  for (const field of marc.fields) {
+    const value = field['245'];
+    if (value === undefined || typeof value === 'string') continue;
+    const found = placed(MAIN_TITLE, value.ind2, value.subfields).flatMap((part) => words(part.text));
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+const NONE = new Set<string>();
+
 /**
- * The indexed fields of a record, in order: each one's tag, the field its words are searched in,
- * its weight and its words. The benchmark's other engine (bench/search.ts) indexes these same
- * words with these same weights, so both rank the same text.
+ * The indexed parts of a record's fields, in order: each one's tag, the field its words are
+ * searched in, its weight, its words, and those of them that add no weight (a related work's words
+ * the main title has: see Place.beyondTitle). The benchmark's other engine (bench/search.ts)
+ * indexes these same words with these same weights, so both rank the same text.
  */
-export function* indexedFields(marc: MarcInJson): Generator<{ tag: string; field: FieldKey; weight: number; words: string[] }> {
+export function* indexedFields(
+  marc: MarcInJson,
+): Generator<{ tag: string; field: FieldKey; weight: number; words: string[]; weightless: ReadonlySet<string> }> {
+  const titleWords = new Set(mainTitle(marc));
   for (const field of marc.fields) {
     const [tag, value] = Object.entries(field)[0]!;
     if (typeof value === 'string') continue;
-    const place = placeOf(tag, value.subfields);
-    if (!place) continue;
-    const text = value.subfields
-      .filter((sf) => place.codes.test(Object.keys(sf)[0]!))
-      .map((sf) => Object.values(sf)[0]!)
-      .join(' ');
-    yield { tag, field: place.field, weight: place.weight, words: words(text) };
+    const rule = ruleOf(tag, value.subfields);
+    if (!rule) continue;
+    for (const { place, text } of placed(rule, value.ind2, value.subfields)) {
+      yield { tag, field: place.field, weight: place.weight, words: words(text), weightless: place.beyondTitle ? titleWords : NONE };
+    }
   }
 }
 
 export function searchDocument(input: SearchDocumentInput): SearchDocument {
   const keys = new Map<string, number>();
   const all: string[] = [];
-  let title: string[] = [];
+  const title = mainTitle(input.marc);
   /** The last word that is not a stop word, and its place's weight: the first of the next pair. */
   let previous: { word: string; weight: number } | undefined;
   for (const place of indexedFields(input.marc)) {
-    const found = place.words;
-    if (place.tag === '245' && title.length === 0) title = found;
-    all.push(...found);
-    for (const word of found) {
-      // Fields no index= names (edition, publication, extent) are searched through "*" keys only.
-      if (place.field !== FIELD_KEYS.other) addWord(keys, place.field, word, place.weight);
-      addWord(keys, ANY_FIELD, word, place.weight);
+    all.push(...place.words);
+    for (const word of place.words) {
+      if (!place.weightless.has(word)) {
+        // Fields no index= names (edition, publication, extent) are searched through "*" keys only.
+        if (place.field !== FIELD_KEYS.other) addWord(keys, place.field, word, place.weight);
+        addWord(keys, ANY_FIELD, word, place.weight);
+      }
+      // A pair is kept whatever its words' weights: every bib whose text has a phrase is in its pairs' lists.
       if (!pairs(word)) continue;
       if (previous) add(keys, KEY.pair(previous.word, word), Math.max(previous.weight, place.weight));
       previous = { word, weight: place.weight };
