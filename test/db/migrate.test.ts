@@ -86,11 +86,12 @@ describe('migrations', () => {
 
   /**
    * Bibs written by `write` on a database migrated to just before `version`, then the queue emptied
-   * and every migration applied: the ids the upgrade queued, in order.
+   * (but for the bibs `write` answers, still waiting for the indexer) and the migrations up to
+   * `version` applied: the ids queued after the upgrade, in order.
    */
   const queuedByUpgrade = async (
     version: number,
-    write: (bib: (fields: object[], deleted?: boolean) => Promise<string>) => Promise<void>,
+    write: (bib: (fields: object[], deleted?: boolean) => Promise<string>) => Promise<string[] | void>,
   ) => {
     const empty = PG_URL ? await createEmptyPgDatabase() : undefined;
     const db = empty ? openPostgres(empty.url, { max: 2, connectTimeoutSec: 5 }) : await openPGlite({});
@@ -100,7 +101,7 @@ describe('migrations', () => {
         db,
         all.filter((m) => m.version < version),
       );
-      await write(async (fields, deleted = false) => {
+      const waiting = await write(async (fields, deleted = false) => {
         const marc = JSON.stringify({ leader: '00000nam a2200000 a 4500', fields });
         const [row] = await db.query<{ id: string }>(
           `insert into bibs (marc, created_date, updated_date, deleted_date) values ($1::text::json, now(), now(), $2) returning id::text`,
@@ -109,6 +110,7 @@ describe('migrations', () => {
         return row!.id;
       });
       await db.exec('delete from search_queue');
+      for (const id of waiting ?? []) await db.query('insert into search_queue (bib_id) values ($1)', [id]);
       await migrate(
         db,
         all.filter((m) => m.version <= version),
@@ -149,6 +151,18 @@ describe('migrations', () => {
       await bib([title('ספר התולדות')]);
       await bib([title('Plain English')]);
       await bib([title('中國')], true); // deleted: nothing to index
+    });
+    assert.deepEqual(queued, expected);
+  });
+
+  it('upgrading to 0069 queues again every bib not deleted, once', async () => {
+    const expected: string[] = [];
+    const queued = await queuedByUpgrade(69, async (bib) => {
+      expected.push(await bib([title('Learning Python')]));
+      const waiting = await bib([title('War and peace')]);
+      expected.push(waiting);
+      await bib([title('Gone')], true); // deleted: nothing to index
+      return [waiting]; // queued already: stays queued once
     });
     assert.deepEqual(queued, expected);
   });
