@@ -210,19 +210,21 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const deps = buildDeps({ config, db: ambientDb(db), clock: options.clock ?? systemClock }, DOMAINS);
   const { services } = deps;
 
-  app.addHook('onSend', async (request, reply) => {
+  // Callback hooks, not async ones: every request runs them, and a promise each is not free.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   // Refusals (401, 403, 429) are logged per client address up to a number a minute, then counted:
   // a flood of refused requests must not write a line each.
   const refusals = new LogSampler(REFUSALS_LOGGED_PER_MINUTE);
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     let heldBack = 0;
     if (REFUSED.has(reply.statusCode)) {
       const sampled = refusals.take(request.ip);
       for (const summary of sampled.summaries)
         request.log.info({ remote: summary.key, heldBack: summary.heldBack }, 'refused requests not logged in the last minute');
-      if (!sampled.write) return;
+      if (!sampled.write) return done();
       heldBack = sampled.heldBack;
     }
     request.log.info(
@@ -235,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       },
       'request',
     );
+    done();
   });
   // A client that hangs up before its answer gets none, and no onResponse line: this one says so.
   app.addHook('onRequestAbort', async (request) => {

@@ -79,13 +79,20 @@ async function settle(request: FastifyRequest, reply: FastifyReply, payload: unk
   }
 }
 
+const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : ([] as T[]).concat(hooks));
+
+/**
+ * Puts the hooks on each write route (POST, PUT, PATCH, DELETE) registered from now on: reads,
+ * the most of what a server answers, never carry the header and do not pay for them. Call before
+ * any write route is registered.
+ */
 export function installIdempotency(app: App, service: IdempotencyService): void {
   // Only a write carrying the header gets a scope for its transaction: the rest pay nothing.
-  app.addHook('onRequest', (request, _reply, done) => {
+  const scope = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     if (headerKey(request) === undefined) return done();
     withAmbientScope(done);
-  });
-  app.addHook('preHandler', async (request, reply) => {
+  };
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = headerKey(request);
     if (key === undefined || !request.principal) return;
     if (!KEY.test(key)) throw errors.invalidParameter('Idempotency-Key must be 1 to 255 visible ASCII characters');
@@ -107,8 +114,8 @@ export function installIdempotency(app: App, service: IdempotencyService): void 
         return reply.send(answer.body ?? undefined);
       }
     }
-  });
-  app.addHook('onSend', async (request, reply, payload) => settle(request, reply, payload, service));
+  };
+  const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => settle(request, reply, payload, service);
   // A client gone before its answer: its write is not kept (a retry with the key runs it).
   const abandon = async (request: FastifyRequest) => {
     const pending = request.idempotent;
@@ -116,6 +123,14 @@ export function installIdempotency(app: App, service: IdempotencyService): void 
     request.idempotent = undefined;
     await pending.open.rollback().catch(() => {});
   };
-  app.addHook('onRequestAbort', abandon);
-  app.addHook('onResponse', abandon);
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((method) => WRITES.has(method))) return;
+    // Before the route's own hooks, where the server-wide ones ran: the claim comes before any
+    // check of the route's, and the answer is kept before the route's onSend rewrites it (XML).
+    route.onRequest = [scope, ...asList(route.onRequest)];
+    route.preHandler = [claim, ...asList(route.preHandler)];
+    route.onSend = [keep, ...asList(route.onSend)];
+    route.onRequestAbort = [abandon, ...asList(route.onRequestAbort)];
+    route.onResponse = [abandon, ...asList(route.onResponse)];
+  });
 }
