@@ -1,7 +1,7 @@
 // Who may call a route. Every route declares its access in config.access; one hook enforces it,
 // together with the operator's switch and shutdown. A route that declares nothing is refused at
 // start-up, so a forgotten declaration can never leave an endpoint open.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../auth/roles.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
 import type { ServiceState } from '../operations/state.ts';
@@ -51,19 +51,37 @@ export function installAccessControl(app: FastifyInstance, { auth, state, openPr
     throw new Error(`route ${String(route.method)} ${route.url} declares no access`);
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // A callback hook, not an async one: most requests are decided without waiting (a route that
+  // needs no token, a token in the cache), and those pay no promise.
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const declared = request.routeOptions.config.access;
     const notRunning = state.notRunningReason();
-    if (notRunning) throw declared?.kind === 'status' ? errors.notRunning(notRunning) : errors.apiDisabled(notRunning);
-    if (!declared || declared.kind === 'status') return; // unknown routes fall through to the 404 handler
-    if (declared.kind === 'open' && !declared.database) return;
-    if (!state.schemaReady) throw errors.databaseUnavailable('the database cannot be reached yet; try again shortly');
-    if (declared.kind === 'open') return;
-    if (declared.kind === 'optionalToken' && request.headers.authorization === undefined) return;
-    const principal = await auth.authenticate(parseBearer(request.headers.authorization));
-    if (declared.kind === 'permission' && !principal.permissions.has(declared.permission)) {
-      throw errors.forbidden(`this API key does not have the ${declared.permission} permission`);
+    if (notRunning) return done(declared?.kind === 'status' ? errors.notRunning(notRunning) : errors.apiDisabled(notRunning));
+    if (!declared || declared.kind === 'status') return done(); // unknown routes fall through to the 404 handler
+    if (declared.kind === 'open' && !declared.database) return done();
+    if (!state.schemaReady) return done(errors.databaseUnavailable('the database cannot be reached yet; try again shortly'));
+    if (declared.kind === 'open') return done();
+    if (declared.kind === 'optionalToken' && request.headers.authorization === undefined) return done();
+    let token: string;
+    try {
+      token = parseBearer(request.headers.authorization);
+    } catch (error) {
+      return done(error as Error);
     }
-    request.principal = principal;
+    const cached = auth.cached(token);
+    if (cached) return done(admit(request, declared, cached));
+    auth.authenticate(token).then(
+      (principal) => done(admit(request, declared, principal)),
+      (error: unknown) => done(error as Error),
+    );
   });
+}
+
+/** Sets the request's principal when its key may call the route; else the refusal. */
+function admit(request: FastifyRequest, declared: Access, principal: Principal): Error | undefined {
+  if (declared.kind === 'permission' && !principal.permissions.has(declared.permission)) {
+    return errors.forbidden(`this API key does not have the ${declared.permission} permission`);
+  }
+  request.principal = principal;
+  return undefined;
 }
