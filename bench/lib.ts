@@ -71,7 +71,7 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** CPU time (ms) a process has used so far; 0 when it cannot be read (gone, or on another machine). */
-function cpuMs(pid: number): number {
+export function cpuMsOf(pid: number): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
@@ -97,12 +97,12 @@ export async function cpuDuring<T>(
   backends: () => Promise<number[]>,
   run: () => Promise<T>,
 ): Promise<{ result: T; cpu: CpuCost }> {
-  const before = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
-  const [server0, self0] = [cpuMs(serverPid), process.cpuUsage()];
+  const before = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]));
+  const [server0, self0] = [cpuMsOf(serverPid), process.cpuUsage()];
   const result = await run();
   const self = process.cpuUsage(self0);
-  const server = cpuMs(serverPid) - server0;
-  const postgres = (await backends()).reduce((sum, pid) => sum + cpuMs(pid) - (before.get(pid) ?? 0), 0);
+  const server = cpuMsOf(serverPid) - server0;
+  const postgres = (await backends()).reduce((sum, pid) => sum + cpuMsOf(pid) - (before.get(pid) ?? 0), 0);
   return { result, cpu: { server, postgres, self: (self.user + self.system) / 1000 } };
 }
 
