@@ -38,6 +38,9 @@ const TokenInfoSchema = Type.Object(
  * are logged through `sampler`, per client address: past its lines for the minute, a failure
  * writes no line at all (its request line included), and the count held back is told later.
  */
+/** Each role's permissions, listed once: GET /info/token lists them on every call. */
+const ROLE_PERMISSIONS = new Map(Object.keys(ROLES).map((role) => [role, [...permissionsOf([role])]]));
+
 export function tokenRoute(app: App, auth: AuthService, sampler: LogSampler): void {
   acceptMultipartForms(app);
   app.post(
@@ -112,7 +115,7 @@ export function tokenInfoRoute(app: App, tokenLifetimeSec: number): void {
         expiresIn: Math.max(0, Math.floor((principal.expiresDate.getTime() - Date.now()) / 1000)),
         roles: principal.roles
           .filter((role) => Object.hasOwn(ROLES, role))
-          .map((role) => ({ name: role, tokenLifetime: tokenLifetimeSec, permissions: [...permissionsOf([role])] })),
+          .map((role) => ({ name: role, tokenLifetime: tokenLifetimeSec, permissions: ROLE_PERMISSIONS.get(role)! })),
       };
     },
   );
