@@ -328,6 +328,9 @@ async function baselineClass(sql: postgres.Sql, queries: Query[]) {
  * The catalogue as Xapian is given it (xapian_baseline.py): each searchable bib's indexed fields
  * with their words and weights exactly as Carrel indexes them, its call numbers and its ISBNs.
  */
+/** Words, then a tab and their stems by Carrel's stemmer: Xapian joins the forms Carrel joins. */
+const withStems = (words: string[]): string => `${words.join(' ')}\t${words.map(stem).join(' ')}`;
+
 async function exportCatalogue(sql: postgres.Sql, file: string): Promise<void> {
   const out = fs.createWriteStream(file);
   await sql<{ id: string; marc: MarcInJson; isbns: string[]; call_numbers: string[] }[]>`
@@ -337,8 +340,8 @@ async function exportCatalogue(sql: postgres.Sql, file: string): Promise<void> {
     from bibs b where b.deleted_date is null and not b.suppressed order by b.id`.cursor(2000, async (rows) => {
     const lines: string[] = [];
     for (const b of rows) {
-      for (const f of indexedFields(b.marc)) if (f.words.length) lines.push(`${b.id}\t${f.field}\t${f.weight}\t${f.words.join(' ')}`);
-      for (const c of b.call_numbers) lines.push(`${b.id}\tc\t1\t${wordsOf(c).join(' ')}`);
+      for (const f of indexedFields(b.marc)) if (f.words.length) lines.push(`${b.id}\t${f.field}\t${f.weight}\t${withStems(f.words)}`);
+      for (const c of b.call_numbers) lines.push(`${b.id}\tc\t1\t${withStems(wordsOf(c))}`);
       for (const isbn of b.isbns.flatMap((i) => isbn13(i) ?? [])) lines.push(`${b.id}\ti\t8\t${isbn}`);
     }
     if (!out.write(`${lines.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -356,7 +359,7 @@ interface XapianClass {
 }
 interface XapianRun {
   version: string;
-  built: { seconds: number; cpuSeconds: number; documents: number } | null;
+  built: { seconds: number; cpuSeconds: number; documents: number; stems?: string } | null;
   bytes: number;
   classes: Record<string, XapianClass>;
 }
@@ -365,7 +368,8 @@ interface XapianRun {
 async function xapian(sql: postgres.Sql, streams: Record<string, Query[]>, rebuild: boolean) {
   const meta = path.join(XAPIAN_DIR, 'built.json');
   const kept = !rebuild && fs.existsSync(meta) ? (JSON.parse(fs.readFileSync(meta, 'utf8')) as XapianRun['built']) : null;
-  const build = kept?.documents !== (await sql<{ n: number }[]>`select count(*)::int as n from search_docs`)[0]!.n;
+  const build =
+    kept?.stems !== 'carrel' || kept.documents !== (await sql<{ n: number }[]>`select count(*)::int as n from search_docs`)[0]!.n;
   fs.mkdirSync(XAPIAN_DIR, { recursive: true });
   const exported = path.join(XAPIAN_DIR, 'catalogue.tsv');
   if (build) {
@@ -379,7 +383,13 @@ async function xapian(sql: postgres.Sql, streams: Record<string, Query[]>, rebui
       Object.fromEntries(
         Object.entries(streams).map(([name, qs]) => [
           name,
-          qs.map((q) => ({ words: q.words, phrase: q.phrase ?? false, index: q.index ?? null, isbn: q.isbn ?? null })),
+          qs.map((q) => ({
+            words: q.words,
+            stems: q.words.map(stem),
+            phrase: q.phrase ?? false,
+            index: q.index ?? null,
+            isbn: q.isbn ?? null,
+          })),
         ]),
       ),
     ),
@@ -401,7 +411,7 @@ async function xapian(sql: postgres.Sql, streams: Record<string, Query[]>, rebui
   ).toString();
   const result = JSON.parse(out) as XapianRun;
   if (build) {
-    fs.writeFileSync(meta, JSON.stringify(result.built));
+    fs.writeFileSync(meta, JSON.stringify({ ...result.built, stems: 'carrel' }));
     fs.rmSync(exported);
   }
   return { ...result, built: result.built ?? kept, reused: !build };

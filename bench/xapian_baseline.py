@@ -8,7 +8,8 @@ Carrel answers. Prints one JSON object: the build's time and size, and per class
 (p50, p99), CPU per query and each query's number of matches.
 
 The export (TSV, one line per indexed field): bib id, field key (t title, a author, s subject,
-e series, n note, o edition/imprint/extent, c call number, i ISBN-13), weight, words.
+e series, n note, o edition/imprint/extent, c call number, i ISBN-13), weight, words, and the
+words' stems by Carrel's own stemmer (the queries carry theirs too), so both engines join the same forms.
 """
 
 import argparse
@@ -34,21 +35,6 @@ STOP_WORDS = set(
 )
 
 
-def stem(word):
-    """Carrel's light English stemmer (src/search/text.ts), so both engines join the same forms."""
-    if len(word) < 4 or not word.isascii() or not word.isalpha() or not word.islower():
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ss", "us", "is", "ous")):
-        return word
-    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
-
-
 def directory_size(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
@@ -68,7 +54,10 @@ def build(export, path):
 
     with open(export, encoding="utf-8") as lines:
         for line in lines:
-            bib, field, weight, words = line.rstrip("\n").split("\t")
+            fields = line.rstrip("\n").split("\t")
+            bib, field, weight, words = fields[:4]
+            # Each word's stem by Carrel's own stemmer, exported beside the words (ISBNs have none).
+            stems = fields[4].split(" ") if len(fields) > 4 else []
             if bib != current:
                 flush()
                 doc, current, position = xapian.Document(), bib, 0
@@ -79,7 +68,7 @@ def build(export, path):
                 continue
             wdf = max(1, round(float(weight) * WDF_PER_WEIGHT))
             prefix = FIELD_PREFIX.get(field)
-            for word in words.split(" "):
+            for word, stemmed in zip(words.split(" "), stems):
                 if not word:
                     continue
                 # Carrel checks a phrase against the text of the record's fields, call numbers
@@ -88,9 +77,9 @@ def build(export, path):
                 if field != "c":
                     position += 1
                     doc.add_posting(word, position, wdf)
-                doc.add_term(STEM_PREFIX + stem(word), wdf)
+                doc.add_term(STEM_PREFIX + stemmed, wdf)
                 if prefix:
-                    doc.add_term(prefix + stem(word), wdf)
+                    doc.add_term(prefix + stemmed, wdf)
     flush()
     db.commit()
     count = db.get_doccount()
@@ -113,10 +102,12 @@ def query_of(q):
         return xapian.Query(xapian.Query.OP_PHRASE, [xapian.Query(w) for w in words], len(words))
     prefix = FIELD_PREFIX[q["index"][0]] if q.get("index") else None
 
+    stem_of = dict(zip(words, q["stems"]))
+
     def word(w):
         if prefix:
-            return xapian.Query(prefix + stem(w))
-        return xapian.Query(xapian.Query.OP_OR, [xapian.Query(STEM_PREFIX + stem(w)), xapian.Query(w)])
+            return xapian.Query(prefix + stem_of[w])
+        return xapian.Query(xapian.Query.OP_OR, [xapian.Query(STEM_PREFIX + stem_of[w]), xapian.Query(w)])
 
     required = [w for w in words if w not in STOP_WORDS] or words
     optional = [w for w in words if w not in required]
