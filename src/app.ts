@@ -65,6 +65,8 @@ import { VERSION_STRING } from './version.ts';
 export const DOMAINS: readonly Domain[] = [
   health,
   operations,
+  // Before every domain with routes that take a token or write: the rate-limit check and the
+  // Idempotency-Key handling attach themselves to the routes registered after them.
   auth,
   idempotency,
   library,
