@@ -423,14 +423,17 @@ async function main(): Promise<void> {
   const env = { DATABASE_URL: dbUrl(args['database-url'], DB), LOG_LEVEL: 'warn' };
   const exists = (await admin`select 1 from pg_database where datname = ${DB}`).length > 0;
   let indexed = 0;
+  let queued = 0;
   if (exists && !args.fresh) {
+    // Migrated first: a migration of this version may queue bibs whose documents it changes, and a
+    // catalogue searched while the server indexes them again would answer from a half-old index.
+    run(['dist/cli.js', 'migrate'], env);
     const probe = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
     indexed = (await probe<{ n: number }[]>`select (select count(*) from search_docs)::int as n`.catch(() => [{ n: 0 }]))[0]!.n;
-    const queued = (await probe<{ n: number }[]>`select count(*)::int as n from search_queue`.catch(() => [{ n: 1 }]))[0]!.n;
+    queued = (await probe<{ n: number }[]>`select count(*)::int as n from search_queue`.catch(() => [{ n: 0 }]))[0]!.n;
     await probe.end();
-    if (queued > 0) indexed = 0;
   }
-  let built: { generate: number; reindex: number } | undefined;
+  let built: { generate?: number; reindex: number } | undefined;
   if (indexed !== BIBS) {
     await admin.unsafe(`drop database if exists ${DB} with (force)`);
     await admin.unsafe(`create database ${DB}`);
@@ -438,6 +441,10 @@ async function main(): Promise<void> {
     const generate = run(['dist/cli.js', 'generate', '--bibs', String(BIBS), '--seed', '1', '--patrons', '0', '--json'], env);
     const reindex = run(['dist/cli.js', 'search', 'reindex', '--json'], env);
     built = { generate, reindex };
+  } else if (queued > 0) {
+    process.stderr.write(`${queued} of the ${BIBS} bibs in ${DB} are queued for indexing again: carrel search reindex…\n`);
+    built = { reindex: run(['dist/cli.js', 'search', 'reindex', '--json'], env) };
+    fs.rmSync(XAPIAN_DIR, { recursive: true, force: true });
   } else process.stderr.write(`reusing the ${BIBS} indexed bibs in ${DB} (--fresh to rebuild)\n`);
 
   const sql = postgres(env.DATABASE_URL, { max: CONNECTIONS, onnotice: () => {} });
@@ -574,7 +581,7 @@ async function main(): Promise<void> {
   );
   if (built)
     console.log(
-      `carrel generate: ${built.generate.toFixed(0)} s; carrel search reindex (full): ${built.reindex.toFixed(0)} s (budget 600 s)`,
+      `${built.generate === undefined ? '' : `carrel generate: ${built.generate.toFixed(0)} s; `}carrel search reindex (full): ${built.reindex.toFixed(0)} s (budget 600 s)`,
     );
   const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
   console.log(
