@@ -32,6 +32,7 @@ import {
   MAX_CORRECTED_WORDS,
   ranked,
   TWO_EDITS_FROM,
+  TWO_EDITS_UP_TO,
 } from './spelling.ts';
 import type { SearchSql } from './types.ts';
 
@@ -137,13 +138,16 @@ export class SearchService {
     const lists = (await repo.terms(this.db, [...new Set(words.map((w) => matchKey(field, w)))])).terms;
     const unknown = words.filter((w) => !lists.get(matchKey(field, w))?.df);
     if (unknown.length === 0 || unknown.length > MAX_CORRECTED_WORDS) return [];
-    // One edit for every unknown word, then two for the longer ones one edit did not correct: a
-    // statement each, of a few hundred keys a word for one edit, thousands for two.
+    // One edit for every unknown word, then two for a longer one one edit did not correct: a
+    // statement each, of a few hundred keys a word for one edit, thousands for two. Two edits for
+    // one word at most: two words each two edits off are not a slip, and each costs thousands of keys.
     const corrections = new Map<string, string[]>(unknown.map((w) => [w, []]));
     for (const edits of [1, 2] as const) {
+      const uncorrected = unknown.filter((w) => corrections.get(w)!.length === 0);
+      if (edits === 2 && uncorrected.length > 1) return [];
       const tried = new Map(
-        unknown
-          .filter((w) => corrections.get(w)!.length === 0 && (edits === 1 || w.length >= TWO_EDITS_FROM))
+        uncorrected
+          .filter((w) => edits === 1 || (w.length >= TWO_EDITS_FROM && w.length <= TWO_EDITS_UP_TO))
           .map((w) => [w, candidates(w, alphabetOf(w)!, edits)]),
       );
       if (tried.size === 0) continue;

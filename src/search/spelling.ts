@@ -13,11 +13,22 @@ import type { Term } from './types.ts';
 export const MIN_CORRECTED_LENGTH = 3;
 
 /**
+ * Longer words are not corrected. The candidates grow with the square of a word's length at two
+ * edits (an 80-letter word has 640,000, 1.4 s of work before any lookup), and the search page is
+ * open to anyone: so what one search that finds nothing may cost is bounded here. Few words a
+ * reader types are longer.
+ */
+export const MAX_CORRECTED_LENGTH = 20;
+
+/**
  * Words this long and longer are corrected by up to two edits, shorter ones by one: a short word
  * two edits away is more often another word than a slip. Two edits are tried only when one finds
- * nothing, and only the cheap kinds (see candidates).
+ * nothing, and only the cheap kinds (see candidates), for words up to TWO_EDITS_UP_TO letters.
  */
 export const TWO_EDITS_FROM = 5;
+
+/** The longest word tried at two edits: about 18,000 candidates, a statement of some 20 ms. */
+export const TWO_EDITS_UP_TO = 14;
 
 /** The letters a changed or added letter may be, by script (folded: text.ts fold). */
 const ALPHABETS: [RegExp, string][] = [
@@ -28,7 +39,7 @@ const ALPHABETS: [RegExp, string][] = [
 
 /** The alphabet a word's corrections draw on; undefined for a word that is not corrected (digits, mixed or other scripts, CJK pairs). */
 export function alphabetOf(word: string): string | undefined {
-  if (word.length < MIN_CORRECTED_LENGTH || STOP_WORDS.has(word)) return undefined;
+  if (word.length < MIN_CORRECTED_LENGTH || word.length > MAX_CORRECTED_LENGTH || STOP_WORDS.has(word)) return undefined;
   return ALPHABETS.find(([pattern]) => pattern.test(word))?.[1];
 }
 

@@ -109,6 +109,8 @@ const CATALOGUE: MarcRecord[] = [
   bib('A card for every day'),
   bib('Война и мир', df('100', ['a', 'Толстой, Лев'])),
   bib('图书馆的历史'),
+  bib('Incomprehensibilities'),
+  bib('Internationalization'),
 ];
 
 interface Answer {
@@ -166,6 +168,19 @@ describe(`search suggestions on ${ENGINE}`, () => {
     assert.deepEqual(await suggested('tulstay'), [], 'two letters changed: not tried');
     assert.deepEqual(await suggested('zloa'), ['zola'], 'a swap');
     assert.deepEqual(await suggested('zlao'), [], 'two swaps in a short word: one edit only');
+  });
+
+  it('bounds the work: long words are not corrected, and two edits go to one word at most', async () => {
+    assert.ok(alphabetOf('a'.repeat(20)));
+    assert.equal(alphabetOf('a'.repeat(21)), undefined, 'longer than MAX_CORRECTED_LENGTH');
+    assert.equal((await search('incomprehensibilities')).total, 1);
+    assert.deepEqual(await suggested('incomprehensibilitiez'), [], 'one edit off, but 21 letters');
+    assert.deepEqual(await suggested('internationalizaton'), ['internationalization'], 'one edit, 20 letters');
+    assert.deepEqual(await suggested('intrenationalizaton'), [], 'two edits off, but longer than TWO_EDITS_UP_TO');
+    assert.deepEqual(await suggested('kraenna'), ['karenina'], 'two edits');
+    assert.equal((await search('tolstoy karenina')).total, 1);
+    assert.deepEqual(await suggested('tlstyo kraenna'), [], 'two words each two edits off');
+    assert.deepEqual(await suggested('tolstoj kraenna'), ['tolstoy karenina'], 'one edit and two');
   });
 
   it('offers the commoner of two words as near, then the other', async () => {
