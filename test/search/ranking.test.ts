@@ -12,13 +12,8 @@ import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { SearchService, type SearchRequest } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { df } from '../helpers/written-marc.ts';
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({
-  tag,
-  ind1: '0',
-  ind2: '0',
-  subfields: subfields.map(([code, value]) => ({ code, value })),
-});
 /** A record named by its 001, with this title, published in `year` when given (008). */
 const record = (name: string, title: string, fields: DataField[] = [], year?: number): MarcRecord => ({
   leader: '00000nam a2200000 i 4500',

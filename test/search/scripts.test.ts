@@ -16,17 +16,8 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { marcFile } from '../helpers/shared-data.ts';
 import { bearer } from '../helpers/tokens.ts';
+import { df, bib } from '../helpers/written-marc.ts';
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({
-  tag,
-  ind1: '0',
-  ind2: '0',
-  subfields: subfields.map(([code, value]) => ({ code, value })),
-});
-const bib = (title: string, ...fields: DataField[]): MarcRecord => ({
-  leader: '00000nam a2200000 i 4500',
-  fields: [df('245', ['a', title]), ...fields],
-});
 /** An 880 linked to `link` ("245-01/(N"), holding `text` in $a. */
 const alt = (link: string, text: string, ...more: [string, string][]): DataField => df('880', ['6', link], ['a', text], ...more);
 

@@ -4,22 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
-import type { DataField, MarcRecord } from '../../src/marc/record.ts';
+import type { MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { openSearchCatalogue, type SearchCatalogue } from '../helpers/search-catalogue.ts';
 import { bearer } from '../helpers/tokens.ts';
-
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({
-  tag,
-  ind1: '0',
-  ind2: '0',
-  subfields: subfields.map(([code, value]) => ({ code, value })),
-});
-const bib = (title: string, ...fields: DataField[]): MarcRecord => ({
-  leader: '00000nam a2200000 i 4500',
-  fields: [df('245', ['a', title]), ...fields],
-});
+import { df, bib } from '../helpers/written-marc.ts';
 
 const CATALOGUE: Record<string, MarcRecord> = {
   warAndPeace: bib('War and peace', df('100', ['a', 'Tolstoy, Leo,']), df('650', ['a', 'Russia'], ['x', 'History'])),

@@ -4,14 +4,11 @@
 // the rest through GET /v6/bibs/search on a small catalogue.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BibService } from '../../src/bibs/service.ts';
-import { ItemService } from '../../src/items/service.ts';
-import type { DataField, MarcRecord } from '../../src/marc/record.ts';
-import { drainQueue } from '../../src/search/indexer.ts';
+import type { MarcRecord } from '../../src/marc/record.ts';
 import { alphabetOf, candidates, correctedSets, correctedText, oneEdit, ranked } from '../../src/search/spelling.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
-import { bearer } from '../helpers/tokens.ts';
+import { openSearchCatalogue, type SearchCatalogue } from '../helpers/search-catalogue.ts';
+import { df, bib } from '../helpers/written-marc.ts';
 
 const LATIN = alphabetOf('word')!;
 
@@ -88,17 +85,6 @@ describe('spelling candidates', () => {
   });
 });
 
-const df = (tag: string, ...subfields: [string, string][]): DataField => ({
-  tag,
-  ind1: '0',
-  ind2: '0',
-  subfields: subfields.map(([code, value]) => ({ code, value })),
-});
-const bib = (title: string, ...fields: DataField[]): MarcRecord => ({
-  leader: '00000nam a2200000 i 4500',
-  fields: [df('245', ['a', title]), ...fields],
-});
-
 const CATALOGUE: MarcRecord[] = [
   bib('War and peace', df('100', ['a', 'Tolstoy, Leo,']), df('650', ['a', 'Russia'], ['x', 'History'])),
   bib('Anna Karenina', df('100', ['a', 'Tolstoy, Leo,'])),
@@ -120,26 +106,13 @@ interface Answer {
 }
 
 describe(`search suggestions on ${ENGINE}`, () => {
-  let t: TestApp;
-  let reader: string;
+  let catalogue: SearchCatalogue;
   before(async () => {
-    t = await createTestApp();
-    reader = await bearer(t, ['Bibs_Read']);
-    const service = new BibService(t.testDb.db, new ItemService(t.testDb.db));
-    for (const record of CATALOGUE) await service.create({ marc: record });
-    await drainQueue(t.testDb.db);
+    catalogue = await openSearchCatalogue(Object.fromEntries(CATALOGUE.map((record, i) => [String(i), record])));
   });
-  after(() => t.close());
+  after(() => catalogue.t.close());
 
-  const search = async (text: string, more = ''): Promise<Answer> => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/v6/bibs/search?text=${encodeURIComponent(text)}${more}`,
-      headers: { authorization: reader },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const search = async (text: string, more = ''): Promise<Answer> => await catalogue.search(`text=${encodeURIComponent(text)}${more}`);
   /** The suggestions' texts, each checked to find, searched as it stands, the total it was answered with. */
   const suggested = async (text: string, more = ''): Promise<string[]> => {
     const answer = await search(text, more);
@@ -218,7 +191,7 @@ describe(`search suggestions on ${ENGINE}`, () => {
   });
 
   it('documents suggestions as an optional member of the search answer', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/v6/openapi.json' })).json();
+    const doc = (await catalogue.t.app.inject({ method: 'GET', url: '/v6/openapi.json' })).json();
     const answer = doc.paths['/v6/bibs/search'].get.responses['200'].content['application/json'].schema;
     assert.equal(answer.properties.suggestions.type, 'array');
     assert.deepEqual(Object.keys(answer.properties.suggestions.items.properties), ['text', 'total']);
