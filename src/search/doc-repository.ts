@@ -1,0 +1,39 @@
+// The search docs' columns the evaluator (evaluate.ts) reads for the bibs its lists matched: what
+// the filters, the phrases, the title's boost and the orders other than relevance need.
+import type { Queryable } from '../db/types.ts';
+
+/** A bib's search doc, as the ranking statements read it (search_docs). */
+export interface Doc {
+  bib: number;
+  /** The folded title (" a b "), compared with the query's words. */
+  title: string;
+  /** All its folded words, when asked for (the phrases are looked for in them); else null. */
+  words: string | null;
+  year: number | null;
+  materialType: string | null;
+  lang: string | null;
+}
+
+export interface DocNeeds {
+  /** Read the words (long: only for a query with phrases). */
+  words: boolean;
+  /**
+   * Answer the docs in the order of their sort titles, then bib ids, as the database orders them:
+   * text order follows the database's collation, so the order is read from it, not made in Node.
+   */
+  titleOrder: boolean;
+}
+
+/** The docs of these bibs (a bib without one is left out), in bib order or as needs.titleOrder says. */
+export type DocReader = (bibs: readonly number[], needs: DocNeeds) => Promise<Doc[]>;
+
+/** A DocReader over the database's search_docs. */
+export function docReader(db: Queryable): DocReader {
+  return (bibs, needs) =>
+    db.query<Doc>(
+      `select bib_id::int as bib, title, case when $2 then words end as words, year, material_type as "materialType", lang
+       from search_docs where bib_id = any($1::bigint[])
+       order by ${needs.titleOrder ? 'sort_title, bib_id' : 'bib_id'}`,
+      [bibs, needs.words],
+    );
+}

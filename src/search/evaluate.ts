@@ -1,0 +1,119 @@
+// A search evaluated in Node over its terms' posting lists, answering exactly what the ranking
+// statement does over the same index (search and facetCounts, ranking-repository.ts): the same
+// matches, scores to the last bit, order, page and total, and the same facets. The lists' walk is
+// list-matches.ts; the docs of the bibs it lets through are read only when the query needs them.
+import type { Doc, DocReader } from './doc-repository.ts';
+import { like, likePattern, type LikePattern } from './like.ts';
+import { listMatches } from './list-matches.ts';
+import type { PostingList } from './posting-list.ts';
+import type { FacetCount, FacetName } from './ranking-repository.ts';
+import type { SearchSql } from './types.ts';
+
+export interface Evaluated {
+  /** Every match, not only the page's. */
+  total: number;
+  hits: { id: string; score: number }[];
+}
+
+interface Match {
+  bib: number;
+  score: number;
+  doc?: Doc;
+  /** Its place in the docs' title order (title sort only). */
+  place: number;
+}
+
+const hasFilters = (q: SearchSql) => !!(q.filters.materialType?.length || q.filters.language?.length || q.filters.decade?.length);
+
+/** PostgreSQL's integer division truncates toward zero: a year's decade as `(year / 10) * 10`. */
+const decadeOf = (year: number) => Math.trunc(year / 10) * 10;
+
+/** The query's matches with their scores: the lists' matches, then (when it has any) the doc's conditions and the title's boost. */
+async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader, allDocs: boolean): Promise<Match[]> {
+  const { bibs, weights } = listMatches(q, lists);
+  const needsDocs =
+    allDocs || q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.title !== null || q.sort !== 'relevance';
+  // (Every bib with postings has a doc: the indexer writes both in one transaction.)
+  if (!needsDocs || bibs.length === 0) return bibs.map((bib, i) => ({ bib, score: weights[i]!, place: 0 }));
+  const weightOf = new Map(bibs.map((bib, i) => [bib, weights[i]!]));
+  const read = await docs(bibs, { words: q.phrases.length + q.excludedPhrases.length > 0, titleOrder: q.sort === 'title' });
+  const phrases = q.phrases.map((phrase) => likePattern(`%${phrase}%`));
+  const unwanted = q.excludedPhrases.map((phrase) => likePattern(`%${phrase}%`));
+  const boost = q.title === null ? undefined : titleBoost(q.title);
+  const matches: Match[] = [];
+  read.forEach((doc, place) => {
+    if (!passes(doc, q, phrases, unwanted)) return;
+    const weight = weightOf.get(doc.bib)!;
+    matches.push({ bib: doc.bib, score: boost ? weight + boost(doc.title) : weight, doc, place });
+  });
+  return matches;
+}
+
+/** The doc's conditions of the statement's where-clause: its phrases, none of the excluded ones, the filters. */
+function passes(doc: Doc, q: SearchSql, phrases: LikePattern[], unwanted: LikePattern[]): boolean {
+  if (!phrases.every((p) => like(doc.words!, p)) || unwanted.some((p) => like(doc.words!, p))) return false;
+  const f = q.filters;
+  if (f.materialType?.length && (doc.materialType === null || !f.materialType.includes(doc.materialType))) return false;
+  if (f.language?.length && (doc.lang === null || !f.language.includes(doc.lang))) return false;
+  if (f.decade?.length && (doc.year === null || !f.decade.includes(decadeOf(doc.year)))) return false;
+  return true;
+}
+
+/** titleBoost (ranking-sql.ts): 60 for the exact title, 25 for a title it starts, 10 for one it is inside. */
+function titleBoost(title: string): (docTitle: string) => number {
+  const leading = likePattern(`${title}%`);
+  const inside = likePattern(`%${title}%`);
+  return (docTitle) => (docTitle === title ? 60 : like(docTitle, leading) ? 25 : like(docTitle, inside) ? 10 : 0);
+}
+
+/** The statement's orders: score (desc), the docs' title order, or year (desc, nulls last); then bib id. */
+function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
+  if (sort === 'title') return (a, b) => a.place - b.place;
+  if (sort === 'year')
+    return (a, b) => {
+      const ya = a.doc!.year;
+      const yb = b.doc!.year;
+      if (ya !== yb) return ya === null ? 1 : yb === null ? -1 : yb - ya;
+      return a.bib - b.bib;
+    };
+  return (a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.bib - b.bib);
+}
+
+/** The query's page of hits and its total, as search (ranking-repository.ts) answers them. */
+export async function evaluate(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader): Promise<Evaluated> {
+  const matches = await matchesOf(q, lists, docs, false);
+  const page = matches.sort(compare(q.sort)).slice(q.offset, q.offset + q.limit);
+  return { total: matches.length, hits: page.map((m) => ({ id: String(m.bib), score: m.score })) };
+}
+
+/** UTF-8 byte order, which is code point order: the order of text in the C and C.UTF-8 collations both engines' databases use. */
+const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The query's matches counted by material type, language and decade, the `perFacet` most common
+ * of each (ties by value), as facetCounts (ranking-repository.ts) answers them: facets in name
+ * order, each most common first.
+ */
+export async function evaluateFacets(
+  q: SearchSql,
+  lists: ReadonlyMap<number, PostingList>,
+  docs: DocReader,
+  perFacet: number,
+): Promise<FacetCount[]> {
+  const counts: Record<FacetName, Map<string, number>> = { decade: new Map(), language: new Map(), materialType: new Map() };
+  const add = (facet: FacetName, value: string | null) => {
+    if (value !== null) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
+  };
+  for (const { doc } of await matchesOf(q, lists, docs, true)) {
+    add('materialType', doc!.materialType);
+    add('language', doc!.lang);
+    add('decade', doc!.year === null ? null : String(decadeOf(doc!.year)));
+  }
+  // Facet names in the statement's order ("decade" < "language" < "materialType" in any collation).
+  return (['decade', 'language', 'materialType'] as const).flatMap((facet) =>
+    [...counts[facet]]
+      .sort(([va, ca], [vb, cb]) => cb - ca || byCodePoint(va, vb))
+      .slice(0, perFacet)
+      .map(([value, count]) => ({ facet, value, count })),
+  );
+}
