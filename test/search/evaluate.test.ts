@@ -1,0 +1,231 @@
+// The evaluator in Node (src/search/evaluate.ts) against the ranking statement it must match
+// exactly (search and facetCounts, ranking-repository.ts), on the shared real records and a few
+// written ones: for every search the planner makes of the judged queries, of the other search
+// tests' texts and of generated ones, the same total, the same page in the same order, the same
+// scores to the last bit, and the same facets.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { importFiles, importRecords } from '../../src/bibs/import.ts';
+import type { DataField, MarcRecord } from '../../src/marc/record.ts';
+import { readArrayLists } from '../../src/search/array-list-repository.ts';
+import { docReader, type DocReader } from '../../src/search/doc-repository.ts';
+import { evaluate, evaluateFacets } from '../../src/search/evaluate.ts';
+import { drainQueue } from '../../src/search/indexer.ts';
+import { ASSEMBLE_BITMAPS_FROM, planSearch, POOL_SIZE, readSearch } from '../../src/search/plan.ts';
+import { facetCounts, search, terms } from '../../src/search/ranking-repository.ts';
+import type { SearchOptions } from '../../src/search/request.ts';
+import type { SearchSql } from '../../src/search/types.ts';
+import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { generatedSearches, textsOfSearchTests, type MaterialDoc } from '../helpers/search-queries.ts';
+import { chunks, MARC_DIR } from '../helpers/shared-data.ts';
+import { df } from '../helpers/written-marc.ts';
+import { JUDGMENTS } from './relevance-judgments.ts';
+
+const FACET_VALUES = 20;
+
+/** A record named by its 001, with this title, published in `year` when given (008). */
+const record = (name: string, title: string, fields: DataField[] = [], year?: number): MarcRecord => ({
+  leader: '00000nam a2200000 i 4500',
+  fields: [
+    { tag: '001', value: name },
+    ...(year ? [{ tag: '008', value: `260101s${year}    xxu           000 0 eng d` }] : []),
+    df('245', ['a', title]),
+    ...fields,
+  ],
+});
+
+const NOTE = df('500', ['a', 'Quillon']);
+
+/**
+ * Written records that every one carries "quillon": sort titles equal but for case (ties go by bib
+ * id), and with characters whose order differs between UTF-16 code units (JavaScript's `<`) and
+ * code points (the database's C collations), a private-use character and an emoji; a word alone and
+ * with its other forms (an excluded word keeps a bib that has only its other forms); titles exactly,
+ * leading with, or containing the words; years, and none.
+ */
+const WRITTEN: MarcRecord[] = [
+  record('w-zebra-upper', 'Zebra crossings', [NOTE], 1987),
+  record('w-zebra-lower', 'zebra crossings', [NOTE], 1987),
+  record('w-emile', 'Émile et les quillons', [NOTE]),
+  record('w-emoji', '\u{1F600} smiles', [NOTE], 2003),
+  record('w-private', '\uE000 private', [NOTE], 2003),
+  record('w-history', 'A history of quillon fens'),
+  record('w-histories', 'Histories of quillon fens', [], 1999),
+  record('w-both', 'The history and histories of quillon', [], 1990),
+  record('w-exact', 'Quillon'),
+  record('w-pair', 'Quillon fens', [], 1912),
+  record('w-inside', 'Walks by quillon fens at dusk', [], 1912),
+];
+
+const WRITTEN_TEXTS = [
+  'quillon',
+  'quillon -history',
+  'quillon -histories',
+  'quillon fens',
+  'fens quillon',
+  '"quillon fens"',
+  'quillon -"quillon fens"',
+  'history quillon',
+  'histories OR zebra quillon',
+  'quillon the',
+];
+
+describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
+  let t: TestDb;
+  let docs: DocReader;
+  const seen = { compared: 0, matched: 0, facets: 0, sqlMs: 0, evaluateMs: 0 };
+
+  before(async () => {
+    t = await createTestDb();
+    const names = fs
+      .readdirSync(MARC_DIR)
+      .filter((name) => /\.(mrc|dat|marc|xml|json)$/.test(name))
+      .sort();
+    await importFiles(
+      t.db,
+      names.map((name) => ({ name, open: () => chunks(name, 64 * 1024) })),
+      { itemMap: null },
+    );
+    const written = WRITTEN.map((r, i) => ({ position: `written ${i + 1}`, record: r }));
+    await importRecords(t.db, [{ name: 'written', records: written }], { itemMap: null });
+    await drainQueue(t.db);
+    docs = docReader(t.db);
+  });
+  after(() => t.drop());
+
+  /** What the service answers for an exhaustive search: the page, and its total (counted again when the page is past the end). */
+  const statement = async (sql: SearchSql) => {
+    const rows = await search(t.db, sql);
+    let total = rows[0]?.total ?? 0;
+    if (rows.length === 0 && sql.offset > 0) total = (await search(t.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
+    return { total, hits: rows.map((r) => ({ id: r.id, score: r.score })) };
+  };
+
+  /** Both answers to a SearchSql, which must be equal; the facets too when asked. */
+  const compare = async (sql: SearchSql, label: string, facets = true) => {
+    const ids = [
+      ...[...sql.required, ...sql.optional].flatMap((c) => c.termIds),
+      ...sql.excluded,
+      ...sql.excludedStems.flatMap((e) => [e.stem, ...(e.others === null ? [] : [e.others])]),
+    ];
+    const lists = await readArrayLists(t.db, ids);
+    let start = performance.now();
+    const expected = await statement(sql);
+    seen.sqlMs += performance.now() - start;
+    start = performance.now();
+    const got = await evaluate(sql, lists, docs);
+    seen.evaluateMs += performance.now() - start;
+    assert.deepStrictEqual(got, expected, `${label}\n${JSON.stringify(sql)}`);
+    seen.compared++;
+    if (expected.total > 0) seen.matched++;
+    if (!facets) return;
+    const counted = (await facetCounts(t.db, sql, FACET_VALUES)).map(({ facet, value, count }) => ({ facet, value, count }));
+    assert.deepStrictEqual(await evaluateFacets(sql, lists, docs, FACET_VALUES), counted, `facets of ${label}\n${JSON.stringify(sql)}`);
+    seen.facets++;
+  };
+
+  /** The search the planner makes of a request, whatever its plan (its full evaluation); undefined when nothing can match. */
+  const planned = async (request: SearchOptions): Promise<SearchSql | undefined> => {
+    const read = readSearch(request);
+    if (!read) return undefined;
+    const limits = { poolSize: POOL_SIZE, assembleBitmapsFrom: ASSEMBLE_BITMAPS_FROM };
+    const plan = planSearch(read, request, await terms(t.db, read.keys, read.counted), limits);
+    return plan.kind === 'nothing' ? undefined : plan.sql;
+  };
+
+  /** A request's search compared; false when nothing can match. */
+  const compareRequest = async (request: SearchOptions, facets = true): Promise<boolean> => {
+    const sql = await planned(request);
+    if (sql) await compare(sql, JSON.stringify(request), facets);
+    return sql !== undefined;
+  };
+
+  const report = (ctx: TestContext, what: string, before: typeof seen) =>
+    ctx.diagnostic(
+      `${what}: ${seen.compared - before.compared} searches compared (${seen.matched - before.matched} with matches, ` +
+        `${seen.facets - before.facets} with facets); statement ${(seen.sqlMs - before.sqlMs).toFixed(0)} ms, ` +
+        `evaluator ${(seen.evaluateMs - before.evaluateMs).toFixed(0)} ms`,
+    );
+
+  it('the fifty judged searches, in every order, on the first page and past it', async (ctx) => {
+    const start = { ...seen };
+    for (const { text } of JUDGMENTS) {
+      await compareRequest({ text, limit: 10, offset: 0 });
+      await compareRequest({ text, sort: 'title', limit: 5, offset: 5 }, false);
+      await compareRequest({ text, sort: 'year', limit: 20, offset: 0 }, false);
+      await compareRequest({ text, limit: 3, offset: 3 }, false);
+    }
+    report(ctx, 'judged', start);
+    assert.ok(seen.matched - start.matched >= 150, `${seen.matched - start.matched} judged searches matched`);
+  });
+
+  it('the texts of the other search tests and of the written records, in every order and every field', async (ctx) => {
+    const start = { ...seen };
+    const texts = [...textsOfSearchTests(), ...WRITTEN_TEXTS];
+    for (const text of texts) {
+      for (const sort of ['relevance', 'title', 'year'] as const) await compareRequest({ text, sort, limit: 10, offset: 0 });
+      await compareRequest({ text, index: 'title', limit: 10, offset: 0 });
+      await compareRequest({ text, index: 'note', sort: 'title', limit: 10, offset: 0 });
+      await compareRequest({ text, limit: 2, offset: 2 }, false);
+    }
+    report(ctx, `${texts.length} texts`, start);
+    assert.ok(seen.matched - start.matched >= 60, `${seen.matched - start.matched} of their searches matched`);
+  });
+
+  it('generated searches of the catalogue’s own words', async (ctx) => {
+    const start = { ...seen };
+    const material = await materialDocs(t);
+    const searches = generatedSearches(20261129, 700, material);
+    let nothing = 0;
+    for (const request of searches) if (!(await compareRequest(request))) nothing++;
+    report(ctx, `${searches.length} generated (${nothing} found nothing to search)`, start);
+    assert.ok(seen.matched - start.matched >= 200, `${seen.matched - start.matched} generated searches matched`);
+  });
+
+  it('written queries: LIKE wildcards and escapes in phrases and titles, clauses past the 62nd, no required clause', async () => {
+    const base = (await planned({ text: 'pride prejudice', limit: 50, offset: 0 }))!;
+    const [pride, prejudice] = base.required;
+    const variants: [string, Partial<SearchSql>][] = [
+      ['_ takes one character', { phrases: [' pri_e and '] }],
+      ['% inside a phrase', { phrases: [' pride%prejudice '] }],
+      ['an escaped space', { phrases: [' pride\\ and '] }],
+      ['an escaped %', { phrases: [' pride\\%'] }],
+      ['excluded with _', { excludedPhrases: [' pr_de '] }],
+      ['a title with _', { title: ' pride and prejudic_ ' }],
+      ['a title with %', { title: ' pride%prejudice ' }],
+      ['a title exactly', { title: ' pride and prejudice ' }],
+      [
+        '63 clauses, the last only ranking',
+        { required: [...Array.from({ length: 62 }, () => pride!), { termIds: [2147480000], boosts: [1] }] },
+      ],
+      [
+        '63 clauses, the 62nd not held',
+        { required: [...Array.from({ length: 61 }, () => pride!), { termIds: [2147480000], boosts: [1] }, prejudice!] },
+      ],
+      ['no required clause', { required: [], optional: [pride!, prejudice!] }],
+      ['a boost no real holds', { required: [{ termIds: pride!.termIds, boosts: pride!.boosts.map((b) => b * 1.1) }, prejudice!] }],
+    ];
+    for (const [label, change] of variants)
+      for (const sort of ['relevance', 'title'] as const) await compare({ ...base, ...change, sort }, label);
+  });
+
+  it('orders by sort title as the database collates, not as JavaScript compares strings', async () => {
+    const rows = await t.db.query<{ sort_title: string }>(
+      `select sort_title from search_docs d where d.words like '% quillon %' order by sort_title, bib_id`,
+    );
+    const titles = rows.map((r) => r.sort_title);
+    assert.notDeepEqual([...titles].sort(), titles, 'the written titles sort alike either way: they show nothing');
+    await compareRequest({ text: 'quillon', sort: 'title', limit: 20, offset: 0 });
+  });
+});
+
+/** The catalogue's docs, for generated searches. */
+async function materialDocs(t: TestDb): Promise<MaterialDoc[]> {
+  const rows = await t.db.query<{ title: string; words: string; material_type: string | null; lang: string | null; year: number | null }>(
+    'select title, words, material_type, lang, year from search_docs order by bib_id',
+  );
+  const split = (text: string) => text.trim().split(' ').filter(Boolean);
+  return rows.map((r) => ({ title: split(r.title), words: split(r.words), materialType: r.material_type, lang: r.lang, year: r.year }));
+}
