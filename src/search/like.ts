@@ -22,7 +22,8 @@ export function likePattern(pattern: string): LikePattern {
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     if (c === '\\') {
-      // PostgreSQL refuses a pattern that ends with its escape character.
+      // PostgreSQL refuses a pattern that ends with its escape character (once its match gets that
+      // far: refused here at once). The evaluator's patterns end in '%', so never end so.
       if (i + 1 === chars.length) throw new Error('LIKE pattern must not end with escape character');
       segments[segments.length - 1]!.push(chars[++i]!);
     } else if (c === '%') segments.push([]);
