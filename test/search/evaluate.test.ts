@@ -238,6 +238,11 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     assert.notDeepEqual([...titles].sort(), titles, 'the written titles sort alike either way: they show nothing');
     await compareRequest({ text: 'quillon', sort: 'title', limit: 20, offset: 0 });
   });
+
+  it('compared every search above (the file’s totals)', (ctx) => {
+    ctx.diagnostic(`in all on ${ENGINE}: ${seen.compared} searches compared (${seen.matched} with matches), ${seen.facets} with facets`);
+    assert.ok(seen.compared >= 900, `${seen.compared} searches compared`);
+  });
 });
 
 /** The catalogue's docs, for generated searches. */
