@@ -35,6 +35,7 @@ import { items } from './items/index.ts';
 import { library } from './library/index.ts';
 import { operations } from './operations/index.ts';
 import { patrons } from './patrons/index.ts';
+import { patronSessions } from './patron-sessions/index.ts';
 import { search } from './search/index.ts';
 import { sftp } from './sftp/index.ts';
 import { useTax } from './acquisitions/use-tax/index.ts';
@@ -85,6 +86,8 @@ export const DOMAINS: readonly Domain[] = [
   // Patrons before holds: holds lock patrons through PatronService; deleting a patron cancels
   // their holds through HoldService, asked for only when a patron is deleted.
   patrons,
+  // The public catalogue's sign-in validates PINs through PatronService.
+  patronSessions,
   holds,
   fines,
   circulation,

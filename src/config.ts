@@ -48,8 +48,10 @@ export interface Config {
   secretsKey: Buffer | undefined;
   /** The library's name, as the public catalogue pages show it. */
   libraryName: string;
-  /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth). */
+  /** Limits on failed patron PIN validations (POST /patrons/validate and /patrons/auth, the catalogue's sign-in). */
   pinLimits: PinLimits;
+  /** Time-outs of the public catalogue's patron sessions (src/patron-sessions/). */
+  catalogSessions: { idleSec: number; absoluteSec: number };
   /** Limits on failed logins with a secret (POST /token, SIP2 login), per client address and per account. */
   loginLimits: LoginLimits;
   /** Holds and circulation (README, "Holds and circulation"); their rules are the library's profile's. */
@@ -391,6 +393,10 @@ export function loadConfig(env: Env = process.env): Config {
       barcodeWindowSec: int(env, 'CARREL_PIN_BARCODE_WINDOW', 900, 1, 86400),
       keyFailures: int(env, 'CARREL_PIN_KEY_FAILURES', 100, 1, 1000000),
       keyWindowSec: int(env, 'CARREL_PIN_KEY_WINDOW', 60, 1, 86400),
+    },
+    catalogSessions: {
+      idleSec: int(env, 'CARREL_CATALOG_SESSION_IDLE', 1800, 60, 86400),
+      absoluteSec: int(env, 'CARREL_CATALOG_SESSION_MAX', 28800, 300, 2592000),
     },
     loginLimits: {
       addressFailures: int(env, 'CARREL_LOGIN_ADDRESS_FAILURES', 10, 1, 1000000),

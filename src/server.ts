@@ -149,6 +149,12 @@ async function main(): Promise<void> {
     if (forgotten) app.log.info({ forgotten }, 'circulation log events past their kept period deleted');
   });
   circLogExpiry.start();
+  // Ended catalogue sessions are deleted when next read; those never read again, here.
+  const sessionSweep = new Periodic('catalogue session sweep', state, app.log, 600_000, async () => {
+    const swept = await services.patronSessions.sweep();
+    if (swept) app.log.info({ swept }, 'ended catalogue sessions deleted');
+  });
+  sessionSweep.start();
   // A SQL login connected to PostgreSQL can lift its own statement_timeout: its statements are
   // also cancelled from here when they outrun it. It may connect to its own database only: its
   // sessions in any other database of the cluster are ended from here too.
@@ -253,6 +259,7 @@ async function main(): Promise<void> {
         await indexing.stop();
         await forgetting.stop();
         await circLogExpiry.stop();
+        await sessionSweep.stop();
         await sqlWatch.stop();
         memoryReturn.stop();
         await db.close();

@@ -1,0 +1,51 @@
+// SQL of the catalogue's sessions (migration 0070). Times come from the service: one clock decides
+// what is expired, whatever the database server's clock says.
+import type { Queryable } from '../db/types.ts';
+
+export interface SessionRow {
+  patron_id: string | null;
+  csrf_token: string;
+}
+
+export async function insertSession(
+  q: Queryable,
+  row: { idHash: Buffer; patronId: string | null; csrfToken: string; at: Date },
+): Promise<void> {
+  await q.query('insert into catalog_sessions (id_hash, patron_id, csrf_token, created, last_seen) values ($1, $2, $3, $4, $4)', [
+    row.idHash,
+    row.patronId,
+    row.csrfToken,
+    row.at,
+  ]);
+}
+
+/** The session, its last-seen time moved to `at`, when it is neither idle since `idleSince` nor begun before `begunSince`. */
+export async function touchLiveSession(
+  q: Queryable,
+  idHash: Buffer,
+  at: Date,
+  idleSince: Date,
+  begunSince: Date,
+): Promise<SessionRow | undefined> {
+  const rows = await q.query<SessionRow>(
+    `update catalog_sessions set last_seen = $2
+      where id_hash = $1 and last_seen > $3 and created > $4
+      returning patron_id::text, csrf_token`,
+    [idHash, at, idleSince, begunSince],
+  );
+  return rows[0];
+}
+
+export async function deleteSession(q: Queryable, idHash: Buffer): Promise<void> {
+  await q.query('delete from catalog_sessions where id_hash = $1', [idHash]);
+}
+
+/** Deletes every session idle since `idleSince` or begun before `begunSince`; answers how many. */
+export async function deleteExpired(q: Queryable, idleSince: Date, begunSince: Date): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `with gone as (delete from catalog_sessions where last_seen <= $1 or created <= $2 returning 1)
+     select count(*)::int as n from gone`,
+    [idleSince, begunSince],
+  );
+  return rows[0]?.n ?? 0;
+}

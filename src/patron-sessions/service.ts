@@ -1,0 +1,105 @@
+// Rules of the public catalogue's sessions: a random id in the patron's cookie, only its hash
+// kept; a session ends when idle longer than the idle time-out or older than the absolute one, and
+// an ended session is deleted when it is next read (and by the sweep); signing in always makes a
+// new session (a new id) and deletes the one before it, so an id a visitor was given (or planted)
+// never becomes a signed-in one. Every form of a session carries its CSRF token.
+import crypto from 'node:crypto';
+import type { Db } from '../db/types.ts';
+import type { PatronService } from '../patrons/service.ts';
+import * as repo from './repository.ts';
+
+export interface SessionLimits {
+  /** A session not used for this long has ended. */
+  idleSec: number;
+  /** A session ends this long after it began, however busy. */
+  absoluteSec: number;
+}
+
+export interface Session {
+  /** The id the cookie carries: shown only by the call that made the session. */
+  id: string;
+  /** Undefined before sign-in. */
+  patronId: string | undefined;
+  csrfToken: string;
+}
+
+/** 32 random bytes as base64url: 43 characters. */
+const ID_FORMAT = /^[\w-]{43}$/;
+const randomToken = () => crypto.randomBytes(32).toString('base64url');
+const hashOf = (id: string) => crypto.createHash('sha256').update(id, 'utf8').digest();
+
+export class PatronSessionService {
+  constructor(
+    private readonly db: Db,
+    private readonly limits: SessionLimits,
+    private readonly patrons: Pick<PatronService, 'validate'>,
+    /** The clock that decides what has expired (tests age sessions in the table instead). */
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A session for a visitor not signed in: it carries the sign-in form's CSRF token. */
+  async begin(): Promise<Session> {
+    return this.insert(undefined);
+  }
+
+  /** The live session the cookie names, seen now; undefined for none, and an ended one is deleted. */
+  async read(id: string | undefined): Promise<Session | undefined> {
+    if (id === undefined || !ID_FORMAT.test(id)) return undefined;
+    const idHash = hashOf(id);
+    const at = this.now();
+    const row = await repo.touchLiveSession(this.db, idHash, at, this.idleSince(at), this.begunSince(at));
+    if (!row) {
+      await repo.deleteSession(this.db, idHash);
+      return undefined;
+    }
+    return { id, patronId: row.patron_id ?? undefined, csrfToken: row.csrf_token };
+  }
+
+  /** Whether a form's token is the session's (compared in constant time). */
+  csrfMatches(session: Session | undefined, token: unknown): boolean {
+    if (!session || typeof token !== 'string') return false;
+    const given = Buffer.from(token, 'utf8');
+    const expected = Buffer.from(session.csrfToken, 'utf8');
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  }
+
+  /**
+   * Checks the barcode and PIN through the patron service (its attempt limits and lockout, counted
+   * per patron and per `client`); on success ends `previous` and answers a new session of the
+   * patron. Refusals are the patron service's (invalid barcode or PIN, too many attempts).
+   */
+  async signIn(previous: Session | undefined, barcode: string, pin: string, client: string): Promise<Session> {
+    const patronId = await this.patrons.validate(barcode, pin, client);
+    if (previous) await repo.deleteSession(this.db, hashOf(previous.id));
+    return this.insert(patronId);
+  }
+
+  async signOut(session: Session): Promise<void> {
+    await repo.deleteSession(this.db, hashOf(session.id));
+  }
+
+  /** Deletes every ended session; answers how many. */
+  async sweep(): Promise<number> {
+    const at = this.now();
+    return repo.deleteExpired(this.db, this.idleSince(at), this.begunSince(at));
+  }
+
+  private async insert(patronId: string | undefined): Promise<Session> {
+    const session = { id: randomToken(), patronId, csrfToken: randomToken() };
+    await repo.insertSession(this.db, {
+      idHash: hashOf(session.id),
+      patronId: patronId ?? null,
+      csrfToken: session.csrfToken,
+      at: this.now(),
+    });
+    return session;
+  }
+
+  private idleSince(at: Date): Date {
+    return new Date(at.getTime() - this.limits.idleSec * 1000);
+  }
+
+  private begunSince(at: Date): Date {
+    return new Date(at.getTime() - this.limits.absoluteSec * 1000);
+  }
+}

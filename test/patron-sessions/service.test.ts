@@ -1,0 +1,114 @@
+// The catalogue's sessions on a real database, with a clock the test moves: a session lives until
+// it is idle for the idle time-out or as old as the absolute one, then reading it deletes it;
+// signing in validates the PIN through the patron service and always gives a new id; the table
+// keeps only a hash of the id; the sweep deletes ended sessions and keeps live ones.
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { PatronSessionService } from '../../src/patron-sessions/service.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { ENGINE } from '../helpers/db.ts';
+import { refusal } from '../helpers/domain-error.ts';
+
+const IDLE = 600;
+const ABSOLUTE = 3600;
+
+describe(`catalogue sessions on ${ENGINE}`, () => {
+  let t: TestApp;
+  let sessions: PatronSessionService;
+  let now: Date;
+  let patron: string;
+  const later = (seconds: number) => (now = new Date(now.getTime() + seconds * 1000));
+  const rows = async () => (await t.testDb.db.query<{ n: number }>('select count(*)::int as n from catalog_sessions'))[0]!.n;
+
+  before(async () => {
+    t = await createTestApp();
+    patron = await t.services.patrons.create({ names: ['Reader, Rita'], barcodes: ['S-1'], pin: 'Rita-pin-1234' });
+    sessions = new PatronSessionService(t.testDb.db, { idleSec: IDLE, absoluteSec: ABSOLUTE }, t.services.patrons, () => now);
+  });
+  beforeEach(async () => {
+    now = new Date('2026-11-02T10:00:00Z');
+    await t.testDb.db.query('delete from catalog_sessions');
+  });
+  after(() => t.close());
+
+  it('keeps only the hash of the id, and reads a session back by its id alone', async () => {
+    const visitor = await sessions.begin();
+    assert.match(visitor.id, /^[\w-]{43}$/);
+    const [row] = await t.testDb.db.query<{ id_hash: Buffer; patron_id: string | null }>('select id_hash, patron_id from catalog_sessions');
+    assert.deepEqual(Buffer.from(row!.id_hash), crypto.createHash('sha256').update(visitor.id).digest());
+    assert.equal(row!.patron_id, null);
+    assert.deepEqual(await sessions.read(visitor.id), visitor);
+    const other = visitor.id.slice(0, -1) + (visitor.id.endsWith('A') ? 'B' : 'A');
+    assert.equal(await sessions.read(other), undefined, 'another id of the same form');
+    assert.equal(await sessions.read('not an id'), undefined);
+    assert.equal(await sessions.read(undefined), undefined);
+  });
+
+  it('signs in through PIN validation with a new id, deleting the visitor session', async () => {
+    const visitor = await sessions.begin();
+    const wrong = await refusal(sessions.signIn(visitor, 'S-1', 'Wrong-pin-0000', 'test'));
+    assert.equal(wrong.kind, 'invalidParameter');
+    assert.ok(await sessions.read(visitor.id), 'a refused sign-in keeps the visitor session');
+    const signedIn = await sessions.signIn(visitor, 'S-1', 'Rita-pin-1234', 'test');
+    assert.equal(signedIn.patronId, patron);
+    assert.notEqual(signedIn.id, visitor.id);
+    assert.notEqual(signedIn.csrfToken, visitor.csrfToken);
+    assert.equal(await sessions.read(visitor.id), undefined, 'the id before sign-in signs no one in');
+    assert.equal((await sessions.read(signedIn.id))?.patronId, patron);
+    assert.equal(await rows(), 1);
+    await sessions.signOut(signedIn);
+    assert.equal(await sessions.read(signedIn.id), undefined);
+    assert.equal(await rows(), 0);
+  });
+
+  it('matches only the session’s own CSRF token', async () => {
+    const a = await sessions.begin();
+    const b = await sessions.begin();
+    assert.equal(sessions.csrfMatches(a, a.csrfToken), true);
+    assert.equal(sessions.csrfMatches(a, b.csrfToken), false);
+    assert.equal(sessions.csrfMatches(a, ''), false);
+    assert.equal(sessions.csrfMatches(a, undefined), false);
+    assert.equal(sessions.csrfMatches(a, [a.csrfToken]), false);
+    assert.equal(sessions.csrfMatches(undefined, a.csrfToken), false);
+  });
+
+  it('ends a session idle for the idle time-out, and deletes it when read', async () => {
+    const s = await sessions.begin();
+    later(IDLE - 1);
+    assert.ok(await sessions.read(s.id), 'used just before the time-out');
+    later(IDLE - 1);
+    assert.ok(await sessions.read(s.id), 'each use moves the time-out');
+    later(IDLE);
+    assert.equal(await sessions.read(s.id), undefined);
+    assert.equal(await rows(), 0);
+  });
+
+  it('ends a busy session at the absolute time-out', async () => {
+    const s = await sessions.begin();
+    for (let used = 0; used + IDLE / 2 < ABSOLUTE; used += IDLE / 2) {
+      later(IDLE / 2);
+      assert.ok(await sessions.read(s.id), `at ${used + IDLE / 2} s`);
+    }
+    later(IDLE / 2);
+    assert.equal(await sessions.read(s.id), undefined);
+    assert.equal(await rows(), 0);
+  });
+
+  it('sweeps the sessions that ended and keeps the live ones', async () => {
+    const old = await sessions.begin();
+    for (let i = 0; i < 10; i++) {
+      later(IDLE / 2);
+      assert.ok(await sessions.read(old.id), 'kept busy');
+    }
+    const idle = await sessions.begin();
+    later(IDLE / 2);
+    assert.ok(await sessions.read(old.id), 'old, but not yet at the absolute time-out');
+    const live = await sessions.begin();
+    later(IDLE / 2 + 1);
+    assert.equal(await sessions.sweep(), 2, 'the one past the absolute time-out and the idle one');
+    assert.ok(await sessions.read(live.id));
+    assert.equal(await sessions.read(idle.id), undefined);
+    assert.equal(await rows(), 1);
+  });
+});
