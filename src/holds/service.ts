@@ -158,9 +158,14 @@ export class HoldService {
     });
   }
 
-  /** Cancels an active hold; its trapped item, if any, passes to the next hold. */
-  async cancel(id: string): Promise<void> {
+  /**
+   * Cancels an active hold; its trapped item, if any, passes to the next hold. With `owner` (a
+   * patron acting for themselves), another patron's hold is answered as no hold at all, so the
+   * answer does not tell which ids exist.
+   */
+  async cancel(id: string, owner?: string): Promise<void> {
     await this.withHold(id, async (tx, hold) => {
+      if (owner !== undefined && hold.patron_id !== owner) throw fail.notFound(`no hold ${id}`);
       if (!isActive(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
       await this.finish(tx, hold, HOLD_STATE.cancelled, 'cancelled');
     });
