@@ -67,7 +67,7 @@ export function frame(f: Frame): Html {
 <main id="main" tabindex="-1">
 ${f.main}
 </main>
-<footer class="site-footer"><div class="wrap"><p>${f.libraryName} · Catalogue powered by Carrel · <a href="/catalog">New search</a></p></div></footer>
+<footer class="site-footer"><div class="wrap"><p>${f.libraryName} · Catalogue powered by Carrel · <a href="/catalog">New search</a> · <a href="/catalog/account">My account</a></p></div></footer>
 </body>
 </html>
 `;

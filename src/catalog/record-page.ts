@@ -28,7 +28,8 @@ function copiesTable(r: RecordView): Html {
 </table>`;
 }
 
-export function recordMain(r: RecordView, back: CatalogQuery | undefined): Html {
+/** `hold`: the hold form (or the way to sign in to place one), shown after the copies. */
+export function recordMain(r: RecordView, back: CatalogQuery | undefined, hold?: Html): Html {
   const d = r.description;
   const family = materialFamily(r.materialType?.code);
   const authorLinks = d.authors.map(
@@ -56,6 +57,8 @@ export function recordMain(r: RecordView, back: CatalogQuery | undefined): Html 
     <h2 id="copies-heading">Copies</h2>
     ${copiesTable(r)}
   </section>
+
+  ${hold ?? ''}
 
   ${d.summary.length ? html`<section aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>${d.summary.map((s) => html`<p>${s}</p>`)}</section>` : ''}
 

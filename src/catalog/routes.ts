@@ -14,6 +14,7 @@ import { noticeMain, recordMain } from './record-page.ts';
 import { resultsMain, startMain } from './results-page.ts';
 import type { CatalogService } from './service.ts';
 import { CSS, CSS_PATH } from './style.ts';
+import { patronDoor, type PatronDoorDeps } from './patron/routes.ts';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -27,7 +28,7 @@ const SECURITY_HEADERS = {
 
 const route = { config: { access: access.open }, schema: { hide: true } } as const;
 
-export function catalogRoutes(app: App, catalog: CatalogService, libraryName: string): void {
+export function catalogRoutes(app: App, catalog: CatalogService, libraryName: string, patronDeps: Omit<PatronDoorDeps, 'send'>): void {
   const send = (reply: FastifyReply, status: number, title: string, main: Html, query?: CatalogQuery, hero = false) =>
     reply
       .code(status)
@@ -70,7 +71,10 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
     return send(reply, 200, `${q.text} – search results${q.page > 1 ? `, page ${q.page}` : ''}`, resultsMain(q, results), q);
   });
 
-  app.get('/record/:id', route, async (request, reply) => {
+  const patron = patronDoor({ ...patronDeps, send: (reply, status, title, main) => send(reply, status, title, main) });
+  patron.register(app);
+
+  const showRecord = async (request: FastifyRequest, reply: FastifyReply, refusal?: string) => {
     const { id } = request.params as { id: string };
     const record = /^[1-9]\d{0,17}$/.test(id) ? await catalog.record(id) : undefined;
     if (!record) {
@@ -87,7 +91,15 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
     } catch {
       back = undefined; // a mangled "back to results" address only loses the way back
     }
-    return send(reply, 200, record.description.title, recordMain(record, back), back?.text ? back : undefined);
+    const panel = await patron.holdPanel(request, id, refusal);
+    return send(reply, refusal ? 409 : 200, record.description.title, recordMain(record, back, panel), back?.text ? back : undefined);
+  };
+  app.get('/record/:id', route, (request, reply) => showRecord(request, reply));
+  app.post('/record/:id/hold', route, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!/^[1-9]\d{0,17}$/.test(id)) return showRecord(request, reply);
+    const refusal = await patron.placeHold(request, reply, id);
+    return refusal === undefined ? reply : showRecord(request, reply, refusal);
   });
 
   // The stylesheet's address carries its hash: it can be kept for a year.

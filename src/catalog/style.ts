@@ -146,6 +146,20 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .notice { background: var(--paper); border: 1px solid var(--line); border-left: 6px solid var(--no); border-radius: var(--radius); padding: 1.25rem 1.5rem; margin: 1.5rem 0 2.5rem; }
 .notice h1 { font-size: 1.5rem; }
 
+/* The patron's pages */
+.narrow { max-width: 32rem; }
+.patron-form .field { display: grid; gap: .3rem; margin: 0 0 1rem; }
+.patron-form label { font-weight: 600; }
+.patron-form input, .patron-form select { font: inherit; color: var(--ink); background: #fff; border: 2px solid var(--muted); border-radius: 8px; padding: .55rem .7rem; min-height: 2.9rem; }
+.primary { background: var(--accent); color: var(--accent-ink); }
+.secondary { background: var(--paper); color: var(--accent); border: 2px solid var(--accent); }
+.message { border-radius: 8px; padding: .75rem 1rem; }
+.message.status { background: var(--ok-bg); color: var(--ok); }
+.message.alert { background: var(--no-bg); color: var(--no); }
+.account-list > li { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: .9rem 1.1rem; margin: 0 0 .75rem; }
+.account-list p { margin: .3rem 0; }
+.overdue-mark { color: var(--no); }
+
 .site-footer { background: #e9edf2; color: var(--muted); font-size: .9rem; padding: 1.25rem 0; margin-top: auto; }
 .site-footer p { margin: 0; }
 

@@ -1,0 +1,136 @@
+// What a signed-in patron's pages show and do, through the services the REST API uses: the holds
+// of GET /patrons/{id}/holds, the loans of GET /patrons/{id}/checkouts, the fines of
+// GET /patrons/{id}/fines, moneyOwed of GET /patrons/{id}; a hold placed as
+// POST /patrons/{id}/holds/requests places it, cancelled as DELETE /patrons/holds/{id} cancels it
+// (for the session's own patron only). No rule is decided here.
+import type { BibService } from '../../bibs/service.ts';
+import type { BranchService } from '../../branches/service.ts';
+import type { CirculationService } from '../../circulation/service.ts';
+import type { FineService } from '../../fines/service.ts';
+import type { HoldRow, HoldService } from '../../holds/service.ts';
+import type { ItemService } from '../../items/service.ts';
+import type { PatronService } from '../../patrons/service.ts';
+import { displayTitle } from '../describe.ts';
+
+/** As many holds, loans and fines as one page lists (the REST lists' own ceiling is higher). */
+const PAGE_ROWS = 200;
+
+export interface AccountHold {
+  id: string;
+  bibId: string;
+  title: string;
+  state: HoldRow['state'];
+  frozen: boolean;
+  pickupName: string;
+  /** YYYY-MM-DD: the day the API's pickupByDate names, when the hold waits on the shelf. */
+  pickupBy: string | undefined;
+  priority: number | undefined;
+  queueLength: number | undefined;
+}
+
+export interface AccountLoan {
+  title: string;
+  bibId: string | undefined;
+  callNumber: string | null;
+  /** YYYY-MM-DD */
+  due: string;
+  overdue: boolean;
+}
+
+export interface AccountFine {
+  description: string;
+  /** Still owed on this charge, in the library's currency units (e.g. "2.50"). */
+  outstanding: string;
+}
+
+export interface Account {
+  name: string;
+  holds: AccountHold[];
+  loans: AccountLoan[];
+  fines: AccountFine[];
+  moneyOwed: string;
+}
+
+export interface PickupLocation {
+  code: string;
+  name: string;
+}
+
+const cents = (amount: string) => Math.round(Number(amount) * 100);
+
+export class PatronAccount {
+  constructor(
+    private readonly patrons: PatronService,
+    private readonly holds: HoldService,
+    private readonly circulation: CirculationService,
+    private readonly fines: FineService,
+    private readonly items: ItemService,
+    private readonly bibs: BibService,
+    private readonly branches: BranchService,
+  ) {}
+
+  async account(patronId: string): Promise<Account> {
+    const [patron, holds, loans, fines, now] = await Promise.all([
+      this.patrons.get(patronId),
+      this.holds.listOfPatron(patronId, { inactive: false, limit: PAGE_ROWS, offset: 0 }),
+      this.circulation.checkouts(patronId, PAGE_ROWS, 0),
+      this.fines.owed(patronId, PAGE_ROWS, 0),
+      this.patrons.circulation(),
+    ]);
+    const loanItems = await this.items.many(loans.map((l) => l.item_id));
+    const bibOfItem = new Map(loanItems.map((i) => [i.id, i.bib_ids[0]]));
+    const titles = await this.titles([...holds.map((h) => h.bib_id), ...loanItems.flatMap((i) => i.bib_ids.slice(0, 1))]);
+    return {
+      name: patron.names?.[0] ?? '',
+      holds: holds.map((h) => ({
+        id: h.id,
+        bibId: h.bib_id,
+        title: titles.get(h.bib_id) ?? '',
+        state: h.state,
+        frozen: h.frozen,
+        pickupName: h.pickup_name,
+        pickupBy: h.pickup_by ?? undefined,
+        priority: h.priority ?? undefined,
+        queueLength: h.queue_length ?? undefined,
+      })),
+      loans: loans.map((l) => {
+        const bibId = bibOfItem.get(l.item_id);
+        return {
+          title: (bibId && titles.get(bibId)) || '',
+          bibId,
+          callNumber: l.call_number,
+          due: l.due_date,
+          overdue: l.due_date < now.today,
+        };
+      }),
+      fines: fines.map((f) => ({
+        description: f.description ?? '',
+        outstanding: ((cents(f.item_charge) + cents(f.processing_fee) + cents(f.billing_fee) - cents(f.paid_amount)) / 100).toFixed(2),
+      })),
+      moneyOwed: Number(patron.money_owed ?? 0).toFixed(2),
+    };
+  }
+
+  /** The pickup locations (GET /branches/pickupLocations), the patron's home library first. */
+  async pickupLocations(patronId: string): Promise<PickupLocation[]> {
+    const [patron, locations] = await Promise.all([this.patrons.get(patronId), this.branches.locations()]);
+    const pickup = locations.filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name }));
+    const home = patron.home_library_code;
+    return [...pickup.filter((l) => l.code === home), ...pickup.filter((l) => l.code !== home)];
+  }
+
+  /** A title hold on the record; the hold rules' refusals as they come (HOLD_SPECIFIC_CODES). */
+  placeHold(patronId: string, bibId: string, pickupLocation: string): Promise<string> {
+    return this.holds.place(patronId, { recordType: 'b', recordNumber: bibId, pickupLocation });
+  }
+
+  /** Cancels the hold when it is the patron's own; another's is no hold at all (notFound). */
+  cancelHold(patronId: string, holdId: string): Promise<void> {
+    return this.holds.cancel(holdId, patronId);
+  }
+
+  private async titles(bibIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.bibs.byIds([...new Set(bibIds)], {});
+    return new Map([...rows].map(([id, row]) => [id, row.title ? displayTitle(row.title) : '']));
+  }
+}

@@ -1,0 +1,80 @@
+// Every text of the patron's pages, in one place so that a library can translate them: plain
+// strings, and functions for those that take a value.
+import { HOLD_SPECIFIC_CODES } from '../../holds/refusals.ts';
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "2026-12-03" as "3 December 2026". */
+export function longDate(day: string): string {
+  const [y, m, d] = day.split('-');
+  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
+}
+
+const codes = HOLD_SPECIFIC_CODES;
+
+export const TEXT = {
+  myAccount: 'My account',
+  signInTitle: 'Sign in',
+  signInIntro: 'Sign in with your library card to place holds and see your loans.',
+  barcodeLabel: 'Library card number',
+  pinLabel: 'PIN',
+  signInButton: 'Sign in',
+  signOutButton: 'Sign out',
+  signInFirst: 'Please sign in to see your account.',
+  wrongBarcodeOrPin: 'The card number or PIN is not right. Please check them and try again.',
+  tooManyAttempts: (minutes: number) =>
+    `Signing in with this card is paused after too many wrong tries. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or ask at the library.`,
+  signedOut: 'You have signed out.',
+  accountTitle: 'My account',
+  greeting: (name: string) => (name ? `Signed in as ${name}` : 'Signed in'),
+  holdsHeading: 'Holds',
+  noHolds: 'You have no holds.',
+  holdReady: 'Ready for pickup until',
+  holdInTransit: 'On its way to your pickup library',
+  holdFrozen: 'Frozen: your place in the queue is kept',
+  holdQueue: (position: number, length: number) => `Position ${position} in the queue of ${length}`,
+  pickupAt: (place: string) => `Pickup at ${place}`,
+  cancelHold: 'Cancel hold',
+  cancelHoldFor: (title: string) => `Cancel hold on ${title}`,
+  holdCancelled: 'Your hold has been cancelled.',
+  holdPlaced: 'Your hold has been placed.',
+  loansHeading: 'Loans',
+  noLoans: 'You have nothing on loan.',
+  due: 'Due',
+  overdue: 'Overdue',
+  finesHeading: 'Money owed',
+  moneyOwed: (amount: string) => `You owe ${amount}.`,
+  nothingOwed: 'You owe nothing.',
+  untitled: 'Untitled',
+  placeHoldHeading: 'Place a hold',
+  pickupLabel: 'Pickup library',
+  placeHoldButton: 'Place hold',
+  signInToHold: 'Sign in to place a hold',
+  forbiddenTitle: 'This form has expired',
+  forbidden:
+    'The form could not be accepted: it was old, or it did not come from this catalogue. Please go back, reload the page and try again.',
+  holdNotFound: 'That hold could not be found in your account.',
+  holdRefusedTitle: 'The hold could not be placed',
+} as const;
+
+/** A refusal of a hold placement in plain words, by the hold rules' specific code. */
+export function holdRefusal(specificCode: number): string {
+  switch (specificCode) {
+    case codes.alreadyOnHold:
+      return 'You already have a hold on this title.';
+    case codes.holdLimit:
+      return 'You have reached the most holds you may have at once. A hold can be placed when one of yours is collected or cancelled.';
+    case codes.patronBlocked:
+      return 'Your card is blocked, so holds cannot be placed. Please ask at the library.';
+    case codes.patronExpired:
+      return 'Your library card has expired. Please renew it at the library to place holds.';
+    case codes.notHoldable:
+      return 'This title cannot be held: no copy of it can be lent for a hold.';
+    case codes.notPickupLocation:
+      return 'That library does not take holds for pickup. Please choose another.';
+    case codes.recordNotFound:
+      return 'This title is no longer in the catalogue.';
+    default:
+      return 'The hold could not be placed. Please ask at the library.';
+  }
+}
