@@ -1,7 +1,8 @@
 // A patron in the public catalogue, in real headless Chromium: signs in (a wrong PIN, the lockout
 // after the limit), places a hold from a record's page and sees it on the account page, sees it
-// "Ready for pickup until" the date GET /patrons/{id}/holds answers once the item is checked in
-// through the REST API, cancels it and signs out. Sessions end when idle or too old; a form without
+// it on its way, then "Ready for pickup until" the date GET /patrons/{id}/holds answers, as the item
+// is checked in through the REST API, cancels it and signs out; a frozen hold, loans (overdue once
+// the library's day moves past the due date) and money owed read as the API has them. Sessions end when idle or too old; a form without
 // the session's CSRF token is refused; another patron cannot cancel the hold by changing its id in
 // the form. axe-core finds no serious or critical problem on the sign-in, record and account pages.
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FixedClock } from '../../src/shared/calendar.ts';
 import { caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser, needsChromium } from '../helpers/browser.ts';
@@ -26,9 +28,11 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
   let base: string;
   let api: Caller;
   let bibs: Record<string, string>;
+  // The library's "today": fixed, so a loan can be made overdue by moving it (the last test does).
+  const clock = new FixedClock('2026-11-30');
   const patron = { ada: '', bea: '', cal: '' };
   before(async () => {
-    t = await createTestApp({ CARREL_PIN_BARCODE_FAILURES: String(PIN_LIMIT) });
+    t = await createTestApp({ CARREL_PIN_BARCODE_FAILURES: String(PIN_LIMIT) }, { clock });
     bibs = await loadCatalogue(t.testDb.db, 0);
     const make = (name: string, barcode: string, pin: string) =>
       t.services.patrons.create({ names: [name], barcodes: [barcode], pin, homeLibraryCode: 'ea' });
@@ -163,6 +167,10 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     const [entry] = await holdsOf(patron.ada);
     const copies = (await t.services.bibs.itemsOf([bibs.pride!])).get(bibs.pride!)!;
     const copy = copies.find((i) => i.location_code === 'mn')!;
+    const away = await api.send('POST', `/v6/items/${copy.id}/checkin`, { location: 'ea' });
+    assert.equal(away.statusCode, 200, away.body);
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(await page.locator('li.hold .hold-status').textContent(), 'On its way to your pickup library');
     const checkin = await api.send('POST', `/v6/items/${copy.id}/checkin`, { location: 'mn' });
     assert.equal(checkin.statusCode, 200, checkin.body);
     const [ready] = await holdsOf(patron.ada);
@@ -246,6 +254,11 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     assert.equal(await page.getByRole('alert').textContent(), 'That hold could not be found in your account.');
     assert.equal((await holdsOf(patron.ada)).length, 1, "Ada's hold stays");
     assert.equal((await holdsOf(patron.bea)).length, 1, "Bea's own hold stays");
+    const [beas] = await holdsOf(patron.bea);
+    const frozen = await api.send('PUT', `/v6/patrons/holds/${beas!.id.split('/').pop()!}`, { freeze: true });
+    assert.equal(frozen.statusCode, 204, frozen.body);
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(await page.locator('li.hold .hold-status').textContent(), 'Frozen: your place in the queue is kept');
     await context.close();
   });
 
@@ -298,6 +311,29 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/done=signedout/);
     }
+    await context.close();
+  });
+
+  it('lists loans with their due dates, marks the overdue ones, and says the money owed', async () => {
+    const copy = (await t.services.bibs.itemsOf([bibs.zola!])).get(bibs.zola!)!.find((i) => i.location_code === 'mn')!;
+    const loan = await api.send('POST', `/v6/patrons/${patron.ada}/checkouts`, { itemId: copy.id });
+    assert.equal(loan.statusCode, 200, loan.body);
+    const due = ((await api.get(`/v6/patrons/${patron.ada}/checkouts`)).json().entries[0].dueDate as string).slice(0, 10);
+    const charged = await api.send('POST', `/v6/patrons/${patron.ada}/fines/charge`, { amount: 250, reason: 'Damaged cover' });
+    assert.equal(charged.statusCode, 200, charged.body);
+    const context = await newContext();
+    const page = await signIn(context, 'P-ADA', 'Ada-pin-5511');
+    assert.equal(page.url(), `${base}/catalog/account`);
+    const row = page.locator('li.loan');
+    assert.equal(await row.locator('a').textContent(), 'Germinal');
+    assert.equal(await row.locator('time').getAttribute('datetime'), due);
+    assert.equal(await page.locator('li.loan.overdue').count(), 0);
+    assert.equal(await page.locator('.money-owed').textContent(), 'You owe 2.50.');
+    clock.set('2027-06-01');
+    await page.reload();
+    assert.match((await row.locator('p').textContent())!, /^Overdue: Due \d{1,2} [A-Z][a-z]+ \d{4}$/);
+    assert.equal(await page.locator('li.loan.overdue').count(), 1);
+    await axe(page);
     await context.close();
   });
 });
