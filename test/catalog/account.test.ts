@@ -35,7 +35,7 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     t = await createTestApp({ CARREL_PIN_BARCODE_FAILURES: String(PIN_LIMIT) }, { clock });
     bibs = await loadCatalogue(t.testDb.db, 0);
     const make = (name: string, barcode: string, pin: string) =>
-      t.services.patrons.create({ names: [name], barcodes: [barcode], pin, homeLibraryCode: 'ea' });
+      t.services.patrons.create({ names: [name], barcodes: [barcode], pin, homeLibraryCode: 'mn' });
     patron.ada = await make('Lovelace, Ada', 'P-ADA', 'Ada-pin-5511');
     patron.bea = await make('Potter, Beatrix', 'P-BEA', 'Bea-pin-7722');
     patron.cal = await make('Calvino, Italo', 'P-CAL', 'Cal-pin-9933');
@@ -146,7 +146,7 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
       .getByLabel('Pickup library')
       .locator('option')
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-    assert.deepEqual(options, ['ea', 'mn'], "the patron's home library first");
+    assert.deepEqual(options, ['mn', 'ea'], "the patron's home library (Main) first, then by code");
     await page.getByLabel('Pickup library').selectOption('mn');
     await page.getByRole('button', { name: 'Place hold' }).click();
     await page.waitForURL(`${base}/catalog/account?done=placed`);
