@@ -3,6 +3,7 @@ import { html, type Html } from './html.ts';
 import { icon } from './icons.ts';
 import type { CatalogQuery } from './query.ts';
 import { CSS_PATH } from './style.ts';
+import { TEXT } from './patron/texts.ts';
 
 /** The index selector's choices, in the order readers look for them; '' searches everything. */
 export const INDEX_LABELS: [value: string, label: string][] = [
@@ -67,7 +68,7 @@ export function frame(f: Frame): Html {
 <main id="main" tabindex="-1">
 ${f.main}
 </main>
-<footer class="site-footer"><div class="wrap"><p>${f.libraryName} · Catalogue powered by Carrel · <a href="/catalog">New search</a> · <a href="/catalog/account">My account</a></p></div></footer>
+<footer class="site-footer"><div class="wrap"><p>${f.libraryName} · Catalogue powered by Carrel · <a href="/catalog">New search</a> · <a href="/catalog/account">${TEXT.myAccount}</a></p></div></footer>
 </body>
 </html>
 `;
