@@ -1,0 +1,341 @@
+// A key's posting list kept compressed, in blocks of up to 128 postings, as one byte buffer: what a
+// process holds in memory (list-cache.ts) in place of the database's rows, about a tenth of their
+// size. Each block's last bib and largest weight sit in a header outside the block data, so a
+// cursor skips a block by its header without decoding it, and decodes only the blocks it enters.
+//
+// The buffer, every number little-endian:
+//
+//   offset       size      what
+//   0            1         format version, FORMAT_VERSION
+//   1            4         u32, the postings n
+//   5            4         u32, the blocks b (0 when n is 0)
+//   9            13 × b    block headers, one after another:
+//                            i32  the block's last bib
+//                            f32  its largest weight
+//                            u32  where its data starts, counted from the block data's start
+//                            u8   its postings, 1 to 128
+//   9 + 13 × b   the rest  block data, each block's from its offset up to the next one's (the last
+//                          block's up to the buffer's end):
+//                            u8        d, its distinct weights (1 to the block's postings)
+//                            4 × d     the distinct weights, f32, each as stored
+//                            packed    each posting's weight as an index into them, in
+//                                      ceil(log2 d) bits, lowest bits first, padded to a byte
+//                                      (no bytes at all when d is 1: most blocks have one weight)
+//                            varints   each posting's bib less the bib before it (for a block's
+//                                      first, the previous block's last bib, and -1 before the
+//                                      first block), unsigned LEB128: 7 bits a byte, lowest first
+//
+// Bib ids are 0 to 2^31 - 1, strictly ascending. A weight comes back with the bits it went in with.
+import { END, type PostingCursor, type PostingList } from './posting-list.ts';
+
+export const FORMAT_VERSION = 1;
+export const BLOCK_SIZE = 128;
+const HEAD_BYTES = 9;
+const BLOCK_HEAD_BYTES = 13;
+
+/** A buffer that is not a posting list of this format: truncated, corrupted or of another version. */
+export class PostingFormatError extends Error {
+  constructor(what: string) {
+    super(`malformed posting list: ${what}`);
+    this.name = 'PostingFormatError';
+  }
+}
+
+/** Encodes a list: `bibs` strictly ascending, 0 to 2^31 - 1, with a weight each. */
+export function encodePostings(bibs: Int32Array, weights: Float32Array): Uint8Array {
+  const n = bibs.length;
+  if (weights.length !== n) throw new RangeError(`${n} bibs but ${weights.length} weights`);
+  const blocks = Math.ceil(n / BLOCK_SIZE);
+  const wbits = new Uint32Array(weights.buffer, weights.byteOffset, n);
+  // The most a list can take: each posting a 5-byte varint, a 4-byte distinct weight and an index byte.
+  const out = new Uint8Array(HEAD_BYTES + blocks * (BLOCK_HEAD_BYTES + 1) + n * 10);
+  const view = new DataView(out.buffer);
+  out[0] = FORMAT_VERSION;
+  view.setUint32(1, n, true);
+  view.setUint32(5, blocks, true);
+  const dataStart = HEAD_BYTES + blocks * BLOCK_HEAD_BYTES;
+  let p = dataStart;
+  let previous = -1;
+  const slot = new Map<number, number>();
+  const distinct: number[] = [];
+  for (let k = 0; k < blocks; k++) {
+    const from = k * BLOCK_SIZE;
+    const to = Math.min(n, from + BLOCK_SIZE);
+    slot.clear();
+    distinct.length = 0;
+    let max = weights[from]!;
+    for (let i = from; i < to; i++) {
+      if (!slot.has(wbits[i]!)) slot.set(wbits[i]!, distinct.push(wbits[i]!) - 1);
+      if (weights[i]! > max) max = weights[i]!;
+    }
+    const head = HEAD_BYTES + k * BLOCK_HEAD_BYTES;
+    view.setInt32(head, bibs[to - 1]!, true);
+    view.setFloat32(head + 4, max, true);
+    view.setUint32(head + 8, p - dataStart, true);
+    out[head + 12] = to - from;
+    out[p++] = distinct.length;
+    for (const bits of distinct) {
+      view.setUint32(p, bits, true);
+      p += 4;
+    }
+    const width = indexBits(distinct.length);
+    if (width > 0) {
+      let acc = 0;
+      let held = 0;
+      for (let i = from; i < to; i++) {
+        acc |= slot.get(wbits[i]!)! << held;
+        held += width;
+        if (held >= 8) {
+          out[p++] = acc & 0xff;
+          acc >>>= 8;
+          held -= 8;
+        }
+      }
+      if (held > 0) out[p++] = acc;
+    }
+    for (let i = from; i < to; i++) {
+      const bib = bibs[i]!;
+      if (bib <= previous) throw new RangeError(`bib ${bib} at ${i} is not above ${previous} (bibs must be ascending, from 0)`);
+      let delta = bib - previous;
+      while (delta >= 0x80) {
+        out[p++] = (delta & 0x7f) | 0x80;
+        delta = Math.floor(delta / 0x80);
+      }
+      out[p++] = delta;
+      previous = bib;
+    }
+  }
+  return out.slice(0, p);
+}
+
+/** The bits an index into `distinct` weights takes: 0 for one, 1 for two, … 7 for 65 to 128. */
+function indexBits(distinct: number): number {
+  return distinct <= 1 ? 0 : 32 - Math.clz32(distinct - 1);
+}
+
+/**
+ * A list read from its buffer: the headers are read (and checked) once, each block's data only
+ * when a cursor enters it, and checked then.
+ */
+export class BlockPostingList implements PostingList {
+  readonly length: number;
+  readonly maxWeight: number;
+  /** Per block: its last bib, its largest weight, its data's bounds (in `data`) and its postings. */
+  readonly lastBibs: Int32Array;
+  readonly maxWeights: Float32Array;
+  readonly starts: Uint32Array;
+  readonly counts: Uint8Array;
+  readonly data: Uint8Array;
+  private readonly view: DataView;
+
+  constructor(readonly buffer: Uint8Array) {
+    if (buffer.length < HEAD_BYTES) throw new PostingFormatError(`${buffer.length} bytes, shorter than its head`);
+    if (buffer[0] !== FORMAT_VERSION) throw new PostingFormatError(`format version ${buffer[0]}, not ${FORMAT_VERSION}`);
+    const head = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    const n = head.getUint32(1, true);
+    const blocks = head.getUint32(5, true);
+    const dataStart = HEAD_BYTES + blocks * BLOCK_HEAD_BYTES;
+    if (dataStart > buffer.length) throw new PostingFormatError(`${blocks} block headers do not fit in ${buffer.length} bytes`);
+    if ((blocks === 0) !== (n === 0) || blocks > n) throw new PostingFormatError(`${blocks} blocks for ${n} postings`);
+    this.data = buffer.subarray(dataStart);
+    this.view = new DataView(buffer.buffer, buffer.byteOffset + dataStart, this.data.length);
+    this.lastBibs = new Int32Array(blocks);
+    this.maxWeights = new Float32Array(blocks);
+    this.starts = new Uint32Array(blocks + 1);
+    this.counts = new Uint8Array(blocks);
+    const maxBits = new Uint32Array(this.maxWeights.buffer);
+    let total = 0;
+    let max = 0;
+    for (let k = 0, h = HEAD_BYTES; k < blocks; k++, h += BLOCK_HEAD_BYTES) {
+      const last = head.getInt32(h, true);
+      const start = head.getUint32(h + 8, true);
+      const count = buffer[h + 12]!;
+      if (last < 0 || (k > 0 && last <= this.lastBibs[k - 1]!)) throw new PostingFormatError(`block ${k}'s last bib ${last} out of order`);
+      if (k === 0 ? start !== 0 : start <= this.starts[k - 1]!)
+        throw new PostingFormatError(`block ${k}'s data offset ${start} out of order`);
+      if (start >= this.data.length) throw new PostingFormatError(`block ${k}'s data at ${start} past the buffer's end`);
+      if (count < 1 || count > BLOCK_SIZE) throw new PostingFormatError(`block ${k} holds ${count} postings`);
+      this.lastBibs[k] = last;
+      maxBits[k] = head.getUint32(h + 4, true);
+      this.starts[k] = start;
+      this.counts[k] = count;
+      total += count;
+      if (this.maxWeights[k]! > max) max = this.maxWeights[k]!;
+    }
+    if (total !== n) throw new PostingFormatError(`its blocks hold ${total} postings, its head says ${n}`);
+    this.starts[blocks] = this.data.length;
+    this.length = n;
+    this.maxWeight = max;
+  }
+
+  get blocks(): number {
+    return this.counts.length;
+  }
+
+  /** What the list holds in memory, in bytes, for a cache's bound. */
+  get bytes(): number {
+    return this.buffer.byteLength + this.counts.length * (4 + 4 + 4 + 1) + 4;
+  }
+
+  cursor(): PostingCursor {
+    return new BlockCursor(this);
+  }
+
+  /**
+   * Decodes block `k` into `bibs` and `weights` (as bits), `dictionary` a scratch of 128;
+   * answers its postings. Throws PostingFormatError where the block is not what its header says.
+   */
+  decode(k: number, bibs: Int32Array, weights: Uint32Array, dictionary: Uint32Array): number {
+    const { data, view } = this;
+    const count = this.counts[k]!;
+    const end = this.starts[k + 1]!;
+    let p = this.starts[k]!;
+    const bad = (what: string) => new PostingFormatError(`block ${k}: ${what}`);
+    const d = data[p++]!;
+    if (d < 1 || d > count) throw bad(`${d} distinct weights for ${count} postings`);
+    const width = indexBits(d);
+    if (p + 4 * d + Math.ceil((count * width) / 8) > end) throw bad('weights past its end');
+    for (let j = 0; j < d; j++, p += 4) dictionary[j] = view.getUint32(p, true);
+    if (width === 0) weights.fill(dictionary[0]!, 0, count);
+    else {
+      const mask = (1 << width) - 1;
+      let acc = 0;
+      let held = 0;
+      for (let i = 0; i < count; i++) {
+        if (held < width) {
+          acc |= data[p++]! << held;
+          held += 8;
+        }
+        const index = acc & mask;
+        if (index >= d) throw bad(`weight index ${index} of ${d}`);
+        weights[i] = dictionary[index]!;
+        acc >>>= width;
+        held -= width;
+      }
+    }
+    let bib = k === 0 ? -1 : this.lastBibs[k - 1]!;
+    for (let i = 0; i < count; i++) {
+      let delta = 0;
+      for (let shift = 1; ; shift *= 0x80) {
+        if (p >= end) throw bad('bibs past its end');
+        const byte = data[p++]!;
+        delta += (byte & 0x7f) * shift;
+        if (byte < 0x80) break;
+        if (shift === 0x10000000) throw bad('a bib gap longer than 5 bytes');
+      }
+      bib += delta;
+      if (delta === 0 || bib >= END) throw bad(`bib ${bib} out of order or range`);
+      bibs[i] = bib;
+    }
+    if (bib !== this.lastBibs[k]) throw bad(`last bib ${bib}, its header says ${this.lastBibs[k]}`);
+    if (p !== end) throw bad(`${end - p} bytes left over`);
+    const floats = new Float32Array(weights.buffer, weights.byteOffset, count);
+    let max = floats[0]!;
+    for (let i = 1; i < count; i++) if (floats[i]! > max) max = floats[i]!;
+    if (!Object.is(max, this.maxWeights[k])) throw bad(`largest weight ${max}, its header says ${this.maxWeights[k]}`);
+    return count;
+  }
+}
+
+/** Decodes a whole list (tests, and lists read once). */
+export function decodePostings(buffer: Uint8Array): { bibs: Int32Array; weights: Float32Array } {
+  const list = new BlockPostingList(buffer);
+  const bibs = new Int32Array(list.length);
+  const weights = new Float32Array(list.length);
+  const bits = new Uint32Array(weights.buffer);
+  const dictionary = new Uint32Array(BLOCK_SIZE);
+  for (let k = 0, at = 0; k < list.blocks; k++) {
+    const count = list.counts[k]!;
+    list.decode(k, bibs.subarray(at, at + count), bits.subarray(at, at + count), dictionary);
+    at += count;
+  }
+  return { bibs, weights };
+}
+
+class BlockCursor implements PostingCursor {
+  private currentBib = END;
+  private currentWeight = 0;
+  /** The block entered (the list's blocks once past its end), its postings and the one under the cursor. */
+  private block = 0;
+  private count = 0;
+  private i = 0;
+  // Decoded into again for every block entered: nothing is allocated per block or posting.
+  private readonly bibs = new Int32Array(BLOCK_SIZE);
+  private readonly weights = new Float32Array(BLOCK_SIZE);
+  private readonly weightBits = new Uint32Array(this.weights.buffer);
+  private readonly dictionary = new Uint32Array(BLOCK_SIZE);
+
+  constructor(private readonly list: BlockPostingList) {
+    if (list.blocks > 0) this.enter(0);
+  }
+
+  get bib(): number {
+    return this.currentBib;
+  }
+
+  get weight(): number {
+    return this.currentWeight;
+  }
+
+  next(): void {
+    if (this.currentBib === END) return;
+    if (++this.i < this.count) this.at(this.i);
+    else if (this.block + 1 < this.list.blocks) this.enter(this.block + 1);
+    else this.toEnd();
+  }
+
+  seek(target: number): void {
+    // Never back, and nowhere past the end (a target beyond END included).
+    if (target <= this.currentBib || this.currentBib === END) return;
+    const { lastBibs } = this.list;
+    if (target > lastBibs[this.block]!) {
+      // The first block after this one whose last bib reaches the target, by the headers alone.
+      let lo = this.block + 1;
+      let hi = lastBibs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (lastBibs[mid]! < target) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo === lastBibs.length) return this.toEnd();
+      this.enter(lo);
+    }
+    // Within the block: its last bib reaches the target, so the search stops inside it.
+    const { bibs } = this;
+    let lo = this.i;
+    let hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (bibs[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    this.at(lo);
+  }
+
+  runMax(): number {
+    return this.currentBib === END ? 0 : this.list.maxWeights[this.block]!;
+  }
+
+  runLast(): number {
+    return this.currentBib === END ? END : this.list.lastBibs[this.block]!;
+  }
+
+  private enter(k: number): void {
+    this.block = k;
+    this.count = this.list.decode(k, this.bibs, this.weightBits, this.dictionary);
+    this.at(0);
+  }
+
+  private at(i: number): void {
+    this.i = i;
+    this.currentBib = this.bibs[i]!;
+    this.currentWeight = this.weights[i]!;
+  }
+
+  private toEnd(): void {
+    this.block = this.list.blocks;
+    this.i = this.count = 0;
+    this.currentBib = END;
+    this.currentWeight = 0;
+  }
+}
