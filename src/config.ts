@@ -40,6 +40,8 @@ export interface Config {
   statePollMs: number;
   /** How often each server process indexes bibs written since (a write is searchable within about this long). */
   searchIndexMs: number;
+  /** The most each process keeps of keys' compressed posting lists in memory, in bytes (search/list-cache.ts). */
+  searchListCacheBytes: number;
   /** After SIGTERM, GET /api answers 404 for this long before the listener closes, so a load balancer can notice. */
   shutdownGraceMs: number;
   /** Load the demo catalogue into an empty embedded database at start-up. */
@@ -384,6 +386,7 @@ export function loadConfig(env: Env = process.env): Config {
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
     searchIndexMs: int(env, 'CARREL_SEARCH_INDEX_MS', 250, 20, 60000),
+    searchListCacheBytes: int(env, 'CARREL_SEARCH_LIST_CACHE_MB', 128, 0, 1_048_576) * 1024 * 1024,
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
     demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),
     secretsKey: key32(env, 'CARREL_SECRETS_KEY'),
