@@ -5,17 +5,16 @@
 //
 // The buffer, every number little-endian:
 //
-//   offset       size      what
-//   0            1         format version, FORMAT_VERSION
-//   1            4         u32, the postings n
-//   5            4         u32, the blocks b (0 when n is 0)
-//   9            13 × b    block headers, one after another:
-//                            i32  the block's last bib
-//                            f32  its largest weight
-//                            u32  where its data starts, counted from the block data's start
-//                            u8   its postings, 1 to 128
-//   9 + 13 × b   the rest  block data, each block's from its offset up to the next one's (the last
-//                          block's up to the buffer's end):
+//   size        what
+//   1           format version, FORMAT_VERSION
+//   1 to 5      the postings n, unsigned LEB128 (below): b = ceil(n / 128) blocks, each of 128
+//               postings but the last, which holds the rest
+//   4 × b       block headers, each block's last bib (i32)
+//   4 × b       then each block's largest weight (f32)
+//   4 × (b-1)   then where each block's data starts (u32), counted from the block data's start,
+//               for every block but the first, whose data starts there
+//   the rest    block data, each block's from its start up to the next one's (the last block's up
+//               to the buffer's end):
 //                            u8        d, its distinct weights (1 to the block's postings)
 //                            4 × d     the distinct weights, f32, each as stored
 //                            packed    each posting's weight as an index into them, in
@@ -26,12 +25,16 @@
 //                                      first block), unsigned LEB128: 7 bits a byte, lowest first
 //
 // Bib ids are 0 to 2^31 - 1, strictly ascending. A weight comes back with the bits it went in with.
+// Most keys have a few postings, so a list's fixed cost is kept small: 1 + 1 + 8 bytes of head and
+// header, 5 of a block's one weight, then a byte or so a posting.
 import { END, type PostingCursor, type PostingList } from './posting-list.ts';
 
 export const FORMAT_VERSION = 1;
 export const BLOCK_SIZE = 128;
-const HEAD_BYTES = 9;
-const BLOCK_HEAD_BYTES = 13;
+/** Header bytes a block: its last bib, its largest weight and (but the first) its data's start. */
+const BLOCK_HEAD_BYTES = 12;
+/** The most postings a list may hold (so its count takes at most 5 bytes). */
+const MAX_POSTINGS = 2 ** 31;
 
 /** A buffer that is not a posting list of this format: truncated, corrupted or of another version. */
 export class PostingFormatError extends Error {
@@ -45,16 +48,19 @@ export class PostingFormatError extends Error {
 export function encodePostings(bibs: Int32Array, weights: Float32Array): Uint8Array {
   const n = bibs.length;
   if (weights.length !== n) throw new RangeError(`${n} bibs but ${weights.length} weights`);
+  if (n > MAX_POSTINGS) throw new RangeError(`${n} postings, more than a list holds`);
   const blocks = Math.ceil(n / BLOCK_SIZE);
   const wbits = new Uint32Array(weights.buffer, weights.byteOffset, n);
   // The most a list can take: each posting a 5-byte varint, a 4-byte distinct weight and an index byte.
-  const out = new Uint8Array(HEAD_BYTES + blocks * (BLOCK_HEAD_BYTES + 1) + n * 10);
+  const out = new Uint8Array(6 + blocks * (BLOCK_HEAD_BYTES + 1) + n * 10);
   const view = new DataView(out.buffer);
   out[0] = FORMAT_VERSION;
-  view.setUint32(1, n, true);
-  view.setUint32(5, blocks, true);
-  const dataStart = HEAD_BYTES + blocks * BLOCK_HEAD_BYTES;
-  let p = dataStart;
+  let p = writeVarint(out, 1, n);
+  const lastsAt = p;
+  const maxesAt = lastsAt + 4 * blocks;
+  const startsAt = maxesAt + 4 * blocks - 4; // block k's start at startsAt + 4k, from k = 1
+  const dataStart = maxesAt + 8 * blocks - (blocks > 0 ? 4 : 0);
+  p = dataStart;
   let previous = -1;
   const slot = new Map<number, number>();
   const distinct: number[] = [];
@@ -68,11 +74,9 @@ export function encodePostings(bibs: Int32Array, weights: Float32Array): Uint8Ar
       if (!slot.has(wbits[i]!)) slot.set(wbits[i]!, distinct.push(wbits[i]!) - 1);
       if (weights[i]! > max) max = weights[i]!;
     }
-    const head = HEAD_BYTES + k * BLOCK_HEAD_BYTES;
-    view.setInt32(head, bibs[to - 1]!, true);
-    view.setFloat32(head + 4, max, true);
-    view.setUint32(head + 8, p - dataStart, true);
-    out[head + 12] = to - from;
+    view.setInt32(lastsAt + 4 * k, bibs[to - 1]!, true);
+    view.setFloat32(maxesAt + 4 * k, max, true);
+    if (k > 0) view.setUint32(startsAt + 4 * k, p - dataStart, true);
     out[p++] = distinct.length;
     for (const bits of distinct) {
       view.setUint32(p, bits, true);
@@ -96,16 +100,21 @@ export function encodePostings(bibs: Int32Array, weights: Float32Array): Uint8Ar
     for (let i = from; i < to; i++) {
       const bib = bibs[i]!;
       if (bib <= previous) throw new RangeError(`bib ${bib} at ${i} is not above ${previous} (bibs must be ascending, from 0)`);
-      let delta = bib - previous;
-      while (delta >= 0x80) {
-        out[p++] = (delta & 0x7f) | 0x80;
-        delta = Math.floor(delta / 0x80);
-      }
-      out[p++] = delta;
+      p = writeVarint(out, p, bib - previous);
       previous = bib;
     }
   }
   return out.slice(0, p);
+}
+
+/** Writes `value` (0 to 2^32 - 1) as unsigned LEB128 at `p`; answers where it ends. */
+function writeVarint(out: Uint8Array, p: number, value: number): number {
+  while (value >= 0x80) {
+    out[p++] = (value & 0x7f) | 0x80;
+    value = Math.floor(value / 0x80);
+  }
+  out[p++] = value;
+  return p;
 }
 
 /** The bits an index into `distinct` weights takes: 0 for one, 1 for two, … 7 for 65 to 128. */
@@ -120,61 +129,68 @@ function indexBits(distinct: number): number {
 export class BlockPostingList implements PostingList {
   readonly length: number;
   readonly maxWeight: number;
-  /** Per block: its last bib, its largest weight, its data's bounds (in `data`) and its postings. */
+  /** Per block: its last bib, its largest weight and its data's bounds (in `data`). */
   readonly lastBibs: Int32Array;
   readonly maxWeights: Float32Array;
   readonly starts: Uint32Array;
-  readonly counts: Uint8Array;
   readonly data: Uint8Array;
   private readonly view: DataView;
 
   constructor(readonly buffer: Uint8Array) {
-    if (buffer.length < HEAD_BYTES) throw new PostingFormatError(`${buffer.length} bytes, shorter than its head`);
+    if (buffer.length < 2) throw new PostingFormatError(`${buffer.length} bytes, shorter than its head`);
     if (buffer[0] !== FORMAT_VERSION) throw new PostingFormatError(`format version ${buffer[0]}, not ${FORMAT_VERSION}`);
-    const head = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    const n = head.getUint32(1, true);
-    const blocks = head.getUint32(5, true);
-    const dataStart = HEAD_BYTES + blocks * BLOCK_HEAD_BYTES;
+    let n = 0;
+    let p = 1;
+    for (let shift = 1; ; shift *= 0x80) {
+      if (p >= buffer.length || shift > 0x10000000) throw new PostingFormatError('its count of postings runs past its head');
+      const byte = buffer[p++]!;
+      n += (byte & 0x7f) * shift;
+      if (byte < 0x80) break;
+    }
+    if (n > MAX_POSTINGS) throw new PostingFormatError(`${n} postings, more than a list holds`);
+    const blocks = Math.ceil(n / BLOCK_SIZE);
+    const dataStart = p + blocks * BLOCK_HEAD_BYTES - (blocks > 0 ? 4 : 0);
     if (dataStart > buffer.length) throw new PostingFormatError(`${blocks} block headers do not fit in ${buffer.length} bytes`);
-    if ((blocks === 0) !== (n === 0) || blocks > n) throw new PostingFormatError(`${blocks} blocks for ${n} postings`);
+    if (blocks === 0 && dataStart < buffer.length)
+      throw new PostingFormatError(`no postings but ${buffer.length - dataStart} bytes of them`);
+    const head = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     this.data = buffer.subarray(dataStart);
     this.view = new DataView(buffer.buffer, buffer.byteOffset + dataStart, this.data.length);
     this.lastBibs = new Int32Array(blocks);
     this.maxWeights = new Float32Array(blocks);
     this.starts = new Uint32Array(blocks + 1);
-    this.counts = new Uint8Array(blocks);
     const maxBits = new Uint32Array(this.maxWeights.buffer);
-    let total = 0;
+    const maxesAt = p + 4 * blocks;
+    const startsAt = maxesAt + 4 * blocks - 4;
     let max = 0;
-    for (let k = 0, h = HEAD_BYTES; k < blocks; k++, h += BLOCK_HEAD_BYTES) {
-      const last = head.getInt32(h, true);
-      const start = head.getUint32(h + 8, true);
-      const count = buffer[h + 12]!;
+    for (let k = 0; k < blocks; k++) {
+      const last = head.getInt32(p + 4 * k, true);
+      const start = k === 0 ? 0 : head.getUint32(startsAt + 4 * k, true);
       if (last < 0 || (k > 0 && last <= this.lastBibs[k - 1]!)) throw new PostingFormatError(`block ${k}'s last bib ${last} out of order`);
-      if (k === 0 ? start !== 0 : start <= this.starts[k - 1]!)
-        throw new PostingFormatError(`block ${k}'s data offset ${start} out of order`);
+      if (k > 0 && start <= this.starts[k - 1]!) throw new PostingFormatError(`block ${k}'s data offset ${start} out of order`);
       if (start >= this.data.length) throw new PostingFormatError(`block ${k}'s data at ${start} past the buffer's end`);
-      if (count < 1 || count > BLOCK_SIZE) throw new PostingFormatError(`block ${k} holds ${count} postings`);
       this.lastBibs[k] = last;
-      maxBits[k] = head.getUint32(h + 4, true);
+      maxBits[k] = head.getUint32(maxesAt + 4 * k, true);
       this.starts[k] = start;
-      this.counts[k] = count;
-      total += count;
       if (this.maxWeights[k]! > max) max = this.maxWeights[k]!;
     }
-    if (total !== n) throw new PostingFormatError(`its blocks hold ${total} postings, its head says ${n}`);
     this.starts[blocks] = this.data.length;
     this.length = n;
     this.maxWeight = max;
   }
 
   get blocks(): number {
-    return this.counts.length;
+    return this.lastBibs.length;
+  }
+
+  /** Block `k`'s postings: 128, but the last block's the rest. */
+  count(k: number): number {
+    return k < this.lastBibs.length - 1 ? BLOCK_SIZE : this.length - BLOCK_SIZE * k;
   }
 
   /** What the list holds in memory, in bytes, for a cache's bound. */
   get bytes(): number {
-    return this.buffer.byteLength + this.counts.length * (4 + 4 + 4 + 1) + 4;
+    return this.buffer.byteLength + this.lastBibs.length * (4 + 4 + 4) + 4;
   }
 
   cursor(): PostingCursor {
@@ -187,7 +203,7 @@ export class BlockPostingList implements PostingList {
    */
   decode(k: number, bibs: Int32Array, weights: Uint32Array, dictionary: Uint32Array): number {
     const { data, view } = this;
-    const count = this.counts[k]!;
+    const count = this.count(k);
     const end = this.starts[k + 1]!;
     let p = this.starts[k]!;
     const bad = (what: string) => new PostingFormatError(`block ${k}: ${what}`);
@@ -245,7 +261,7 @@ export function decodePostings(buffer: Uint8Array): { bibs: Int32Array; weights:
   const bits = new Uint32Array(weights.buffer);
   const dictionary = new Uint32Array(BLOCK_SIZE);
   for (let k = 0, at = 0; k < list.blocks; k++) {
-    const count = list.counts[k]!;
+    const count = list.count(k);
     list.decode(k, bibs.subarray(at, at + count), bits.subarray(at, at + count), dictionary);
     at += count;
   }

@@ -38,7 +38,7 @@ describe('list cache', () => {
 
   it('holds no more bytes than its bound, letting the least recently read go first', () => {
     const [a, b, c, d] = [list(500), list(500, 2), list(500, 3), list(1000)];
-    assert.ok(a.bytes === b.bytes && b.bytes === c.bytes && d.bytes > a.bytes);
+    assert.ok(a.bytes === b.bytes && b.bytes === c.bytes && d.bytes > a.bytes, 'three lists of one size, a fourth larger');
     const cache = new ListCache(2 * a.bytes); // two lists fit exactly
     cache.set(1, 0, a);
     cache.set(2, 0, b);

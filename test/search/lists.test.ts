@@ -141,7 +141,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     for (const { id } of now) {
       assert.notEqual(afresh.get(id), first.get(id));
       assert.deepEqual(walked(afresh.get(id)!), rows.get(id) ?? { bibs: [], bits: [] }, `key ${id} read afresh`);
-      assert.ok(!walked(afresh.get(id)!).bibs.includes(bibId));
+      assert.ok(!walked(afresh.get(id)!).bibs.includes(bibId), `key ${id} without the deleted bib`);
     }
 
     // A reader that read the versions before the change and finds nothing kept is given the lists
@@ -149,7 +149,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const late = new ListCache(1 << 30);
     const lists = await readLists(testDb.db, before, late);
     for (const { id, version } of now) {
-      assert.ok(!walked(lists.get(id)!).bibs.includes(bibId));
+      assert.ok(!walked(lists.get(id)!).bibs.includes(bibId), `key ${id} without the deleted bib, for the late reader`);
       if (counted.has(id)) assert.equal(late.get(id, version), lists.get(id), `key ${id} kept at its version now`);
     }
   });

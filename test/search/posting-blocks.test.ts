@@ -228,37 +228,42 @@ describe('posting blocks: damaged buffers', () => {
       return copy;
     };
     const refused = (buffer: Uint8Array, why: RegExp) => assert.throws(() => decodePostings(buffer), why);
+    // 1,000 postings: the version, 2 bytes of count (0xe8 0x07), 8 blocks' last bibs (from 3),
+    // largest weights (from 35) and data starts of blocks 1 to 7 (from 67), data from 95.
+    assert.deepEqual([...good.subarray(0, 3)], [1, 0xe8, 0x07]);
     refused(damaged(0, 2), /format version 2/);
-    refused(damaged(1, 0xe9, 3), /hold 1000 postings, its head says 1001/);
-    refused(damaged(5, 0xff, 0xff, 0xff, 0xff), /block headers do not fit/);
-    refused(damaged(5, 0), /0 blocks for 1000 postings/);
-    refused(damaged(9 + 13 + 8, 0xff, 0xff, 0, 0), /past the buffer's end/);
-    refused(damaged(9 + 8, 1), /block 0's data offset 1/);
-    refused(damaged(9 + 12, 0), /block 0 holds 0 postings/);
-    refused(damaged(9 + 12, 129), /block 0 holds 129 postings/);
-    refused(damaged(9, 0xff, 0xff, 0xff, 0x7f), /block 1's last bib .* out of order/);
+    refused(damaged(1, 0xe9), /block 7: /);
+    refused(damaged(1, 0xff, 0xff, 0xff, 0x07), /block headers do not fit/);
+    refused(damaged(1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), /count of postings runs past its head/);
+    refused(damaged(1, 0), new RegExp(`no postings but ${good.length - 2} bytes of them`));
+    refused(damaged(67 + 4, 0xff, 0xff, 0, 0), /block 2's data at 65535 past the buffer's end/);
+    refused(damaged(67 + 4, 1, 0, 0, 0), /block 2's data offset 1 out of order/);
+    refused(damaged(3, 0xff, 0xff, 0xff, 0x7f), /block 1's last bib .* out of order/);
     refused(damaged(good.length - 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), /longer than 5 bytes|past its end/);
     refused(good.slice(0, good.length - 1), /bibs past its end/);
   });
 
   it('refuses a block that is not what its header says', () => {
-    // Small lists, one block each: 9 bytes of head and 13 of header, then the block's data.
+    // Small lists, one block each: 2 bytes of head and 8 of header, then the block's data.
     const encoded = (bibs: number[], weights: number[]) => encodePostings(new Int32Array(bibs), new Float32Array(weights));
     const refused = (buffer: Uint8Array, why: RegExp) => assert.throws(() => decodePostings(buffer), why);
     const one = encoded([5], [1]); // data: 1 weight, its 4 bytes, the gap 6 in one byte
-    assert.deepEqual([...one.subarray(22)], [1, 0, 0, 0x80, 0x3f, 6]);
+    assert.deepEqual([...one.subarray(10)], [1, 0, 0, 0x80, 0x3f, 6]);
     refused(Uint8Array.from([...one, 0]), /1 bytes left over/);
-    refused(Uint8Array.from([...one.subarray(0, 27), 0x86, 0x80, 0x80, 0x80, 0x80, 0]), /longer than 5 bytes/);
+    refused(Uint8Array.from([...one.subarray(0, 15), 0x86, 0x80, 0x80, 0x80, 0x80, 0]), /longer than 5 bytes/);
     const maxDamaged = one.slice();
-    new DataView(maxDamaged.buffer).setFloat32(13, 2, true);
+    new DataView(maxDamaged.buffer).setFloat32(6, 2, true);
     refused(maxDamaged, /largest weight 1, its header says 2/);
     const three = encoded([10, 11, 12], [1, 1, 1]); // gaps 11, 1, 1
-    assert.deepEqual([...three.subarray(27)], [11, 1, 1]);
-    three.set([0, 2], 28); // the same last bib, through a gap of 0
+    assert.deepEqual([...three.subarray(15)], [11, 1, 1]);
+    const longer = three.slice();
+    longer[17] = 2;
+    refused(longer, /last bib 13, its header says 12/);
+    three.set([0, 2], 16); // the same last bib, through a gap of 0
     refused(three, /bib 10 out of order/);
     const indexed = encoded([1, 2, 3, 4], [1, 2, 3, 1]); // 3 weights: indexes 0, 1, 2, 0 in 2 bits each
-    assert.equal(indexed[22 + 1 + 12], 0b00_10_01_00);
-    indexed[22 + 1 + 12] = 0b11_10_01_00;
+    assert.equal(indexed[10 + 1 + 12], 0b00_10_01_00);
+    indexed[10 + 1 + 12] = 0b11_10_01_00;
     refused(indexed, /weight index 3 of 3/);
   });
 
@@ -275,8 +280,8 @@ describe('posting blocks: damaged buffers', () => {
         continue;
       }
       assert.equal(answer.bibs.length, 1000);
-      for (let i = 1; i < 1000; i++) assert.ok(answer.bibs[i]! > answer.bibs[i - 1]!);
-      assert.ok(answer.bibs[0]! >= 0);
+      for (let i = 1; i < 1000; i++) assert.ok(answer.bibs[i]! > answer.bibs[i - 1]!, `trial ${trial}: bib ${i} out of order`);
+      assert.ok(answer.bibs[0]! >= 0, `trial ${trial}: a negative bib`);
     }
     // Most changes are caught: only a changed weight other than a block's largest, or one
     // changed index, goes unseen.
