@@ -1,7 +1,8 @@
 // A key's posting list kept compressed, in blocks of up to 128 postings, as one byte buffer: what a
-// process holds in memory (list-cache.ts) in place of the database's rows, about a tenth of their
-// size. Each block's last bib and largest weight sit in a header outside the block data, so a
-// cursor skips a block by its header without decoding it, and decodes only the blocks it enters.
+// process holds in memory (list-cache.ts) in place of the database's rows, a thirtieth of their
+// size on real records. Each block's last bib and largest weight sit in a header outside the block
+// data, so a cursor skips a block by its header without decoding it, and decodes only the blocks
+// it enters.
 //
 // The buffer, every number little-endian:
 //
