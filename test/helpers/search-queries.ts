@@ -3,19 +3,14 @@
 // every kind the query language has (phrases, exclusions, OR, field indexes, filters, sorts, pages).
 import fs from 'node:fs';
 import path from 'node:path';
+import { Random } from '../../src/generate/random.ts';
 import { SEARCH_INDEXES, SEARCH_SORTS, type SearchIndex, type SearchOptions } from '../../src/search/request.ts';
 import type { SearchFilters } from '../../src/search/types.ts';
 
-/** A PRNG from a seed (mulberry32): the same searches on every run and engine. */
+/** A PRNG from a seed (the generator's own): the same searches on every run and engine. */
 export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed);
+  return () => random.next();
 }
 
 /** The search texts written in test/search/*.test.ts: text=… in a URL, and text: '…' in an object. */
