@@ -3,14 +3,11 @@
 import type { Queryable } from '../db/types.ts';
 
 export interface SessionRow {
-  patron_id: string | null;
+  patron_id: string;
   csrf_token: string;
 }
 
-export async function insertSession(
-  q: Queryable,
-  row: { idHash: Buffer; patronId: string | null; csrfToken: string; at: Date },
-): Promise<void> {
+export async function insertSession(q: Queryable, row: { idHash: Buffer; patronId: string; csrfToken: string; at: Date }): Promise<void> {
   await q.query('insert into catalog_sessions (id_hash, patron_id, csrf_token, created, last_seen) values ($1, $2, $3, $4, $4)', [
     row.idHash,
     row.patronId,

@@ -2,7 +2,9 @@
 // kept; a session ends when idle longer than the idle time-out or older than the absolute one, and
 // an ended session is deleted when it is next read (and by the sweep); signing in always makes a
 // new session (a new id) and deletes the one before it, so an id a visitor was given (or planted)
-// never becomes a signed-in one. Every form of a session carries its CSRF token.
+// never becomes a signed-in one. Every form of a session carries its CSRF token. A visitor who has
+// not signed in has no session: the sign-in form's token is a random cookie the form repeats
+// (visitorToken, visitorMatches), so a flood of visitors writes nothing to the database.
 import crypto from 'node:crypto';
 import type { Db } from '../db/types.ts';
 import type { PatronService } from '../patrons/service.ts';
@@ -18,8 +20,7 @@ export interface SessionLimits {
 export interface Session {
   /** The id the cookie carries: shown only by the call that made the session. */
   id: string;
-  /** Undefined before sign-in. */
-  patronId: string | undefined;
+  patronId: string;
   csrfToken: string;
 }
 
@@ -27,6 +28,14 @@ export interface Session {
 const ID_FORMAT = /^[\w-]{43}$/;
 const randomToken = () => crypto.randomBytes(32).toString('base64url');
 const hashOf = (id: string) => crypto.createHash('sha256').update(id, 'utf8').digest();
+
+/** Whether a form's token is `expected` (compared in constant time). */
+function sameToken(expected: string, token: unknown): boolean {
+  if (typeof token !== 'string') return false;
+  const given = Buffer.from(token, 'utf8');
+  const wanted = Buffer.from(expected, 'utf8');
+  return given.length === wanted.length && crypto.timingSafeEqual(given, wanted);
+}
 
 export class PatronSessionService {
   constructor(
@@ -36,11 +45,6 @@ export class PatronSessionService {
     /** The clock that decides what has expired (tests age sessions in the table instead). */
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  /** A session for a visitor not signed in: it carries the sign-in form's CSRF token. */
-  async begin(): Promise<Session> {
-    return this.insert(undefined);
-  }
 
   /** The live session the cookie names, seen now; undefined for none, and an ended one is deleted. */
   async read(id: string | undefined): Promise<Session | undefined> {
@@ -52,15 +56,25 @@ export class PatronSessionService {
       await repo.deleteSession(this.db, idHash);
       return undefined;
     }
-    return { id, patronId: row.patron_id ?? undefined, csrfToken: row.csrf_token };
+    return { id, patronId: row.patron_id, csrfToken: row.csrf_token };
   }
 
   /** Whether a form's token is the session's (compared in constant time). */
   csrfMatches(session: Session | undefined, token: unknown): boolean {
-    if (!session || typeof token !== 'string') return false;
-    const given = Buffer.from(token, 'utf8');
-    const expected = Buffer.from(session.csrfToken, 'utf8');
-    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+    return !!session && sameToken(session.csrfToken, token);
+  }
+
+  /** A new token for a visitor's sign-in form and cookie (nothing is stored). */
+  visitorToken(): string {
+    return randomToken();
+  }
+
+  /**
+   * Whether a visitor's sign-in form repeats the token of its cookie. Another site cannot read the
+   * cookie (HttpOnly), and a browser sends it only with this site's own requests (SameSite=Strict).
+   */
+  visitorMatches(cookie: string | undefined, token: unknown): boolean {
+    return cookie !== undefined && ID_FORMAT.test(cookie) && sameToken(cookie, token);
   }
 
   /**
@@ -71,7 +85,9 @@ export class PatronSessionService {
   async signIn(previous: Session | undefined, barcode: string, pin: string, client: string): Promise<Session> {
     const patronId = await this.patrons.validate(barcode, pin, client);
     if (previous) await repo.deleteSession(this.db, hashOf(previous.id));
-    return this.insert(patronId);
+    const session = { id: randomToken(), patronId, csrfToken: randomToken() };
+    await repo.insertSession(this.db, { idHash: hashOf(session.id), patronId, csrfToken: session.csrfToken, at: this.now() });
+    return session;
   }
 
   async signOut(session: Session): Promise<void> {
@@ -82,17 +98,6 @@ export class PatronSessionService {
   async sweep(): Promise<number> {
     const at = this.now();
     return repo.deleteExpired(this.db, this.idleSince(at), this.begunSince(at));
-  }
-
-  private async insert(patronId: string | undefined): Promise<Session> {
-    const session = { id: randomToken(), patronId, csrfToken: randomToken() };
-    await repo.insertSession(this.db, {
-      idHash: hashOf(session.id),
-      patronId: patronId ?? null,
-      csrfToken: session.csrfToken,
-      at: this.now(),
-    });
-    return session;
   }
 
   private idleSince(at: Date): Date {

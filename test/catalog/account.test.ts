@@ -281,9 +281,10 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
   });
 
   it('sweeps ended sessions and keeps live ones', async () => {
-    const live = await t.services.patronSessions.begin();
-    const idle = await t.services.patronSessions.begin();
-    const old = await t.services.patronSessions.begin();
+    const signIn = () => t.services.patronSessions.signIn(undefined, 'P-BEA', 'Bea-pin-7722', 'test');
+    const live = await signIn();
+    const idle = await signIn();
+    const old = await signIn();
     const { idleSec, absoluteSec } = t.config.catalogSessions;
     const db = t.testDb.db;
     await db.query(`update catalog_sessions set last_seen = last_seen - interval '${idleSec + 1} seconds' where csrf_token = $1`, [

@@ -1,6 +1,7 @@
 // The catalogue's session cookie behind HTTPS: a library whose public address is https:// is served
 // through a proxy that may speak plain HTTP to Carrel, and the cookie must still be Secure. A
-// sign-in POST without the form's CSRF token is refused before any PIN is checked.
+// visitor's sign-in page writes nothing to the database (its form's token is a cookie the form
+// repeats); a sign-in POST without that token, or with another, is refused before any PIN is checked.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -13,18 +14,41 @@ describe(`the catalogue's session cookie on ${ENGINE}`, () => {
   });
   after(() => t.close());
 
-  it('is HttpOnly, SameSite=Lax, for /catalog only, and Secure when the public address is https', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
-    assert.equal(res.statusCode, 200);
-    const cookie = String(res.headers['set-cookie']);
-    assert.match(cookie, /^carrel_session=[\w-]{43}; Path=\/catalog; HttpOnly; SameSite=Lax; Secure$/);
+  const sessionRows = async () => (await t.testDb.db.query<{ n: number }>('select count(*)::int as n from catalog_sessions'))[0]!.n;
+
+  it('gives a visitor a sign-in token cookie (HttpOnly, SameSite=Strict, Secure) and stores nothing', async () => {
+    const before = await sessionRows();
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
+      assert.equal(res.statusCode, 200);
+      const cookie = String(res.headers['set-cookie']);
+      assert.match(cookie, /^carrel_signin=([\w-]{43}); Path=\/catalog\/signin; HttpOnly; SameSite=Strict; Secure$/);
+      assert.ok(res.body.includes(`name="csrf" value="${/=([\w-]{43});/.exec(cookie)![1]}"`), 'the form repeats the cookie’s token');
+    }
+    assert.equal(await sessionRows(), before, 'visitors cost no row');
+  });
+
+  it('gives a signed-in session cookie HttpOnly, SameSite=Lax, for /catalog only, and Secure', async () => {
+    await t.services.patrons.create({ names: ['Secure, Sam'], barcodes: ['S-2'], pin: 'Sam-pin-9911' });
+    const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
+    const token = /name="csrf" value="([\w-]+)"/.exec(visit.body)![1]!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/catalog/signin',
+      headers: { cookie: `carrel_signin=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ csrf: token, barcode: 'S-2', pin: 'Sam-pin-9911' }).toString(),
+    });
+    assert.equal(res.statusCode, 303);
+    assert.match(String(res.headers['set-cookie']), /^carrel_session=[\w-]{43}; Path=\/catalog; HttpOnly; SameSite=Lax; Secure$/);
   });
 
   it('refuses a sign-in without the CSRF token (403, a plain page) and counts no attempt', async () => {
     const id = await t.services.patrons.create({ names: ['Forged, Fay'], barcodes: ['F-1'], pin: 'Fay-pin-4455' });
     const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
     const cookie = String(visit.headers['set-cookie']).split(';')[0]!;
-    for (const csrf of ['', 'wrong']) {
+    const other = /name="csrf" value="([\w-]+)"/.exec((await t.app.inject({ method: 'GET', url: '/catalog/signin' })).body)![1]!;
+    // Another visitor's token (valid, but not this cookie's) is refused as well.
+    for (const csrf of ['', 'wrong', other]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/catalog/signin',
