@@ -159,6 +159,9 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .account-list > li { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: .9rem 1.1rem; margin: 0 0 .75rem; }
 .account-list p { margin: .3rem 0; }
 .overdue-mark { color: var(--no); }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .5rem; }
+.actions form { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0; }
+.actions select { font: inherit; color: var(--ink); background: #fff; border: 2px solid var(--muted); border-radius: 8px; padding: .4rem .6rem; min-height: 2.9rem; }
 
 .site-footer { background: #e9edf2; color: var(--muted); font-size: .9rem; padding: 1.25rem 0; margin-top: auto; }
 .site-footer p { margin: 0; }

@@ -126,13 +126,15 @@ export class CirculationService {
   /**
    * Renews a loan: due again after its rule's loan period from today (never earlier than it was),
    * refused past the rule's renewals, when a hold of another patron wants the item, or when the
-   * patron may not borrow (expired, blocked, the library's blocks). Logged with `statGroup`.
+   * patron may not borrow (expired, blocked, the library's blocks). Logged with `statGroup`. With
+   * `owner` (a patron acting for themselves), another patron's loan is answered as no loan at all,
+   * before that patron's standing could be told by a refusal.
    */
-  async renew(checkoutId: string, statGroup?: number): Promise<repo.CheckoutRow> {
+  async renew(checkoutId: string, statGroup?: number, owner?: string): Promise<repo.CheckoutRow> {
     checkStatGroup(statGroup);
     return this.db.transaction(async (tx) => {
       const [at, parties] = await together([circulationStamp(tx), repo.checkoutParties(tx, checkoutId)]);
-      if (!parties) throw fail.notFound(`no checkout ${checkoutId}`);
+      if (!parties || (owner !== undefined && parties.patron_id !== owner)) throw fail.notFound(`no checkout ${checkoutId}`);
       const { bibIds, item, patron, today } = await this.holds.lockForCirculation(tx, parties.item_id, parties.patron_id);
       const loan = await repo.activeCheckout(tx, parties.item_id);
       // Returned (or returned and lent again) between the read and the locks.

@@ -143,8 +143,13 @@ export class HoldService {
     });
   }
 
-  async update(id: string, changes: { freeze?: boolean; pickupLocation?: string }): Promise<void> {
+  /**
+   * Freezes, unfreezes or moves an active hold. With `owner` (a patron acting for themselves),
+   * another patron's hold is answered as no hold at all, as cancel answers it.
+   */
+  async update(id: string, changes: { freeze?: boolean; pickupLocation?: string }, owner?: string): Promise<void> {
     await this.withHold(id, async (tx, hold) => {
+      if (owner !== undefined && hold.patron_id !== owner) throw fail.notFound(`no hold ${id}`);
       if (!isActive(hold.state)) throw fail.notFound(`hold ${id} is no longer active`);
       if (changes.pickupLocation !== undefined) {
         const location = await repo.getLocation(tx, changes.pickupLocation);

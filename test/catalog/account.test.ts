@@ -253,7 +253,9 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     await page.getByRole('button', { name: 'Place hold' }).click();
     await page.waitForURL(/done=placed/);
     assert.ok(!(await page.content()).includes('Germinal'), "Ada's hold is not on Bea's page");
-    await page.locator('li.hold input[name=hold]').evaluate((input, id) => ((input as HTMLInputElement).value = id), adaHold);
+    await page
+      .locator('li.hold form[action$="/cancel"] input[name=hold]')
+      .evaluate((input, id) => ((input as HTMLInputElement).value = id), adaHold);
     await page.getByRole('button', { name: /^Cancel hold on/ }).click();
     await page.waitForLoadState();
     assert.equal(await page.getByRole('alert').textContent(), 'That hold could not be found in your account.');

@@ -1,8 +1,10 @@
 // What a signed-in patron's pages show and do, through the services the REST API uses: the holds
 // of GET /patrons/{id}/holds, the loans of GET /patrons/{id}/checkouts, the fines of
 // GET /patrons/{id}/fines, moneyOwed of GET /patrons/{id}; a hold placed as
-// POST /patrons/{id}/holds/requests places it, cancelled as DELETE /patrons/holds/{id} cancels it
-// (for the session's own patron only). No rule is decided here.
+// POST /patrons/{id}/holds/requests places it, cancelled as DELETE /patrons/holds/{id} cancels it,
+// frozen or moved as PUT /patrons/holds/{id} changes it, a loan renewed as
+// POST /patrons/checkouts/{id}/renewal renews it (each for the session's own patron only). No rule
+// is decided here.
 import type { BibService } from '../../bibs/service.ts';
 import type { BranchService } from '../../branches/service.ts';
 import type { CirculationService } from '../../circulation/service.ts';
@@ -10,6 +12,7 @@ import type { FineService } from '../../fines/service.ts';
 import type { HoldRow, HoldService } from '../../holds/service.ts';
 import type { ItemService } from '../../items/service.ts';
 import type { PatronService } from '../../patrons/service.ts';
+import { DomainError } from '../../shared/errors.ts';
 import { displayTitle } from '../describe.ts';
 
 /** As many holds, loans and fines as one page lists (the REST lists' own ceiling is higher). */
@@ -21,6 +24,7 @@ export interface AccountHold {
   title: string;
   state: HoldRow['state'];
   frozen: boolean;
+  pickupCode: string;
   pickupName: string;
   /** YYYY-MM-DD: the day the API's pickupByDate names, when the hold waits on the shelf. */
   pickupBy: string | undefined;
@@ -29,6 +33,8 @@ export interface AccountHold {
 }
 
 export interface AccountLoan {
+  /** The checkout's id (GET /patrons/checkouts/{id}). */
+  id: string;
   title: string;
   bibId: string | undefined;
   callNumber: string | null;
@@ -50,6 +56,9 @@ export interface Account {
   fines: AccountFine[];
   moneyOwed: string;
 }
+
+/** A loan's renewal: its new due date (YYYY-MM-DD), or the renewal rules' specific code refusing it. */
+export type Renewal = { loanId: string; due: string } | { loanId: string; refused: number };
 
 export interface PickupLocation {
   code: string;
@@ -88,6 +97,7 @@ export class PatronAccount {
         title: titles.get(h.bib_id) ?? '',
         state: h.state,
         frozen: h.frozen,
+        pickupCode: h.pickup_location,
         pickupName: h.pickup_name,
         pickupBy: h.pickup_by ?? undefined,
         priority: h.priority ?? undefined,
@@ -96,6 +106,7 @@ export class PatronAccount {
       loans: loans.map((l) => {
         const bibId = bibOfItem.get(l.item_id);
         return {
+          id: l.id,
           title: (bibId && titles.get(bibId)) || '',
           bibId,
           callNumber: l.call_number,
@@ -127,6 +138,39 @@ export class PatronAccount {
   /** Cancels the hold when it is the patron's own; another's is no hold at all (notFound). */
   cancelHold(patronId: string, holdId: string): Promise<void> {
     return this.holds.cancel(holdId, patronId);
+  }
+
+  /** Freezes or unfreezes the patron's own hold; another's is no hold at all (notFound). */
+  freezeHold(patronId: string, holdId: string, freeze: boolean): Promise<void> {
+    return this.holds.update(holdId, { freeze }, patronId);
+  }
+
+  /** Moves the patron's own hold to another pickup location; another's is no hold at all (notFound). */
+  movePickup(patronId: string, holdId: string, pickupLocation: string): Promise<void> {
+    return this.holds.update(holdId, { pickupLocation }, patronId);
+  }
+
+  /** Renews the patron's own loan: its new due date; another's is no loan at all (notFound). */
+  async renew(patronId: string, loanId: string): Promise<string> {
+    return (await this.circulation.renew(loanId, undefined, patronId)).due_date;
+  }
+
+  /** Renews each of the patron's loans that the rules let be renewed, as SIP2's Renew All does; the others with the rules' refusal. */
+  async renewAll(patronId: string): Promise<Renewal[]> {
+    const loans = await this.circulation.checkouts(patronId, PAGE_ROWS, 0);
+    const done: Renewal[] = [];
+    for (const loan of loans) {
+      try {
+        done.push({ loanId: loan.id, due: await this.renew(patronId, loan.id) });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        // Returned at the desk since the list was read: nothing left to renew.
+        if (error.kind === 'notFound') continue;
+        if (error.kind !== 'refused' && error.kind !== 'conflict') throw error;
+        done.push({ loanId: loan.id, refused: error.specificCode });
+      }
+    }
+    return done;
   }
 
   private async titles(bibIds: string[]): Promise<Map<string, string>> {

@@ -45,17 +45,49 @@ function holdStatus(h: AccountHold): Html {
   return html``;
 }
 
-function holdsSection(holds: AccountHold[], csrf: string): Html {
+/** The hidden fields naming the hold a form acts on. */
+const holdFields = (csrf: string, h: AccountHold) => html`${csrfField(csrf)}<input type="hidden" name="hold" value="${h.id}">`;
+
+function holdActions(h: AccountHold, title: string, csrf: string, locations: PickupLocation[]): Html {
+  // A copy already set aside (in transit or on the shelf) fills the hold: the rules let it be
+  // neither frozen nor, once on the shelf, moved, so the page does not offer what would be refused.
+  const waiting = h.state === HOLD_STATE.waiting;
+  const freeze = waiting
+    ? html`<form method="post" action="/catalog/account/holds/freeze">
+      ${holdFields(csrf, h)}<input type="hidden" name="freeze" value="${h.frozen ? 'no' : 'yes'}">
+      <button class="button secondary" type="submit" aria-label="${h.frozen ? TEXT.unfreezeHoldFor(title) : TEXT.freezeHoldFor(title)}">${h.frozen ? TEXT.unfreezeHold : TEXT.freezeHold}</button>
+    </form>`
+    : '';
+  const select = `pickup-${h.id}`;
+  const move =
+    h.state !== HOLD_STATE.ready && locations.length > 1
+      ? html`<form method="post" action="/catalog/account/holds/pickup">
+      ${holdFields(csrf, h)}
+      <label class="visually-hidden" for="${select}">${TEXT.changePickupLabel(title)}</label>
+      <select id="${select}" name="pickup">${locations.map(
+        (l) => html`<option value="${l.code}"${l.code === h.pickupCode ? html` selected` : ''}>${l.name}</option>`,
+      )}</select>
+      <button class="button secondary" type="submit" aria-label="${TEXT.changePickupFor(title)}">${TEXT.changePickup}</button>
+    </form>`
+      : '';
+  return html`<div class="actions">
+    ${freeze}
+    ${move}
+    <form method="post" action="/catalog/account/holds/cancel">
+      ${holdFields(csrf, h)}
+      <button class="button secondary" type="submit" aria-label="${TEXT.cancelHoldFor(title)}">${TEXT.cancelHold}</button>
+    </form>
+  </div>`;
+}
+
+function holdsSection(holds: AccountHold[], csrf: string, locations: PickupLocation[]): Html {
   const items = holds.map((h) => {
     const title = h.title || TEXT.untitled;
     return html`<li class="hold" data-hold-id="${h.id}">
     <a href="/catalog/record/${h.bibId}">${title}</a>
     <p class="hold-status">${holdStatus(h)}</p>
     <p class="detail">${TEXT.pickupAt(h.pickupName)}</p>
-    <form method="post" action="/catalog/account/holds/cancel">
-      ${csrfField(csrf)}<input type="hidden" name="hold" value="${h.id}">
-      <button class="button secondary" type="submit" aria-label="${TEXT.cancelHoldFor(title)}">${TEXT.cancelHold}</button>
-    </form>
+    ${holdActions(h, title, csrf, locations)}
   </li>`;
   });
   return html`<section aria-labelledby="holds-heading">
@@ -64,16 +96,24 @@ function holdsSection(holds: AccountHold[], csrf: string): Html {
 </section>`;
 }
 
-function loansSection(account: Account): Html {
-  const items = account.loans.map(
-    (l) => html`<li class="loan${l.overdue ? ' overdue' : ''}">
-    ${l.bibId ? html`<a href="/catalog/record/${l.bibId}">${l.title || TEXT.untitled}</a>` : l.title || TEXT.untitled}
+function loansSection(account: Account, csrf: string): Html {
+  const items = account.loans.map((l) => {
+    const title = l.title || TEXT.untitled;
+    return html`<li class="loan${l.overdue ? ' overdue' : ''}" data-loan-id="${l.id}">
+    ${l.bibId ? html`<a href="/catalog/record/${l.bibId}">${title}</a>` : title}
     <p>${l.overdue ? html`<strong class="overdue-mark">${TEXT.overdue}:</strong> ` : ''}${TEXT.due} ${day(l.due)}</p>
-  </li>`,
-  );
+    <div class="actions"><form method="post" action="/catalog/account/loans/renew">
+      ${csrfField(csrf)}<input type="hidden" name="loan" value="${l.id}">
+      <button class="button secondary" type="submit" aria-label="${TEXT.renewLoanFor(title)}">${TEXT.renewLoan}</button>
+    </form></div>
+  </li>`;
+  });
+  const renewAll = html`<form method="post" action="/catalog/account/loans/renew-all">
+    ${csrfField(csrf)}<button class="button primary" type="submit">${TEXT.renewAll}</button>
+  </form>`;
   return html`<section aria-labelledby="loans-heading">
   <h2 id="loans-heading">${TEXT.loansHeading}</h2>
-  ${account.loans.length ? html`<ul class="plain account-list">${items}</ul>` : html`<p>${TEXT.noLoans}</p>`}
+  ${account.loans.length ? html`<ul class="plain account-list">${items}</ul>${renewAll}` : html`<p>${TEXT.noLoans}</p>`}
 </section>`;
 }
 
@@ -86,13 +126,13 @@ function finesSection(account: Account): Html {
 </section>`;
 }
 
-export function accountMain(account: Account, csrf: string, message: Message | undefined): Html {
+export function accountMain(account: Account, csrf: string, message: Message | undefined, locations: PickupLocation[]): Html {
   return html`<div class="wrap">
 <h1>${TEXT.accountTitle}</h1>
 <p>${TEXT.greeting(account.name)}</p>
 ${messageBox(message)}
-${holdsSection(account.holds, csrf)}
-${loansSection(account)}
+${holdsSection(account.holds, csrf, locations)}
+${loansSection(account, csrf)}
 ${finesSection(account)}
 <form method="post" action="/catalog/signout">${csrfField(csrf)}<button class="button secondary" type="submit">${TEXT.signOutButton}</button></form>
 </div>`;

@@ -1,5 +1,5 @@
-// The patron's door in the public catalogue: sign-in and sign-out, the account page, cancelling a
-// hold and placing one from a record's page. Forms and redirects only (303 after every successful
+// The patron's door in the public catalogue: sign-in and sign-out, the account page, cancelling,
+// freezing and moving a hold, renewing loans, and placing a hold from a record's page. Forms and redirects only (303 after every successful
 // POST), so it all works without script. Each POST is refused (403) unless it carries the session's
 // CSRF token; the session lives in the patron-sessions service, the cookie only names it. Before
 // signing in there is no session: the sign-in form repeats a token its own cookie carries.
@@ -9,9 +9,9 @@ import type { App } from '../../http/types.ts';
 import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
-import type { PatronAccount } from './account.ts';
+import type { Account, PatronAccount } from './account.ts';
 import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, signInMain, type Message } from './pages.ts';
-import { holdRefusal, TEXT } from './texts.ts';
+import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts';
 
 export const SESSION_COOKIE = 'carrel_session';
 /** The sign-in form's token before there is a session (PatronSessionService.visitorMatches). */
@@ -60,6 +60,61 @@ export function safeNext(next: string): string {
   return safe && !/^\/catalog\/sign(?:in|out)\b/.test(next) ? next : ACCOUNT;
 }
 
+/** A hold's or a loan's id as a form or a redirect names it. */
+const ID = /^\d{1,18}$/;
+const CODE = /^\d{1,4}$/;
+
+/**
+ * What the account page says after a form of it: the redirect's query names what was done (and the
+ * hold or loan), or the rules' specific code refusing it. Only the patron's own holds and loans are
+ * looked up, so a made-up address shows nothing of anyone else's.
+ */
+export function accountMessage(query: Form | undefined, mine: Account): Message | undefined {
+  const loan = (id: string) => mine.loans.find((l) => l.id === id);
+  const titleOf = (l: { title: string }) => l.title || TEXT.untitled;
+  const refused = field(query, 'refused');
+  if (CODE.test(refused)) {
+    const code = Number(refused);
+    if (ID.test(field(query, 'hold'))) return { kind: 'alert', text: holdChangeRefusal(code) };
+    const l = loan(field(query, 'loan'));
+    if (l) return { kind: 'alert', text: TEXT.notRenewed(titleOf(l), renewalRefusal(code)) };
+    return undefined;
+  }
+  switch (field(query, 'done')) {
+    case 'placed':
+      return { kind: 'status', text: TEXT.holdPlaced };
+    case 'cancelled':
+      return { kind: 'status', text: TEXT.holdCancelled };
+    case 'frozen':
+      return { kind: 'status', text: TEXT.holdFrozenDone };
+    case 'unfrozen':
+      return { kind: 'status', text: TEXT.holdUnfrozenDone };
+    case 'moved': {
+      const h = mine.holds.find((x) => x.id === field(query, 'hold'));
+      return h ? { kind: 'status', text: TEXT.pickupChanged(h.pickupName) } : undefined;
+    }
+    case 'renewed': {
+      const l = loan(field(query, 'loan'));
+      return l ? { kind: 'status', text: TEXT.renewed(titleOf(l), l.due) } : undefined;
+    }
+    case 'renewedall': {
+      const renewed = field(query, 'renewed')
+        .split(',')
+        .filter((id) => loan(id));
+      const refused = field(query, 'notrenewed')
+        .split(',')
+        .flatMap((pair) => {
+          const [id = '', code = ''] = pair.split('.');
+          const l = loan(id);
+          return l && CODE.test(code) ? [TEXT.notRenewed(titleOf(l), renewalRefusal(Number(code)))] : [];
+        });
+      return { kind: 'status', text: [TEXT.renewedAll(renewed.length, renewed.length + refused.length), ...refused].join(' ') };
+    }
+    default:
+      return undefined;
+  }
+}
+
 export function patronDoor(deps: PatronDoorDeps) {
   const { sessions, account, send } = deps;
 
@@ -94,6 +149,36 @@ export function patronDoor(deps: PatronDoorDeps) {
     else if (sessions.csrfMatches(session, field(request.body as Form, CSRF_FIELD))) return session;
     else await forbidden(reply);
     return undefined;
+  }
+
+  /**
+   * A POST of the account page acting on one of the patron's own holds or loans (the id in the
+   * form's `kind` field): 303 back to the account page with what `act` says was done, or with the
+   * rules' refusal; an id that is not one of the patron's is answered as no such hold or loan.
+   */
+  async function onOwn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: 'hold' | 'loan',
+    act: (patronId: string, id: string) => Promise<string>,
+  ): Promise<FastifyReply> {
+    const session = await postedSession(request, reply, ACCOUNT);
+    if (!session) return reply;
+    const id = field(request.body as Form, kind);
+    let done: string;
+    try {
+      if (!ID.test(id)) throw new DomainError('notFound');
+      done = await act(session.patronId, id);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.kind === 'refused' || error.kind === 'conflict')
+        return see(reply, `${ACCOUNT}?refused=${error.specificCode}&${kind}=${id}`);
+      if (error.kind !== 'notFound') throw error;
+      const [mine, locations] = await Promise.all([account.account(session.patronId), account.pickupLocations(session.patronId)]);
+      const text = kind === 'hold' ? TEXT.holdNotFound : TEXT.loanNotFound;
+      return send(reply, 404, TEXT.accountTitle, accountMain(mine, session.csrfToken, { kind: 'alert', text }, locations));
+    }
+    return see(reply, `${ACCOUNT}?${done}`);
   }
 
   return {
@@ -168,29 +253,47 @@ export function patronDoor(deps: PatronDoorDeps) {
       app.get('/account', route, async (request, reply) => {
         const session = await readSession(request);
         if (!session) return toSignIn(reply, ACCOUNT);
-        const done = field(request.query as Form, 'done');
-        const message: Message | undefined =
-          done === 'placed'
-            ? { kind: 'status', text: TEXT.holdPlaced }
-            : done === 'cancelled'
-              ? { kind: 'status', text: TEXT.holdCancelled }
-              : undefined;
-        return send(reply, 200, TEXT.accountTitle, accountMain(await account.account(session.patronId), session.csrfToken, message));
+        const [mine, locations] = await Promise.all([account.account(session.patronId), account.pickupLocations(session.patronId)]);
+        const main = accountMain(mine, session.csrfToken, accountMessage(request.query as Form, mine), locations);
+        return send(reply, 200, TEXT.accountTitle, main);
       });
 
-      app.post('/account/holds/cancel', route, async (request, reply) => {
+      app.post('/account/holds/cancel', route, (request, reply) =>
+        onOwn(request, reply, 'hold', async (patronId, id) => {
+          await account.cancelHold(patronId, id);
+          return 'done=cancelled';
+        }),
+      );
+
+      app.post('/account/holds/freeze', route, (request, reply) =>
+        onOwn(request, reply, 'hold', async (patronId, id) => {
+          const freeze = field(request.body as Form, 'freeze') === 'yes';
+          await account.freezeHold(patronId, id, freeze);
+          return `done=${freeze ? 'frozen' : 'unfrozen'}`;
+        }),
+      );
+
+      app.post('/account/holds/pickup', route, (request, reply) =>
+        onOwn(request, reply, 'hold', async (patronId, id) => {
+          await account.movePickup(patronId, id, field(request.body as Form, 'pickup').slice(0, 64));
+          return `done=moved&hold=${id}`;
+        }),
+      );
+
+      app.post('/account/loans/renew', route, (request, reply) =>
+        onOwn(request, reply, 'loan', async (patronId, id) => {
+          await account.renew(patronId, id);
+          return `done=renewed&loan=${id}`;
+        }),
+      );
+
+      app.post('/account/loans/renew-all', route, async (request, reply) => {
         const session = await postedSession(request, reply, ACCOUNT);
         if (!session) return reply;
-        const holdId = field(request.body as Form, 'hold');
-        try {
-          if (!/^\d{1,18}$/.test(holdId)) throw new DomainError('notFound');
-          await account.cancelHold(session.patronId, holdId);
-        } catch (error) {
-          if (!(error instanceof DomainError) || error.kind !== 'notFound') throw error;
-          const main = accountMain(await account.account(session.patronId), session.csrfToken, { kind: 'alert', text: TEXT.holdNotFound });
-          return send(reply, 404, TEXT.accountTitle, main);
-        }
-        return see(reply, `${ACCOUNT}?done=cancelled`);
+        const renewals = await account.renewAll(session.patronId);
+        const renewed = renewals.flatMap((r) => ('due' in r ? [r.loanId] : []));
+        const refused = renewals.flatMap((r) => ('refused' in r ? [`${r.loanId}.${r.refused}`] : []));
+        return see(reply, `${ACCOUNT}?done=renewedall&renewed=${renewed.join(',')}&notrenewed=${refused.join(',')}`);
       });
     },
   };

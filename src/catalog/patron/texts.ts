@@ -1,5 +1,6 @@
 // Every text of the patron's pages, in one place so that a library can translate them: plain
 // strings, and functions for those that take a value.
+import { LOAN_SPECIFIC_CODES } from '../../circulation/refusals.ts';
 import { HOLD_SPECIFIC_CODES } from '../../holds/refusals.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -55,7 +56,53 @@ export const TEXT = {
     'The form could not be accepted: it was old, or it did not come from this catalogue. Please go back, reload the page and try again.',
   holdNotFound: 'That hold could not be found in your account.',
   holdRefusedTitle: 'The hold could not be placed',
+  freezeHold: 'Freeze',
+  freezeHoldFor: (title: string) => `Freeze hold on ${title}`,
+  unfreezeHold: 'Unfreeze',
+  unfreezeHoldFor: (title: string) => `Unfreeze hold on ${title}`,
+  holdFrozenDone: 'Your hold is frozen: your place in the queue is kept until you unfreeze it.',
+  holdUnfrozenDone: 'Your hold is active again.',
+  changePickupLabel: (title: string) => `Pickup library for ${title}`,
+  changePickup: 'Change pickup',
+  changePickupFor: (title: string) => `Change pickup library for ${title}`,
+  pickupChanged: (place: string) => `Your hold will wait for you at ${place}.`,
+  renewLoan: 'Renew',
+  renewLoanFor: (title: string) => `Renew ${title}`,
+  renewAll: 'Renew all',
+  renewed: (title: string, due: string) => `${title} is renewed: now due ${longDate(due)}.`,
+  notRenewed: (title: string, reason: string) => `${title} was not renewed. ${reason}`,
+  renewedAll: (renewed: number, of: number) =>
+    renewed === of ? `All your loans are renewed.` : `${renewed} of ${of} ${of === 1 ? 'loan is' : 'loans are'} renewed.`,
+  loanNotFound: 'That loan could not be found in your account.',
 } as const;
+
+/** A refusal to freeze, unfreeze or move a hold in plain words, by the hold rules' specific code. */
+export function holdChangeRefusal(specificCode: number): string {
+  switch (specificCode) {
+    case codes.holdReady:
+      return 'A copy is already set aside for this hold (on its way or on the hold shelf), so it cannot be frozen or moved to another library.';
+    case codes.notPickupLocation:
+      return 'That library does not take holds for pickup. Please choose another.';
+    default:
+      return 'The hold could not be changed. Please ask at the library.';
+  }
+}
+
+/** A refusal of a renewal in plain words, by the renewal rules' specific code. */
+export function renewalRefusal(specificCode: number): string {
+  switch (specificCode) {
+    case LOAN_SPECIFIC_CODES.renewalLimit:
+      return 'It has been renewed as many times as the library allows. Please return it by its due date.';
+    case LOAN_SPECIFIC_CODES.wantedByHold:
+      return 'Another reader has a hold on it, so it cannot be renewed. Please return it by its due date.';
+    case codes.patronBlocked:
+      return 'Your card is blocked, so loans cannot be renewed. Please ask at the library.';
+    case codes.patronExpired:
+      return 'Your library card has expired. Please renew it at the library to renew loans.';
+    default:
+      return 'It could not be renewed. Please ask at the library.';
+  }
+}
 
 /** A refusal of a hold placement in plain words, by the hold rules' specific code. */
 export function holdRefusal(specificCode: number): string {

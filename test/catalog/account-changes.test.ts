@@ -1,0 +1,226 @@
+// A patron changes holds and loans from the account page, in real headless Chromium, through forms
+// that work without script: freezes and unfreezes a hold and moves its pickup library (the REST
+// API's GET /patrons/{id}/holds agreeing), is told in plain words when the hold rules refuse (its
+// copy already on the hold shelf); renews one loan (the API's dueDate agreeing with the page), is
+// told why a renewal is refused (another reader's hold, the rule's limit), and renews all. Another
+// patron cannot freeze, move or renew these by changing the id in a form. axe-core finds no serious
+// or critical problem on the account page with these forms.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { FixedClock } from '../../src/shared/calendar.ts';
+import { caller, type Caller } from '../helpers/api.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { launchBrowser, needsChromium } from '../helpers/browser.ts';
+import { addBib, addItem } from '../helpers/circulation.ts';
+import { ENGINE } from '../helpers/db.ts';
+import { bearer } from '../helpers/tokens.ts';
+import { loadCatalogue } from './fixture.ts';
+import { axe, longDay, newContext, signIn } from './patron-browser.ts';
+
+interface ApiHold {
+  id: string;
+  frozen: boolean;
+  pickupLocation: { code: string; name: string };
+}
+
+describe(`changing holds and renewing loans from the catalogue, in Chromium on ${ENGINE}`, { skip: needsChromium }, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  let api: Caller;
+  const clock = new FixedClock('2026-11-30');
+  const patron = { ada: '', bea: '', cal: '' };
+  const copy: Record<string, string> = {};
+  const bib: Record<string, string> = {};
+  before(async () => {
+    t = await createTestApp({}, { clock });
+    await loadCatalogue(t.testDb.db, 0);
+    const make = (name: string, barcode: string, pin: string) =>
+      t.services.patrons.create({ names: [name], barcodes: [barcode], pin, homeLibraryCode: 'mn' });
+    patron.ada = await make('Lovelace, Ada', 'P-ADA', 'Ada-pin-5511');
+    patron.bea = await make('Potter, Beatrix', 'P-BEA', 'Bea-pin-7722');
+    patron.cal = await make('Calvino, Italo', 'P-CAL', 'Cal-pin-9933');
+    // One copy each, at Main: every hold below waits for it, every loan is of it.
+    for (const [key, title] of Object.entries({
+      middlemarch: 'Middlemarch',
+      bleak: 'Bleak House',
+      dracula: 'Dracula',
+      emma: 'Emma',
+      persuasion: 'Persuasion',
+      north: 'North and South',
+      wives: 'Wives and Daughters',
+    })) {
+      bib[key] = await addBib(t.testDb.db, title);
+      copy[key] = await addItem(t.testDb.db, bib[key], 'mn');
+    }
+    api = caller(t, await bearer(t, ['all']));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const hold = (patronId: string, key: string) =>
+    t.services.holds.place(patronId, { recordType: 'b', recordNumber: bib[key]!, pickupLocation: 'mn' });
+  const lend = async (patronId: string, key: string) => (await t.services.circulation.checkout(patronId, { itemId: copy[key]! })).id;
+  const apiHold = async (patronId: string, holdId: string): Promise<ApiHold> => {
+    const res = await api.get(`/v6/patrons/${patronId}/holds`);
+    assert.equal(res.statusCode, 200, res.body);
+    const found = (res.json().entries as ApiHold[]).find((h) => h.id.endsWith(`/${holdId}`));
+    assert.ok(found, `hold ${holdId} of ${patronId}`);
+    return found;
+  };
+  const apiLoan = async (loanId: string): Promise<{ dueDate: string; numberOfRenewals: number }> => {
+    const res = await api.get(`/v6/patrons/checkouts/${loanId}?fields=dueDate,numberOfRenewals`);
+    assert.equal(res.statusCode, 200, res.body);
+    const { dueDate, numberOfRenewals } = res.json();
+    return { dueDate: (dueDate as string).slice(0, 10), numberOfRenewals };
+  };
+  const status = async (page: Page) => (await page.getByRole('status').textContent())?.trim();
+  const alert = async (page: Page) => (await page.getByRole('alert').textContent())?.trim();
+
+  it('freezes and unfreezes a hold and moves its pickup library, as the API then answers; refuses to freeze one on the shelf', async () => {
+    const holdId = await hold(patron.ada, 'middlemarch');
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-ADA', 'Ada-pin-5511');
+    await axe(page);
+
+    await page.getByRole('button', { name: 'Freeze hold on Middlemarch' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=frozen`);
+    assert.equal(await status(page), 'Your hold is frozen: your place in the queue is kept until you unfreeze it.');
+    assert.equal(await page.locator('li.hold .hold-status').textContent(), 'Frozen: your place in the queue is kept');
+    assert.equal((await apiHold(patron.ada, holdId)).frozen, true);
+    await axe(page);
+
+    await page.getByRole('button', { name: 'Unfreeze hold on Middlemarch' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=unfrozen`);
+    assert.equal(await status(page), 'Your hold is active again.');
+    assert.equal(await page.locator('li.hold .hold-status').textContent(), 'Position 1 in the queue of 1');
+    assert.equal((await apiHold(patron.ada, holdId)).frozen, false);
+
+    const select = page.getByLabel('Pickup library for Middlemarch', { exact: true });
+    assert.equal(await select.inputValue(), 'mn', 'the hold’s pickup library is chosen');
+    await select.selectOption('ea');
+    await page.getByRole('button', { name: 'Change pickup library for Middlemarch' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=moved&hold=${holdId}`);
+    const moved = await apiHold(patron.ada, holdId);
+    assert.equal(moved.pickupLocation.code, 'ea');
+    assert.equal(await status(page), `Your hold will wait for you at ${moved.pickupLocation.name}.`);
+    assert.equal(await page.locator('li.hold .detail').textContent(), `Pickup at ${moved.pickupLocation.name}`);
+    assert.equal(await page.getByLabel('Pickup library for Middlemarch', { exact: true }).inputValue(), 'ea');
+
+    // The page was read; then the desk checks the copy in at the new pickup library: it waits on
+    // the shelf, and the rules no longer let the hold be frozen.
+    await page.goto(`${base}/catalog/account`);
+    const checkin = await api.send('POST', `/v6/items/${copy.middlemarch}/checkin`, { location: 'ea' });
+    assert.equal(checkin.statusCode, 200, checkin.body);
+    await page.getByRole('button', { name: 'Freeze hold on Middlemarch' }).click();
+    await page.waitForURL(`${base}/catalog/account?refused=8&hold=${holdId}`);
+    assert.equal(
+      await alert(page),
+      'A copy is already set aside for this hold (on its way or on the hold shelf), so it cannot be frozen or moved to another library.',
+    );
+    assert.equal((await apiHold(patron.ada, holdId)).frozen, false);
+    assert.match((await page.locator('li.hold .hold-status').textContent())!, /^Ready for pickup until /);
+    assert.equal(await page.getByRole('button', { name: 'Freeze hold on Middlemarch' }).count(), 0, 'a hold on the shelf offers no freeze');
+    await axe(page);
+    await context.close();
+  });
+
+  it("keeps a second patron from freezing, moving or renewing the first's hold or loan by changing the id in the form", async () => {
+    const adaHold = await hold(patron.ada, 'bleak');
+    const adaLoan = await lend(patron.ada, 'persuasion');
+    const loanBefore = await apiLoan(adaLoan);
+    await hold(patron.bea, 'dracula');
+    await lend(patron.bea, 'emma');
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-BEA', 'Bea-pin-7722');
+    assert.ok(!(await page.content()).includes('Bleak House'), "Ada's hold is not on Bea's page");
+
+    const forge = async (action: string, name: string, id: string) => {
+      await page.goto(`${base}/catalog/account`);
+      await page
+        .locator(`form[action="/catalog/account/${action}"] input[name=${name}]`)
+        .evaluate((input, v) => ((input as HTMLInputElement).value = v), id);
+      await page.locator(`form[action="/catalog/account/${action}"] button`).click();
+      await page.waitForURL(`${base}/catalog/account/${action}`);
+    };
+    await forge('holds/freeze', 'hold', adaHold);
+    assert.equal(await alert(page), 'That hold could not be found in your account.');
+    await forge('holds/pickup', 'hold', adaHold);
+    assert.equal(await alert(page), 'That hold could not be found in your account.');
+    const adas = await apiHold(patron.ada, adaHold);
+    assert.deepEqual([adas.frozen, adas.pickupLocation.code], [false, 'mn'], "Ada's hold is as she left it");
+    assert.equal(await page.locator('li.hold').count(), 1, "Bea's page still shows only her own hold");
+
+    await forge('loans/renew', 'loan', adaLoan);
+    assert.equal(await alert(page), 'That loan could not be found in your account.');
+    assert.deepEqual(await apiLoan(adaLoan), loanBefore, "Ada's loan is not renewed");
+    await context.close();
+  });
+
+  it('renews one loan (the API’s due date agreeing), says why a renewal is refused, and renews all', async () => {
+    const north = await lend(patron.cal, 'north');
+    const wives = await lend(patron.cal, 'wives');
+    const firstDue = (await apiLoan(north)).dueDate;
+    // Days later, a renewal moves the due date on.
+    clock.set('2026-12-10');
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-CAL', 'Cal-pin-9933');
+    await axe(page);
+    const northRow = page.locator(`li.loan[data-loan-id="${north}"]`);
+    assert.equal(await northRow.locator('time').getAttribute('datetime'), firstDue);
+
+    await page.getByRole('button', { name: 'Renew North and South' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=renewed&loan=${north}`);
+    const renewed = await apiLoan(north);
+    assert.notEqual(renewed.dueDate, firstDue);
+    assert.equal(renewed.numberOfRenewals, 1);
+    assert.equal(await status(page), `North and South is renewed: now due ${longDay(renewed.dueDate)}.`);
+    assert.equal(await northRow.locator('time').getAttribute('datetime'), renewed.dueDate);
+
+    // Another reader waits for the other book.
+    await hold(patron.bea, 'wives');
+    await page.getByRole('button', { name: 'Renew Wives and Daughters' }).click();
+    await page.waitForURL(`${base}/catalog/account?refused=12&loan=${wives}`);
+    assert.equal(
+      await alert(page),
+      'Wives and Daughters was not renewed. Another reader has a hold on it, so it cannot be renewed. Please return it by its due date.',
+    );
+    assert.equal((await apiLoan(wives)).numberOfRenewals, 0);
+
+    // The library allows one renewal: North and South has had it.
+    await t.testDb.db.query('update circulation_rules set renewals = 1');
+    try {
+      await page.getByRole('button', { name: 'Renew North and South' }).click();
+      await page.waitForURL(`${base}/catalog/account?refused=11&loan=${north}`);
+      assert.equal(
+        await alert(page),
+        'North and South was not renewed. It has been renewed as many times as the library allows. Please return it by its due date.',
+      );
+      assert.deepEqual(await apiLoan(north), renewed);
+    } finally {
+      await t.testDb.db.query('update circulation_rules set renewals = 3');
+    }
+
+    clock.set('2026-12-20');
+    await page.getByRole('button', { name: 'Renew all' }).click();
+    await page.waitForURL(/\/catalog\/account\?done=renewedall&/);
+    const again = await apiLoan(north);
+    assert.equal(again.numberOfRenewals, 2);
+    assert.notEqual(again.dueDate, renewed.dueDate);
+    assert.equal(
+      await status(page),
+      '1 of 2 loans are renewed. Wives and Daughters was not renewed. Another reader has a hold on it, so it cannot be renewed. Please return it by its due date.',
+    );
+    assert.equal(await northRow.locator('time').getAttribute('datetime'), again.dueDate);
+    assert.equal((await apiLoan(wives)).numberOfRenewals, 0);
+    await axe(page);
+    await context.close();
+  });
+});
