@@ -49,6 +49,14 @@ describe('the account page’s message after a form', () => {
       kind: 'alert',
       text: 'Emma was not renewed. It has been renewed as many times as the library allows. Please return it by its due date.',
     });
+    assert.equal(
+      accountMessage({ refused: '2', loan: '21' }, mine)?.text,
+      'Emma was not renewed. Your card is blocked, so loans cannot be renewed. Please ask at the library.',
+    );
+    assert.equal(
+      accountMessage({ refused: '1', loan: '21' }, mine)?.text,
+      'Emma was not renewed. Your library card has expired. Please renew it at the library to renew loans.',
+    );
     assert.equal(accountMessage({ refused: '8', hold: '11' }, mine)?.kind, 'alert');
     assert.deepEqual(accountMessage({ refused: '999', loan: '22' }, mine), {
       kind: 'alert',
