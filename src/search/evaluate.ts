@@ -5,7 +5,7 @@
 import type { Doc, DocReader } from './doc-repository.ts';
 import { like, likePattern, type LikePattern } from './like.ts';
 import { listMatches } from './list-matches.ts';
-import type { PostingList } from './posting-list.ts';
+import { EMPTY_LIST, type PostingList } from './posting-list.ts';
 import type { FacetCount, FacetName } from './ranking-repository.ts';
 import type { SearchSql } from './types.ts';
 
@@ -31,15 +31,15 @@ const decadeOf = (year: number) => Math.trunc(year / 10) * 10;
 /** The query's matches with their scores: the lists' matches, then (when it has any) the doc's conditions and the title's boost. */
 async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader, allDocs: boolean): Promise<Match[]> {
   const { bibs, weights } = listMatches(q, lists);
-  const needsDocs =
-    allDocs || q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.title !== null || q.sort !== 'relevance';
+  const checksDocs = allDocs || q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.sort !== 'relevance';
   // (Every bib with postings has a doc: the indexer writes both in one transaction.)
-  if (!needsDocs || bibs.length === 0) return bibs.map((bib, i) => ({ bib, score: weights[i]!, place: 0 }));
+  if ((!checksDocs && q.title === null) || bibs.length === 0) return bibs.map((bib, i) => ({ bib, score: weights[i]!, place: 0 }));
+  const boost = q.title === null ? undefined : titleBoost(q.title);
+  if (!checksDocs) return boosted(bibs, weights, lists, q.titleLists, boost!, docs);
   const weightOf = new Map(bibs.map((bib, i) => [bib, weights[i]!]));
   const read = await docs(bibs, { words: q.phrases.length + q.excludedPhrases.length > 0, titleOrder: q.sort === 'title' });
   const phrases = q.phrases.map((phrase) => likePattern(`%${phrase}%`));
   const unwanted = q.excludedPhrases.map((phrase) => likePattern(`%${phrase}%`));
-  const boost = q.title === null ? undefined : titleBoost(q.title);
   const matches: Match[] = [];
   read.forEach((doc, place) => {
     if (!passes(doc, q, phrases, unwanted)) return;
@@ -47,6 +47,34 @@ async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, 
     matches.push({ bib: doc.bib, score: boost ? weight + boost(doc.title) : weight, doc, place });
   });
   return matches;
+}
+
+/**
+ * The matches ranked by relevance with nothing else to check: only those in every title list can
+ * have the title's boost, so only their docs are read.
+ */
+async function boosted(
+  bibs: number[],
+  weights: number[],
+  lists: ReadonlyMap<number, PostingList>,
+  titleLists: number[],
+  boost: (docTitle: string) => number,
+  docs: DocReader,
+): Promise<Match[]> {
+  const cursors = titleLists.map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
+  const candidates = bibs.filter((bib) =>
+    cursors.every((c) => {
+      c.seek(bib);
+      return c.bib === bib;
+    }),
+  );
+  const titleOf = new Map(
+    (candidates.length ? await docs(candidates, { words: false, titleOrder: false }) : []).map((d) => [d.bib, d.title]),
+  );
+  return bibs.map((bib, i) => {
+    const title = titleOf.get(bib);
+    return { bib, score: title === undefined ? weights[i]! : weights[i]! + boost(title), place: 0 };
+  });
 }
 
 /** The doc's conditions of the statement's where-clause: its phrases, none of the excluded ones, the filters. */

@@ -3,14 +3,12 @@
 // (MatchSql, ranking-repository.ts): every required clause has one of its terms, no excluded list
 // holds the bib, and no excluded stem outweighs its other forms. The doc's conditions (phrases,
 // filters) are the evaluator's (evaluate.ts).
-import { ArrayPostingList, END, type PostingCursor, type PostingList } from './posting-list.ts';
+import { EMPTY_LIST, END, type PostingCursor, type PostingList } from './posting-list.ts';
 import { termArrays } from './ranking-sql.ts';
 import type { SearchSql } from './types.ts';
 
 /** Required clauses beyond this many only rank, as in MatchSql (a bit each of a bigint). */
 export const MAX_REQUIRED = 62;
-
-const EMPTY: PostingList = new ArrayPostingList(new Int32Array(0), new Float32Array(0));
 
 /** The matches in bib order, each bib's summed weight at the same index. */
 export interface ListMatches {
@@ -48,7 +46,7 @@ class Clause {
  * required clause holds is checked against the exclusions and scored.
  */
 export function listMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList>): ListMatches {
-  const list = (id: number) => lists.get(id) ?? EMPTY;
+  const list = (id: number) => lists.get(id) ?? EMPTY_LIST;
   const required = Math.min(q.required.length, MAX_REQUIRED);
   const k = termArrays([...q.required, ...q.optional]);
   // One cursor per term of every clause, in the statement's order: they score every match.
@@ -66,7 +64,7 @@ export function listMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList
   const excluded = q.excluded.map((id) => list(id).cursor());
   const stems = q.excludedStems.map((e) => ({
     stem: list(e.stem).cursor(),
-    others: e.others === null ? EMPTY.cursor() : list(e.others).cursor(),
+    others: e.others === null ? EMPTY_LIST.cursor() : list(e.others).cursor(),
   }));
 
   const out: ListMatches = { bibs: [], weights: [] };

@@ -82,6 +82,8 @@ export interface WordSearch {
   leading?: string;
   /** The words as a folded title (" a b "), when the ranking compares the title with them. */
   title: string | null;
+  /** With a title: its words' stem keys in the title field, the lists any bib whose title is boosted is in. */
+  titleKeys: string[];
   /** The words every match has, and its required phrases: as words (those searching every field) and folded (" a b "). */
   requiredWords: string[];
   requiredPhrases: string[][];
@@ -136,6 +138,10 @@ export function readSearch(request: SearchOptions): Search | undefined {
     wordKeys(field, w).map(([k]) => k),
   );
   if (leading) keys.push(leading);
+  // A boosted title holds each of the title's words whole (the boost compares " a b " with the
+  // main title's words), and the indexer puts each of those in the title field's stem list.
+  const titleKeys = comparesTitle ? [...new Set(titleWords.map((word) => KEY.stem(FIELD_KEYS.title, stem(word))))] : [];
+  keys.push(...titleKeys);
   // The pairs of the required phrases, searching every field (KEY.pair, document.ts pairKeys).
   const requiredPhrases =
     field === ANY_FIELD
@@ -161,6 +167,7 @@ export function readSearch(request: SearchOptions): Search | undefined {
     titleWords,
     leading,
     title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
+    titleKeys,
     requiredWords,
     requiredPhrases,
     phrases,
@@ -265,6 +272,7 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
         phrases: [],
         excludedPhrases: [],
         title: null,
+        titleLists: [],
         ...page(request),
       },
     };
@@ -313,7 +321,20 @@ export function planSearch(search: Search, request: SearchOptions, stats: TermSt
     required[0]!.termIds.push(leadingTerm.id);
     required[0]!.boosts.push(1);
   }
-  const sql: SearchSql = { required, optional, excluded, excludedStems, phrases, excludedPhrases, title: search.title, ...page(request) };
+  // A title word in no bib's title: no title is boosted, as if the search compared none.
+  const titleLists = search.titleKeys.map((key) => ids.get(key)?.id);
+  const title = titleLists.every((id) => id !== undefined) ? search.title : null;
+  const sql: SearchSql = {
+    required,
+    optional,
+    excluded,
+    excludedStems,
+    phrases,
+    excludedPhrases,
+    title,
+    titleLists: title === null ? [] : (titleLists as number[]),
+    ...page(request),
+  };
   const simple =
     ranksByPool(request) &&
     excluded.length === 0 &&

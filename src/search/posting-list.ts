@@ -93,3 +93,6 @@ class ArrayCursor implements PostingCursor {
     return this.i < this.list.bibs.length ? this.list.bibs[this.list.bibs.length - 1]! : END;
   }
 }
+
+/** A key with no postings (one the index does not hold). */
+export const EMPTY_LIST: PostingList = new ArrayPostingList(new Int32Array(0), new Float32Array(0));

@@ -50,6 +50,11 @@ export interface SearchSql {
   excludedPhrases: string[];
   /** The query's words as a folded title (" a b "), for exact and leading title matches; null: none. */
   title: string | null;
+  /**
+   * With a title: the title field's stem lists of its words. Only a bib in every one can have its
+   * title boosted, so a title need be compared for those bibs alone.
+   */
+  titleLists: number[];
   filters: SearchFilters;
   sort: 'relevance' | 'title' | 'year';
   limit: number;

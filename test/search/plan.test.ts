@@ -84,7 +84,11 @@ describe('search planner', () => {
     const histories = read(ask('histories'));
     assert.deepEqual(histories.keys, ['*~history', '*:histories', '*!histories']);
     assert.deepEqual(read(ask('war', { index: 'subject' })).keys, ['s~war', 's^war']);
-    assert.deepEqual(read(ask('war peace')).keys, ['*~war', '*^war', '*~peace', '*^peace'], 'no title key for two words');
+    assert.deepEqual(
+      read(ask('war peace')).keys,
+      ['*~war', '*^war', '*~peace', '*^peace', 't~war', 't~peace'],
+      'no leading title key for two words; their title stem keys, to find the titles a boost can reach',
+    );
   });
 
   describe('one word or number in one statement (keyed)', () => {
@@ -165,6 +169,7 @@ describe('search planner', () => {
         phrases: [],
         excludedPhrases: [],
         title: null,
+        titleLists: [],
         filters: {},
         sort: 'relevance',
         limit: 5,
@@ -192,7 +197,17 @@ describe('search planner', () => {
     });
 
     it('draws the pool of several words from the rarest word, twice as large, and checks the others by bitmap or probe', () => {
-      const keys = { ...WAR, '*~peace': [4, 90], '*^peace': [5, 1], '*~army': [6, 3000, true], '*~navy': [7, 1000] } as const;
+      const keys = {
+        ...WAR,
+        '*~peace': [4, 90],
+        '*^peace': [5, 1],
+        '*~army': [6, 3000, true],
+        '*~navy': [7, 1000],
+        't~war': [8, 40],
+        't~peace': [9, 20],
+        't~army': [10, 30],
+        't~navy': [11, 10],
+      } as const;
       const p = poolPlan(ask('war peace army navy'), keys);
       assert.equal(p.rarest.id, 4);
       assert.deepEqual(p.termIds, [4], 'the rarest word\'s stem list (its "^" list only ranks)');
@@ -200,6 +215,10 @@ describe('search planner', () => {
       assert.deepEqual(p.page.probes, [1, 7], 'shortest first');
       assert.equal(p.list, undefined, 'no one list holds exactly the matches');
       assert.equal(p.sql.title, ' war peace army navy ', 'the title is compared with the words');
+      assert.deepEqual(p.sql.titleLists, [8, 9, 10, 11], "a boosted title is in each word's title list");
+      const untitled = poolPlan(ask('war peace army navy'), Object.fromEntries(Object.entries(keys).filter(([key]) => key !== 't~navy')));
+      assert.equal(untitled.sql.title, null, 'a word in no title: no title is compared');
+      assert.deepEqual(untitled.sql.titleLists, []);
       assert.equal(p.base, 200);
       assert.deepEqual(
         p.total,
