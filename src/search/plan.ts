@@ -390,12 +390,30 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
     rarest,
     next: checked[0],
     termIds,
-    page: { words: sql.required, optional: sql.optional, title: sql.title, phrases, probes, bitmaps, limit: sql.limit, offset: sql.offset },
+    page: {
+      words: sql.required,
+      optional: sql.optional,
+      title: sql.title,
+      // Searching the title, the title lists are the words' own: their bibs are every match.
+      titleLists: field === ANY_FIELD ? titleListsRarestFirst(search, ids) : [],
+      phrases,
+      probes,
+      bitmaps,
+      limit: sql.limit,
+      offset: sql.offset,
+    },
     // (A pool drawn from a phrase's pair list takes one word's size: nearly all its bibs have the phrase.)
     base: requiredWords.length > 1 && source >= 0 ? 2 * limits.poolSize : limits.poolSize,
     // One word: every bib in its stem list matches (its other lists are parts of it).
     ...(lists.length === 1 && { list: rarest.id }),
   };
+}
+
+/** The title's lists (SearchSql.titleLists), the shortest first; none when a word is in no title. */
+function titleListsRarestFirst(search: WordSearch, ids: TermStats['terms']): number[] {
+  const lists = search.titleKeys.map((key) => ids.get(key));
+  if (search.title === null || lists.some((t) => t === undefined)) return [];
+  return (lists as Term[]).sort((a, b) => a.df - b.df).map((t) => t.id);
 }
 
 /** The count kept for a search, if it was counted at the versions its lists have now (-1: a key not in the index). */

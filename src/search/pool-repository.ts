@@ -77,6 +77,25 @@ function poolEntriesSql(pool: PoolLists, p: SqlParams): string {
 }
 
 /**
+ * The bibs in every title list (PoolQuery.titleLists), found from the rarest by a probe of each
+ * other: the only bibs whose titles can be boosted, which join every pool at its first tier.
+ */
+function titledSql(titleLists: number[], p: SqlParams): string {
+  const [rarest, ...others] = titleLists;
+  const probes = others.map(
+    (id, i) => `join search_postings t${i + 1} on t${i + 1}.term_id = ${p.add(id)} and t${i + 1}.bib_id = t0.bib_id`,
+  );
+  return `select t0.bib_id, 0::bigint as place from search_postings t0 ${probes.join(' ')} where t0.term_id = ${p.add(rarest)}`;
+}
+
+/** A pool's bibs (bib_id, place) with the titled bibs (titledSql), each once with its best place. */
+function withTitled(q: PoolQuery, pool: string, p: SqlParams): string {
+  if (q.titleLists.length === 0) return pool;
+  return `select bib_id, min(place) as place
+    from (select bib_id, place from (${pool}) as pooled union all ${titledSql(q.titleLists, p)}) as titled group by bib_id`;
+}
+
+/**
  * The pool's bibs, as CTEs ending with c (bib_id, place), from one of:
  * - the best of the pool's lists, each bib with its best place in them. When they are lists of the
  *   words scored (`known`), their entries are kept (CTE entries): a pool bib's weight in a list it
@@ -97,10 +116,11 @@ function poolBibs(
     // Kept only when every pool bib is checked in no other list (one word): a pool of thousands
     // drawn for words seldom found together costs more to keep than the few matches' probes it saves.
     const checksNone = q.probes.length === 0 && q.bitmaps.length === 0;
-    if (!checksNone || !q.pool.termIds.some((id) => scored.includes(id))) return { ctes: `c as (${poolSql(q.pool, p)})`, known: false };
+    if (!checksNone || !q.pool.termIds.some((id) => scored.includes(id)))
+      return { ctes: `c as (${withTitled(q, poolSql(q.pool, p), p)})`, known: false };
     return {
       ctes: `entries as materialized (${poolEntriesSql(q.pool, p)}),
-      c as (select bib_id, min(place) as place from entries group by bib_id)`,
+      c as (${withTitled(q, 'select bib_id, min(place) as place from entries group by bib_id', p)})`,
       known: true,
     };
   }
@@ -113,7 +133,7 @@ function poolBibs(
       join search_postings b on b.bib_id = a.bib_id and b.term_id = ${p.add(q.whole.joined)} where a.term_id = ${p.add(q.whole.list)})`;
   if (q.pool.tiers.length === 0) return { ctes: `${both}, c as (select bib_id, 0::bigint as place from in_both)`, known: false };
   return {
-    ctes: `${both}, c as (select l.bib_id, l.place from (${poolSql(q.pool, p)}) as l join in_both on in_both.bib_id = l.bib_id)`,
+    ctes: `${both}, c as (select l.bib_id, l.place from (${withTitled(q, poolSql(q.pool, p), p)}) as l join in_both on in_both.bib_id = l.bib_id)`,
     known: false,
   };
 }

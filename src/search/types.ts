@@ -108,6 +108,12 @@ export interface PoolQuery {
    */
   whole?: { list: number; joined: number };
   title: string | null;
+  /**
+   * The title field's stem lists of the title's words, rarest first (SearchSql.titleLists), when the
+   * search is of every field: the bibs in all of them, the only ones whose title can be boosted, join
+   * every pool, so an exact or leading title is never left beyond it. (Empty: none join.)
+   */
+  titleLists: number[];
   /** Folded phrases (" a b ") every result's words must contain. */
   phrases: string[];
   limit: number;
