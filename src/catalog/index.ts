@@ -17,6 +17,7 @@ export const catalog: Domain = {
       services.items,
       services.bibs,
       services.branches,
+      services.readingHistory,
     );
     const patron = { sessions: services.patronSessions, account, httpsBase: config.publicBaseUrl?.startsWith('https://') ?? false };
     await app.register(async (scope) => catalogRoutes(scope, pages, config.libraryName, patron), { prefix: '/catalog' });

@@ -151,6 +151,9 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .patron-form .field { display: grid; gap: .3rem; margin: 0 0 1rem; }
 .patron-form label { font-weight: 600; }
 .patron-form input, .patron-form select { font: inherit; color: var(--ink); background: #fff; border: 2px solid var(--muted); border-radius: 8px; padding: .55rem .7rem; min-height: 2.9rem; }
+.patron-form input[aria-invalid="true"] { border-color: var(--no); }
+.patron-form .hint { color: var(--muted); font-size: .9rem; }
+.patron-form.narrow-form { max-width: 32rem; }
 .primary { background: var(--accent); color: var(--accent-ink); }
 .secondary { background: var(--paper); color: var(--accent); border: 2px solid var(--accent); }
 .message { border-radius: 8px; padding: .75rem 1rem; }

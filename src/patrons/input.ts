@@ -83,8 +83,12 @@ function barcodes(raw: string[]): string[] {
   return values;
 }
 
+/** How long a PIN may be, in characters (UTF-16 code units, as `pin` is read). */
+export const PIN_LENGTH = { min: 4, max: 64 } as const;
+
 export function checkPin(raw: string): string {
-  if (raw.length < 4 || raw.length > 64) throw bad('pin', 'must have 4 to 64 characters');
+  if (raw.length < PIN_LENGTH.min || raw.length > PIN_LENGTH.max)
+    throw bad('pin', `must have ${PIN_LENGTH.min} to ${PIN_LENGTH.max} characters`);
   if (CONTROL.test(raw)) throw bad('pin', 'must not hold control characters');
   return raw;
 }

@@ -9,7 +9,7 @@ import { fail } from '../shared/errors.ts';
 import { refuseIfScryptFull, ScryptBusy } from '../shared/scrypt.ts';
 import type { LibraryService } from '../library/service.ts';
 import type { Settings } from '../library/service.ts';
-import { BLOCK_CODES, parsePatronInput, type PatronInput } from './input.ts';
+import { BLOCK_CODES, checkPin, parsePatronInput, type PatronInput } from './input.ts';
 import { hashPin, verifyPin } from './pin.ts';
 import { invalidBarcodeOrPin, refusePatron, tooManyAttempts } from './refusals.ts';
 import * as repo from './repository.ts';
@@ -232,6 +232,22 @@ export class PatronService {
     }
     await this.attempts.failed(key, target);
     return found.pin_hash ? 'wrongPin' : 'noPin';
+  }
+
+  /**
+   * A patron's own change of PIN: the new PIN must meet the rules a write's `pin` meets (checked
+   * first, so a mistyped new PIN costs no attempt), then the old PIN is tested as pinTest tests it,
+   * counted against the same limits per patron and per `client` as validate (a wrong one is a
+   * failed attempt; over a limit, tooManyAttempts). Answers false for a wrong old PIN, nothing
+   * changed; true once the new PIN is the patron's.
+   */
+  async changePin(id: string, oldPin: string, newPin: string, client: string): Promise<boolean> {
+    checkPin(newPin);
+    const tested = await this.pinTest({ id }, oldPin, client);
+    if (tested === 'notFound') throw fail.notFound(`no patron ${id}`);
+    if (tested !== 'ok') return false;
+    await this.update(id, { pin: newPin });
+    return true;
   }
 
   /**

@@ -3,8 +3,14 @@
 // API's GET /patrons/{id}/holds agreeing), is told in plain words when the hold rules refuse (its
 // copy already on the hold shelf); renews one loan (the API's dueDate agreeing with the page), is
 // told why a renewal is refused (another reader's hold, the rule's limit), and renews all. Another
-// patron cannot freeze, move or renew these by changing the id in a form. axe-core finds no serious
-// or critical problem on the account page with these forms.
+// patron cannot freeze, move or renew these by changing the id in a form. The patron changes email
+// and phone (GET /patrons/{id} agreeing; an invalid email refused in plain words, nothing written),
+// the PIN with the old one (POST /patrons/validate then takes the new one only; a mismatch, a PIN
+// the rules refuse and a wrong old PIN are refused, the wrong old PIN counted towards the same
+// lockout as the sign-in's), and switches the reading history, its list newest first as
+// GET /patrons/{id}/checkouts/history has it. These forms without the session's CSRF token are
+// refused, and act on the session's patron whatever the form says. axe-core finds no serious or
+// critical problem on the account page with these forms.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +25,9 @@ import { bearer } from '../helpers/tokens.ts';
 import { loadCatalogue } from './fixture.ts';
 import { axe, longDay, newContext, signIn } from './patron-browser.ts';
 
+/** The wrong PINs a patron may give before the card is paused (CARREL_PIN_BARCODE_FAILURES). */
+const PIN_LIMIT = 2;
+
 interface ApiHold {
   id: string;
   frozen: boolean;
@@ -31,17 +40,29 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
   let base: string;
   let api: Caller;
   const clock = new FixedClock('2026-11-30');
-  const patron = { ada: '', bea: '', cal: '' };
+  const patron = { ada: '', bea: '', cal: '', dee: '', eve: '', fay: '' };
   const copy: Record<string, string> = {};
   const bib: Record<string, string> = {};
   before(async () => {
-    t = await createTestApp({}, { clock });
+    t = await createTestApp({ CARREL_PIN_BARCODE_FAILURES: String(PIN_LIMIT) }, { clock });
     await loadCatalogue(t.testDb.db, 0);
     const make = (name: string, barcode: string, pin: string) =>
       t.services.patrons.create({ names: [name], barcodes: [barcode], pin, homeLibraryCode: 'mn' });
     patron.ada = await make('Lovelace, Ada', 'P-ADA', 'Ada-pin-5511');
     patron.bea = await make('Potter, Beatrix', 'P-BEA', 'Bea-pin-7722');
     patron.cal = await make('Calvino, Italo', 'P-CAL', 'Cal-pin-9933');
+    patron.dee = await t.services.patrons.create({
+      names: ['Dee, John'],
+      barcodes: ['P-DEE'],
+      pin: 'Dee-pin-3141',
+      emails: ['dee@old.example', 'dee@work.example'],
+      phones: [
+        { number: '555 0100', type: 't' },
+        { number: '555 0199', type: 'p' },
+      ],
+    });
+    patron.eve = await make('Eve, Mary', 'P-EVE', 'Eve-pin-2718');
+    patron.fay = await make('Fay, Morgan', 'P-FAY', 'Fay-pin-1618');
     // One copy each, at Main: every hold below waits for it, every loan is of it.
     for (const [key, title] of Object.entries({
       middlemarch: 'Middlemarch',
@@ -51,6 +72,8 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
       persuasion: 'Persuasion',
       north: 'North and South',
       wives: 'Wives and Daughters',
+      cranford: 'Cranford',
+      sylvia: 'Sylvia’s Lovers',
     })) {
       bib[key] = await addBib(t.testDb.db, title);
       copy[key] = await addItem(t.testDb.db, bib[key], 'mn');
@@ -221,6 +244,172 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal(await northRow.locator('time').getAttribute('datetime'), again.dueDate);
     assert.equal((await apiLoan(wives)).numberOfRenewals, 0);
     await axe(page);
+    await context.close();
+  });
+  const apiPatron = async (patronId: string): Promise<{ emails: string[]; phones: { number: string; type: string }[] }> => {
+    const res = await api.get(`/v6/patrons/${patronId}?fields=emails,phones`);
+    assert.equal(res.statusCode, 200, res.body);
+    const { emails, phones } = res.json();
+    return { emails, phones };
+  };
+  const validate = async (barcode: string, pin: string) => (await api.send('POST', '/v6/patrons/validate', { barcode, pin })).statusCode;
+  /** Submits a form of the page as it is, the browser's own checks of its fields left out (the server's are tested). */
+  const submit = async (page: Page, action: string, button: string) => {
+    await page.locator(`form[action="/catalog/account/${action}"]`).evaluate((form) => ((form as HTMLFormElement).noValidate = true));
+    await page.getByRole('button', { name: button }).click();
+  };
+
+  it('changes email and phone as GET /patrons/{id} then has them; refuses an invalid email; ignores a patron named in the form', async () => {
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-DEE', 'Dee-pin-3141');
+    assert.equal(await page.getByLabel('Email address').inputValue(), 'dee@old.example');
+    assert.equal(await page.getByLabel('Phone number').inputValue(), '555 0100');
+
+    await page.getByLabel('Email address').fill('dee@new.example');
+    await page.getByLabel('Phone number').fill('555 0123');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=details`);
+    assert.equal(await status(page), 'Your details are saved.');
+    const saved = {
+      emails: ['dee@new.example', 'dee@work.example'],
+      phones: [
+        { number: '555 0123', type: 't' },
+        { number: '555 0199', type: 'p' },
+      ],
+    };
+    assert.deepEqual(await apiPatron(patron.dee), saved);
+    assert.equal(await page.getByLabel('Email address').inputValue(), 'dee@new.example');
+
+    await page.getByLabel('Email address').fill('not an address');
+    await page.getByLabel('Phone number').fill('555 0777');
+    await submit(page, 'details', 'Save details');
+    await page.waitForURL(`${base}/catalog/account/details`);
+    assert.equal(await alert(page), 'That email address could not be saved: it should look like name@example.org. Nothing was changed.');
+    assert.deepEqual(await apiPatron(patron.dee), saved, 'nothing is written, the phone neither');
+    assert.equal(await page.getByLabel('Email address').inputValue(), 'not an address', 'what was typed is kept to correct');
+    assert.equal(await page.getByLabel('Email address').getAttribute('aria-invalid'), 'true');
+    await axe(page);
+
+    // A form naming another patron changes the session's own patron only.
+    await page.goto(`${base}/catalog/account`);
+    const csrf = await page.locator('form[action="/catalog/account/details"] input[name=csrf]').inputValue();
+    const adaBefore = await apiPatron(patron.ada);
+    const res = await page.request.post(`${base}/catalog/account/details`, {
+      form: { csrf, email: 'dee@third.example', phone: '', patron: patron.ada, id: patron.ada, patronId: patron.ada },
+      maxRedirects: 0,
+    });
+    assert.equal(res.status(), 303);
+    assert.deepEqual(await apiPatron(patron.ada), adaBefore);
+    assert.deepEqual(await apiPatron(patron.dee), {
+      emails: ['dee@third.example', 'dee@work.example'],
+      phones: [{ number: '555 0199', type: 'p' }],
+    });
+    await context.close();
+  });
+
+  it('refuses the details, PIN and reading history forms without the session’s CSRF token, changing nothing', async () => {
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-FAY', 'Fay-pin-1618');
+    const before = await apiPatron(patron.fay);
+    const forms: Record<string, Record<string, string>> = {
+      details: { email: 'fay@forged.example', phone: '555 0666' },
+      pin: { oldPin: 'Fay-pin-1618', newPin: 'Forged-pin-1', newPinAgain: 'Forged-pin-1' },
+      history: { history: 'on' },
+    };
+    for (const [action, form] of Object.entries(forms)) {
+      for (const csrf of [undefined, 'wrong-token']) {
+        const res = await page.request.post(`${base}/catalog/account/${action}`, {
+          form: csrf === undefined ? form : { ...form, csrf },
+          maxRedirects: 0,
+        });
+        assert.equal(res.status(), 403, `${action} with ${csrf ?? 'no token'}`);
+        assert.match(await res.text(), /This form has expired/);
+      }
+    }
+    assert.deepEqual(await apiPatron(patron.fay), before);
+    assert.equal(await validate('P-FAY', 'Fay-pin-1618'), 204, 'the PIN is unchanged');
+    assert.equal(await validate('P-FAY', 'Forged-pin-1'), 400);
+    const history = await api.get(`/v6/patrons/${patron.fay}/checkouts/history/activationStatus`);
+    assert.deepEqual(history.json(), { readingHistoryActivation: false });
+    await context.close();
+  });
+
+  it('changes the PIN with the old one (validate then takes only the new); refuses a mismatch, a short PIN and a wrong old PIN, counted', async () => {
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-EVE', 'Eve-pin-2718');
+    const changePin = async (old: string, next: string, again: string) => {
+      await page.getByLabel('Current PIN').fill(old);
+      await page.getByLabel('New PIN', { exact: true }).fill(next);
+      await page.getByLabel('New PIN again').fill(again);
+      await submit(page, 'pin', 'Change PIN');
+    };
+    const noPinIn = async (pins: string[]) => {
+      const html = await page.content();
+      for (const pin of pins) {
+        assert.ok(!page.url().includes(pin), 'no PIN in the address');
+        assert.ok(!html.includes(pin), 'no PIN sent back');
+      }
+    };
+
+    await changePin('Eve-pin-2718', 'Eve-new-4669', 'Eve-new-4669');
+    await page.waitForURL(`${base}/catalog/account?done=pin`);
+    assert.equal(await status(page), 'Your PIN is changed. Use the new one from now on.');
+    await noPinIn(['Eve-pin-2718', 'Eve-new-4669']);
+    assert.equal(await validate('P-EVE', 'Eve-pin-2718'), 400, 'the old PIN no longer validates');
+    assert.equal(await validate('P-EVE', 'Eve-new-4669'), 204, 'the new one does');
+
+    await changePin('Eve-new-4669', 'Eve-next-1111', 'Eve-next-2222');
+    await page.waitForURL(`${base}/catalog/account/pin`);
+    assert.equal(await alert(page), 'The two new PINs are not the same. Please type the new PIN twice. Your PIN was not changed.');
+    await noPinIn(['Eve-new-4669', 'Eve-next-1111', 'Eve-next-2222']);
+    await axe(page);
+    await changePin('Eve-new-4669', 'abc', 'abc');
+    assert.equal(await alert(page), 'The new PIN must have 4 to 64 characters, and no line breaks or tabs. Your PIN was not changed.');
+    assert.equal(await validate('P-EVE', 'Eve-new-4669'), 204, 'the PIN is unchanged');
+
+    // Neither refusal above was an attempt: each wrong old PIN is one, up to the limit.
+    for (let i = 1; i <= PIN_LIMIT; i++) {
+      await changePin(`Wrong-pin-${i}`, 'Eve-next-3333', 'Eve-next-3333');
+      assert.equal(await alert(page), 'The current PIN is not right. Your PIN was not changed.', `wrong old PIN ${i}`);
+    }
+    assert.equal(await validate('P-EVE', 'Eve-new-4669'), 429, 'the card is paused, as after wrong PINs at sign-in');
+    await changePin('Eve-new-4669', 'Eve-next-3333', 'Eve-next-3333');
+    assert.match((await alert(page))!, /^PIN changes and signing in with this card are paused after too many wrong tries\./);
+    await context.close();
+  });
+
+  it('turns the reading history on, lists it newest first as the API does, and off (deleting it)', async () => {
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-FAY', 'Fay-pin-1618');
+    const section = page.locator('section[aria-labelledby="history-heading"]');
+    assert.equal(await section.locator('li').count(), 0);
+    await page.getByRole('button', { name: 'Keep my reading history' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=historyon`);
+    assert.equal(await status(page), 'Your reading history is on: what you borrow from now on is listed here.');
+    const active = async () => (await api.get(`/v6/patrons/${patron.fay}/checkouts/history/activationStatus`)).json();
+    assert.deepEqual(await active(), { readingHistoryActivation: true });
+
+    await lend(patron.fay, 'cranford');
+    await lend(patron.fay, 'sylvia');
+    const res = await api.get(`/v6/patrons/${patron.fay}/checkouts/history`);
+    assert.equal(res.statusCode, 200, res.body);
+    const apiBibs = (res.json().entries as { bib: string }[]).map((e) => e.bib.split('/').pop());
+    assert.deepEqual(apiBibs, [bib.sylvia, bib.cranford], 'the API lists the newest first');
+    await page.goto(`${base}/catalog/account`);
+    assert.deepEqual(await section.locator('li a').allTextContents(), ['Sylvia’s Lovers', 'Cranford']);
+    const hrefs = await section.locator('li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    assert.deepEqual(
+      hrefs,
+      apiBibs.map((id) => `/catalog/record/${id}`),
+    );
+    assert.match((await section.locator('li time').first().getAttribute('datetime'))!, /^\d{4}-\d\d-\d\d$/);
+    await axe(page);
+
+    await page.getByRole('button', { name: 'Stop keeping it and delete the list' }).click();
+    await page.waitForURL(`${base}/catalog/account?done=historyoff`);
+    assert.equal(await status(page), 'Your reading history is off, and its list is deleted.');
+    assert.deepEqual(await active(), { readingHistoryActivation: false });
+    assert.equal(await section.locator('li').count(), 0);
     await context.close();
   });
 });

@@ -8,6 +8,8 @@ import { accountMessage } from '../../src/catalog/patron/routes.ts';
 
 const mine: Account = {
   name: 'Lovelace, Ada',
+  details: { email: '', phone: '' },
+  history: { on: false, entries: [] },
   holds: [
     {
       id: '11',

@@ -3,15 +3,19 @@
 // GET /patrons/{id}/fines, moneyOwed of GET /patrons/{id}; a hold placed as
 // POST /patrons/{id}/holds/requests places it, cancelled as DELETE /patrons/holds/{id} cancels it,
 // frozen or moved as PUT /patrons/holds/{id} changes it, a loan renewed as
-// POST /patrons/checkouts/{id}/renewal renews it (each for the session's own patron only). No rule
-// is decided here.
+// POST /patrons/checkouts/{id}/renewal renews it; email and phone changed, and the PIN (after
+// the old one is tested as POST /patrons/validate tests it), as PUT /patrons/{id} changes them; the
+// reading history of GET /patrons/{id}/checkouts/history, switched as its activationStatus route
+// switches it (each for the session's own patron only). No rule is decided here.
 import type { BibService } from '../../bibs/service.ts';
 import type { BranchService } from '../../branches/service.ts';
+import type { HistoryRow, ReadingHistoryService } from '../../circulation/history/service.ts';
 import type { CirculationService } from '../../circulation/service.ts';
 import type { FineService } from '../../fines/service.ts';
 import type { HoldRow, HoldService } from '../../holds/service.ts';
 import type { ItemService } from '../../items/service.ts';
 import type { PatronService } from '../../patrons/service.ts';
+import { dayIn } from '../../shared/calendar.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { displayTitle } from '../describe.ts';
 
@@ -49,8 +53,24 @@ export interface AccountFine {
   outstanding: string;
 }
 
+/** What the patron may change of their own record: the first email and the first telephone. */
+export interface AccountDetails {
+  email: string;
+  phone: string;
+}
+
+export interface HistoryEntry {
+  title: string;
+  bibId: string | undefined;
+  /** YYYY-MM-DD, the library's day it was borrowed. */
+  borrowed: string;
+}
+
 export interface Account {
   name: string;
+  details: AccountDetails;
+  /** Whether the patron keeps a reading history, and its newest entries first. */
+  history: { on: boolean; entries: HistoryEntry[] };
   holds: AccountHold[];
   loans: AccountLoan[];
   fines: AccountFine[];
@@ -76,21 +96,36 @@ export class PatronAccount {
     private readonly items: ItemService,
     private readonly bibs: BibService,
     private readonly branches: BranchService,
+    private readonly readingHistory: ReadingHistoryService,
   ) {}
 
   async account(patronId: string): Promise<Account> {
-    const [patron, holds, loans, fines, now] = await Promise.all([
+    const [patron, holds, loans, fines, now, history] = await Promise.all([
       this.patrons.get(patronId),
       this.holds.listOfPatron(patronId, { inactive: false, limit: PAGE_ROWS, offset: 0 }),
       this.circulation.checkouts(patronId, PAGE_ROWS, 0),
       this.fines.owed(patronId, PAGE_ROWS, 0),
       this.patrons.circulation(),
+      this.historyRows(patronId),
     ]);
     const loanItems = await this.items.many(loans.map((l) => l.item_id));
     const bibOfItem = new Map(loanItems.map((i) => [i.id, i.bib_ids[0]]));
-    const titles = await this.titles([...holds.map((h) => h.bib_id), ...loanItems.flatMap((i) => i.bib_ids.slice(0, 1))]);
+    const titles = await this.titles([
+      ...holds.map((h) => h.bib_id),
+      ...loanItems.flatMap((i) => i.bib_ids.slice(0, 1)),
+      ...(history.rows ?? []).flatMap((r) => (r.bib_id ? [r.bib_id] : [])),
+    ]);
     return {
       name: patron.names?.[0] ?? '',
+      details: { email: patron.emails[0] ?? '', phone: patron.phones.find((p) => p.type === 't')?.number ?? '' },
+      history: {
+        on: history.rows !== undefined,
+        entries: (history.rows ?? []).map((r) => ({
+          title: (r.bib_id && titles.get(r.bib_id)) || '',
+          bibId: r.bib_id ?? undefined,
+          borrowed: dayIn(r.out_date, now.timeZone),
+        })),
+      },
       holds: holds.map((h) => ({
         id: h.id,
         bibId: h.bib_id,
@@ -171,6 +206,44 @@ export class PatronAccount {
       }
     }
     return done;
+  }
+
+  /**
+   * Changes the patron's first email and first telephone (blank removes it), keeping any others,
+   * through the rules of PUT /patrons/{id}. Answers which of the two those rules refused, nothing
+   * written; undefined once saved.
+   */
+  async changeDetails(patronId: string, details: AccountDetails): Promise<keyof AccountDetails | undefined> {
+    const patron = await this.patrons.get(patronId);
+    const first = patron.phones.findIndex((p) => p.type === 't');
+    const otherPhones = patron.phones.filter((_, i) => i !== first);
+    const emails = details.email.trim() ? [details.email, ...patron.emails.slice(1)] : patron.emails.slice(1);
+    const phones = details.phone.trim() ? [{ number: details.phone, type: 't' }, ...otherPhones] : otherPhones;
+    try {
+      await this.patrons.update(patronId, { emails, phones });
+    } catch (error) {
+      // The rules name the member they refuse (emails[0] ..., phones[0].number ...).
+      if (error instanceof DomainError && error.kind === 'invalidInput')
+        return (error.detail ?? '').startsWith('emails') ? 'email' : 'phone';
+      throw error;
+    }
+    return undefined;
+  }
+
+  /** Changes the patron's PIN after testing the old one (PatronService.changePin): false for a wrong old PIN. */
+  changePin(patronId: string, oldPin: string, newPin: string, client: string): Promise<boolean> {
+    return this.patrons.changePin(patronId, oldPin, newPin, client);
+  }
+
+  /** Turns the patron's reading history on or off (off deletes it). */
+  setHistory(patronId: string, on: boolean): Promise<void> {
+    return this.readingHistory.activate(patronId, on);
+  }
+
+  /** The patron's reading history, newest first; undefined rows when the patron keeps none. */
+  private async historyRows(patronId: string): Promise<{ rows: HistoryRow[] | undefined }> {
+    if (!(await this.readingHistory.active(patronId))) return { rows: undefined };
+    return { rows: await this.readingHistory.list(patronId, true, PAGE_ROWS, 0) };
   }
 
   private async titles(bibIds: string[]): Promise<Map<string, string>> {

@@ -1,8 +1,9 @@
-// The patron's pages as HTML: sign-in, the account (holds, loans, money owed) and the hold form of
-// a record's page. Every form posts back to the catalogue with the session's CSRF token.
+// The patron's pages as HTML: sign-in, the account (holds, loans, money owed, personal details,
+// PIN change, reading history) and the hold form of a record's page. Every form posts back to the catalogue with the session's CSRF token.
 import { html, type Html } from '../html.ts';
 import { HOLD_STATE } from '../../holds/states.ts';
-import type { Account, AccountHold, PickupLocation } from './account.ts';
+import { PIN_LENGTH } from '../../patrons/input.ts';
+import type { Account, AccountDetails, AccountHold, PickupLocation } from './account.ts';
 import { longDate, TEXT } from './texts.ts';
 
 /** The hidden field every form carries. */
@@ -126,7 +127,72 @@ function finesSection(account: Account): Html {
 </section>`;
 }
 
-export function accountMain(account: Account, csrf: string, message: Message | undefined, locations: PickupLocation[]): Html {
+/** A details or PIN form sent back refused: what was typed in the details (never a PIN), and the field refused. */
+export interface RefusedForm {
+  details?: AccountDetails;
+  invalid?: 'email' | 'phone' | 'oldPin' | 'newPin';
+}
+
+const invalidIf = (yes: boolean) => (yes ? html` aria-invalid="true"` : '');
+
+function detailsSection(details: AccountDetails, csrf: string, invalid: RefusedForm['invalid']): Html {
+  return html`<section aria-labelledby="details-heading">
+  <h2 id="details-heading">${TEXT.detailsHeading}</h2>
+  <p>${TEXT.detailsIntro}</p>
+  <form class="patron-form narrow-form" method="post" action="/catalog/account/details">
+    ${csrfField(csrf)}
+    <p class="field"><label for="email">${TEXT.emailLabel}</label>
+      <input id="email" name="email" type="email" value="${details.email}" maxlength="200" autocomplete="email" spellcheck="false"${invalidIf(invalid === 'email')}></p>
+    <p class="field"><label for="phone">${TEXT.phoneLabel}</label>
+      <input id="phone" name="phone" type="tel" value="${details.phone}" maxlength="100" autocomplete="tel"${invalidIf(invalid === 'phone')}></p>
+    <p><button class="button primary" type="submit">${TEXT.saveDetails}</button></p>
+  </form>
+</section>`;
+}
+
+// The PIN fields are never filled in: a PIN is not sent back to the browser.
+function pinSection(csrf: string, invalid: RefusedForm['invalid']): Html {
+  return html`<section aria-labelledby="pin-heading">
+  <h2 id="pin-heading">${TEXT.pinHeading}</h2>
+  <form class="patron-form narrow-form" method="post" action="/catalog/account/pin">
+    ${csrfField(csrf)}
+    <p class="field"><label for="old-pin">${TEXT.oldPinLabel}</label>
+      <input id="old-pin" name="oldPin" type="password" required maxlength="${PIN_LENGTH.max}" autocomplete="current-password"${invalidIf(invalid === 'oldPin')}></p>
+    <p class="field"><label for="new-pin">${TEXT.newPinLabel}</label>
+      <input id="new-pin" name="newPin" type="password" required minlength="${PIN_LENGTH.min}" maxlength="${PIN_LENGTH.max}" autocomplete="new-password" aria-describedby="pin-rule"${invalidIf(invalid === 'newPin')}>
+      <span class="hint" id="pin-rule">${TEXT.pinRule(PIN_LENGTH.min, PIN_LENGTH.max)}</span></p>
+    <p class="field"><label for="new-pin-again">${TEXT.newPinAgainLabel}</label>
+      <input id="new-pin-again" name="newPinAgain" type="password" required maxlength="${PIN_LENGTH.max}" autocomplete="new-password"${invalidIf(invalid === 'newPin')}></p>
+    <p><button class="button primary" type="submit">${TEXT.changePin}</button></p>
+  </form>
+</section>`;
+}
+
+function historySection(history: Account['history'], csrf: string): Html {
+  const items = history.entries.map((e) => {
+    const title = e.title || TEXT.untitled;
+    return html`<li class="history-entry">${e.bibId ? html`<a href="/catalog/record/${e.bibId}">${title}</a>` : title}
+    <p class="detail">${TEXT.borrowed} ${day(e.borrowed)}</p></li>`;
+  });
+  const list = history.entries.length ? html`<ol class="plain account-list">${items}</ol>` : html`<p>${TEXT.noHistory}</p>`;
+  return html`<section aria-labelledby="history-heading">
+  <h2 id="history-heading">${TEXT.historyHeading}</h2>
+  <p>${history.on ? TEXT.historyOnIntro : TEXT.historyOffIntro}</p>
+  <form method="post" action="/catalog/account/history">
+    ${csrfField(csrf)}<input type="hidden" name="history" value="${history.on ? 'off' : 'on'}">
+    <button class="button secondary" type="submit">${history.on ? TEXT.historyTurnOff : TEXT.historyTurnOn}</button>
+  </form>
+  ${history.on ? list : ''}
+</section>`;
+}
+
+export function accountMain(
+  account: Account,
+  csrf: string,
+  message: Message | undefined,
+  locations: PickupLocation[],
+  refused: RefusedForm = {},
+): Html {
   return html`<div class="wrap">
 <h1>${TEXT.accountTitle}</h1>
 <p>${TEXT.greeting(account.name)}</p>
@@ -134,6 +200,9 @@ ${messageBox(message)}
 ${holdsSection(account.holds, csrf, locations)}
 ${loansSection(account, csrf)}
 ${finesSection(account)}
+${detailsSection(refused.details ?? account.details, csrf, refused.invalid)}
+${pinSection(csrf, refused.invalid)}
+${historySection(account.history, csrf)}
 <form method="post" action="/catalog/signout">${csrfField(csrf)}<button class="button secondary" type="submit">${TEXT.signOutButton}</button></form>
 </div>`;
 }

@@ -1,6 +1,8 @@
 // The patron's door in the public catalogue: sign-in and sign-out, the account page, cancelling,
-// freezing and moving a hold, renewing loans, and placing a hold from a record's page. Forms and redirects only (303 after every successful
-// POST), so it all works without script. Each POST is refused (403) unless it carries the session's
+// freezing and moving a hold, renewing loans, changing email, phone and PIN, switching the reading
+// history, and placing a hold from a record's page. Forms and redirects only (303 after every
+// successful POST), so it all works without script. Every action is on the session's own patron:
+// no form names a patron. Each POST is refused (403) unless it carries the session's
 // CSRF token; the session lives in the patron-sessions service, the cookie only names it. Before
 // signing in there is no session: the sign-in form repeats a token its own cookie carries.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +12,8 @@ import type { PatronSessionService, Session } from '../../patron-sessions/index.
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
 import type { Account, PatronAccount } from './account.ts';
-import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, signInMain, type Message } from './pages.ts';
+import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, signInMain, type Message, type RefusedForm } from './pages.ts';
+import { PIN_LENGTH } from '../../patrons/input.ts';
 import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts';
 
 export const SESSION_COOKIE = 'carrel_session';
@@ -83,6 +86,14 @@ export function accountMessage(query: Form | undefined, mine: Account): Message 
   switch (field(query, 'done')) {
     case 'placed':
       return { kind: 'status', text: TEXT.holdPlaced };
+    case 'details':
+      return { kind: 'status', text: TEXT.detailsSaved };
+    case 'pin':
+      return { kind: 'status', text: TEXT.pinChanged };
+    case 'historyon':
+      return { kind: 'status', text: TEXT.historyOnDone };
+    case 'historyoff':
+      return { kind: 'status', text: TEXT.historyOffDone };
     case 'cancelled':
       return { kind: 'status', text: TEXT.holdCancelled };
     case 'frozen':
@@ -138,6 +149,14 @@ export function patronDoor(deps: PatronDoorDeps) {
   const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
   const forbidden = (reply: FastifyReply) => send(reply, 403, TEXT.forbiddenTitle, forbiddenMain());
   const toSignIn = (reply: FastifyReply, next: string) => see(reply, `${SIGNIN}?next=${encodeURIComponent(next)}`);
+  /** Failed PINs count per client address, as the sign-in counts them (and as an API key counts its own). */
+  const client = (request: FastifyRequest) => `catalog:${request.ip}`;
+
+  /** The account page answered at once (not redirected to): after a refusal, with what was refused. */
+  async function showAccount(reply: FastifyReply, status: number, session: Session, message: Message, refused?: RefusedForm) {
+    const [mine, locations] = await Promise.all([account.account(session.patronId), account.pickupLocations(session.patronId)]);
+    return send(reply, status, TEXT.accountTitle, accountMain(mine, session.csrfToken, message, locations, refused));
+  }
 
   /**
    * The session of a POST whose form carries its CSRF token; undefined once answered: a 403 for
@@ -174,9 +193,7 @@ export function patronDoor(deps: PatronDoorDeps) {
       if (error.kind === 'refused' || error.kind === 'conflict')
         return see(reply, `${ACCOUNT}?refused=${error.specificCode}&${kind}=${id}`);
       if (error.kind !== 'notFound') throw error;
-      const [mine, locations] = await Promise.all([account.account(session.patronId), account.pickupLocations(session.patronId)]);
-      const text = kind === 'hold' ? TEXT.holdNotFound : TEXT.loanNotFound;
-      return send(reply, 404, TEXT.accountTitle, accountMain(mine, session.csrfToken, { kind: 'alert', text }, locations));
+      return showAccount(reply, 404, session, { kind: 'alert', text: kind === 'hold' ? TEXT.holdNotFound : TEXT.loanNotFound });
     }
     return see(reply, `${ACCOUNT}?${done}`);
   }
@@ -294,6 +311,56 @@ export function patronDoor(deps: PatronDoorDeps) {
         const renewed = renewals.flatMap((r) => ('due' in r ? [r.loanId] : []));
         const refused = renewals.flatMap((r) => ('refused' in r ? [`${r.loanId}.${r.refused}`] : []));
         return see(reply, `${ACCOUNT}?done=renewedall&renewed=${renewed.join(',')}&notrenewed=${refused.join(',')}`);
+      });
+
+      // A refusal answers the page at once (400), the typed details kept in the form.
+      app.post('/account/details', route, async (request, reply) => {
+        const session = await postedSession(request, reply, ACCOUNT);
+        if (!session) return reply;
+        const form = request.body as Form;
+        const details = { email: field(form, 'email'), phone: field(form, 'phone') };
+        const refused = await account.changeDetails(session.patronId, details);
+        if (!refused) return see(reply, `${ACCOUNT}?done=details`);
+        return showAccount(
+          reply,
+          400,
+          session,
+          { kind: 'alert', text: refused === 'email' ? TEXT.badEmail : TEXT.badPhone },
+          { details, invalid: refused },
+        );
+      });
+
+      // No PIN is ever sent back, put in an address or logged: a refusal is the page, its PIN fields empty.
+      app.post('/account/pin', route, async (request, reply) => {
+        const session = await postedSession(request, reply, ACCOUNT);
+        if (!session) return reply;
+        const form = request.body as Form;
+        const newPin = field(form, 'newPin');
+        const refuse = (status: number, text: string, invalid: RefusedForm['invalid']) =>
+          showAccount(reply, status, session, { kind: 'alert', text }, { invalid });
+        if (newPin !== field(form, 'newPinAgain')) return refuse(400, TEXT.pinMismatch, 'newPin');
+        let changed: boolean;
+        try {
+          changed = await account.changePin(session.patronId, field(form, 'oldPin'), newPin, client(request));
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          if (error.kind === 'invalidInput') return refuse(400, TEXT.pinRules(PIN_LENGTH.min, PIN_LENGTH.max), 'newPin');
+          if (error.kind === 'tooManyAttempts')
+            return refuse(429, TEXT.pinPaused(Math.max(1, Math.ceil((error.retryAfterSec ?? 60) / 60))), 'oldPin');
+          throw error;
+        }
+        return changed ? see(reply, `${ACCOUNT}?done=pin`) : refuse(400, TEXT.wrongOldPin, 'oldPin');
+      });
+
+      app.post('/account/history', route, async (request, reply) => {
+        const session = await postedSession(request, reply, ACCOUNT);
+        if (!session) return reply;
+        const wanted = field(request.body as Form, 'history');
+        // Off deletes the list: only a form that says so turns it off.
+        if (wanted !== 'on' && wanted !== 'off') return see(reply, ACCOUNT);
+        const on = wanted === 'on';
+        await account.setHistory(session.patronId, on);
+        return see(reply, `${ACCOUNT}?done=history${on ? 'on' : 'off'}`);
       });
     },
   };

@@ -74,6 +74,36 @@ export const TEXT = {
   renewedAll: (renewed: number, of: number) =>
     renewed === of ? `All your loans are renewed.` : `${renewed} of ${of} ${of === 1 ? 'loan is' : 'loans are'} renewed.`,
   loanNotFound: 'That loan could not be found in your account.',
+  detailsHeading: 'Your details',
+  detailsIntro: 'How the library can reach you, for example when a hold is ready. Leave a field empty to remove it.',
+  emailLabel: 'Email address',
+  phoneLabel: 'Phone number',
+  saveDetails: 'Save details',
+  detailsSaved: 'Your details are saved.',
+  badEmail: 'That email address could not be saved: it should look like name@example.org. Nothing was changed.',
+  badPhone: 'That phone number could not be saved: it should be at most 100 characters on one line. Nothing was changed.',
+  pinHeading: 'Change your PIN',
+  oldPinLabel: 'Current PIN',
+  newPinLabel: 'New PIN',
+  newPinAgainLabel: 'New PIN again',
+  pinRule: (min: number, max: number) => `From ${min} to ${max} characters.`,
+  changePin: 'Change PIN',
+  pinChanged: 'Your PIN is changed. Use the new one from now on.',
+  pinMismatch: 'The two new PINs are not the same. Please type the new PIN twice. Your PIN was not changed.',
+  pinRules: (min: number, max: number) =>
+    `The new PIN must have ${min} to ${max} characters, and no line breaks or tabs. Your PIN was not changed.`,
+  wrongOldPin: 'The current PIN is not right. Your PIN was not changed.',
+  pinPaused: (minutes: number) =>
+    `PIN changes and signing in with this card are paused after too many wrong tries. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or ask at the library.`,
+  historyHeading: 'Reading history',
+  historyOnIntro: 'The library keeps a list of what you borrow, for you only.',
+  historyOffIntro: 'The library does not keep a list of what you borrow. Turn it on to keep one from your next loan.',
+  historyTurnOn: 'Keep my reading history',
+  historyTurnOff: 'Stop keeping it and delete the list',
+  historyOnDone: 'Your reading history is on: what you borrow from now on is listed here.',
+  historyOffDone: 'Your reading history is off, and its list is deleted.',
+  noHistory: 'Nothing is listed yet.',
+  borrowed: 'Borrowed',
 } as const;
 
 /** A refusal to freeze, unfreeze or move a hold in plain words, by the hold rules' specific code. */
