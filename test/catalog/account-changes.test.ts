@@ -348,6 +348,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
       for (const pin of pins) {
         assert.ok(!page.url().includes(pin), 'no PIN in the address');
         assert.ok(!html.includes(pin), 'no PIN sent back');
+        assert.ok(!t.logText().includes(pin), 'no PIN in a log line');
       }
     };
 
