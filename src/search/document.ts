@@ -236,6 +236,8 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   if (title.length > 0) {
     keys.set(KEY.leading(title[0]!), title.length === 1 ? WHOLE_TITLE_WORD : LEADING_TITLE_WORD);
   }
+  // (Its weight ranks nothing: the list is only read for its bibs.)
+  if (title.length > 1) keys.set(KEY.titleStart(title[0]!, title[1]!), 1);
   for (const isbn of input.isbns) {
     const normal = isbn13(isbn);
     if (normal) add(keys, KEY.number(normal), NUMBER_WEIGHT);

@@ -50,6 +50,12 @@ export const KIND = {
    * so that titles that are or start with the word rank first (document.ts LEADING_TITLE_WORD).
    */
   leading: '!',
+  /**
+   * "=": the main title's first two words, searching every field ("*=world history"): a search of
+   * several words draws the bibs whose titles are it or start with it from this list alone, so the
+   * title's boost reaches them however light their words weigh elsewhere (pool-repository.ts).
+   */
+  titleStart: '=',
 } as const;
 
 export const KEY = {
@@ -67,6 +73,8 @@ export const KEY = {
   pair: (first: string, second: string): string => `${ANY_FIELD}${KIND.stem}${first} ${second}`,
   /** The main title starts with this word (KIND.leading), searching every field. */
   leading: (word: string): string => `${ANY_FIELD}${KIND.leading}${word}`,
+  /** The main title starts with these two words (KIND.titleStart), searching every field. */
+  titleStart: (first: string, second: string): string => `${ANY_FIELD}${KIND.titleStart}${first} ${second}`,
   /** A standard number, normalised (ISBN as 13 digits, ISSN without its hyphen): "i:9780141439518". */
   number: (digits: string): string => `${FIELD_KEYS.number}${KIND.exact}${digits}`,
   /**

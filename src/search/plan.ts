@@ -84,6 +84,8 @@ export interface WordSearch {
   title: string | null;
   /** With a title: its words' stem keys in the title field, the lists any bib whose title is boosted is in. */
   titleKeys: string[];
+  /** Searching every field for several words: the key of titles that start with the first two (KEY.titleStart). */
+  titleStart?: string;
   /** The words every match has, and its required phrases: as words (those searching every field) and folded (" a b "). */
   requiredWords: string[];
   requiredPhrases: string[][];
@@ -142,6 +144,8 @@ export function readSearch(request: SearchOptions): Search | undefined {
   // main title's words), and the indexer puts each of those in the title field's stem list.
   const titleKeys = comparesTitle ? [...new Set(titleWords.map((word) => KEY.stem(FIELD_KEYS.title, stem(word))))] : [];
   keys.push(...titleKeys);
+  const titleStart = !request.index && titleWords.length > 1 ? KEY.titleStart(titleWords[0]!, titleWords[1]!) : undefined;
+  if (titleStart) keys.push(titleStart);
   // The pairs of the required phrases, searching every field (KEY.pair, document.ts pairKeys).
   const requiredPhrases =
     field === ANY_FIELD
@@ -168,6 +172,7 @@ export function readSearch(request: SearchOptions): Search | undefined {
     leading,
     title: comparesTitle ? ` ${titleWords.join(' ')} ` : null,
     titleKeys,
+    titleStart,
     requiredWords,
     requiredPhrases,
     phrases,
@@ -394,8 +399,7 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
       words: sql.required,
       optional: sql.optional,
       title: sql.title,
-      // Searching the title, the title lists are the words' own: their bibs are every match.
-      titleLists: field === ANY_FIELD ? titleListsRarestFirst(search, ids) : [],
+      titled: titledOf(search, sql, ids, rarest),
       phrases,
       probes,
       bitmaps,
@@ -409,11 +413,10 @@ function poolPlan(search: WordSearch, { terms: ids, count: kept }: TermStats, sq
   };
 }
 
-/** The title's lists (SearchSql.titleLists), the shortest first; none when a word is in no title. */
-function titleListsRarestFirst(search: WordSearch, ids: TermStats['terms']): number[] {
-  const lists = search.titleKeys.map((key) => ids.get(key));
-  if (search.title === null || lists.some((t) => t === undefined)) return [];
-  return (lists as Term[]).sort((a, b) => a.df - b.df).map((t) => t.id);
+/** PoolQuery.titled: the list of titles that start with the search's first two words, when any does. */
+function titledOf(search: WordSearch, sql: SearchSql, ids: TermStats['terms'], rarest: Term): PoolQuery['titled'] {
+  const list = sql.title !== null && search.titleStart ? ids.get(search.titleStart) : undefined;
+  return list && { list: list.id, within: rarest.id };
 }
 
 /** The count kept for a search, if it was counted at the versions its lists have now (-1: a key not in the index). */

@@ -77,22 +77,18 @@ function poolEntriesSql(pool: PoolLists, p: SqlParams): string {
 }
 
 /**
- * The bibs in every title list (PoolQuery.titleLists), found from the rarest by a probe of each
- * other: the only bibs whose titles can be boosted, which join every pool at its first tier.
+ * A pool's bibs (bib_id, place) with the bibs whose titles start with the search's first two words
+ * (PoolQuery.titled) at its first tier, each once with its best place. Those are looked up in the
+ * pools' source list: a pool bib is checked in every other list, never in that one.
  */
-function titledSql(titleLists: number[], p: SqlParams): string {
-  const [rarest, ...others] = titleLists;
-  const probes = others.map(
-    (id, i) => `join search_postings t${i + 1} on t${i + 1}.term_id = ${p.add(id)} and t${i + 1}.bib_id = t0.bib_id`,
-  );
-  return `select t0.bib_id, 0::bigint as place from search_postings t0 ${probes.join(' ')} where t0.term_id = ${p.add(rarest)}`;
-}
-
-/** A pool's bibs (bib_id, place) with the titled bibs (titledSql), each once with its best place. */
 function withTitled(q: PoolQuery, pool: string, p: SqlParams): string {
-  if (q.titleLists.length === 0) return pool;
+  if (!q.titled) return pool;
   return `select bib_id, min(place) as place
-    from (select bib_id, place from (${pool}) as pooled union all ${titledSql(q.titleLists, p)}) as titled group by bib_id`;
+    from (select bib_id, place from (${pool}) as pooled
+          union all select t.bib_id, 0::bigint from search_postings t
+            where t.term_id = ${p.add(q.titled.list)}
+              and exists (select from search_postings w where w.term_id = ${p.add(q.titled.within)} and w.bib_id = t.bib_id)) as titled
+    group by bib_id`;
 }
 
 /**

@@ -109,11 +109,12 @@ export interface PoolQuery {
   whole?: { list: number; joined: number };
   title: string | null;
   /**
-   * The title field's stem lists of the title's words, rarest first (SearchSql.titleLists), when the
-   * search is of every field: the bibs in all of them, the only ones whose title can be boosted, join
-   * every pool, so an exact or leading title is never left beyond it. (Empty: none join.)
+   * Searching every field for several words, the list of titles that start with the first two
+   * (KEY.titleStart, `list`): its bibs in the pools' source list (`within`, the rarest: every
+   * other list is checked for every pool bib), the only ones whose title can be the search or
+   * start with it, join every pool, so such a title is never left beyond it.
    */
-  titleLists: number[];
+  titled?: { list: number; within: number };
   /** Folded phrases (" a b ") every result's words must contain. */
   phrases: string[];
   limit: number;

@@ -86,8 +86,8 @@ describe('search planner', () => {
     assert.deepEqual(read(ask('war', { index: 'subject' })).keys, ['s~war', 's^war']);
     assert.deepEqual(
       read(ask('war peace')).keys,
-      ['*~war', '*^war', '*~peace', '*^peace', 't~war', 't~peace'],
-      'no leading title key for two words; their title stem keys, to find the titles a boost can reach',
+      ['*~war', '*^war', '*~peace', '*^peace', 't~war', 't~peace', '*=war peace'],
+      'no leading word key for two words: their title stem keys, and the key of titles starting with them',
     );
   });
 
@@ -207,6 +207,7 @@ describe('search planner', () => {
         't~peace': [9, 20],
         't~army': [10, 30],
         't~navy': [11, 10],
+        '*=war peace': [12, 0],
       } as const;
       const p = poolPlan(ask('war peace army navy'), keys);
       assert.equal(p.rarest.id, 4);
@@ -216,9 +217,11 @@ describe('search planner', () => {
       assert.equal(p.list, undefined, 'no one list holds exactly the matches');
       assert.equal(p.sql.title, ' war peace army navy ', 'the title is compared with the words');
       assert.deepEqual(p.sql.titleLists, [8, 9, 10, 11], "a boosted title is in each word's title list");
+      assert.deepEqual(p.page.titled, { list: 12, within: 4 }, 'titles starting with the words join the pool, if in its source list');
       const untitled = poolPlan(ask('war peace army navy'), Object.fromEntries(Object.entries(keys).filter(([key]) => key !== 't~navy')));
       assert.equal(untitled.sql.title, null, 'a word in no title: no title is compared');
       assert.deepEqual(untitled.sql.titleLists, []);
+      assert.equal(untitled.page.titled, undefined);
       assert.equal(p.base, 200);
       assert.deepEqual(
         p.total,

@@ -250,6 +250,12 @@ describe(`search pool on ${ENGINE}`, () => {
       const poolOnly = await new SearchService(testDb.db, 1).search({ text: 'world history', limit: 5, offset: 0 });
       assert.deepEqual(poolOnly.hits[0], best.hits[0]);
       assert.equal(poolOnly.total, best.total);
+      // A third word the title lacks, rarer than both: the title is no match.
+      const third = await new SearchService(testDb.db, 1).search({ text: 'world history love', limit: 50, offset: 0 });
+      const thirdFull = await full('world history love', 50, 0);
+      assert.ok(thirdFull.total > 0, 'the three words are found together');
+      assert.ok(!third.hits.some((h) => h.id === exact), 'the title without the third word is not a match');
+      assert.equal(third.total, thirdFull.total);
     } finally {
       await bibs.delete(exact);
       await drainQueue(testDb.db);
