@@ -250,9 +250,21 @@ describe(`search pool on ${ENGINE}`, () => {
       const poolOnly = await new SearchService(testDb.db, 1).search({ text: 'world history', limit: 5, offset: 0 });
       assert.deepEqual(poolOnly.hits[0], best.hits[0]);
       assert.equal(poolOnly.total, best.total);
-      // A third word the title lacks, rarer than both: the title is no match.
-      const third = await new SearchService(testDb.db, 1).search({ text: 'world history love', limit: 50, offset: 0 });
-      const thirdFull = await full('world history love', 50, 0);
+      // A third word the title lacks (in some title: else no title is compared), rare, found with both
+      // in some other bib: the title is no match.
+      const [rare] = await testDb.db.query<{ word: string }>(
+        `select substr(t.key, 3) as word from search_terms t join search_postings p on p.term_id = t.id
+         where t.key ~ '^[*]~[a-z]{4,}$' and t.df between 3 and 20
+           and exists (select from search_terms tt where tt.key = 't~' || substr(t.key, 3))
+           and p.bib_id in (select w.bib_id from search_postings w join search_postings h on h.bib_id = w.bib_id
+                            where w.term_id = (select id from search_terms where key = '*~world')
+                              and h.term_id = (select id from search_terms where key = '*~history'))
+         group by t.key order by t.key limit 1`,
+      );
+      assert.ok(rare, 'a rare word found with both');
+      const text = `world history ${rare.word}`;
+      const third = await new SearchService(testDb.db, 1).search({ text, limit: 50, offset: 0 });
+      const thirdFull = await full(text, 50, 0);
       assert.ok(thirdFull.total > 0, 'the three words are found together');
       assert.ok(!third.hits.some((h) => h.id === exact), 'the title without the third word is not a match');
       assert.equal(third.total, thirdFull.total);
