@@ -81,7 +81,8 @@ const CASES: { kind: string; request: SearchOptions; shares: string }[] = [
 describe('search index keys', () => {
   for (const { kind, request, shares } of CASES) {
     it(`plans only keys the bib was indexed under: ${kind} (${JSON.stringify(request.text)}${request.index ? ` in ${request.index}` : ''})`, () => {
-      const keys = planned(request);
+      // (Words the bib's title does not start with look up the start they would be.)
+      const keys = planned(request).filter((key) => key[1] !== KIND.titleStart);
       assert.deepEqual(
         keys.filter((key) => !INDEXED.has(key)),
         [],
@@ -90,6 +91,14 @@ describe('search index keys', () => {
       assert.ok(keys.includes(shares), `planned ${keys.join(', ')}, not ${shares}`);
     });
   }
+
+  it("plans the key of the title's first two words for a search of words the title starts with", () => {
+    assert.ok(INDEXED.has(KEY.titleStart('histories', 'of')));
+    assert.ok(planned(ask('histories of civil')).includes(KEY.titleStart('histories', 'of')));
+    assert.ok(planned(ask('Histories, of')).includes(KEY.titleStart('histories', 'of')), 'folded as the title is');
+    assert.ok(!planned(ask('histories')).some((key) => key[1] === KIND.titleStart), 'not for one word: its leading key says it');
+    assert.ok(!planned(ask('histories of', { index: 'subject' })).some((key) => key[1] === KIND.titleStart), 'not in one field');
+  });
 
   it('finds every word, and every excluded form, of searches of the bib in its keys', () => {
     let id = 0;
@@ -132,6 +141,7 @@ describe('search index keys', () => {
       KEY.exact(ANY_FIELD, 'histories'),
       KEY.otherForms(ANY_FIELD, 'war'),
       KEY.leading('histories'),
+      KEY.titleStart('histories', 'of'),
       KEY.number('9780141439518'),
     ];
     for (const key of uncounted) {
@@ -143,7 +153,7 @@ describe('search index keys', () => {
   it('builds and recognises keys nowhere else in src/search', () => {
     // What building a key by hand looks like: a field then a kind's mark in a template or a
     // string ("${field}~", `i:…`, '*!…'), or a key's mark read by position, in JS or SQL.
-    const byHand = /\$\{(?:field|ANY_FIELD|FIELD_KEYS\.\w+)\}[~:^!]|['"`][tasenoic*][~:^!][^'"`]|key\[[01]\]|_~%/g;
+    const byHand = /\$\{(?:field|ANY_FIELD|FIELD_KEYS\.\w+)\}[~:^!=]|['"`][tasenoic*][~:^!=][^'"`]|key\[[01]\]|_~%/g;
     const code = (text: string) =>
       text
         .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -166,9 +176,10 @@ describe('search index keys', () => {
         KEY.otherForms('s', 'war'),
         KEY.pair('civil', 'war'),
         KEY.leading('war'),
+        KEY.titleStart('world', 'history'),
         KEY.number('9780141439518'),
       ],
-      ['t~histori', '*:histories', 's^war', '*~civil war', '*!war', 'i:9780141439518'],
+      ['t~histori', '*:histories', 's^war', '*~civil war', '*!war', '*=world history', 'i:9780141439518'],
     );
     assert.deepEqual(FIELD_KEYS, {
       title: 't',
@@ -181,7 +192,7 @@ describe('search index keys', () => {
       callNumber: 'c',
     });
     assert.equal(ANY_FIELD, '*');
-    assert.deepEqual(KIND, { stem: '~', exact: ':', otherForms: '^', leading: '!' });
+    assert.deepEqual(KIND, { stem: '~', exact: ':', otherForms: '^', leading: '!', titleStart: '=' });
     assert.equal(COUNTED_KEY_LIKE, '_~%');
   });
 });
