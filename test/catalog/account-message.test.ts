@@ -8,6 +8,7 @@ import { accountMessage } from '../../src/catalog/patron/routes.ts';
 
 const mine: Account = {
   name: 'Lovelace, Ada',
+  pickupLocations: [],
   details: { email: '', phone: '' },
   history: { on: false, entries: [] },
   holds: [

@@ -68,6 +68,8 @@ export interface HistoryEntry {
 
 export interface Account {
   name: string;
+  /** Where a hold of this patron may be picked up, the home library first (pickupLocations). */
+  pickupLocations: PickupLocation[];
   details: AccountDetails;
   /** Whether the patron keeps a reading history, and its newest entries first. */
   history: { on: boolean; entries: HistoryEntry[] };
@@ -100,27 +102,29 @@ export class PatronAccount {
   ) {}
 
   async account(patronId: string): Promise<Account> {
-    const [patron, holds, loans, fines, now, history] = await Promise.all([
+    const [patron, holds, loans, fines, now, history, locations] = await Promise.all([
       this.patrons.get(patronId),
       this.holds.listOfPatron(patronId, { inactive: false, limit: PAGE_ROWS, offset: 0 }),
       this.circulation.checkouts(patronId, PAGE_ROWS, 0),
       this.fines.owed(patronId, PAGE_ROWS, 0),
       this.patrons.circulation(),
       this.historyRows(patronId),
+      this.branches.locations(),
     ]);
     const loanItems = await this.items.many(loans.map((l) => l.item_id));
     const bibOfItem = new Map(loanItems.map((i) => [i.id, i.bib_ids[0]]));
     const titles = await this.titles([
       ...holds.map((h) => h.bib_id),
       ...loanItems.flatMap((i) => i.bib_ids.slice(0, 1)),
-      ...(history.rows ?? []).flatMap((r) => (r.bib_id ? [r.bib_id] : [])),
+      ...(history ?? []).flatMap((r) => (r.bib_id ? [r.bib_id] : [])),
     ]);
     return {
       name: patron.names?.[0] ?? '',
+      pickupLocations: homeFirst(locations, patron.home_library_code),
       details: { email: patron.emails[0] ?? '', phone: patron.phones.find((p) => p.type === 't')?.number ?? '' },
       history: {
-        on: history.rows !== undefined,
-        entries: (history.rows ?? []).map((r) => ({
+        on: history !== undefined,
+        entries: (history ?? []).map((r) => ({
           title: (r.bib_id && titles.get(r.bib_id)) || '',
           bibId: r.bib_id ?? undefined,
           borrowed: dayIn(r.out_date, now.timeZone),
@@ -160,9 +164,7 @@ export class PatronAccount {
   /** The pickup locations (GET /branches/pickupLocations), the patron's home library first. */
   async pickupLocations(patronId: string): Promise<PickupLocation[]> {
     const [patron, locations] = await Promise.all([this.patrons.get(patronId), this.branches.locations()]);
-    const pickup = locations.filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name }));
-    const home = patron.home_library_code;
-    return [...pickup.filter((l) => l.code === home), ...pickup.filter((l) => l.code !== home)];
+    return homeFirst(locations, patron.home_library_code);
   }
 
   /** A title hold on the record; the hold rules' refusals as they come (HOLD_SPECIFIC_CODES). */
@@ -240,14 +242,20 @@ export class PatronAccount {
     return this.readingHistory.activate(patronId, on);
   }
 
-  /** The patron's reading history, newest first; undefined rows when the patron keeps none. */
-  private async historyRows(patronId: string): Promise<{ rows: HistoryRow[] | undefined }> {
-    if (!(await this.readingHistory.active(patronId))) return { rows: undefined };
-    return { rows: await this.readingHistory.list(patronId, true, PAGE_ROWS, 0) };
+  /** The patron's reading history, newest first; undefined when the patron keeps none. */
+  private async historyRows(patronId: string): Promise<HistoryRow[] | undefined> {
+    if (!(await this.readingHistory.active(patronId))) return undefined;
+    return this.readingHistory.list(patronId, true, PAGE_ROWS, 0);
   }
 
   private async titles(bibIds: string[]): Promise<Map<string, string>> {
     const rows = await this.bibs.byIds([...new Set(bibIds)], {});
     return new Map([...rows].map(([id, row]) => [id, row.title ? displayTitle(row.title) : '']));
   }
+}
+
+/** The locations that take holds for pickup, the patron's home library first. */
+function homeFirst(locations: { code: string; name: string; pickup: boolean }[], home: string | null | undefined): PickupLocation[] {
+  const pickup = locations.filter((l) => l.pickup).map((l) => ({ code: l.code, name: l.name }));
+  return [...pickup.filter((l) => l.code === home), ...pickup.filter((l) => l.code !== home)];
 }

@@ -186,18 +186,12 @@ function historySection(history: Account['history'], csrf: string): Html {
 </section>`;
 }
 
-export function accountMain(
-  account: Account,
-  csrf: string,
-  message: Message | undefined,
-  locations: PickupLocation[],
-  refused: RefusedForm = {},
-): Html {
+export function accountMain(account: Account, csrf: string, message: Message | undefined, refused: RefusedForm = {}): Html {
   return html`<div class="wrap">
 <h1>${TEXT.accountTitle}</h1>
 <p>${TEXT.greeting(account.name)}</p>
 ${messageBox(message)}
-${holdsSection(account.holds, csrf, locations)}
+${holdsSection(account.holds, csrf, account.pickupLocations)}
 ${loansSection(account, csrf)}
 ${finesSection(account)}
 ${detailsSection(refused.details ?? account.details, csrf, refused.invalid)}

@@ -152,10 +152,13 @@ export function patronDoor(deps: PatronDoorDeps) {
   /** Failed PINs count per client address, as the sign-in counts them (and as an API key counts its own). */
   const client = (request: FastifyRequest) => `catalog:${request.ip}`;
 
+  /** Minutes until a paused card may try a PIN again, as the refusals say it (at least one). */
+  const pausedMinutes = (error: DomainError) => Math.max(1, Math.ceil((error.retryAfterSec ?? 60) / 60));
+
   /** The account page answered at once (not redirected to): after a refusal, with what was refused. */
   async function showAccount(reply: FastifyReply, status: number, session: Session, message: Message, refused?: RefusedForm) {
-    const [mine, locations] = await Promise.all([account.account(session.patronId), account.pickupLocations(session.patronId)]);
-    return send(reply, status, TEXT.accountTitle, accountMain(mine, session.csrfToken, message, locations, refused));
+    const mine = await account.account(session.patronId);
+    return send(reply, status, TEXT.accountTitle, accountMain(mine, session.csrfToken, message, refused));
   }
 
   /**
@@ -242,13 +245,13 @@ export function patronDoor(deps: PatronDoorDeps) {
         const barcode = field(form, 'barcode').slice(0, 64);
         const next = safeNext(field(form, 'next'));
         try {
-          const session = await sessions.signIn(previous, barcode, field(form, 'pin'), `catalog:${request.ip}`);
+          const session = await sessions.signIn(previous, barcode, field(form, 'pin'), client(request));
           setCookie(request, reply, session.id);
           return see(reply, next);
         } catch (error) {
           if (!(error instanceof DomainError) || (error.kind !== 'invalidParameter' && error.kind !== 'tooManyAttempts')) throw error;
           const locked = error.kind === 'tooManyAttempts';
-          const text = locked ? TEXT.tooManyAttempts(Math.max(1, Math.ceil((error.retryAfterSec ?? 60) / 60))) : TEXT.wrongBarcodeOrPin;
+          const text = locked ? TEXT.tooManyAttempts(pausedMinutes(error)) : TEXT.wrongBarcodeOrPin;
           const main = signInMain({
             csrf,
             barcode,
@@ -270,9 +273,8 @@ export function patronDoor(deps: PatronDoorDeps) {
       app.get('/account', route, async (request, reply) => {
         const session = await readSession(request);
         if (!session) return toSignIn(reply, ACCOUNT);
-        const [mine, locations] = await Promise.all([account.account(session.patronId), account.pickupLocations(session.patronId)]);
-        const main = accountMain(mine, session.csrfToken, accountMessage(request.query as Form, mine), locations);
-        return send(reply, 200, TEXT.accountTitle, main);
+        const mine = await account.account(session.patronId);
+        return send(reply, 200, TEXT.accountTitle, accountMain(mine, session.csrfToken, accountMessage(request.query as Form, mine)));
       });
 
       app.post('/account/holds/cancel', route, (request, reply) =>
@@ -345,8 +347,7 @@ export function patronDoor(deps: PatronDoorDeps) {
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           if (error.kind === 'invalidInput') return refuse(400, TEXT.pinRules(PIN_LENGTH.min, PIN_LENGTH.max), 'newPin');
-          if (error.kind === 'tooManyAttempts')
-            return refuse(429, TEXT.pinPaused(Math.max(1, Math.ceil((error.retryAfterSec ?? 60) / 60))), 'oldPin');
+          if (error.kind === 'tooManyAttempts') return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
           throw error;
         }
         return changed ? see(reply, `${ACCOUNT}?done=pin`) : refuse(400, TEXT.wrongOldPin, 'oldPin');
