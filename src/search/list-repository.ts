@@ -1,5 +1,6 @@
-// The SQL that reads keys' whole posting lists out of search_postings, for lists.ts to compress
-// and keep in memory.
+// The SQL that reads keys' whole posting lists out of search_postings row by row, and the binary
+// form a list is sent in (parsePostings: a rebuild reads its lists back in it to cut them into
+// segments). Searches read the compressed segments instead (segment-repository.ts).
 import type { Queryable } from '../db/types.ts';
 import { COUNTED_KEY_LIKE } from './keys.ts';
 

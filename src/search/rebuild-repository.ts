@@ -2,6 +2,7 @@
 // indexes built once at the end, then swapped in for the old ones in one short transaction.
 import { copyText } from '../db/copy-text.ts';
 import type { Db, Queryable } from '../db/types.ts';
+import { parsePostings } from './list-repository.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
@@ -14,22 +15,25 @@ export const BUILD = {
   postings: 'search_postings_build',
   docs: 'search_docs_build',
   bitmaps: 'search_bitmaps_build',
+  segments: 'search_segments_build',
 } as const;
 
 export async function createBuildTables(db: Queryable): Promise<void> {
   await db.exec(`
-    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps};
+    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}, ${BUILD.segments};
     create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0, version integer not null default 0,
       bitmap boolean not null default false);
     create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
       year integer, material_type text, lang text, terms integer[] not null default '{}', weights real[] not null default '{}');
     create table ${BUILD.bitmaps} (term_id integer not null, chunk integer not null, bits bytea not null,
-      constraint ${BUILD.bitmaps}_pkey primary key (term_id, chunk));`);
+      constraint ${BUILD.bitmaps}_pkey primary key (term_id, chunk));
+    create table ${BUILD.segments} (term_id integer not null, last_bib integer not null, postings bytea not null,
+      constraint ${BUILD.segments}_pkey primary key (term_id, last_bib));`);
 }
 
 export async function dropBuildTables(db: Queryable): Promise<void> {
-  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}`);
+  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}, ${BUILD.segments}`);
 }
 
 export async function countSearchable(db: Queryable): Promise<number> {
@@ -90,6 +94,20 @@ export async function indexBuildTables(db: Db, onStep: (step: string) => void): 
   await db.query(`select setval(pg_get_serial_sequence('${BUILD.terms}', 'id'), greatest(max(id), 1)) from ${BUILD.terms}`);
 }
 
+/** The build's lists of the keys from `first` to `last` (ids), read through the postings' primary key. */
+export async function buildLists(
+  db: Queryable,
+  first: number,
+  last: number,
+): Promise<{ termId: number; bibs: Int32Array; weights: Float32Array }[]> {
+  const rows = await db.query<{ term_id: number; postings: string }>(
+    `select term_id, encode(string_agg(int4send(bib_id) || float4send(weight), ''::bytea order by bib_id), 'base64') as postings
+       from ${BUILD.postings} where term_id between $1 and $2 group by term_id`,
+    [first, last],
+  );
+  return rows.map((r) => ({ termId: r.term_id, ...parsePostings(Buffer.from(r.postings, 'base64')) }));
+}
+
 /**
  * Puts the built index in place of the old one, in one transaction: searches wait for it (a moment),
  * never see half of either. The queue is left holding the bibs written since `since`, for the
@@ -99,12 +117,14 @@ export async function indexBuildTables(db: Db, onStep: (step: string) => void): 
 export async function swapInBuild(db: Db, since: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec(`
-      lock table search_terms, search_postings, search_docs, search_bitmaps in access exclusive mode;
-      drop table search_postings, search_docs, search_terms, search_bitmaps;
+      lock table search_terms, search_postings, search_docs, search_bitmaps, search_segments in access exclusive mode;
+      drop table search_postings, search_docs, search_terms, search_bitmaps, search_segments;
       alter table ${BUILD.terms} rename to search_terms;
       alter table ${BUILD.postings} rename to search_postings;
       alter table ${BUILD.docs} rename to search_docs;
       alter table ${BUILD.bitmaps} rename to search_bitmaps;
+      alter table ${BUILD.segments} rename to search_segments;
+      alter index ${BUILD.segments}_pkey rename to search_segments_pkey;
       alter index ${BUILD.bitmaps}_pkey rename to search_bitmaps_pkey;
       alter index ${BUILD.terms}_pkey rename to search_terms_pkey;
       alter index ${BUILD.terms}_key_key rename to search_terms_key_key;
@@ -118,7 +138,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
       begin
         -- PostgreSQL 17 names NOT NULL constraints too (PGlite is 17): they take the tables' names.
         for c in select conrelid::regclass::text as tab, conname from pg_constraint
-                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass) and conname like 'search\\_%\\_build\\_%' loop
+                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
           execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
         end loop;
       end $$;

@@ -13,6 +13,8 @@ import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
 import { indexRows, writeIndexRows } from './index-repository.ts';
 import { KEY } from './keys.ts';
+import { replaceSegments } from './segment-repository.ts';
+import { cutSegments } from './segments.ts';
 
 /** Bibs read and written at a time: the next page is read while this one is written. */
 const PAGE = 2000;
@@ -49,6 +51,19 @@ export async function rebuildIndex(db: Db, onProgress: (progress: RebuildProgres
     return await build(db, onProgress);
   } finally {
     await release();
+  }
+}
+
+/** Keys whose lists are read back and cut into segments at a time. */
+const SEGMENT_KEYS = 5000;
+
+/** Every key's list cut into segments (segments.ts), from the postings read back in key and bib order. */
+async function makeSegments(db: Db, keys: number): Promise<void> {
+  for (let first = 1; first <= keys; first += SEGMENT_KEYS) {
+    const segments = (await tables.buildLists(db, first, first + SEGMENT_KEYS - 1)).flatMap((l) =>
+      cutSegments(l.termId, l.bibs, l.weights),
+    );
+    await replaceSegments(db, [], segments, tables.BUILD.segments);
   }
 }
 
@@ -99,6 +114,8 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     for (const [key, id] of termIds) if (KEY.isCounted(key) && df[id]! >= threshold) bitmaps.push({ id, df: df[id]! });
     await onProgress({ phase: 'indexes', step: `bitmaps of the ${bitmaps.length} longest lists` });
     await makeBitmaps(db, bitmaps, tables.BUILD);
+    await onProgress({ phase: 'indexes', step: 'compressed lists' });
+    await makeSegments(db, termIds.size);
     await onProgress({ phase: 'indexes', step: 'swapping in' });
     await tables.swapInBuild(db, since);
     return indexed;

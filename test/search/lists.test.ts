@@ -3,9 +3,7 @@
 // search_postings' rows for its key, weights bit for bit, and a key whose bibs changed is read
 // afresh, not answered from the cache. Also prints what the compressed lists take against the table.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { importFiles } from '../../src/bibs/import.ts';
 import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
@@ -15,7 +13,7 @@ import { BlockPostingList, decodePostings } from '../../src/search/posting-block
 import { END, type PostingList } from '../../src/search/posting-list.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { recording } from '../helpers/recording-db.ts';
-import { chunks, MARC_DIR } from '../helpers/shared-data.ts';
+import { importSharedRecords } from '../helpers/shared-data.ts';
 
 interface Rows {
   bibs: number[];
@@ -65,15 +63,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
   let testDb: TestDb;
   before(async () => {
     testDb = await createTestDb();
-    const names = fs
-      .readdirSync(MARC_DIR)
-      .filter((name) => /\.(mrc|dat|marc|xml|json)$/.test(name))
-      .sort();
-    await importFiles(
-      testDb.db,
-      names.map((name) => ({ name, open: () => chunks(name, 64 * 1024) })),
-      { itemMap: null },
-    );
+    await importSharedRecords(testDb.db);
     await drainQueue(testDb.db);
   });
   after(() => testDb?.drop());
