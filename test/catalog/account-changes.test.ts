@@ -7,14 +7,15 @@
 // and phone (GET /patrons/{id} agreeing; an invalid email refused in plain words, nothing written),
 // the PIN with the old one (POST /patrons/validate then takes the new one only; a mismatch, a PIN
 // the rules refuse and a wrong old PIN are refused, the wrong old PIN counted towards the same
-// lockout as the sign-in's), and switches the reading history, its list newest first as
-// GET /patrons/{id}/checkouts/history has it. These forms without the session's CSRF token are
-// refused, and act on the session's patron whatever the form says. axe-core finds no serious or
-// critical problem on the account page with these forms.
+// lockout as the sign-in's; the new PIN signs out the patron's other sessions and keeps this one
+// under a new id, and a PIN set through PUT /patrons/{id} ends them all), and switches the reading
+// history, its list newest first as GET /patrons/{id}/checkouts/history has it. These forms without
+// the session's CSRF token are refused, and act on the session's patron whatever the form says.
+// axe-core finds no serious or critical problem on the account page with these forms.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { FixedClock } from '../../src/shared/calendar.ts';
 import { caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -40,7 +41,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
   let base: string;
   let api: Caller;
   const clock = new FixedClock('2026-11-30');
-  const patron = { ada: '', bea: '', cal: '', dee: '', eve: '', fay: '' };
+  const patron = { ada: '', bea: '', cal: '', dee: '', eve: '', fay: '', gil: '' };
   const copy: Record<string, string> = {};
   const bib: Record<string, string> = {};
   before(async () => {
@@ -63,6 +64,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     });
     patron.eve = await make('Eve, Mary', 'P-EVE', 'Eve-pin-2718');
     patron.fay = await make('Fay, Morgan', 'P-FAY', 'Fay-pin-1618');
+    patron.gil = await make('Gil, Eric', 'P-GIL', 'Gil-pin-4242');
     // One copy each, at Main: every hold below waits for it, every loan is of it.
     for (const [key, title] of Object.entries({
       middlemarch: 'Middlemarch',
@@ -377,6 +379,47 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     await changePin('Eve-new-4669', 'Eve-next-3333', 'Eve-next-3333');
     assert.match((await alert(page))!, /^PIN changes and signing in with this card are paused after too many wrong tries\./);
     await context.close();
+  });
+
+  it('signs out the patron’s other sessions on a PIN change, keeping this one under a new id; a PIN set through the API ends them all', async () => {
+    const here = await newContext(browser);
+    const elsewhere = await newContext(browser);
+    const page = await signIn(here, base, 'P-GIL', 'Gil-pin-4242');
+    const other = await signIn(elsewhere, base, 'P-GIL', 'Gil-pin-4242');
+    const sessionOf = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'carrel_session')?.value;
+    const before = await sessionOf(here);
+    const sessions = async () =>
+      (await t.testDb.db.query<{ n: number }>('select count(*)::int as n from catalog_sessions where patron_id = $1', [patron.gil]))[0]!.n;
+    assert.equal(await sessions(), 2);
+
+    await page.getByLabel('Current PIN').fill('Gil-pin-4242');
+    await page.getByLabel('New PIN', { exact: true }).fill('Gil-new-5353');
+    await page.getByLabel('New PIN again').fill('Gil-new-5353');
+    await submit(page, 'pin', 'Change PIN');
+    await page.waitForURL(`${base}/catalog/account?done=pin`);
+    assert.equal(await status(page), 'Your PIN is changed. Use the new one from now on.');
+    const after = await sessionOf(here);
+    assert.ok(after && after !== before, 'this session goes on under a new id');
+    assert.equal(await sessions(), 1, 'the other session is deleted');
+    const stale = await t.app.inject({ url: '/catalog/account', headers: { cookie: `carrel_session=${before}` } });
+    assert.equal(stale.statusCode, 303, 'the old id signs in no more');
+
+    await other.goto(`${base}/catalog/account`);
+    assert.equal(other.url(), `${base}/catalog/signin?next=%2Fcatalog%2Faccount`, 'the other session is signed out');
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(page.url(), `${base}/catalog/account`, 'this one stays signed in');
+
+    const put = await api.send('PUT', `/v6/patrons/${patron.gil}`, { pin: 'Gil-api-6464' });
+    assert.equal(put.statusCode, 204, put.body);
+    assert.equal(await sessions(), 0, 'a PIN set through the API ends every catalogue session');
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(page.url(), `${base}/catalog/signin?next=%2Fcatalog%2Faccount`);
+    await signIn(elsewhere, base, 'P-GIL', 'Gil-api-6464');
+    const named = await api.send('PUT', `/v6/patrons/${patron.gil}`, { emails: ['gil@example.org'] });
+    assert.equal(named.statusCode, 204, named.body);
+    assert.equal(await sessions(), 1, 'a change of anything but the PIN keeps the sessions');
+    await here.close();
+    await elsewhere.close();
   });
 
   it('turns the reading history on, lists it newest first as the API does, and off (deleting it)', async () => {

@@ -3,8 +3,8 @@
 // GET /patrons/{id}/fines, moneyOwed of GET /patrons/{id}; a hold placed as
 // POST /patrons/{id}/holds/requests places it, cancelled as DELETE /patrons/holds/{id} cancels it,
 // frozen or moved as PUT /patrons/holds/{id} changes it, a loan renewed as
-// POST /patrons/checkouts/{id}/renewal renews it; email and phone changed, and the PIN (after
-// the old one is tested as POST /patrons/validate tests it), as PUT /patrons/{id} changes them; the
+// POST /patrons/checkouts/{id}/renewal renews it; email and phone changed as PUT /patrons/{id}
+// changes them (the PIN is changed through the sessions service, which keeps the session); the
 // reading history of GET /patrons/{id}/checkouts/history, switched as its activationStatus route
 // switches it (each for the session's own patron only). No rule is decided here.
 import type { BibService } from '../../bibs/service.ts';
@@ -230,11 +230,6 @@ export class PatronAccount {
       throw error;
     }
     return undefined;
-  }
-
-  /** Changes the patron's PIN after testing the old one (PatronService.changePin): false for a wrong old PIN. */
-  changePin(patronId: string, oldPin: string, newPin: string, client: string): Promise<boolean> {
-    return this.patrons.changePin(patronId, oldPin, newPin, client);
   }
 
   /** Turns the patron's reading history on or off (off deletes it). */

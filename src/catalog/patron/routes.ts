@@ -341,16 +341,19 @@ export function patronDoor(deps: PatronDoorDeps) {
         const refuse = (status: number, text: string, invalid: RefusedForm['invalid']) =>
           showAccount(reply, status, session, { kind: 'alert', text }, { invalid });
         if (newPin !== field(form, 'newPinAgain')) return refuse(400, TEXT.pinMismatch, 'newPin');
-        let changed: boolean;
+        let rotated: Session | undefined;
         try {
-          changed = await account.changePin(session.patronId, field(form, 'oldPin'), newPin, client(request));
+          // The new PIN ends every session of the patron; this one goes on under a new id.
+          rotated = await sessions.changePin(session, field(form, 'oldPin'), newPin, client(request));
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           if (error.kind === 'invalidInput') return refuse(400, TEXT.pinRules(PIN_LENGTH.min, PIN_LENGTH.max), 'newPin');
           if (error.kind === 'tooManyAttempts') return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
           throw error;
         }
-        return changed ? see(reply, `${ACCOUNT}?done=pin`) : refuse(400, TEXT.wrongOldPin, 'oldPin');
+        if (!rotated) return refuse(400, TEXT.wrongOldPin, 'oldPin');
+        setCookie(request, reply, rotated.id);
+        return see(reply, `${ACCOUNT}?done=pin`);
       });
 
       app.post('/account/history', route, async (request, reply) => {
