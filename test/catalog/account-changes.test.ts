@@ -2,16 +2,17 @@
 // that work without script: freezes and unfreezes a hold and moves its pickup library (the REST
 // API's GET /patrons/{id}/holds agreeing), is told in plain words when the hold rules refuse (its
 // copy already on the hold shelf); renews one loan (the API's dueDate agreeing with the page), is
-// told why a renewal is refused (another reader's hold, the rule's limit), and renews all. Another
-// patron cannot freeze, move or renew these by changing the id in a form. The patron changes email
-// and phone (GET /patrons/{id} agreeing; an invalid email refused in plain words, nothing written),
-// the PIN with the old one (POST /patrons/validate then takes the new one only; a mismatch, a PIN
-// the rules refuse and a wrong old PIN are refused, the wrong old PIN counted towards the same
-// lockout as the sign-in's; the new PIN signs out the patron's other sessions and keeps this one
-// under a new id, and a PIN set through PUT /patrons/{id} ends them all), and switches the reading
-// history, its list newest first as GET /patrons/{id}/checkouts/history has it. These forms without
-// the session's CSRF token are refused, and act on the session's patron whatever the form says.
-// axe-core finds no serious or critical problem on the account page with these forms.
+// told why a renewal is refused (another reader's hold, the rule's limit), and renews all (blocked,
+// told why once, not once a loan). Another patron cannot freeze, move or renew these by changing
+// the id in a form. The patron changes email and phone (GET /patrons/{id} agreeing; an invalid
+// email refused in plain words, nothing written), the PIN with the old one (POST /patrons/validate
+// then takes the new one only; a mismatch, a PIN the rules refuse and a wrong old PIN are refused,
+// the wrong old PIN counted towards the same lockout as the sign-in's; the new PIN signs out the
+// patron's other sessions and keeps this one under a new id, and a PIN set through PUT
+// /patrons/{id} ends them all), and switches the reading history, its list newest first as GET
+// /patrons/{id}/checkouts/history has it. These forms without the session's CSRF token are refused,
+// and act on the session's patron whatever the form says. axe-core finds no serious or critical
+// problem on the account page with these forms.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -246,6 +247,21 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal(await northRow.locator('time').getAttribute('datetime'), again.dueDate);
     assert.equal((await apiLoan(wives)).numberOfRenewals, 0);
     await axe(page);
+
+    // Blocked, the patron is refused every renewal for the one reason: said once.
+    const blocked = await api.send('PUT', `/v6/patrons/${patron.cal}`, { blockInfo: { code: 'c' } });
+    assert.equal(blocked.statusCode, 204, blocked.body);
+    try {
+      await page.getByRole('button', { name: 'Renew all' }).click();
+      await page.waitForURL(new RegExp(`notrenewed=${north}\\.2,${wives}\\.2|notrenewed=${wives}\\.2,${north}\\.2`));
+      assert.equal(
+        await status(page),
+        'None of your loans could be renewed. Your card is blocked, so loans cannot be renewed. Please ask at the library.',
+      );
+      assert.deepEqual(await apiLoan(north), again);
+    } finally {
+      await api.send('PUT', `/v6/patrons/${patron.cal}`, { blockInfo: { code: '-' } });
+    }
     await context.close();
   });
   const apiPatron = async (patronId: string): Promise<{ emails: string[]; phones: { number: string; type: string }[] }> => {

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import type { App } from '../../http/types.ts';
 import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
+import { STANDING_CODES } from '../../holds/refusals.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
 import type { Account, PatronAccount } from './account.ts';
@@ -117,9 +118,15 @@ export function accountMessage(query: Form | undefined, mine: Account): Message 
         .flatMap((pair) => {
           const [id = '', code = ''] = pair.split('.');
           const l = loan(id);
-          return l && CODE.test(code) ? [TEXT.notRenewed(titleOf(l), renewalRefusal(Number(code)))] : [];
+          return l && CODE.test(code) ? [{ title: titleOf(l), code: Number(code) }] : [];
         });
-      return { kind: 'status', text: [TEXT.renewedAll(renewed.length, renewed.length + refused.length), ...refused].join(' ') };
+      // A refusal for the patron's standing refuses every loan alike: said once, not once a loan.
+      const standing = new Set(refused.flatMap((r) => (STANDING_CODES.has(r.code) ? [renewalRefusal(r.code)] : [])));
+      const ofLoans = refused.flatMap((r) => (STANDING_CODES.has(r.code) ? [] : [TEXT.notRenewed(r.title, renewalRefusal(r.code))]));
+      return {
+        kind: 'status',
+        text: [TEXT.renewedAll(renewed.length, renewed.length + refused.length), ...standing, ...ofLoans].join(' '),
+      };
     }
     default:
       return undefined;

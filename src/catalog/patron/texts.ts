@@ -72,7 +72,11 @@ export const TEXT = {
   renewed: (title: string, due: string) => `${title} is renewed: now due ${longDate(due)}.`,
   notRenewed: (title: string, reason: string) => `${title} was not renewed. ${reason}`,
   renewedAll: (renewed: number, of: number) =>
-    renewed === of ? `All your loans are renewed.` : `${renewed} of ${of} ${of === 1 ? 'loan is' : 'loans are'} renewed.`,
+    renewed === of
+      ? `All your loans are renewed.`
+      : renewed === 0
+        ? `None of your loans could be renewed.`
+        : `${renewed} of ${of} ${of === 1 ? 'loan is' : 'loans are'} renewed.`,
   loanNotFound: 'That loan could not be found in your account.',
   detailsHeading: 'Your details',
   detailsIntro: 'How the library can reach you, for example when a hold is ready. Leave a field empty to remove it.',
