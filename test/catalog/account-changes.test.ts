@@ -1,18 +1,18 @@
 // A patron changes holds and loans from the account page, in real headless Chromium, through forms
-// that work without script: freezes and unfreezes a hold and moves its pickup library (the REST
-// API's GET /patrons/{id}/holds agreeing), is told in plain words when the hold rules refuse (its
-// copy already on the hold shelf); renews one loan (the API's dueDate agreeing with the page), is
-// told why a renewal is refused (another reader's hold, the rule's limit), and renews all (blocked,
-// told why once, not once a loan). Another patron cannot freeze, move or renew these by changing
-// the id in a form. The patron changes email and phone (GET /patrons/{id} agreeing; an invalid
-// email refused in plain words, nothing written), the PIN with the old one (POST /patrons/validate
-// then takes the new one only; a mismatch, a PIN the rules refuse and a wrong old PIN are refused,
-// the wrong old PIN counted towards the same lockout as the sign-in's; the new PIN signs out the
-// patron's other sessions and keeps this one under a new id, and a PIN set through PUT
-// /patrons/{id} ends them all), and switches the reading history, its list newest first as GET
-// /patrons/{id}/checkouts/history has it. These forms without the session's CSRF token are refused,
-// and act on the session's patron whatever the form says. axe-core finds no serious or critical
-// problem on the account page with these forms.
+// that work without script: freezes and unfreezes a hold and moves its pickup library on the
+// hold's own page (the REST API's GET /patrons/{id}/holds agreeing), is told in plain words when
+// the hold rules refuse (its copy already on the hold shelf); renews one loan (the API's dueDate
+// agreeing with the page), is told why a renewal is refused (another reader's hold, the rule's
+// limit), and renews all (blocked, told why once, not once a loan). Another patron cannot freeze,
+// move or renew these by changing the id in a form or an address. The patron changes email and
+// phone (GET /patrons/{id} agreeing; an invalid email refused in plain words, nothing written),
+// the PIN with the old one (POST /patrons/validate then takes the new one only; a mismatch, a PIN
+// the rules refuse and a wrong old PIN are refused, the wrong old PIN counted towards the same
+// lockout as the sign-in's; the new PIN signs out the patron's other sessions and keeps this one
+// under a new id, and a PIN set through PUT /patrons/{id} ends them all), and switches the
+// reading history, its list newest first as GET /patrons/{id}/checkouts/history has it. These
+// forms without the session's CSRF token are refused, and act on the session's patron whatever the
+// form says. axe-core finds no serious or critical problem on the account page with these forms.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -129,16 +129,28 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal(await page.locator('li.hold .hold-status').textContent(), 'Position 1 in the queue of 1');
     assert.equal((await apiHold(patron.ada, holdId)).frozen, false);
 
+    // The account page lists no libraries under each hold: a link goes to the hold's own page.
+    assert.equal(await page.locator('li.hold select').count(), 0, 'no pickup list under a hold');
+    await page.getByRole('link', { name: 'Change pickup library for Middlemarch' }).click();
+    await page.waitForURL(`${base}/catalog/account/holds/${holdId}/pickup`);
+    await axe(page);
     const select = page.getByLabel('Pickup library for Middlemarch', { exact: true });
     assert.equal(await select.inputValue(), 'mn', 'the hold’s pickup library is chosen');
     await select.selectOption('ea');
-    await page.getByRole('button', { name: 'Change pickup library for Middlemarch' }).click();
+    await page.getByRole('button', { name: 'Change pickup' }).click();
     await page.waitForURL(`${base}/catalog/account?done=moved&hold=${holdId}`);
     const moved = await apiHold(patron.ada, holdId);
     assert.equal(moved.pickupLocation.code, 'ea');
     assert.equal(await status(page), `Your hold will wait for you at ${moved.pickupLocation.name}.`);
     assert.equal(await page.locator('li.hold .detail').textContent(), `Pickup at ${moved.pickupLocation.name}`);
+    await page.goto(`${base}/catalog/account/holds/${holdId}/pickup`);
     assert.equal(await page.getByLabel('Pickup library for Middlemarch', { exact: true }).inputValue(), 'ea');
+    for (const csrf of [undefined, 'wrong-token']) {
+      const form = { hold: holdId, pickup: 'mn', ...(csrf === undefined ? {} : { csrf }) };
+      const res = await page.request.post(`${base}/catalog/account/holds/pickup`, { form, maxRedirects: 0 });
+      assert.equal(res.status(), 403, `a move with ${csrf ?? 'no token'}`);
+    }
+    assert.equal((await apiHold(patron.ada, holdId)).pickupLocation.code, 'ea', 'a move without the token changes nothing');
 
     // The page was read; then the desk checks the copy in at the new pickup library: it waits on
     // the shelf, and the rules no longer let the hold be frozen.
@@ -154,6 +166,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal((await apiHold(patron.ada, holdId)).frozen, false);
     assert.match((await page.locator('li.hold .hold-status').textContent())!, /^Ready for pickup until /);
     assert.equal(await page.getByRole('button', { name: 'Freeze hold on Middlemarch' }).count(), 0, 'a hold on the shelf offers no freeze');
+    assert.equal(await page.getByRole('link', { name: 'Change pickup library for Middlemarch' }).count(), 0, 'nor a move');
     await axe(page);
     await context.close();
   });
@@ -162,14 +175,14 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     const adaHold = await hold(patron.ada, 'bleak');
     const adaLoan = await lend(patron.ada, 'persuasion');
     const loanBefore = await apiLoan(adaLoan);
-    await hold(patron.bea, 'dracula');
+    const beaHold = await hold(patron.bea, 'dracula');
     await lend(patron.bea, 'emma');
     const context = await newContext(browser);
     const page = await signIn(context, base, 'P-BEA', 'Bea-pin-7722');
     assert.ok(!(await page.content()).includes('Bleak House'), "Ada's hold is not on Bea's page");
 
-    const forge = async (action: string, name: string, id: string) => {
-      await page.goto(`${base}/catalog/account`);
+    const forge = async (action: string, name: string, id: string, from = `${base}/catalog/account`) => {
+      await page.goto(from);
       await page
         .locator(`form[action="/catalog/account/${action}"] input[name=${name}]`)
         .evaluate((input, v) => ((input as HTMLInputElement).value = v), id);
@@ -178,8 +191,14 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     };
     await forge('holds/freeze', 'hold', adaHold);
     assert.equal(await alert(page), 'That hold could not be found in your account.');
-    await forge('holds/pickup', 'hold', adaHold);
+    // The pickup form of Bea's own hold's page, sent with Ada's hold.
+    await forge('holds/pickup', 'hold', adaHold, `${base}/catalog/account/holds/${beaHold}/pickup`);
     assert.equal(await alert(page), 'That hold could not be found in your account.');
+    // Ada's hold's own page, its id put in the address.
+    const peek = await page.goto(`${base}/catalog/account/holds/${adaHold}/pickup`);
+    assert.equal(peek!.status(), 404);
+    assert.equal(await alert(page), 'That hold could not be found in your account.');
+    assert.ok(!(await page.content()).includes('Bleak House'), "nothing of Ada's hold is shown");
     const adas = await apiHold(patron.ada, adaHold);
     assert.deepEqual([adas.frozen, adas.pickupLocation.code], [false, 'mn'], "Ada's hold is as she left it");
     assert.equal(await page.locator('li.hold').count(), 1, "Bea's page still shows only her own hold");

@@ -1,6 +1,6 @@
 // The patron's door in the public catalogue: sign-in and sign-out, the account page, cancelling,
-// freezing and moving a hold, renewing loans, changing email, phone and PIN, switching the reading
-// history, and placing a hold from a record's page. Forms and redirects only (303 after every
+// freezing and moving a hold (the move from the hold's own small page), renewing loans, changing
+// email, phone and PIN, switching the reading history, and placing a hold from a record's page. Forms and redirects only (303 after every
 // successful POST), so it all works without script. Every action is on the session's own patron:
 // no form names a patron. Each POST is refused (403) unless it carries the session's
 // CSRF token; the session lives in the patron-sessions service, the cookie only names it. Before
@@ -13,7 +13,7 @@ import { STANDING_CODES } from '../../holds/refusals.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
 import type { Account, PatronAccount } from './account.ts';
-import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, signInMain, type Message, type RefusedForm } from './pages.ts';
+import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, pickupMain, signInMain, type Message, type RefusedForm } from './pages.ts';
 import { PIN_LENGTH } from '../../patrons/input.ts';
 import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts';
 
@@ -298,6 +298,22 @@ export function patronDoor(deps: PatronDoorDeps) {
           return `done=${freeze ? 'frozen' : 'unfrozen'}`;
         }),
       );
+
+      // The hold's own page to move it: its id in the address is checked against the session's
+      // patron as the forms' ids are, so another patron's hold is not found.
+      app.get('/account/holds/:id/pickup', route, async (request, reply) => {
+        const { id } = request.params as { id: string };
+        const session = await readSession(request);
+        if (!session) return toSignIn(reply, ID.test(id) ? `${ACCOUNT}/holds/${id}/pickup` : ACCOUNT);
+        try {
+          if (!ID.test(id)) throw new DomainError('notFound');
+          const { hold, pickupLocations } = await account.holdToMove(session.patronId, id);
+          return send(reply, 200, TEXT.changePickupTitle, pickupMain(hold, pickupLocations, session.csrfToken));
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.kind !== 'notFound') throw error;
+          return showAccount(reply, 404, session, { kind: 'alert', text: TEXT.holdNotFound });
+        }
+      });
 
       app.post('/account/holds/pickup', route, (request, reply) =>
         onOwn(request, reply, 'hold', async (patronId, id) => {

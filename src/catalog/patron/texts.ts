@@ -15,6 +15,7 @@ const codes = HOLD_SPECIFIC_CODES;
 
 export const TEXT = {
   myAccount: 'My account',
+  backToAccount: 'Back to my account',
   signInTitle: 'Sign in',
   signInIntro: 'Sign in with your library card to place holds and see your loans.',
   barcodeLabel: 'Library card number',
@@ -62,6 +63,7 @@ export const TEXT = {
   unfreezeHoldFor: (title: string) => `Unfreeze hold on ${title}`,
   holdFrozenDone: 'Your hold is frozen: your place in the queue is kept until you unfreeze it.',
   holdUnfrozenDone: 'Your hold is active again.',
+  changePickupTitle: 'Change pickup library',
   changePickupLabel: (title: string) => `Pickup library for ${title}`,
   changePickup: 'Change pickup',
   changePickupFor: (title: string) => `Change pickup library for ${title}`,
