@@ -8,7 +8,7 @@
 // round after round, and the ratio compares runs of the same round, since on a shared machine
 // absolute figures wander from minute to minute. Besides rate and latency, each run reports the
 // CPU time per request of the server, of its PostgreSQL backends and of the load generator
-// (autocannon, in this process), and the database round trips per request.
+// (autocannon, in this process), the database round trips per request and the bytes of an answer.
 // The catalogue and patrons come from `carrel generate` (seed 1, PIN 1234, no holds); the bench
 // patrons' holds and loans are placed through the REST API (POST /patrons/{id}/checkouts and
 // /patrons/{id}/holds/requests), so the rows are the ones Carrel writes. All of it is kept in the
@@ -68,6 +68,8 @@ interface Run {
   p99: number;
   errors: number;
   requests: number;
+  /** Bytes read per answer, headers included, in KB. */
+  kb: number;
   sampleErrors: string[];
   serverUs?: number;
   postgresUs?: number;
@@ -244,6 +246,7 @@ async function main(): Promise<void> {
       p99: result.latency.p99,
       errors: result.errors + result.timeouts + bad,
       requests: result.requests.total,
+      kb: result.throughput.total / Math.max(1, result.requests.total) / 1024,
       sampleErrors,
     };
   }
@@ -313,6 +316,7 @@ async function main(): Promise<void> {
     'p99 vs search': ratio(i, (r) => r.p99).toFixed(2),
     'req/s vs search': ratio(i, (r) => r.rps).toFixed(2),
     errors: perRound[i]!.reduce((sum, r) => sum + r.errors, 0),
+    'KB/answer': of(i, (r) => r.kb).toFixed(1),
     'server µs/req': of(i, (r) => r.serverUs),
     'postgres µs/req': of(i, (r) => r.postgresUs),
     'autocannon µs/req': of(i, (r) => r.loadUs),

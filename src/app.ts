@@ -86,7 +86,8 @@ export const DOMAINS: readonly Domain[] = [
   // Patrons before holds: holds lock patrons through PatronService; deleting a patron cancels
   // their holds through HoldService, asked for only when a patron is deleted.
   patrons,
-  // The public catalogue's sign-in validates PINs through PatronService.
+  // The public catalogue's sign-in validates PINs through PatronService; a new PIN ends the
+  // patron's sessions through a hook PatronService calls (asked for only when a PIN is written).
   patronSessions,
   holds,
   fines,

@@ -164,7 +164,6 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .overdue-mark { color: var(--no); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .5rem; }
 .actions form { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0; }
-.actions select { font: inherit; color: var(--ink); background: #fff; border: 2px solid var(--muted); border-radius: 8px; padding: .4rem .6rem; min-height: 2.9rem; }
 
 .site-footer { background: #e9edf2; color: var(--muted); font-size: .9rem; padding: 1.25rem 0; margin-top: auto; }
 .site-footer p { margin: 0; }

@@ -18,6 +18,12 @@ export const HOLD_SPECIFIC_CODES = {
 } as const;
 const c = HOLD_SPECIFIC_CODES;
 
+/**
+ * The refusals for the patron's standing (a card expired; blocked by a block, by money owed over
+ * the limit or by overdue items): they refuse every hold and every renewal of the patron alike.
+ */
+export const STANDING_CODES: ReadonlySet<number> = new Set([c.patronExpired, c.patronBlocked]);
+
 export const refuseHold = {
   patronExpired: (id: string, date: string) => fail.conflict(c.patronExpired, `patron ${id} expired on ${date}`),
   patronBlocked: (id: string, code: string) => fail.conflict(c.patronBlocked, `patron ${id} is blocked (blockInfo ${code})`),

@@ -37,6 +37,10 @@ export async function deleteSession(q: Queryable, idHash: Buffer): Promise<void>
   await q.query('delete from catalog_sessions where id_hash = $1', [idHash]);
 }
 
+export async function deleteSessionsOfPatron(q: Queryable, patronId: string): Promise<void> {
+  await q.query('delete from catalog_sessions where patron_id = $1', [patronId]);
+}
+
 /** Deletes every session idle since `idleSince` or begun before `begunSince`; answers how many. */
 export async function deleteExpired(q: Queryable, idleSince: Date, begunSince: Date): Promise<number> {
   const rows = await q.query<{ n: number }>(

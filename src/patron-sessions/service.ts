@@ -4,9 +4,11 @@
 // new session (a new id) and deletes the one before it, so an id a visitor was given (or planted)
 // never becomes a signed-in one. Every form of a session carries its CSRF token. A visitor who has
 // not signed in has no session: the sign-in form's token is a random cookie the form repeats
-// (visitorToken, visitorMatches), so a flood of visitors writes nothing to the database.
+// (visitorToken, visitorMatches), so a flood of visitors writes nothing to the database. A new PIN
+// ends every session of the patron, whichever door changed it (PatronService calls endAllOf); the
+// session that changed it goes on under a new id, as a sign-in would give (changePin).
 import crypto from 'node:crypto';
-import type { Db } from '../db/types.ts';
+import type { Db, Queryable } from '../db/types.ts';
 import type { PatronService } from '../patrons/service.ts';
 import * as repo from './repository.ts';
 
@@ -41,7 +43,7 @@ export class PatronSessionService {
   constructor(
     private readonly db: Db,
     private readonly limits: SessionLimits,
-    private readonly patrons: Pick<PatronService, 'validate'>,
+    private readonly patrons: Pick<PatronService, 'validate' | 'changePin'>,
     /** The clock that decides what has expired (tests age sessions in the table instead). */
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -85,9 +87,23 @@ export class PatronSessionService {
   async signIn(previous: Session | undefined, barcode: string, pin: string, client: string): Promise<Session> {
     const patronId = await this.patrons.validate(barcode, pin, client);
     if (previous) await repo.deleteSession(this.db, hashOf(previous.id));
-    const session = { id: randomToken(), patronId, csrfToken: randomToken() };
-    await repo.insertSession(this.db, { idHash: hashOf(session.id), patronId, csrfToken: session.csrfToken, at: this.now() });
-    return session;
+    return this.start(patronId);
+  }
+
+  /**
+   * Changes the session's patron's PIN through the patron service (the new PIN's rules, the old
+   * PIN tested and counted as there): that ends every session of the patron, this one included,
+   * and this one goes on as a new session (a new id and CSRF token). Answers the new session, or
+   * undefined for a wrong old PIN (nothing changed, the session kept).
+   */
+  async changePin(session: Session, oldPin: string, newPin: string, client: string): Promise<Session | undefined> {
+    if (!(await this.patrons.changePin(session.patronId, oldPin, newPin, client))) return undefined;
+    return this.start(session.patronId);
+  }
+
+  /** Ends every session of the patron, in the caller's transaction (the patron service's, writing a new PIN). */
+  async endAllOf(tx: Queryable, patronId: string): Promise<void> {
+    await repo.deleteSessionsOfPatron(tx, patronId);
   }
 
   async signOut(session: Session): Promise<void> {
@@ -98,6 +114,13 @@ export class PatronSessionService {
   async sweep(): Promise<number> {
     const at = this.now();
     return repo.deleteExpired(this.db, this.idleSince(at), this.begunSince(at));
+  }
+
+  /** A new session of the patron, who has just proved the PIN. */
+  private async start(patronId: string): Promise<Session> {
+    const session = { id: randomToken(), patronId, csrfToken: randomToken() };
+    await repo.insertSession(this.db, { idHash: hashOf(session.id), patronId, csrfToken: session.csrfToken, at: this.now() });
+    return session;
   }
 
   private idleSince(at: Date): Date {

@@ -24,6 +24,8 @@ export const patrons: Domain = {
         finish: (tx, id) => services.holds.cancelHoldsIn(tx, id),
       },
       services.library,
+      // A new PIN ends the patron's catalogue sessions (PatronSessionService, built after this one).
+      (tx, id) => services.patronSessions.endAllOf(tx, id),
     ),
   }),
   register: async (app, { services, config }) => {

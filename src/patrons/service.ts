@@ -28,6 +28,14 @@ export interface PatronDeletion {
   finish(tx: Queryable, patronId: string): Promise<unknown>;
 }
 
+/**
+ * What else a new PIN does, in the transaction that writes it: the patron's sessions elsewhere
+ * (the public catalogue's) end, so whoever knew the old PIN is signed out, whichever door changed
+ * it (PUT /patrons/{id}, the catalogue's own form). A hook rather than the sessions' SQL here: the
+ * sessions service signs in through this service, so it sits above it, and their table stays its own.
+ */
+export type PinChanged = (tx: Queryable, patronId: string) => Promise<unknown>;
+
 export class PatronService {
   constructor(
     private readonly db: Db,
@@ -35,6 +43,7 @@ export class PatronService {
     private readonly attempts: FailedAttempts,
     private readonly deletion: PatronDeletion,
     private readonly library: Pick<LibraryService, 'now' | 'checkPatronFixedValues'>,
+    private readonly pinChanged: PinChanged,
   ) {}
 
   /**
@@ -85,6 +94,7 @@ export class PatronService {
           fields.addresses = [...fields.addresses, ...current.addresses.filter((a) => keep.addresses!.includes(a.type))];
       }
       if (!(await repo.updatePatron(tx, id, fields, at))) return false;
+      if (fields.pinHash !== undefined) await this.pinChanged(tx, id);
       await this.setIds(tx, id, parsed.barcodes, parsed.uniqueIds);
       if (parsed.marc.tags.length) await repo.replaceMarcFields(tx, id, parsed.marc.tags, parsed.marc.fields);
       if (parsed.fixedValues) await repo.setFixedValues(tx, id, parsed.fixedValues);

@@ -1,20 +1,22 @@
 // A patron changes holds and loans from the account page, in real headless Chromium, through forms
-// that work without script: freezes and unfreezes a hold and moves its pickup library (the REST
-// API's GET /patrons/{id}/holds agreeing), is told in plain words when the hold rules refuse (its
-// copy already on the hold shelf); renews one loan (the API's dueDate agreeing with the page), is
-// told why a renewal is refused (another reader's hold, the rule's limit), and renews all. Another
-// patron cannot freeze, move or renew these by changing the id in a form. The patron changes email
-// and phone (GET /patrons/{id} agreeing; an invalid email refused in plain words, nothing written),
+// that work without script: freezes and unfreezes a hold and moves its pickup library on the
+// hold's own page (the REST API's GET /patrons/{id}/holds agreeing), is told in plain words when
+// the hold rules refuse (its copy already on the hold shelf); renews one loan (the API's dueDate
+// agreeing with the page), is told why a renewal is refused (another reader's hold, the rule's
+// limit), and renews all (blocked, told why once, not once a loan). Another patron cannot freeze,
+// move or renew these by changing the id in a form or an address. The patron changes email and
+// phone (GET /patrons/{id} agreeing; an invalid email refused in plain words, nothing written),
 // the PIN with the old one (POST /patrons/validate then takes the new one only; a mismatch, a PIN
 // the rules refuse and a wrong old PIN are refused, the wrong old PIN counted towards the same
-// lockout as the sign-in's), and switches the reading history, its list newest first as
-// GET /patrons/{id}/checkouts/history has it. These forms without the session's CSRF token are
-// refused, and act on the session's patron whatever the form says. axe-core finds no serious or
-// critical problem on the account page with these forms.
+// lockout as the sign-in's; the new PIN signs out the patron's other sessions and keeps this one
+// under a new id, and a PIN set through PUT /patrons/{id} ends them all), and switches the
+// reading history, its list newest first as GET /patrons/{id}/checkouts/history has it. These
+// forms without the session's CSRF token are refused, and act on the session's patron whatever the
+// form says. axe-core finds no serious or critical problem on the account page with these forms.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { FixedClock } from '../../src/shared/calendar.ts';
 import { caller, type Caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -40,7 +42,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
   let base: string;
   let api: Caller;
   const clock = new FixedClock('2026-11-30');
-  const patron = { ada: '', bea: '', cal: '', dee: '', eve: '', fay: '' };
+  const patron = { ada: '', bea: '', cal: '', dee: '', eve: '', fay: '', gil: '' };
   const copy: Record<string, string> = {};
   const bib: Record<string, string> = {};
   before(async () => {
@@ -63,6 +65,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     });
     patron.eve = await make('Eve, Mary', 'P-EVE', 'Eve-pin-2718');
     patron.fay = await make('Fay, Morgan', 'P-FAY', 'Fay-pin-1618');
+    patron.gil = await make('Gil, Eric', 'P-GIL', 'Gil-pin-4242');
     // One copy each, at Main: every hold below waits for it, every loan is of it.
     for (const [key, title] of Object.entries({
       middlemarch: 'Middlemarch',
@@ -126,16 +129,28 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal(await page.locator('li.hold .hold-status').textContent(), 'Position 1 in the queue of 1');
     assert.equal((await apiHold(patron.ada, holdId)).frozen, false);
 
+    // The account page lists no libraries under each hold: a link goes to the hold's own page.
+    assert.equal(await page.locator('li.hold select').count(), 0, 'no pickup list under a hold');
+    await page.getByRole('link', { name: 'Change pickup library for Middlemarch' }).click();
+    await page.waitForURL(`${base}/catalog/account/holds/${holdId}/pickup`);
+    await axe(page);
     const select = page.getByLabel('Pickup library for Middlemarch', { exact: true });
     assert.equal(await select.inputValue(), 'mn', 'the hold’s pickup library is chosen');
     await select.selectOption('ea');
-    await page.getByRole('button', { name: 'Change pickup library for Middlemarch' }).click();
+    await page.getByRole('button', { name: 'Change pickup' }).click();
     await page.waitForURL(`${base}/catalog/account?done=moved&hold=${holdId}`);
     const moved = await apiHold(patron.ada, holdId);
     assert.equal(moved.pickupLocation.code, 'ea');
     assert.equal(await status(page), `Your hold will wait for you at ${moved.pickupLocation.name}.`);
     assert.equal(await page.locator('li.hold .detail').textContent(), `Pickup at ${moved.pickupLocation.name}`);
+    await page.goto(`${base}/catalog/account/holds/${holdId}/pickup`);
     assert.equal(await page.getByLabel('Pickup library for Middlemarch', { exact: true }).inputValue(), 'ea');
+    for (const csrf of [undefined, 'wrong-token']) {
+      const form = { hold: holdId, pickup: 'mn', ...(csrf === undefined ? {} : { csrf }) };
+      const res = await page.request.post(`${base}/catalog/account/holds/pickup`, { form, maxRedirects: 0 });
+      assert.equal(res.status(), 403, `a move with ${csrf ?? 'no token'}`);
+    }
+    assert.equal((await apiHold(patron.ada, holdId)).pickupLocation.code, 'ea', 'a move without the token changes nothing');
 
     // The page was read; then the desk checks the copy in at the new pickup library: it waits on
     // the shelf, and the rules no longer let the hold be frozen.
@@ -151,6 +166,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal((await apiHold(patron.ada, holdId)).frozen, false);
     assert.match((await page.locator('li.hold .hold-status').textContent())!, /^Ready for pickup until /);
     assert.equal(await page.getByRole('button', { name: 'Freeze hold on Middlemarch' }).count(), 0, 'a hold on the shelf offers no freeze');
+    assert.equal(await page.getByRole('link', { name: 'Change pickup library for Middlemarch' }).count(), 0, 'nor a move');
     await axe(page);
     await context.close();
   });
@@ -159,14 +175,14 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     const adaHold = await hold(patron.ada, 'bleak');
     const adaLoan = await lend(patron.ada, 'persuasion');
     const loanBefore = await apiLoan(adaLoan);
-    await hold(patron.bea, 'dracula');
+    const beaHold = await hold(patron.bea, 'dracula');
     await lend(patron.bea, 'emma');
     const context = await newContext(browser);
     const page = await signIn(context, base, 'P-BEA', 'Bea-pin-7722');
     assert.ok(!(await page.content()).includes('Bleak House'), "Ada's hold is not on Bea's page");
 
-    const forge = async (action: string, name: string, id: string) => {
-      await page.goto(`${base}/catalog/account`);
+    const forge = async (action: string, name: string, id: string, from = `${base}/catalog/account`) => {
+      await page.goto(from);
       await page
         .locator(`form[action="/catalog/account/${action}"] input[name=${name}]`)
         .evaluate((input, v) => ((input as HTMLInputElement).value = v), id);
@@ -175,8 +191,14 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     };
     await forge('holds/freeze', 'hold', adaHold);
     assert.equal(await alert(page), 'That hold could not be found in your account.');
-    await forge('holds/pickup', 'hold', adaHold);
+    // The pickup form of Bea's own hold's page, sent with Ada's hold.
+    await forge('holds/pickup', 'hold', adaHold, `${base}/catalog/account/holds/${beaHold}/pickup`);
     assert.equal(await alert(page), 'That hold could not be found in your account.');
+    // Ada's hold's own page, its id put in the address.
+    const peek = await page.goto(`${base}/catalog/account/holds/${adaHold}/pickup`);
+    assert.equal(peek!.status(), 404);
+    assert.equal(await alert(page), 'That hold could not be found in your account.');
+    assert.ok(!(await page.content()).includes('Bleak House'), "nothing of Ada's hold is shown");
     const adas = await apiHold(patron.ada, adaHold);
     assert.deepEqual([adas.frozen, adas.pickupLocation.code], [false, 'mn'], "Ada's hold is as she left it");
     assert.equal(await page.locator('li.hold').count(), 1, "Bea's page still shows only her own hold");
@@ -244,6 +266,21 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal(await northRow.locator('time').getAttribute('datetime'), again.dueDate);
     assert.equal((await apiLoan(wives)).numberOfRenewals, 0);
     await axe(page);
+
+    // Blocked, the patron is refused every renewal for the one reason: said once.
+    const blocked = await api.send('PUT', `/v6/patrons/${patron.cal}`, { blockInfo: { code: 'c' } });
+    assert.equal(blocked.statusCode, 204, blocked.body);
+    try {
+      await page.getByRole('button', { name: 'Renew all' }).click();
+      await page.waitForURL(new RegExp(`notrenewed=${north}\\.2,${wives}\\.2|notrenewed=${wives}\\.2,${north}\\.2`));
+      assert.equal(
+        await status(page),
+        'None of your loans could be renewed. Your card is blocked, so loans cannot be renewed. Please ask at the library.',
+      );
+      assert.deepEqual(await apiLoan(north), again);
+    } finally {
+      await api.send('PUT', `/v6/patrons/${patron.cal}`, { blockInfo: { code: '-' } });
+    }
     await context.close();
   });
   const apiPatron = async (patronId: string): Promise<{ emails: string[]; phones: { number: string; type: string }[] }> => {
@@ -377,6 +414,47 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     await changePin('Eve-new-4669', 'Eve-next-3333', 'Eve-next-3333');
     assert.match((await alert(page))!, /^PIN changes and signing in with this card are paused after too many wrong tries\./);
     await context.close();
+  });
+
+  it('signs out the patron’s other sessions on a PIN change, keeping this one under a new id; a PIN set through the API ends them all', async () => {
+    const here = await newContext(browser);
+    const elsewhere = await newContext(browser);
+    const page = await signIn(here, base, 'P-GIL', 'Gil-pin-4242');
+    const other = await signIn(elsewhere, base, 'P-GIL', 'Gil-pin-4242');
+    const sessionOf = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'carrel_session')?.value;
+    const before = await sessionOf(here);
+    const sessions = async () =>
+      (await t.testDb.db.query<{ n: number }>('select count(*)::int as n from catalog_sessions where patron_id = $1', [patron.gil]))[0]!.n;
+    assert.equal(await sessions(), 2);
+
+    await page.getByLabel('Current PIN').fill('Gil-pin-4242');
+    await page.getByLabel('New PIN', { exact: true }).fill('Gil-new-5353');
+    await page.getByLabel('New PIN again').fill('Gil-new-5353');
+    await submit(page, 'pin', 'Change PIN');
+    await page.waitForURL(`${base}/catalog/account?done=pin`);
+    assert.equal(await status(page), 'Your PIN is changed. Use the new one from now on.');
+    const after = await sessionOf(here);
+    assert.ok(after && after !== before, 'this session goes on under a new id');
+    assert.equal(await sessions(), 1, 'the other session is deleted');
+    const stale = await t.app.inject({ url: '/catalog/account', headers: { cookie: `carrel_session=${before}` } });
+    assert.equal(stale.statusCode, 303, 'the old id signs in no more');
+
+    await other.goto(`${base}/catalog/account`);
+    assert.equal(other.url(), `${base}/catalog/signin?next=%2Fcatalog%2Faccount`, 'the other session is signed out');
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(page.url(), `${base}/catalog/account`, 'this one stays signed in');
+
+    const put = await api.send('PUT', `/v6/patrons/${patron.gil}`, { pin: 'Gil-api-6464' });
+    assert.equal(put.statusCode, 204, put.body);
+    assert.equal(await sessions(), 0, 'a PIN set through the API ends every catalogue session');
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(page.url(), `${base}/catalog/signin?next=%2Fcatalog%2Faccount`);
+    await signIn(elsewhere, base, 'P-GIL', 'Gil-api-6464');
+    const named = await api.send('PUT', `/v6/patrons/${patron.gil}`, { emails: ['gil@example.org'] });
+    assert.equal(named.statusCode, 204, named.body);
+    assert.equal(await sessions(), 1, 'a change of anything but the PIN keeps the sessions');
+    await here.close();
+    await elsewhere.close();
   });
 
   it('turns the reading history on, lists it newest first as the API does, and off (deleting it)', async () => {

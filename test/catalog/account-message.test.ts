@@ -79,6 +79,22 @@ describe('the account page’s message after a form', () => {
     });
   });
 
+  it('says once why renew all renewed nothing when the patron’s standing refused every loan; a loan’s own refusal per loan', () => {
+    assert.deepEqual(accountMessage({ done: 'renewedall', renewed: '', notrenewed: '21.2,22.2' }, mine), {
+      kind: 'status',
+      text: 'None of your loans could be renewed. Your card is blocked, so loans cannot be renewed. Please ask at the library.',
+    });
+    assert.equal(
+      accountMessage({ done: 'renewedall', renewed: '', notrenewed: '21.1,22.1' }, mine)?.text,
+      'None of your loans could be renewed. Your library card has expired. Please renew it at the library to renew loans.',
+    );
+    assert.equal(
+      accountMessage({ done: 'renewedall', renewed: '', notrenewed: '21.12,22.11' }, mine)?.text,
+      'None of your loans could be renewed. Emma was not renewed. Another reader has a hold on it, so it cannot be renewed. Please return it by its due date. ' +
+        'Untitled was not renewed. It has been renewed as many times as the library allows. Please return it by its due date.',
+    );
+  });
+
   it('moves a hold to the library it names', () => {
     assert.deepEqual(accountMessage({ done: 'moved', hold: '11' }, mine), { kind: 'status', text: 'Your hold will wait for you at East.' });
   });

@@ -158,7 +158,7 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     assert.equal(await page.getByRole('status').textContent(), 'Your hold has been placed.');
     const hold = page.locator('li.hold');
     assert.equal(await hold.count(), 1);
-    assert.equal(await hold.locator('a').textContent(), 'Pride and prejudice');
+    assert.equal(await hold.locator(':scope > a').textContent(), 'Pride and prejudice');
     assert.equal(await hold.locator('.hold-status').textContent(), 'Position 1 in the queue of 1');
     await axe(page);
 

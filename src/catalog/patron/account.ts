@@ -3,8 +3,8 @@
 // GET /patrons/{id}/fines, moneyOwed of GET /patrons/{id}; a hold placed as
 // POST /patrons/{id}/holds/requests places it, cancelled as DELETE /patrons/holds/{id} cancels it,
 // frozen or moved as PUT /patrons/holds/{id} changes it, a loan renewed as
-// POST /patrons/checkouts/{id}/renewal renews it; email and phone changed, and the PIN (after
-// the old one is tested as POST /patrons/validate tests it), as PUT /patrons/{id} changes them; the
+// POST /patrons/checkouts/{id}/renewal renews it; email and phone changed as PUT /patrons/{id}
+// changes them (the PIN is changed through the sessions service, which keeps the session); the
 // reading history of GET /patrons/{id}/checkouts/history, switched as its activationStatus route
 // switches it (each for the session's own patron only). No rule is decided here.
 import type { BibService } from '../../bibs/service.ts';
@@ -13,10 +13,11 @@ import type { HistoryRow, ReadingHistoryService } from '../../circulation/histor
 import type { CirculationService } from '../../circulation/service.ts';
 import type { FineService } from '../../fines/service.ts';
 import type { HoldRow, HoldService } from '../../holds/service.ts';
+import { isActive } from '../../holds/states.ts';
 import type { ItemService } from '../../items/service.ts';
 import type { PatronService } from '../../patrons/service.ts';
 import { dayIn } from '../../shared/calendar.ts';
-import { DomainError } from '../../shared/errors.ts';
+import { DomainError, fail } from '../../shared/errors.ts';
 import { displayTitle } from '../describe.ts';
 
 /** As many holds, loans and fines as one page lists (the REST lists' own ceiling is higher). */
@@ -130,18 +131,7 @@ export class PatronAccount {
           borrowed: dayIn(r.out_date, now.timeZone),
         })),
       },
-      holds: holds.map((h) => ({
-        id: h.id,
-        bibId: h.bib_id,
-        title: titles.get(h.bib_id) ?? '',
-        state: h.state,
-        frozen: h.frozen,
-        pickupCode: h.pickup_location,
-        pickupName: h.pickup_name,
-        pickupBy: h.pickup_by ?? undefined,
-        priority: h.priority ?? undefined,
-        queueLength: h.queue_length ?? undefined,
-      })),
+      holds: holds.map((h) => accountHold(h, titles)),
       loans: loans.map((l) => {
         const bibId = bibOfItem.get(l.item_id);
         return {
@@ -165,6 +155,16 @@ export class PatronAccount {
   async pickupLocations(patronId: string): Promise<PickupLocation[]> {
     const [patron, locations] = await Promise.all([this.patrons.get(patronId), this.branches.locations()]);
     return homeFirst(locations, patron.home_library_code);
+  }
+
+  /**
+   * The patron's own active hold, with where it may be picked up (the home library first), for the
+   * page that moves it; another patron's, or one no longer active, is no hold at all (notFound).
+   */
+  async holdToMove(patronId: string, holdId: string): Promise<{ hold: AccountHold; pickupLocations: PickupLocation[] }> {
+    const [row, pickupLocations] = await Promise.all([this.holds.get(holdId), this.pickupLocations(patronId)]);
+    if (row.patron_id !== patronId || !isActive(row.state)) throw fail.notFound(`no hold ${holdId}`);
+    return { hold: accountHold(row, await this.titles([row.bib_id])), pickupLocations };
   }
 
   /** A title hold on the record; the hold rules' refusals as they come (HOLD_SPECIFIC_CODES). */
@@ -232,11 +232,6 @@ export class PatronAccount {
     return undefined;
   }
 
-  /** Changes the patron's PIN after testing the old one (PatronService.changePin): false for a wrong old PIN. */
-  changePin(patronId: string, oldPin: string, newPin: string, client: string): Promise<boolean> {
-    return this.patrons.changePin(patronId, oldPin, newPin, client);
-  }
-
   /** Turns the patron's reading history on or off (off deletes it). */
   setHistory(patronId: string, on: boolean): Promise<void> {
     return this.readingHistory.activate(patronId, on);
@@ -252,6 +247,21 @@ export class PatronAccount {
     const rows = await this.bibs.byIds([...new Set(bibIds)], {});
     return new Map([...rows].map(([id, row]) => [id, row.title ? displayTitle(row.title) : '']));
   }
+}
+
+function accountHold(h: HoldRow, titles: Map<string, string>): AccountHold {
+  return {
+    id: h.id,
+    bibId: h.bib_id,
+    title: titles.get(h.bib_id) ?? '',
+    state: h.state,
+    frozen: h.frozen,
+    pickupCode: h.pickup_location,
+    pickupName: h.pickup_name,
+    pickupBy: h.pickup_by ?? undefined,
+    priority: h.priority ?? undefined,
+    queueLength: h.queue_length ?? undefined,
+  };
 }
 
 /** The locations that take holds for pickup, the patron's home library first. */

@@ -1,10 +1,11 @@
 // The patron's pages as HTML: sign-in, the account (holds, loans, money owed, personal details,
-// PIN change, reading history) and the hold form of a record's page. Every form posts back to the catalogue with the session's CSRF token.
+// PIN change, reading history), a hold's change of pickup library and the hold form of a record's page. Every form posts back to the catalogue with the session's CSRF token.
 import { html, type Html } from '../html.ts';
+import { HOLD_SPECIFIC_CODES } from '../../holds/refusals.ts';
 import { HOLD_STATE } from '../../holds/states.ts';
 import { PIN_LENGTH } from '../../patrons/input.ts';
 import type { Account, AccountDetails, AccountHold, PickupLocation } from './account.ts';
-import { longDate, TEXT } from './texts.ts';
+import { holdChangeRefusal, longDate, TEXT } from './texts.ts';
 
 /** The hidden field every form carries. */
 export const CSRF_FIELD = 'csrf';
@@ -49,7 +50,7 @@ function holdStatus(h: AccountHold): Html {
 /** The hidden fields naming the hold a form acts on. */
 const holdFields = (csrf: string, h: AccountHold) => html`${csrfField(csrf)}<input type="hidden" name="hold" value="${h.id}">`;
 
-function holdActions(h: AccountHold, title: string, csrf: string, locations: PickupLocation[]): Html {
+function holdActions(h: AccountHold, title: string, csrf: string, movable: boolean): Html {
   // A copy already set aside (in transit or on the shelf) fills the hold: the rules let it be
   // neither frozen nor, once on the shelf, moved, so the page does not offer what would be refused.
   const waiting = h.state === HOLD_STATE.waiting;
@@ -59,17 +60,11 @@ function holdActions(h: AccountHold, title: string, csrf: string, locations: Pic
       <button class="button secondary" type="submit" aria-label="${h.frozen ? TEXT.unfreezeHoldFor(title) : TEXT.freezeHoldFor(title)}">${h.frozen ? TEXT.unfreezeHold : TEXT.freezeHold}</button>
     </form>`
     : '';
-  const select = `pickup-${h.id}`;
+  // A link to the hold's own pickup page, not a list of every library under each hold: the page
+  // stays small however many holds and libraries there are.
   const move =
-    h.state !== HOLD_STATE.ready && locations.length > 1
-      ? html`<form method="post" action="/catalog/account/holds/pickup">
-      ${holdFields(csrf, h)}
-      <label class="visually-hidden" for="${select}">${TEXT.changePickupLabel(title)}</label>
-      <select id="${select}" name="pickup">${locations.map(
-        (l) => html`<option value="${l.code}"${l.code === h.pickupCode ? html` selected` : ''}>${l.name}</option>`,
-      )}</select>
-      <button class="button secondary" type="submit" aria-label="${TEXT.changePickupFor(title)}">${TEXT.changePickup}</button>
-    </form>`
+    movable && h.state !== HOLD_STATE.ready
+      ? html`<a class="button secondary" href="/catalog/account/holds/${h.id}/pickup" aria-label="${TEXT.changePickupFor(title)}">${TEXT.changePickup}</a>`
       : '';
   return html`<div class="actions">
     ${freeze}
@@ -82,13 +77,14 @@ function holdActions(h: AccountHold, title: string, csrf: string, locations: Pic
 }
 
 function holdsSection(holds: AccountHold[], csrf: string, locations: PickupLocation[]): Html {
+  const movable = locations.length > 1;
   const items = holds.map((h) => {
     const title = h.title || TEXT.untitled;
     return html`<li class="hold" data-hold-id="${h.id}">
     <a href="/catalog/record/${h.bibId}">${title}</a>
     <p class="hold-status">${holdStatus(h)}</p>
     <p class="detail">${TEXT.pickupAt(h.pickupName)}</p>
-    ${holdActions(h, title, csrf, locations)}
+    ${holdActions(h, title, csrf, movable)}
   </li>`;
   });
   return html`<section aria-labelledby="holds-heading">
@@ -198,6 +194,30 @@ ${detailsSection(refused.details ?? account.details, csrf, refused.invalid)}
 ${pinSection(csrf, refused.invalid)}
 ${historySection(account.history, csrf)}
 <form method="post" action="/catalog/signout">${csrfField(csrf)}<button class="button secondary" type="submit">${TEXT.signOutButton}</button></form>
+</div>`;
+}
+
+/** The page that moves one of the patron's holds to another pickup library (posted as the account page's forms are). */
+export function pickupMain(h: AccountHold, locations: PickupLocation[], csrf: string): Html {
+  const title = h.title || TEXT.untitled;
+  // On the shelf, the rules no longer let it move: said instead of a form that would be refused.
+  const form =
+    h.state === HOLD_STATE.ready
+      ? html`<p>${holdChangeRefusal(HOLD_SPECIFIC_CODES.holdReady)}</p>`
+      : html`<form class="patron-form" method="post" action="/catalog/account/holds/pickup">
+  ${holdFields(csrf, h)}
+  <p class="field"><label for="pickup">${TEXT.changePickupLabel(title)}</label>
+    <select id="pickup" name="pickup">${locations.map(
+      (l) => html`<option value="${l.code}"${l.code === h.pickupCode ? html` selected` : ''}>${l.name}</option>`,
+    )}</select></p>
+  <p><button class="button primary" type="submit">${TEXT.changePickup}</button></p>
+</form>`;
+  return html`<div class="wrap narrow">
+<h1>${TEXT.changePickupTitle}</h1>
+<p><a href="/catalog/record/${h.bibId}">${title}</a></p>
+<p>${TEXT.pickupAt(h.pickupName)}</p>
+${form}
+<p><a href="/catalog/account">${TEXT.backToAccount}</a></p>
 </div>`;
 }
 

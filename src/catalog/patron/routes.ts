@@ -1,6 +1,6 @@
 // The patron's door in the public catalogue: sign-in and sign-out, the account page, cancelling,
-// freezing and moving a hold, renewing loans, changing email, phone and PIN, switching the reading
-// history, and placing a hold from a record's page. Forms and redirects only (303 after every
+// freezing and moving a hold (the move from the hold's own small page), renewing loans, changing
+// email, phone and PIN, switching the reading history, and placing a hold from a record's page. Forms and redirects only (303 after every
 // successful POST), so it all works without script. Every action is on the session's own patron:
 // no form names a patron. Each POST is refused (403) unless it carries the session's
 // CSRF token; the session lives in the patron-sessions service, the cookie only names it. Before
@@ -9,10 +9,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import type { App } from '../../http/types.ts';
 import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
+import { STANDING_CODES } from '../../holds/refusals.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
 import type { Account, PatronAccount } from './account.ts';
-import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, signInMain, type Message, type RefusedForm } from './pages.ts';
+import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, pickupMain, signInMain, type Message, type RefusedForm } from './pages.ts';
 import { PIN_LENGTH } from '../../patrons/input.ts';
 import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts';
 
@@ -117,9 +118,15 @@ export function accountMessage(query: Form | undefined, mine: Account): Message 
         .flatMap((pair) => {
           const [id = '', code = ''] = pair.split('.');
           const l = loan(id);
-          return l && CODE.test(code) ? [TEXT.notRenewed(titleOf(l), renewalRefusal(Number(code)))] : [];
+          return l && CODE.test(code) ? [{ title: titleOf(l), code: Number(code) }] : [];
         });
-      return { kind: 'status', text: [TEXT.renewedAll(renewed.length, renewed.length + refused.length), ...refused].join(' ') };
+      // A refusal for the patron's standing refuses every loan alike: said once, not once a loan.
+      const standing = new Set(refused.flatMap((r) => (STANDING_CODES.has(r.code) ? [renewalRefusal(r.code)] : [])));
+      const ofLoans = refused.flatMap((r) => (STANDING_CODES.has(r.code) ? [] : [TEXT.notRenewed(r.title, renewalRefusal(r.code))]));
+      return {
+        kind: 'status',
+        text: [TEXT.renewedAll(renewed.length, renewed.length + refused.length), ...standing, ...ofLoans].join(' '),
+      };
     }
     default:
       return undefined;
@@ -292,6 +299,22 @@ export function patronDoor(deps: PatronDoorDeps) {
         }),
       );
 
+      // The hold's own page to move it: its id in the address is checked against the session's
+      // patron as the forms' ids are, so another patron's hold is not found.
+      app.get('/account/holds/:id/pickup', route, async (request, reply) => {
+        const { id } = request.params as { id: string };
+        const session = await readSession(request);
+        if (!session) return toSignIn(reply, ID.test(id) ? `${ACCOUNT}/holds/${id}/pickup` : ACCOUNT);
+        try {
+          if (!ID.test(id)) throw new DomainError('notFound');
+          const { hold, pickupLocations } = await account.holdToMove(session.patronId, id);
+          return send(reply, 200, TEXT.changePickupTitle, pickupMain(hold, pickupLocations, session.csrfToken));
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.kind !== 'notFound') throw error;
+          return showAccount(reply, 404, session, { kind: 'alert', text: TEXT.holdNotFound });
+        }
+      });
+
       app.post('/account/holds/pickup', route, (request, reply) =>
         onOwn(request, reply, 'hold', async (patronId, id) => {
           await account.movePickup(patronId, id, field(request.body as Form, 'pickup').slice(0, 64));
@@ -341,16 +364,19 @@ export function patronDoor(deps: PatronDoorDeps) {
         const refuse = (status: number, text: string, invalid: RefusedForm['invalid']) =>
           showAccount(reply, status, session, { kind: 'alert', text }, { invalid });
         if (newPin !== field(form, 'newPinAgain')) return refuse(400, TEXT.pinMismatch, 'newPin');
-        let changed: boolean;
+        let rotated: Session | undefined;
         try {
-          changed = await account.changePin(session.patronId, field(form, 'oldPin'), newPin, client(request));
+          // The new PIN ends every session of the patron; this one goes on under a new id.
+          rotated = await sessions.changePin(session, field(form, 'oldPin'), newPin, client(request));
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           if (error.kind === 'invalidInput') return refuse(400, TEXT.pinRules(PIN_LENGTH.min, PIN_LENGTH.max), 'newPin');
           if (error.kind === 'tooManyAttempts') return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
           throw error;
         }
-        return changed ? see(reply, `${ACCOUNT}?done=pin`) : refuse(400, TEXT.wrongOldPin, 'oldPin');
+        if (!rotated) return refuse(400, TEXT.wrongOldPin, 'oldPin');
+        setCookie(request, reply, rotated.id);
+        return see(reply, `${ACCOUNT}?done=pin`);
       });
 
       app.post('/account/history', route, async (request, reply) => {

@@ -15,6 +15,7 @@ const codes = HOLD_SPECIFIC_CODES;
 
 export const TEXT = {
   myAccount: 'My account',
+  backToAccount: 'Back to my account',
   signInTitle: 'Sign in',
   signInIntro: 'Sign in with your library card to place holds and see your loans.',
   barcodeLabel: 'Library card number',
@@ -62,6 +63,7 @@ export const TEXT = {
   unfreezeHoldFor: (title: string) => `Unfreeze hold on ${title}`,
   holdFrozenDone: 'Your hold is frozen: your place in the queue is kept until you unfreeze it.',
   holdUnfrozenDone: 'Your hold is active again.',
+  changePickupTitle: 'Change pickup library',
   changePickupLabel: (title: string) => `Pickup library for ${title}`,
   changePickup: 'Change pickup',
   changePickupFor: (title: string) => `Change pickup library for ${title}`,
@@ -72,7 +74,11 @@ export const TEXT = {
   renewed: (title: string, due: string) => `${title} is renewed: now due ${longDate(due)}.`,
   notRenewed: (title: string, reason: string) => `${title} was not renewed. ${reason}`,
   renewedAll: (renewed: number, of: number) =>
-    renewed === of ? `All your loans are renewed.` : `${renewed} of ${of} ${of === 1 ? 'loan is' : 'loans are'} renewed.`,
+    renewed === of
+      ? `All your loans are renewed.`
+      : renewed === 0
+        ? `None of your loans could be renewed.`
+        : `${renewed} of ${of} ${of === 1 ? 'loan is' : 'loans are'} renewed.`,
   loanNotFound: 'That loan could not be found in your account.',
   detailsHeading: 'Your details',
   detailsIntro: 'How the library can reach you, for example when a hold is ready. Leave a field empty to remove it.',
