@@ -100,7 +100,7 @@ const FORMS: Record<string, Form> = {
 async function fill(db: Db): Promise<{ termId: number }> {
   await db.query('delete from search_postings');
   const [term] = await db.query<{ id: number }>(
-    `insert into search_terms (key) values ('w:benchlist') on conflict (key) do update set version = search_terms.version + 1 returning id`,
+    `insert into search_terms (key) values ('w:benchlist') on conflict (key) do update set version = nextval('search_versions') returning id`,
   );
   // Gaps of 1 to 40 (a word in about one bib in twenty), weights a few distinct values, as real lists have.
   await db.query(

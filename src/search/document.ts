@@ -122,7 +122,7 @@ function pairs(word: string): boolean {
  * their places. Every bib whose text holds a quoted phrase is in the list of each pair of the
  * phrase, usually far shorter than its words': a phrase search ranks and counts from its rarest
  * pair's list, and checks the phrase itself on the folded text. A pair key is a stem key, so its
- * length is kept as its df and its version moves when a bib joins or leaves it.
+ * length is kept as its df.
  */
 export function pairKeys(run: string[]): string[] {
   const paired = run.filter(pairs);

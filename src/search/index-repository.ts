@@ -51,40 +51,45 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   // A bib's postings are found through its doc's key list (an index of postings by bib would
   // cost every posting a third index entry). The counted keys' (KEY.isCounted) counts lose what
   // goes, and their bitmaps (bitmap-upkeep.ts) the bibs that go.
-  const left = await tx.query<{ term_id: number; bibs: string[]; counted: boolean }>(
+  const gone = await tx.query<{ term_id: number; counted: boolean; bibs: string[] }>(
     `with g as (
        delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
        where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id, p.bib_id)
-     select g.term_id, array_agg(g.bib_id) as bibs, t.key like '${COUNTED_KEY_LIKE}' as counted
-       from g join search_terms t on t.id = g.term_id group by g.term_id, t.key`,
+     select t.id as term_id, t.key like '${COUNTED_KEY_LIKE}' as counted, array_agg(g.bib_id) as bibs
+       from g join search_terms t on t.id = g.term_id group by t.id`,
     [bibIds],
   );
-  const gone = left.filter((r) => r.counted);
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
-  const counts = new Map(gone.map((r) => [r.term_id, -r.bibs.length]));
+  const counts = new Map(gone.filter((r) => r.counted).map((r) => [r.term_id, -r.bibs.length]));
   const postings = docs.length > 0 ? await addDocs(tx, docs, counts) : undefined;
-  // Every key whose bibs changed (even by as many in as out) gets a new version: the counts
-  // cached for searches of it (search_counts) are then no longer read.
-  const changed = [...counts].sort((a, b) => a[0] - b[0]);
-  const lists = listChanges(left, postings);
-  if (lists.size === 0) return;
-  // Every key changed is locked in id order first: indexers updating the same common keys at once
-  // then queue (each rewrites their segments whole), never deadlock.
-  await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [[...lists.keys()].sort((a, b) => a - b)]);
-  await updateSegments(tx, lists);
+  // Every key whose bibs changed (even by as many in as out, or only in weight), counted or not,
+  // gets a new version drawn from one sequence: a list kept under its old version (list-cache.ts),
+  // or a count kept for searches of it (search_counts), is then no longer read, in any process.
+  const lists = listChanges(gone, postings);
+  const changed = [...lists.keys()].sort((a, b) => a - b);
   if (changed.length === 0) return;
+  // Locked in id order first: indexers updating the same common keys at once then queue (each
+  // rewrites their segments whole), never deadlock. Each version is drawn once its key is locked,
+  // so a key's versions rise in commit order.
+  await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed]);
+  await updateSegments(tx, lists);
   const versioned = await tx.query<ChangedList>(
-    'update search_terms t set df = t.df + d.n, version = t.version + 1 from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap',
-    [changed.map(([id]) => id), changed.map(([, n]) => n)],
+    `update search_terms t set df = t.df + d.n, version = nextval('search_versions')
+       from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap`,
+    [changed, changed.map((id) => counts.get(id) ?? 0)],
   );
-  await updateBitmaps(tx, versioned, { removed: new Map(gone.map((r) => [r.term_id, r.bibs])), added: addedTo(versioned, postings) });
+  await updateBitmaps(
+    tx,
+    versioned.filter((l) => counts.has(l.id)),
+    { removed: new Map(gone.map((r) => [r.term_id, r.bibs])), added: addedTo(versioned, postings) },
+  );
 }
 
 /** Each key's changes: the bibs that left its list (null), and those added with their weights (a bib in both stays, weighed anew). */
-function listChanges(left: { term_id: number; bibs: string[] }[], postings: Postings | undefined): Map<number, ListChanges> {
+function listChanges(gone: { term_id: number; bibs: string[] }[], postings: Postings | undefined): Map<number, ListChanges> {
   const lists = new Map<number, ListChanges>();
   const of = (id: number) => lists.get(id) ?? lists.set(id, new Map()).get(id)!;
-  for (const { term_id, bibs } of left) for (const bib of bibs) of(term_id).set(Number(bib), null);
+  for (const { term_id, bibs } of gone) for (const bib of bibs) of(term_id).set(Number(bib), null);
   if (postings)
     for (let i = 0; i < postings.termIds.length; i++) of(postings.termIds[i]!).set(Number(postings.bibIds[i]), postings.weights[i]!);
   return lists;

@@ -78,8 +78,8 @@ export const KEY = {
   /** A standard number, normalised (ISBN as 13 digits, ISSN without its hyphen): "i:9780141439518". */
   number: (digits: string): string => `${FIELD_KEYS.number}${KIND.exact}${digits}`,
   /**
-   * Whether a key is a counted list's (a stem's or a pair's): its length is kept as its df, its
-   * version moves when a bib joins or leaves it, and a long one has a bitmap (bitmaps.ts).
+   * Whether a key is a counted list's (a stem's or a pair's): its length is kept as its df, and a
+   * long one has a bitmap (bitmaps.ts).
    */
   isCounted: (key: string): boolean => key[1] === KIND.stem,
 } as const;

@@ -1,8 +1,9 @@
 // Keys' compressed posting lists kept in this process's memory, so a search reads a common key's
 // list from the database once, not every time. An entry is a list at one version of its key
-// (search_terms.version, which moves whenever the key's bibs change): a reader asks for the version
-// it read, and an entry of any other version is never answered. The whole is bounded in bytes;
-// the lists read least recently leave first.
+// (search_terms.version, drawn anew from one sequence whenever the key's bibs change, and rising
+// across rebuilds that number the keys anew): a reader asks for the version it read, and an entry of
+// any other version is never answered. The whole is bounded in bytes; the lists read least
+// recently leave first.
 import type { BlockPostingList } from './posting-blocks.ts';
 
 interface Entry {
@@ -51,7 +52,7 @@ export class ListCache {
     this.held += bytes;
   }
 
-  /** Forgets every list (when the whole index is replaced, and its keys' versions start again). */
+  /** Forgets every list. */
   clear(): void {
     this.entries.clear();
     this.held = 0;

@@ -2,14 +2,11 @@
 // form a list is sent in (parsePostings: a rebuild reads its lists back in it to cut them into
 // segments). Searches read the compressed segments instead (segment-repository.ts).
 import type { Queryable } from '../db/types.ts';
-import { COUNTED_KEY_LIKE } from './keys.ts';
 
 /** A key's list as read: its version (in the same snapshot as its postings), bibs ascending, weights. */
 export interface ReadList {
   termId: number;
   version: number;
-  /** Whether it is a counted key's (KEY.isCounted): only theirs move their version whenever their bibs change. */
-  counted: boolean;
   bibs: Int32Array;
   weights: Float32Array;
 }
@@ -28,8 +25,8 @@ export async function readPostingLists(db: Queryable, termIds: readonly number[]
   // with its float4 bits exactly. Of the forms measured for a 50,000-posting list (bench/list-read.ts,
   // figures in bench/README.md) it was the fastest or near it on both engines; the embedded engine
   // turns a bytea column into bytes far more slowly, and both read arrays or text of numbers slower.
-  const rows = await db.query<{ term_id: number; version: number; counted: boolean; postings: string | null }>(
-    `select t.id as term_id, t.version, t.key like '${COUNTED_KEY_LIKE}' as counted, encode(p.postings, 'base64') as postings
+  const rows = await db.query<{ term_id: number; version: string; postings: string | null }>(
+    `select t.id as term_id, t.version, encode(p.postings, 'base64') as postings
        from search_terms t
        cross join lateral (
          select string_agg(int4send(s.bib_id) || float4send(s.weight), ''::bytea order by s.bib_id) as postings
@@ -39,8 +36,7 @@ export async function readPostingLists(db: Queryable, termIds: readonly number[]
   );
   return rows.map((row) => ({
     termId: row.term_id,
-    version: row.version,
-    counted: row.counted,
+    version: Number(row.version), // a bigint, sent as text (Term.version)
     ...parsePostings(row.postings === null ? null : Buffer.from(row.postings, 'base64')),
   }));
 }

@@ -1,8 +1,8 @@
 // Keys' posting lists for a search to evaluate in Node: those this process keeps (list-cache.ts) at
 // the versions asked for, the others read from their compressed segments (segments.ts) in one
-// statement and kept. Only counted keys' lists (KEY.isCounted: stems and word pairs) are
-// kept: the indexer moves a key's version when a bib joins or leaves it for those keys alone, so
-// another key's list at the same version may differ, and is read every time.
+// statement and kept. Every key's list is kept: its version (search_terms.version) is drawn anew
+// from one sequence whenever its bibs change, and for every key a rebuild makes, so a key id at a
+// version names one list only, whichever process read it.
 import type { Queryable } from '../db/types.ts';
 import type { ListCache } from './list-cache.ts';
 import { readSegmentedLists } from './segment-repository.ts';
@@ -33,7 +33,7 @@ export async function readLists(
     const whole = joinSegments(read.segments);
     const list = new BlockPostingList(encodePostings(whole.bibs, whole.weights));
     // Kept under the version read with the postings, which may be newer than the caller's.
-    if (read.counted) cache.set(read.termId, read.version, list);
+    cache.set(read.termId, read.version, list);
     lists.set(read.termId, list);
   }
   return lists;

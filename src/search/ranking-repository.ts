@@ -12,7 +12,7 @@ export async function terms(db: Queryable, keys: string[], counted: string | nul
   if (keys.length === 0) return { terms: new Map() };
   // Planned once: planned for its values, it was planned afresh for every search (a short array
   // looks cheaper than the generic plan's guess), for the same plan.
-  const rows = await db.query<Term & { key: string; total: number | null; versions: number[] | null }>(
+  const rows = await db.query<Omit<Term, 'version'> & { key: string; version: string; total: number | null; versions: string[] | null }>(
     `select t.id, t.key, t.df, t.version, t.bitmap, c.total, c.versions
      from search_terms t left join search_counts c on c.search = $2 where t.key = any($1::text[])`,
     [keys, counted],
@@ -20,8 +20,8 @@ export async function terms(db: Queryable, keys: string[], counted: string | nul
   );
   const [first] = rows;
   return {
-    terms: new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: r.version, bitmap: r.bitmap }])),
-    ...(first?.total != null && { count: { total: first.total, versions: first.versions! } }),
+    terms: new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: Number(r.version), bitmap: r.bitmap }])),
+    ...(first?.total != null && { count: { total: first.total, versions: first.versions!.map(Number) } }),
   };
 }
 
@@ -188,7 +188,7 @@ export async function countAndKeep(db: Queryable, c: CountQuery, search: string,
   const rows = await db.query<{ n: number }>(
     `with counted as (${counted}),
      kept as (insert into search_counts (search, versions, total, counted)
-       select ${p.add(search)}, ${p.add(versions)}::int[], counted.n, now() from counted, (select set_config('synchronous_commit', 'off', true)) as lazy
+       select ${p.add(search)}, ${p.add(versions)}::bigint[], counted.n, now() from counted, (select set_config('synchronous_commit', 'off', true)) as lazy
        on conflict (search) do update set versions = excluded.versions, total = excluded.total, counted = excluded.counted)
      select n from counted`,
     p.values,

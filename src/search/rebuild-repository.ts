@@ -6,9 +6,10 @@ import { parsePostings } from './list-repository.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
- * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018, 0020), built under other names. The
- * names of their constraints and indexes are given back at the swap, so that later migrations find
- * them; test/search/rebuild.test.ts compares the swapped-in tables with the migrated ones.
+ * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018, 0020, 0072), built under other names
+ * (the keys' versions added at the swap). The names of their constraints and indexes are given back
+ * at the swap, so that later migrations find them; test/search/rebuild.test.ts compares the
+ * swapped-in tables with the migrated ones.
  */
 export const BUILD = {
   terms: 'search_terms_build',
@@ -21,7 +22,7 @@ export const BUILD = {
 export async function createBuildTables(db: Queryable): Promise<void> {
   await db.exec(`
     drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}, ${BUILD.segments};
-    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0, version integer not null default 0,
+    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0,
       bitmap boolean not null default false);
     create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
@@ -112,12 +113,21 @@ export async function buildLists(
  * Puts the built index in place of the old one, in one transaction: searches wait for it (a moment),
  * never see half of either. The queue is left holding the bibs written since `since`, for the
  * indexer to bring in what the build read before they changed; the kept totals of searches
- * (search_counts) are dropped.
+ * (search_counts) are dropped. Every key of the new index gets one version, drawn from
+ * search_versions once the old index is locked: above any version the old index's keys reached,
+ * so a key id's versions keep rising though it now names another key, and a list kept under an
+ * old version (list-cache.ts) is never taken for the new list.
  */
 export async function swapInBuild(db: Db, since: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec(`
       lock table search_terms, search_postings, search_docs, search_bitmaps, search_segments in access exclusive mode;
+      -- Added with the version as its default, the column's value is kept once, not written into
+      -- each of millions of rows while searches wait; later keys draw their own.
+      do $$ begin
+        execute format('alter table ${BUILD.terms} add column version bigint not null default %s', nextval('search_versions'));
+      end $$;
+      alter table ${BUILD.terms} alter column version set default nextval('search_versions');
       drop table search_postings, search_docs, search_terms, search_bitmaps, search_segments;
       alter table ${BUILD.terms} rename to search_terms;
       alter table ${BUILD.postings} rename to search_postings;

@@ -1,7 +1,6 @@
 // The SQL of the keys' compressed list segments (search_segments, segments.ts): those the indexer
 // rewrites, written back, and whole lists read for searches to evaluate in Node.
 import type { Queryable } from '../db/types.ts';
-import { COUNTED_KEY_LIKE } from './keys.ts';
 import type { Segment } from './segments.ts';
 
 export const SEGMENTS = 'search_segments';
@@ -52,8 +51,6 @@ export async function replaceSegments(
 export interface SegmentedList {
   termId: number;
   version: number;
-  /** Whether it is a counted key's (KEY.isCounted): only theirs move their version whenever their bibs change. */
-  counted: boolean;
   segments: Uint8Array[];
 }
 
@@ -65,8 +62,9 @@ export interface SegmentedList {
 export async function readSegmentedLists(db: Queryable, termIds: readonly number[]): Promise<SegmentedList[]> {
   // Each segment preceded by its length (int4send), a key's segments one bytea sent as base64 text:
   // Node decodes base64 natively, where the embedded engine turns a bytea column into bytes slowly.
-  const rows = await db.query<{ term_id: number; version: number; counted: boolean; segments: string | null }>(
-    `select t.id as term_id, t.version, t.key like '${COUNTED_KEY_LIKE}' as counted, encode(s.segments, 'base64') as segments
+  // (A version is a bigint, which both engines' clients send as text.)
+  const rows = await db.query<{ term_id: number; version: string; segments: string | null }>(
+    `select t.id as term_id, t.version, encode(s.segments, 'base64') as segments
        from search_terms t
        cross join lateral (
          select string_agg(int4send(length(s.postings)) || s.postings, ''::bytea order by s.last_bib) as segments
@@ -76,8 +74,7 @@ export async function readSegmentedLists(db: Queryable, termIds: readonly number
   );
   return rows.map((row) => ({
     termId: row.term_id,
-    version: row.version,
-    counted: row.counted,
+    version: Number(row.version),
     segments: row.segments === null ? [] : split(Buffer.from(row.segments, 'base64')),
   }));
 }

@@ -3,12 +3,16 @@
 // here reads the database.
 
 /**
- * A key of the index: its id, and for stem ("~") keys how many bibs it marks, how often they
- * changed, and whether its list has a bitmap (bitmaps.ts).
+ * A key of the index: its id, for stem ("~") keys how many bibs it marks, the version of its list,
+ * and whether its list has a bitmap (bitmaps.ts).
  */
 export interface Term {
   id: number;
   df: number;
+  /**
+   * search_terms.version, drawn from a sequence whenever the key's bibs change: a bigint, which
+   * both drivers send as text, made a number by the repositories (exact: it stays far below 2^53).
+   */
   version: number;
   bitmap: boolean;
 }

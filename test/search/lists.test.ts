@@ -1,16 +1,19 @@
 // Keys' posting lists read from the index into Node (lists.ts over list-repository.ts), compressed
 // and kept per process (list-cache.ts), on the index of the shared real MARC records: each list is
-// search_postings' rows for its key, weights bit for bit, and a key whose bibs changed is read
-// afresh, not answered from the cache. Also prints what the compressed lists take against the table.
+// search_postings' rows for its key, weights bit for bit, every key's list is kept, and a key whose
+// bibs changed (counted or not), or a key of an index rebuilt since, is read afresh, not answered
+// from the cache. Also prints what the compressed lists take against the table.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
+import { ANY_FIELD, KIND } from '../../src/search/keys.ts';
 import { ListCache } from '../../src/search/list-cache.ts';
 import { readLists } from '../../src/search/lists.ts';
 import { BlockPostingList, decodePostings } from '../../src/search/posting-blocks.ts';
 import { END, type PostingList } from '../../src/search/posting-list.ts';
+import { rebuildIndex } from '../../src/search/rebuild.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { recording } from '../helpers/recording-db.ts';
 import { importSharedRecords } from '../helpers/shared-data.ts';
@@ -52,19 +55,25 @@ function walked(list: PostingList): Rows {
   return { bibs, bits };
 }
 
+/** Keys' ids and versions (bigints, sent as text), in id order. */
 async function versions(testDb: TestDb, termIds?: number[]): Promise<{ id: number; version: number }[]> {
-  return testDb.db.query<{ id: number; version: number }>(
+  const rows = await testDb.db.query<{ id: number; version: string }>(
     'select id, version from search_terms where $1::int[] is null or id = any($1::int[]) order by id',
     [termIds ?? null],
   );
+  return rows.map((r) => ({ id: r.id, version: Number(r.version) }));
 }
+
+const NO_ROWS: Rows = { bibs: [], bits: [] };
 
 describe(`posting lists read into Node, on ${ENGINE}`, () => {
   let testDb: TestDb;
+  let bibs: BibService;
   before(async () => {
     testDb = await createTestDb();
     await importSharedRecords(testDb.db);
     await drainQueue(testDb.db);
+    bibs = new BibService(testDb.db, new ItemService(testDb.db));
   });
   after(() => testDb?.drop());
 
@@ -99,8 +108,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     assert.deepEqual(decodePostings(largest.buffer).bibs.length, largest.length);
   });
 
-  it('answers kept lists without reading them again, and reads a key whose bibs changed afresh', async () => {
-    const bibs = new BibService(testDb.db, new ItemService(testDb.db));
+  it('keeps every key’s list, counted or not, and reads a key whose bibs changed afresh', async () => {
     const [doc] = await testDb.db.query<{ bib_id: string; terms: number[]; counted: number[] }>(
       `select bib_id::text, terms, array(select t.id from search_terms t where t.id = any(d.terms) and t.key like '_~%' order by t.id) as counted
          from search_docs d order by cardinality(terms) desc, bib_id limit 1`,
@@ -112,25 +120,21 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const cache = new ListCache(1 << 30);
     const first = await readLists(testDb.db, before, cache);
     for (const { id } of before) assert.ok(walked(first.get(id)!).bibs.includes(bibId), `key ${id} holds the bib`);
-    // Counted keys' lists are kept; the others' are read again (their versions do not follow their bibs).
+    // Every list is kept: read again at the same versions, none is sent for.
     const sent: string[] = [];
     const again = await readLists(recording(testDb.db, sent), before, cache);
-    assert.equal(sent.length, 1);
-    for (const { id } of before) {
-      if (counted.has(id)) assert.equal(again.get(id), first.get(id), `key ${id} answered from the cache`);
-      else assert.notEqual(again.get(id), first.get(id), `key ${id} read again`);
-    }
+    assert.deepEqual(sent, []);
+    for (const { id } of before) assert.equal(again.get(id), first.get(id), `key ${id} answered from the cache`);
 
     await bibs.delete(doc!.bib_id);
     await drainQueue(testDb.db);
     const now = await versions(testDb, doc!.terms);
-    for (const [i, { id, version }] of now.entries())
-      if (counted.has(id)) assert.ok(version > before[i]!.version, `key ${id}'s version moved`);
+    for (const [i, { id, version }] of now.entries()) assert.ok(version > before[i]!.version, `key ${id}'s version rose`);
     const afresh = await readLists(testDb.db, now, cache);
     const rows = await postingRows(testDb, doc!.terms);
     for (const { id } of now) {
       assert.notEqual(afresh.get(id), first.get(id));
-      assert.deepEqual(walked(afresh.get(id)!), rows.get(id) ?? { bibs: [], bits: [] }, `key ${id} read afresh`);
+      assert.deepEqual(walked(afresh.get(id)!), rows.get(id) ?? NO_ROWS, `key ${id} read afresh`);
       assert.ok(!walked(afresh.get(id)!).bibs.includes(bibId), `key ${id} without the deleted bib`);
     }
 
@@ -140,7 +144,64 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const lists = await readLists(testDb.db, before, late);
     for (const { id, version } of now) {
       assert.ok(!walked(lists.get(id)!).bibs.includes(bibId), `key ${id} without the deleted bib, for the late reader`);
-      if (counted.has(id)) assert.equal(late.get(id, version), lists.get(id), `key ${id} kept at its version now`);
+      assert.equal(late.get(id, version), lists.get(id), `key ${id} kept at its version now`);
     }
   });
+
+  it('reads a title-start key’s list afresh once a bib joins it, though the key is not counted', async () => {
+    // The longest list of a key of a title's first two words ("*=world history").
+    const [start] = await testDb.db.query<{ id: number; bib_id: string }>(
+      `select t.id, min(p.bib_id)::text as bib_id from search_terms t join search_postings p on p.term_id = t.id
+        where t.key like $1 group by t.id order by count(*) desc, t.id limit 1`,
+      [`${ANY_FIELD}${KIND.titleStart}%`],
+    );
+    const id = start!.id;
+    const cache = new ListCache(1 << 30);
+    const before = await versions(testDb, [id]);
+    const first = walked((await readLists(testDb.db, before, cache)).get(id)!);
+    // A copy of one of its bibs joins it.
+    const copy = Number(await bibs.create({ marc: await bibs.marc(start!.bib_id) }));
+    await drainQueue(testDb.db);
+    const now = await versions(testDb, [id]);
+    assert.ok(now[0]!.version > before[0]!.version, 'its version rose');
+    const afresh = walked((await readLists(testDb.db, now, cache)).get(id)!);
+    assert.deepEqual(afresh, (await postingRows(testDb, [id])).get(id));
+    assert.deepEqual(
+      afresh.bibs.filter((b) => !first.bibs.includes(b)),
+      [copy],
+      'the copy joined the list read',
+    );
+  });
+
+  it('answers no list kept before a rebuild, whose keys are numbered anew, for a key of the new index', async () => {
+    await rebuildIndex(testDb.db);
+    // The indexer takes the first bib out of the built index (its keys' versions move on from the
+    // build's); without it, the next build numbers nearly every key anew.
+    const [first] = await testDb.db.query<{ id: string }>('select bib_id::text as id from search_docs order by bib_id limit 1');
+    await bibs.delete(first!.id);
+    await drainQueue(testDb.db);
+    const built = await versions(testDb);
+    const keysBefore = await keysById(testDb);
+    const cache = new ListCache(1 << 30);
+    await readLists(testDb.db, built, cache);
+    assert.equal(cache.size.lists, built.length, 'every list kept');
+    // Kept across the rebuild, not cleared, as another process's would be.
+    await rebuildIndex(testDb.db);
+    const rebuilt = await versions(testDb);
+    const keysNow = await keysById(testDb);
+    const renamed = rebuilt.filter(({ id }) => keysBefore.has(id) && keysBefore.get(id) !== keysNow.get(id)).length;
+    assert.ok(renamed > rebuilt.length / 2, `${renamed} of ${rebuilt.length} key ids name another key`);
+    const rows = await postingRows(testDb);
+    const lists = await readLists(testDb.db, rebuilt, cache);
+    for (const { id } of rebuilt) assert.deepEqual(walked(lists.get(id)!), rows.get(id) ?? NO_ROWS, `key ${id} as rebuilt`);
+    // One version for the whole build, above every version before it.
+    const highest = Math.max(...built.map((v) => v.version));
+    assert.equal(new Set(rebuilt.map((v) => v.version)).size, 1);
+    assert.ok(rebuilt[0]!.version > highest, `rebuilt at ${rebuilt[0]!.version}, after ${highest}`);
+  });
 });
+
+/** The index's keys by id. */
+async function keysById(testDb: TestDb): Promise<Map<number, string>> {
+  return new Map((await testDb.db.query<{ id: number; key: string }>('select id, key from search_terms')).map((r) => [r.id, r.key]));
+}
