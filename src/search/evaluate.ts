@@ -28,14 +28,14 @@ const hasFilters = (q: SearchSql) => !!(q.filters.materialType?.length || q.filt
 /** PostgreSQL's integer division truncates toward zero: a year's decade as `(year / 10) * 10`. */
 const decadeOf = (year: number) => Math.trunc(year / 10) * 10;
 
+/** Whether the query needs a match's doc beyond its title: for phrases, filters, or an order other than relevance. */
+const checksDocs = (q: SearchSql) => q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.sort !== 'relevance';
+
 /** The query's matches with their scores: the lists' matches, then (when it has any) the doc's conditions and the title's boost. */
-async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader, allDocs: boolean): Promise<Match[]> {
+async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader): Promise<Match[]> {
   const { bibs, weights } = listMatches(q, lists);
-  const checksDocs = allDocs || q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.sort !== 'relevance';
-  // (Every bib with postings has a doc: the indexer writes both in one transaction.)
-  if ((!checksDocs && q.title === null) || bibs.length === 0) return bibs.map((bib, i) => ({ bib, score: weights[i]!, place: 0 }));
+  if (bibs.length === 0) return [];
   const boost = q.title === null ? undefined : titleBoost(q.title);
-  if (!checksDocs) return boosted(bibs, weights, lists, q.titleLists, boost!, docs);
   const weightOf = new Map(bibs.map((bib, i) => [bib, weights[i]!]));
   const read = await docs(bibs, { words: q.phrases.length + q.excludedPhrases.length > 0, titleOrder: q.sort === 'title' });
   const phrases = q.phrases.map((phrase) => likePattern(`%${phrase}%`));
@@ -50,17 +50,17 @@ async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, 
 }
 
 /**
- * The matches ranked by relevance with nothing else to check: only those in every title list can
- * have the title's boost, so only their docs are read.
+ * The matches' scores, ranked by relevance with nothing else to check: only those in every title
+ * list can have the title's boost, so only their docs are read.
  */
-async function boosted(
+async function boostedScores(
   bibs: number[],
   weights: number[],
   lists: ReadonlyMap<number, PostingList>,
   titleLists: number[],
   boost: (docTitle: string) => number,
   docs: DocReader,
-): Promise<Match[]> {
+): Promise<number[]> {
   const cursors = titleLists.map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
   const candidates = bibs.filter((bib) =>
     cursors.every((c) => {
@@ -73,8 +73,46 @@ async function boosted(
   );
   return bibs.map((bib, i) => {
     const title = titleOf.get(bib);
-    return { bib, score: title === undefined ? weights[i]! : weights[i]! + boost(title), place: 0 };
+    return title === undefined ? weights[i]! : weights[i]! + boost(title);
   });
+}
+
+/**
+ * The places of the `k` best matches, best first: score descending, then bib ascending. A heap of
+ * the k best so far, its worst at the root, so a search of a common word ranks its first page
+ * without sorting every match.
+ */
+export function topMatches(bibs: readonly number[], scores: readonly number[], k: number): number[] {
+  // a ranks below b.
+  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && bibs[a]! > bibs[b]!);
+  const heap: number[] = [];
+  const down = (from: number) => {
+    for (let i = from; ;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < heap.length && worse(heap[l]!, heap[worst]!)) worst = l;
+      if (r < heap.length && worse(heap[r]!, heap[worst]!)) worst = r;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
+      i = worst;
+    }
+  };
+  for (let m = 0; m < bibs.length && k > 0; m++) {
+    if (heap.length < k) {
+      heap.push(m);
+      for (let i = heap.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (worse(heap[0]!, m)) {
+      heap[0] = m;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
 }
 
 /** The doc's conditions of the statement's where-clause: its phrases, none of the excluded ones, the filters. */
@@ -109,7 +147,14 @@ function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
 
 /** The query's page of hits and its total, as search (ranking-repository.ts) answers them. */
 export async function evaluate(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader): Promise<Evaluated> {
-  const matches = await matchesOf(q, lists, docs, false);
+  if (!checksDocs(q)) {
+    const { bibs, weights } = listMatches(q, lists);
+    const scores =
+      q.title === null || bibs.length === 0 ? weights : await boostedScores(bibs, weights, lists, q.titleLists, titleBoost(q.title), docs);
+    const page = topMatches(bibs, scores, q.offset + q.limit).slice(q.offset);
+    return { total: bibs.length, hits: page.map((m) => ({ id: String(bibs[m]), score: scores[m]! })) };
+  }
+  const matches = await matchesOf(q, lists, docs);
   const page = matches.sort(compare(q.sort)).slice(q.offset, q.offset + q.limit);
   return { total: matches.length, hits: page.map((m) => ({ id: String(m.bib), score: m.score })) };
 }
@@ -132,7 +177,7 @@ export async function evaluateFacets(
   const add = (facet: FacetName, value: string | null) => {
     if (value !== null) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
   };
-  for (const { doc } of await matchesOf(q, lists, docs, true)) {
+  for (const { doc } of await matchesOf(q, lists, docs)) {
     add('materialType', doc!.materialType);
     add('language', doc!.lang);
     add('decade', doc!.year === null ? null : String(decadeOf(doc!.year)));

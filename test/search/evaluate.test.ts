@@ -11,14 +11,14 @@ import { importFiles, importRecords } from '../../src/bibs/import.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { readArrayLists } from '../../src/search/array-list-repository.ts';
 import { docReader, type DocReader } from '../../src/search/doc-repository.ts';
-import { evaluate, evaluateFacets } from '../../src/search/evaluate.ts';
+import { evaluate, evaluateFacets, topMatches } from '../../src/search/evaluate.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { ASSEMBLE_BITMAPS_FROM, planSearch, POOL_SIZE, readSearch } from '../../src/search/plan.ts';
 import { facetCounts, search, terms } from '../../src/search/ranking-repository.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
 import type { SearchSql } from '../../src/search/types.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
-import { generatedSearches, textsOfSearchTests, type MaterialDoc } from '../helpers/search-queries.ts';
+import { generatedSearches, seeded, textsOfSearchTests, type MaterialDoc } from '../helpers/search-queries.ts';
 import { chunks, MARC_DIR } from '../helpers/shared-data.ts';
 import { df } from '../helpers/written-marc.ts';
 import { JUDGMENTS } from './relevance-judgments.ts';
@@ -77,6 +77,21 @@ interface Answer {
   total: number;
   hits: { id: string; score: number }[];
 }
+
+describe('the best matches picked without sorting them all', () => {
+  it('answers the first k of a full sort by score, then bib, whatever the ties', () => {
+    const rand = seeded(5);
+    for (let round = 0; round < 300; round++) {
+      const n = Math.floor(rand() * 400);
+      // Few distinct scores, so most matches tie; bibs ascending, as the lists give them.
+      const bibs = Array.from({ length: n }, (_, i) => i * 2 + Math.floor(rand() * 2));
+      const scores = bibs.map(() => Math.floor(rand() * 6) / 2);
+      const sorted = bibs.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || bibs[a]! - bibs[b]!);
+      const k = Math.floor(rand() * (n + 5));
+      assert.deepEqual(topMatches(bibs, scores, k), sorted.slice(0, k), `round ${round}, ${n} matches, k ${k}`);
+    }
+  });
+});
 
 describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
   let t: TestDb;
