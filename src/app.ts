@@ -87,7 +87,8 @@ export const DOMAINS: readonly Domain[] = [
   // their holds through HoldService, asked for only when a patron is deleted.
   patrons,
   // The public catalogue's sign-in validates PINs through PatronService; a new PIN ends the
-  // patron's sessions through a hook PatronService calls (asked for only when a PIN is written).
+  // patron's sessions through a hook PatronService calls (asked for only when a PIN is written),
+  // and so does deleting the patron.
   patronSessions,
   holds,
   fines,

@@ -5,8 +5,9 @@
 // never becomes a signed-in one. Every form of a session carries its CSRF token. A visitor who has
 // not signed in has no session: the sign-in form's token is a random cookie the form repeats
 // (visitorToken, visitorMatches), so a flood of visitors writes nothing to the database. A new PIN
-// ends every session of the patron, whichever door changed it (PatronService calls endAllOf); the
-// session that changed it goes on under a new id, as a sign-in would give (changePin).
+// ends every session of the patron, whichever door changed it (PatronService calls endAllOf), and so
+// does deleting the patron; the session that changed the PIN goes on under a new id, as a sign-in
+// would give (changePin).
 import crypto from 'node:crypto';
 import type { Db, Queryable } from '../db/types.ts';
 import type { PatronService } from '../patrons/service.ts';
@@ -101,7 +102,7 @@ export class PatronSessionService {
     return this.start(session.patronId);
   }
 
-  /** Ends every session of the patron, in the caller's transaction (the patron service's, writing a new PIN). */
+  /** Ends every session of the patron, in the caller's transaction (the patron service's, writing a new PIN or deleting the patron). */
   async endAllOf(tx: Queryable, patronId: string): Promise<void> {
     await repo.deleteSessionsOfPatron(tx, patronId);
   }

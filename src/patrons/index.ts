@@ -14,14 +14,18 @@ declare module '../domain.ts' {
 export const patrons: Domain = {
   name: 'patrons',
   services: ({ db, config, services }) => ({
-    // Deleting a patron cancels its holds in the same transaction (HoldService, built after this one).
+    // Deleting a patron cancels its holds and ends its catalogue sessions in the same transaction
+    // (HoldService and PatronSessionService, built after this one).
     patrons: new PatronService(
       db,
       config.pinLimits,
       services.attempts,
       {
         prepare: (tx, id) => services.holds.lockQueuesOf(tx, id),
-        finish: (tx, id) => services.holds.cancelHoldsIn(tx, id),
+        finish: async (tx, id) => {
+          await services.holds.cancelHoldsIn(tx, id);
+          await services.patronSessions.endAllOf(tx, id);
+        },
       },
       services.library,
       // A new PIN ends the patron's catalogue sessions (PatronSessionService, built after this one).

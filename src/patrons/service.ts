@@ -20,7 +20,10 @@ export type MetadataField = (typeof METADATA_FIELDS)[number];
 /** varFieldTag values GET /patrons/find understands, and what each matches. */
 export const FIND_TAGS: Record<string, repo.FindKey['kind']> = { b: 'barcode', n: 'name', z: 'email', t: 'phone', u: 'uniqueId' };
 
-/** What else a patron's deletion does, in its transaction: the holds service cancels the patron's holds. */
+/**
+ * What else a patron's deletion does, in its transaction: the holds service cancels the patron's
+ * holds, and the patron's catalogue sessions end (the row is a tombstone, so no cascade deletes them).
+ */
 export interface PatronDeletion {
   /** Before the tombstone is written: lock what `finish` will change, in its own lock order. */
   prepare(tx: Queryable, patronId: string): Promise<void>;

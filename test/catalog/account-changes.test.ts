@@ -9,7 +9,8 @@
 // the PIN with the old one (POST /patrons/validate then takes the new one only; a mismatch, a PIN
 // the rules refuse and a wrong old PIN are refused, the wrong old PIN counted towards the same
 // lockout as the sign-in's; the new PIN signs out the patron's other sessions and keeps this one
-// under a new id, and a PIN set through PUT /patrons/{id} ends them all), and switches the
+// under a new id, and a PIN set through PUT /patrons/{id} ends them all; so does deleting the
+// patron through DELETE /patrons/{id}), and switches the
 // reading history, its list newest first as GET /patrons/{id}/checkouts/history has it. These
 // forms without the session's CSRF token are refused, and act on the session's patron whatever the
 // form says. axe-core finds no serious or critical problem on the account page with these forms.
@@ -455,6 +456,22 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.equal(await sessions(), 1, 'a change of anything but the PIN keeps the sessions');
     await here.close();
     await elsewhere.close();
+  });
+
+  it('ends a deleted patron’s catalogue sessions: the next account page sends to sign-in, and no row is left', async () => {
+    const hanId = await t.services.patrons.create({ names: ['Han, Kim'], barcodes: ['P-HAN'], pin: 'Han-pin-8080', homeLibraryCode: 'mn' });
+    const context = await newContext(browser);
+    const page = await signIn(context, base, 'P-HAN', 'Han-pin-8080');
+    const rows = async () =>
+      (await t.testDb.db.query<{ n: number }>('select count(*)::int as n from catalog_sessions where patron_id = $1', [hanId]))[0]!.n;
+    assert.equal(await rows(), 1);
+
+    const gone = await api.send('DELETE', `/v6/patrons/${hanId}`);
+    assert.equal(gone.statusCode, 204, gone.body);
+    assert.equal(await rows(), 0, 'the session is deleted with the patron');
+    await page.goto(`${base}/catalog/account`);
+    assert.equal(page.url(), `${base}/catalog/signin?next=%2Fcatalog%2Faccount`);
+    await context.close();
   });
 
   it('turns the reading history on, lists it newest first as the API does, and off (deleting it)', async () => {
