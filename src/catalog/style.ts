@@ -163,7 +163,6 @@ h1, h2, h3 { line-height: 1.25; margin: 0 0 .5rem; }
 .account-list p { margin: .3rem 0; }
 .overdue-mark { color: var(--no); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .5rem; }
-.actions form { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0; }
 
 .site-footer { background: #e9edf2; color: var(--muted); font-size: .9rem; padding: 1.25rem 0; margin-top: auto; }
 .site-footer p { margin: 0; }

@@ -182,15 +182,19 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     const page = await signIn(context, base, 'P-BEA', 'Bea-pin-7722');
     assert.ok(!(await page.content()).includes('Bleak House'), "Ada's hold is not on Bea's page");
 
+    /** Sends the form with `id` in its field `name`: a hidden field, or the button pressed itself. */
     const forge = async (action: string, name: string, id: string, from = `${base}/catalog/account`) => {
       await page.goto(from);
-      await page
-        .locator(`form[action="/catalog/account/${action}"] input[name=${name}]`)
-        .evaluate((input, v) => ((input as HTMLInputElement).value = v), id);
-      await page.locator(`form[action="/catalog/account/${action}"] button`).click();
+      const form = page.locator(`form[action="/catalog/account/${action}"]`);
+      const control = form.locator(`[name=${name}]`).first();
+      await control.evaluate((input, v) => ((input as HTMLInputElement).value = v), id);
+      const isButton = (await control.evaluate((input) => input.tagName)) === 'BUTTON';
+      await (isButton ? control : form.locator('button').first()).click();
       await page.waitForURL(`${base}/catalog/account/${action}`);
     };
-    await forge('holds/freeze', 'hold', adaHold);
+    await forge('holds', 'freeze', adaHold);
+    assert.equal(await alert(page), 'That hold could not be found in your account.');
+    await forge('holds', 'cancel', adaHold);
     assert.equal(await alert(page), 'That hold could not be found in your account.');
     // The pickup form of Bea's own hold's page, sent with Ada's hold.
     await forge('holds/pickup', 'hold', adaHold, `${base}/catalog/account/holds/${beaHold}/pickup`);
@@ -204,7 +208,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     assert.deepEqual([adas.frozen, adas.pickupLocation.code], [false, 'mn'], "Ada's hold is as she left it");
     assert.equal(await page.locator('li.hold').count(), 1, "Bea's page still shows only her own hold");
 
-    await forge('loans/renew', 'loan', adaLoan);
+    await forge('loans', 'renew', adaLoan);
     assert.equal(await alert(page), 'That loan could not be found in your account.');
     assert.deepEqual(await apiLoan(adaLoan), loanBefore, "Ada's loan is not renewed");
     await context.close();
@@ -221,6 +225,15 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     await axe(page);
     const northRow = page.locator(`li.loan[data-loan-id="${north}"]`);
     assert.equal(await northRow.locator('time').getAttribute('datetime'), firstDue);
+
+    // The loans' form without the session's token renews nothing, one loan or all.
+    for (const renew of [north, 'all'])
+      for (const csrf of [undefined, 'wrong-token']) {
+        const form = { renew, ...(csrf === undefined ? {} : { csrf }) };
+        const res = await page.request.post(`${base}/catalog/account/loans`, { form, maxRedirects: 0 });
+        assert.equal(res.status(), 403, `renewing ${renew} with ${csrf ?? 'no token'}`);
+      }
+    assert.equal((await apiLoan(north)).numberOfRenewals, 0);
 
     await page.getByRole('button', { name: 'Renew North and South' }).click();
     await page.waitForURL(`${base}/catalog/account?done=renewed&loan=${north}`);

@@ -1,10 +1,11 @@
 // The account page's message after one of its forms, read from the redirect's address: only the
 // patron's own holds and loans are named, so an address made up with another patron's ids, or with
-// codes that are not numbers, says nothing of them.
+// codes that are not numbers, says nothing of them. The holds' form names its hold by the one
+// button pressed: a form naming none, or several, names no hold.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Account } from '../../src/catalog/patron/account.ts';
-import { accountMessage } from '../../src/catalog/patron/routes.ts';
+import { accountMessage, pressedHoldButton } from '../../src/catalog/patron/routes.ts';
 
 const mine: Account = {
   name: 'Lovelace, Ada',
@@ -97,5 +98,14 @@ describe('the account page’s message after a form', () => {
 
   it('moves a hold to the library it names', () => {
     assert.deepEqual(accountMessage({ done: 'moved', hold: '11' }, mine), { kind: 'status', text: 'Your hold will wait for you at East.' });
+  });
+
+  it('reads the hold from the one button of the holds’ form pressed, and none from a form naming none or several', () => {
+    assert.deepEqual(pressedHoldButton({ csrf: 't', freeze: '11' }), { button: 'freeze', id: '11' });
+    assert.deepEqual(pressedHoldButton({ csrf: 't', unfreeze: '11' }), { button: 'unfreeze', id: '11' });
+    assert.deepEqual(pressedHoldButton({ csrf: 't', cancel: '11' }), { button: 'cancel', id: '11' });
+    assert.equal(pressedHoldButton({ csrf: 't' }).id, '');
+    assert.equal(pressedHoldButton({ csrf: 't', cancel: '11', freeze: '12' }).id, '');
+    assert.equal(pressedHoldButton({ csrf: 't', cancel: ['11', '12'] }).id, '');
   });
 });

@@ -219,8 +219,8 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
         ([id, csrf]) => {
           const form = document.createElement('form');
           form.method = 'post';
-          form.action = '/catalog/account/holds/cancel';
-          for (const [name, value] of Object.entries({ hold: id, ...(csrf ? { csrf } : {}) })) {
+          form.action = '/catalog/account/holds';
+          for (const [name, value] of Object.entries({ cancel: id, ...(csrf ? { csrf } : {}) })) {
             const input = document.createElement('input');
             input.type = 'hidden';
             input.name = name;
@@ -232,7 +232,7 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
         },
         [holdId, token] as const,
       );
-      await page.waitForURL(`${base}/catalog/account/holds/cancel`);
+      await page.waitForURL(`${base}/catalog/account/holds`);
       assert.equal(await page.locator('h1').textContent(), 'This form has expired');
       assert.equal((await holdsOf(patron.ada)).length, 1, 'the hold stays');
       await page.goto(`${base}/catalog/account`);
@@ -253,10 +253,9 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     await page.getByRole('button', { name: 'Place hold' }).click();
     await page.waitForURL(/done=placed/);
     assert.ok(!(await page.content()).includes('Germinal'), "Ada's hold is not on Bea's page");
-    await page
-      .locator('li.hold form[action$="/cancel"] input[name=hold]')
-      .evaluate((input, id) => ((input as HTMLInputElement).value = id), adaHold);
-    await page.getByRole('button', { name: /^Cancel hold on/ }).click();
+    const cancel = page.getByRole('button', { name: /^Cancel hold on/ });
+    await cancel.evaluate((button, id) => ((button as HTMLButtonElement).value = id), adaHold);
+    await cancel.click();
     await page.waitForLoadState();
     assert.equal(await page.getByRole('alert').textContent(), 'That hold could not be found in your account.');
     assert.equal((await holdsOf(patron.ada)).length, 1, "Ada's hold stays");

@@ -50,30 +50,41 @@ function holdStatus(h: AccountHold): Html {
 /** The hidden fields naming the hold a form acts on. */
 const holdFields = (csrf: string, h: AccountHold) => html`${csrfField(csrf)}<input type="hidden" name="hold" value="${h.id}">`;
 
-function holdActions(h: AccountHold, title: string, csrf: string, movable: boolean): Html {
+/**
+ * Where the holds' and the loans' forms post. Each list is one form with one CSRF field: every
+ * button of it is a submit button whose name says what it does and whose value is the hold's or
+ * loan's id, and a browser sends only the button pressed. Many small forms of their own, each with
+ * its token, made most of a page with 50 holds and 50 loans.
+ */
+export const HOLDS_FORM = '/catalog/account/holds';
+export const LOANS_FORM = '/catalog/account/loans';
+/** The buttons of the holds' form, by what they do. */
+export const HOLD_BUTTONS = ['cancel', 'freeze', 'unfreeze'] as const;
+export type HoldButton = (typeof HOLD_BUTTONS)[number];
+/** The button of the loans' form: its value a loan's id, or RENEW_ALL. */
+export const RENEW_BUTTON = 'renew';
+export const RENEW_ALL = 'all';
+
+const actionButton = (name: string, value: string, label: string, text: string, kind = 'secondary') =>
+  html`<button class="button ${kind}" type="submit" name="${name}" value="${value}" aria-label="${label}">${text}</button>`;
+
+function holdActions(h: AccountHold, title: string, movable: boolean): Html {
   // A copy already set aside (in transit or on the shelf) fills the hold: the rules let it be
   // neither frozen nor, once on the shelf, moved, so the page does not offer what would be refused.
-  const waiting = h.state === HOLD_STATE.waiting;
-  const freeze = waiting
-    ? html`<form method="post" action="/catalog/account/holds/freeze">
-      ${holdFields(csrf, h)}<input type="hidden" name="freeze" value="${h.frozen ? 'no' : 'yes'}">
-      <button class="button secondary" type="submit" aria-label="${h.frozen ? TEXT.unfreezeHoldFor(title) : TEXT.freezeHoldFor(title)}">${h.frozen ? TEXT.unfreezeHold : TEXT.freezeHold}</button>
-    </form>`
-    : '';
+  const freeze =
+    h.state !== HOLD_STATE.waiting
+      ? ''
+      : h.frozen
+        ? actionButton('unfreeze' satisfies HoldButton, h.id, TEXT.unfreezeHoldFor(title), TEXT.unfreezeHold)
+        : actionButton('freeze' satisfies HoldButton, h.id, TEXT.freezeHoldFor(title), TEXT.freezeHold);
   // A link to the hold's own pickup page, not a list of every library under each hold: the page
   // stays small however many holds and libraries there are.
   const move =
     movable && h.state !== HOLD_STATE.ready
       ? html`<a class="button secondary" href="/catalog/account/holds/${h.id}/pickup" aria-label="${TEXT.changePickupFor(title)}">${TEXT.changePickup}</a>`
       : '';
-  return html`<div class="actions">
-    ${freeze}
-    ${move}
-    <form method="post" action="/catalog/account/holds/cancel">
-      ${holdFields(csrf, h)}
-      <button class="button secondary" type="submit" aria-label="${TEXT.cancelHoldFor(title)}">${TEXT.cancelHold}</button>
-    </form>
-  </div>`;
+  const cancel = actionButton('cancel' satisfies HoldButton, h.id, TEXT.cancelHoldFor(title), TEXT.cancelHold);
+  return html`<div class="actions">${freeze}${move}${cancel}</div>`;
 }
 
 function holdsSection(holds: AccountHold[], csrf: string, locations: PickupLocation[]): Html {
@@ -84,12 +95,13 @@ function holdsSection(holds: AccountHold[], csrf: string, locations: PickupLocat
     <a href="/catalog/record/${h.bibId}">${title}</a>
     <p class="hold-status">${holdStatus(h)}</p>
     <p class="detail">${TEXT.pickupAt(h.pickupName)}</p>
-    ${holdActions(h, title, csrf, movable)}
+    ${holdActions(h, title, movable)}
   </li>`;
   });
+  const list = html`<form method="post" action="${HOLDS_FORM}">${csrfField(csrf)}<ul class="plain account-list">${items}</ul></form>`;
   return html`<section aria-labelledby="holds-heading">
   <h2 id="holds-heading">${TEXT.holdsHeading}</h2>
-  ${holds.length ? html`<ul class="plain account-list">${items}</ul>` : html`<p>${TEXT.noHolds}</p>`}
+  ${holds.length ? list : html`<p>${TEXT.noHolds}</p>`}
 </section>`;
 }
 
@@ -99,18 +111,15 @@ function loansSection(account: Account, csrf: string): Html {
     return html`<li class="loan${l.overdue ? ' overdue' : ''}" data-loan-id="${l.id}">
     ${l.bibId ? html`<a href="/catalog/record/${l.bibId}">${title}</a>` : title}
     <p>${l.overdue ? html`<strong class="overdue-mark">${TEXT.overdue}:</strong> ` : ''}${TEXT.due} ${day(l.due)}</p>
-    <div class="actions"><form method="post" action="/catalog/account/loans/renew">
-      ${csrfField(csrf)}<input type="hidden" name="loan" value="${l.id}">
-      <button class="button secondary" type="submit" aria-label="${TEXT.renewLoanFor(title)}">${TEXT.renewLoan}</button>
-    </form></div>
+    <div class="actions">${actionButton(RENEW_BUTTON, l.id, TEXT.renewLoanFor(title), TEXT.renewLoan)}</div>
   </li>`;
   });
-  const renewAll = html`<form method="post" action="/catalog/account/loans/renew-all">
-    ${csrfField(csrf)}<button class="button primary" type="submit">${TEXT.renewAll}</button>
+  const list = html`<form method="post" action="${LOANS_FORM}">${csrfField(csrf)}<ul class="plain account-list">${items}</ul>
+    <button class="button primary" type="submit" name="${RENEW_BUTTON}" value="${RENEW_ALL}">${TEXT.renewAll}</button>
   </form>`;
   return html`<section aria-labelledby="loans-heading">
   <h2 id="loans-heading">${TEXT.loansHeading}</h2>
-  ${account.loans.length ? html`<ul class="plain account-list">${items}</ul>${renewAll}` : html`<p>${TEXT.noLoans}</p>`}
+  ${account.loans.length ? list : html`<p>${TEXT.noLoans}</p>`}
 </section>`;
 }
 

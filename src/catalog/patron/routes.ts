@@ -13,7 +13,22 @@ import { STANDING_CODES } from '../../holds/refusals.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
 import type { Account, PatronAccount } from './account.ts';
-import { accountMain, CSRF_FIELD, forbiddenMain, holdPanel, pickupMain, signInMain, type Message, type RefusedForm } from './pages.ts';
+import {
+  accountMain,
+  CSRF_FIELD,
+  forbiddenMain,
+  HOLD_BUTTONS,
+  holdPanel,
+  HOLDS_FORM,
+  LOANS_FORM,
+  pickupMain,
+  RENEW_ALL,
+  RENEW_BUTTON,
+  signInMain,
+  type HoldButton,
+  type Message,
+  type RefusedForm,
+} from './pages.ts';
 import { PIN_LENGTH } from '../../patrons/input.ts';
 import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts';
 
@@ -67,6 +82,16 @@ export function safeNext(next: string): string {
 /** A hold's or a loan's id as a form or a redirect names it. */
 const ID = /^\d{1,18}$/;
 const CODE = /^\d{1,4}$/;
+
+/**
+ * The button of the holds' form that was pressed, and the hold it names (its value). A browser
+ * sends only the pressed one; a form naming none, or more than one, names no hold ('').
+ */
+export function pressedHoldButton(form: Form | undefined): { button: HoldButton; id: string } {
+  const pressed = HOLD_BUTTONS.filter((name) => form?.[name] !== undefined);
+  const [button = 'cancel'] = pressed;
+  return { button, id: pressed.length === 1 ? field(form, button) : '' };
+}
 
 /**
  * What the account page says after a form of it: the redirect's query names what was done (and the
@@ -181,19 +206,19 @@ export function patronDoor(deps: PatronDoorDeps) {
   }
 
   /**
-   * A POST of the account page acting on one of the patron's own holds or loans (the id in the
-   * form's `kind` field): 303 back to the account page with what `act` says was done, or with the
-   * rules' refusal; an id that is not one of the patron's is answered as no such hold or loan.
+   * A POST of the account page acting on one of the patron's own holds or loans (`id`, as the form
+   * named it): 303 back to the account page with what `act` says was done, or with the rules'
+   * refusal; an id that is not one of the patron's is answered as no such hold or loan.
    */
   async function onOwn(
     request: FastifyRequest,
     reply: FastifyReply,
     kind: 'hold' | 'loan',
+    id: string,
     act: (patronId: string, id: string) => Promise<string>,
   ): Promise<FastifyReply> {
     const session = await postedSession(request, reply, ACCOUNT);
     if (!session) return reply;
-    const id = field(request.body as Form, kind);
     let done: string;
     try {
       if (!ID.test(id)) throw new DomainError('notFound');
@@ -284,20 +309,19 @@ export function patronDoor(deps: PatronDoorDeps) {
         return send(reply, 200, TEXT.accountTitle, accountMain(mine, session.csrfToken, accountMessage(request.query as Form, mine)));
       });
 
-      app.post('/account/holds/cancel', route, (request, reply) =>
-        onOwn(request, reply, 'hold', async (patronId, id) => {
-          await account.cancelHold(patronId, id);
-          return 'done=cancelled';
-        }),
-      );
-
-      app.post('/account/holds/freeze', route, (request, reply) =>
-        onOwn(request, reply, 'hold', async (patronId, id) => {
-          const freeze = field(request.body as Form, 'freeze') === 'yes';
+      // The holds' form: cancel, freeze or unfreeze, by the button pressed.
+      app.post(HOLDS_FORM.slice(COOKIE_PATH.length), route, (request, reply) => {
+        const { button, id } = pressedHoldButton(request.body as Form);
+        return onOwn(request, reply, 'hold', id, async (patronId, id) => {
+          if (button === 'cancel') {
+            await account.cancelHold(patronId, id);
+            return 'done=cancelled';
+          }
+          const freeze = button === 'freeze';
           await account.freezeHold(patronId, id, freeze);
           return `done=${freeze ? 'frozen' : 'unfrozen'}`;
-        }),
-      );
+        });
+      });
 
       // The hold's own page to move it: its id in the address is checked against the session's
       // patron as the forms' ids are, so another patron's hold is not found.
@@ -316,20 +340,20 @@ export function patronDoor(deps: PatronDoorDeps) {
       });
 
       app.post('/account/holds/pickup', route, (request, reply) =>
-        onOwn(request, reply, 'hold', async (patronId, id) => {
+        onOwn(request, reply, 'hold', field(request.body as Form, 'hold'), async (patronId, id) => {
           await account.movePickup(patronId, id, field(request.body as Form, 'pickup').slice(0, 64));
           return `done=moved&hold=${id}`;
         }),
       );
 
-      app.post('/account/loans/renew', route, (request, reply) =>
-        onOwn(request, reply, 'loan', async (patronId, id) => {
-          await account.renew(patronId, id);
-          return `done=renewed&loan=${id}`;
-        }),
-      );
-
-      app.post('/account/loans/renew-all', route, async (request, reply) => {
+      // The loans' form: renew the loan its button names, or all of them.
+      app.post(LOANS_FORM.slice(COOKIE_PATH.length), route, async (request, reply) => {
+        const renew = field(request.body as Form, RENEW_BUTTON);
+        if (renew !== RENEW_ALL)
+          return onOwn(request, reply, 'loan', renew, async (patronId, id) => {
+            await account.renew(patronId, id);
+            return `done=renewed&loan=${id}`;
+          });
         const session = await postedSession(request, reply, ACCOUNT);
         if (!session) return reply;
         const renewals = await account.renewAll(session.patronId);
