@@ -11,6 +11,12 @@ export interface ReadList {
   weights: Float32Array;
 }
 
+/**
+ * A key's postings (of rows s) as one bytea, int4send(bib) || float4send(weight) each, in bib order:
+ * what parsePostings reads.
+ */
+export const POSTINGS_AGG = `string_agg(int4send(s.bib_id) || float4send(s.weight), ''::bytea order by s.bib_id)`;
+
 /** Bytes of one posting as the statement sends it: its bib (int4send) then its weight (float4send). */
 const POSTING_BYTES = 8;
 
@@ -29,7 +35,7 @@ export async function readPostingLists(db: Queryable, termIds: readonly number[]
     `select t.id as term_id, t.version, encode(p.postings, 'base64') as postings
        from search_terms t
        cross join lateral (
-         select string_agg(int4send(s.bib_id) || float4send(s.weight), ''::bytea order by s.bib_id) as postings
+         select ${POSTINGS_AGG} as postings
            from search_postings s where s.term_id = t.id) p
       where t.id = any($1::int[])`,
     [termIds],

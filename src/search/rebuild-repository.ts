@@ -2,7 +2,7 @@
 // indexes built once at the end, then swapped in for the old ones in one short transaction.
 import { copyText } from '../db/copy-text.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { parsePostings } from './list-repository.ts';
+import { parsePostings, POSTINGS_AGG } from './list-repository.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
@@ -102,8 +102,8 @@ export async function buildLists(
   last: number,
 ): Promise<{ termId: number; bibs: Int32Array; weights: Float32Array }[]> {
   const rows = await db.query<{ term_id: number; postings: string }>(
-    `select term_id, encode(string_agg(int4send(bib_id) || float4send(weight), ''::bytea order by bib_id), 'base64') as postings
-       from ${BUILD.postings} where term_id between $1 and $2 group by term_id`,
+    `select s.term_id, encode(${POSTINGS_AGG}, 'base64') as postings
+       from ${BUILD.postings} s where s.term_id between $1 and $2 group by s.term_id`,
     [first, last],
   );
   return rows.map((r) => ({ termId: r.term_id, ...parsePostings(Buffer.from(r.postings, 'base64')) }));

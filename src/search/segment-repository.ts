@@ -11,7 +11,7 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 /**
  * For each key and bib, the first segment of the key whose last bib is at or after the bib, and
  * each key's last segment: those a change of these bibs falls in (segments.ts, applyChanges).
- * Each segment once.
+ * Each segment once (a key's last segment may also be the first after one of its bibs).
  */
 export async function segmentsAt(tx: Queryable, termIds: readonly number[], bibs: readonly number[]): Promise<Segment[]> {
   if (termIds.length === 0) return [];
@@ -19,13 +19,14 @@ export async function segmentsAt(tx: Queryable, termIds: readonly number[], bibs
     `select s.term_id, s.last_bib, encode(s.postings, 'base64') as postings
        from unnest($1::int[], $2::int[]) as k(term_id, bib)
        cross join lateral (select * from ${SEGMENTS} s where s.term_id = k.term_id and s.last_bib >= k.bib order by s.last_bib limit 1) s
-     union
+     union all
      select s.term_id, s.last_bib, encode(s.postings, 'base64')
        from (select distinct unnest($1::int[]) as term_id) as k
        cross join lateral (select * from ${SEGMENTS} s where s.term_id = k.term_id order by s.last_bib desc limit 1) s`,
     [termIds, bibs],
   );
-  return rows.map((r) => ({ termId: r.term_id, last: r.last_bib, postings: Buffer.from(r.postings, 'base64') }));
+  const once = new Map(rows.map((r) => [`${r.term_id}:${r.last_bib}`, r]));
+  return [...once.values()].map((r) => ({ termId: r.term_id, last: r.last_bib, postings: Buffer.from(r.postings, 'base64') }));
 }
 
 /** Deletes these segments, then writes these (the same name may be in both: the new one stays). */

@@ -1,7 +1,7 @@
 // The patron's door in the public catalogue: sign-in and sign-out, the account page, cancelling,
 // freezing and moving a hold (the move from the hold's own small page), renewing loans, changing
-// email, phone and PIN, switching the reading history, and placing a hold from a record's page. Forms and redirects only (303 after every
-// successful POST), so it all works without script. Every action is on the session's own patron:
+// email, phone and PIN, switching the reading history, and placing a hold from a record's page.
+// Forms and redirects only (303 after every successful POST), so it all works without script. Every action is on the session's own patron:
 // no form names a patron. Each POST is refused (403) unless it carries the session's
 // CSRF token; the session lives in the patron-sessions service, the cookie only names it. Before
 // signing in there is no session: the sign-in form repeats a token its own cookie carries.
