@@ -49,32 +49,67 @@ async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, 
   return matches;
 }
 
+/** The most a title adds (exact), and the most one that does not start with the search's words adds (the words inside it). */
+const MOST_BOOST = 60;
+const INSIDE_BOOST = 10;
+
+/** The fewest docs read at once for the title's boost. */
+const FIRST_TITLES = 64;
+
 /**
- * The matches' scores, ranked by relevance with nothing else to check: only those in every title
- * list can have the title's boost, so only their docs are read.
+ * The matches' scores, ranked by relevance with nothing else to check, exact for every match
+ * that can be among the `k` best. Only a match in every title list can have the title's boost,
+ * and it is read only while its weight with the most its title could add (MOST_BOOST, or
+ * INSIDE_BOOST when the title cannot start with the words) can still reach the k-th best score
+ * known: candidates are read in batches from the highest ceiling down, each batch twice the last,
+ * so a search of common words reads a few hundred titles, not every one that holds its words.
  */
 async function boostedScores(
+  q: SearchSql & { title: string },
   bibs: number[],
   weights: number[],
   lists: ReadonlyMap<number, PostingList>,
-  titleLists: number[],
-  boost: (docTitle: string) => number,
+  k: number,
   docs: DocReader,
+  firstTitles: number,
 ): Promise<number[]> {
-  const cursors = titleLists.map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
-  const candidates = bibs.filter((bib) =>
-    cursors.every((c) => {
+  const boost = titleBoost(q.title);
+  const cursors = q.titleLists.map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
+  const starts = q.titleStart && (q.titleStart.list === null ? EMPTY_LIST : (lists.get(q.titleStart.list) ?? EMPTY_LIST)).cursor();
+  const candidates: number[] = [];
+  const ceilings = new Map<number, number>();
+  bibs.forEach((bib, i) => {
+    for (const c of cursors) {
       c.seek(bib);
-      return c.bib === bib;
-    }),
-  );
-  const titleOf = new Map(
-    (candidates.length ? await docs(candidates, { words: false, titleOrder: false }) : []).map((d) => [d.bib, d.title]),
-  );
-  return bibs.map((bib, i) => {
-    const title = titleOf.get(bib);
-    return title === undefined ? weights[i]! : weights[i]! + boost(title);
+      if (c.bib !== bib) return;
+    }
+    let most = MOST_BOOST;
+    if (starts) {
+      starts.seek(bib);
+      if (starts.bib !== bib) most = INSIDE_BOOST;
+    }
+    candidates.push(i);
+    ceilings.set(i, weights[i]! + most);
   });
+  candidates.sort((a, b) => ceilings.get(b)! - ceilings.get(a)!);
+  // Every score a floor until its title is read: an unread candidate scores at least its weight.
+  const scores = weights.slice();
+  for (let read = 0, batch = Math.max(firstTitles, k); read < candidates.length; read += batch, batch *= 2) {
+    const top = topMatches(bibs, scores, k);
+    // The k-th best of the floors is at most the k-th best score: a ceiling below it cannot reach the page.
+    if (top.length === k && ceilings.get(candidates[read]!)! < scores[top[k - 1]!]!) break;
+    const next = candidates.slice(read, read + batch);
+    const titles = await docs(
+      next.map((i) => bibs[i]!).sort((a, b) => a - b),
+      { words: false, titleOrder: false },
+    );
+    const titleOf = new Map(titles.map((d) => [d.bib, d.title]));
+    for (const i of next) {
+      const title = titleOf.get(bibs[i]!);
+      if (title !== undefined) scores[i] = weights[i]! + boost(title);
+    }
+  }
+  return scores;
 }
 
 /**
@@ -145,13 +180,24 @@ function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
   return (a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.bib - b.bib);
 }
 
-/** The query's page of hits and its total, as search (ranking-repository.ts) answers them. */
-export async function evaluate(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader): Promise<Evaluated> {
+/**
+ * The query's page of hits and its total, as search (ranking-repository.ts) answers them.
+ * @param firstTitles see FIRST_TITLES (tests make it small, to read titles in many batches)
+ */
+export async function evaluate(
+  q: SearchSql,
+  lists: ReadonlyMap<number, PostingList>,
+  docs: DocReader,
+  firstTitles = FIRST_TITLES,
+): Promise<Evaluated> {
   if (!checksDocs(q)) {
     const { bibs, weights } = listMatches(q, lists);
+    const k = q.offset + q.limit;
     const scores =
-      q.title === null || bibs.length === 0 ? weights : await boostedScores(bibs, weights, lists, q.titleLists, titleBoost(q.title), docs);
-    const page = topMatches(bibs, scores, q.offset + q.limit).slice(q.offset);
+      q.title === null || bibs.length === 0
+        ? weights
+        : await boostedScores({ ...q, title: q.title }, bibs, weights, lists, k, docs, firstTitles);
+    const page = topMatches(bibs, scores, k).slice(q.offset);
     return { total: bibs.length, hits: page.map((m) => ({ id: String(bibs[m]), score: scores[m]! })) };
   }
   const matches = await matchesOf(q, lists, docs);

@@ -63,8 +63,8 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   const counts = new Map(gone.filter((r) => r.counted).map((r) => [r.term_id, -r.bibs.length]));
   const postings = docs.length > 0 ? await addDocs(tx, docs, counts) : undefined;
   // Every key whose bibs changed (even by as many in as out, or only in weight), counted or not,
-  // gets a new version drawn from one sequence: a list kept under its old version (list-cache.ts),
-  // or a count kept for searches of it (search_counts), is then no longer read, in any process.
+  // gets a new version drawn from one sequence: a list kept under its old version (list-cache.ts)
+  // is then no longer read, in any process.
   const lists = listChanges(gone, postings);
   const changed = [...lists.keys()].sort((a, b) => a - b);
   if (changed.length === 0) return;

@@ -112,8 +112,7 @@ export async function buildLists(
 /**
  * Puts the built index in place of the old one, in one transaction: searches wait for it (a moment),
  * never see half of either. The queue is left holding the bibs written since `since`, for the
- * indexer to bring in what the build read before they changed; the kept totals of searches
- * (search_counts) are dropped. Every key of the new index gets one version, drawn from
+ * indexer to bring in what the build read before they changed. Every key of the new index gets one version, drawn from
  * search_versions once the old index is locked: above any version the old index's keys reached,
  * so a key id's versions keep rising though it now names another key, and a list kept under an
  * old version (list-cache.ts) is never taken for the new list.
@@ -151,8 +150,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
                  where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
           execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
         end loop;
-      end $$;
-      truncate search_counts;`);
+      end $$;`);
     // Every write of a bib stamps its updatedDate (src/db/change-clock.ts): one stamped before
     // `since` was read by the build, so its place in the queue is done; one stamped since may not
     // have been, and its place may already have been taken by an indexer writing to the old index.

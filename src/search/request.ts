@@ -28,8 +28,6 @@ export interface SearchOptions {
   filters?: SearchFilters;
   /** Also count the matches by material type, language and decade. */
   facets?: boolean;
-  /** Rank every match, never from the pool (not offered by the API: tests compare the two). */
-  exhaustive?: boolean;
   limit: number;
   offset: number;
 }

@@ -4,20 +4,11 @@
 // choose how the search is executed, and executes that.
 import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Db } from '../db/types.ts';
-import {
-  ASSEMBLE_BITMAPS_FROM,
-  firstPool,
-  nextPool,
-  planKeyed,
-  planSearch,
-  POOL_SIZE,
-  readSearch,
-  type CountPlan,
-  type KeyedPlan,
-  type PlanLimits,
-  type PoolPlan,
-} from './plan.ts';
-import { rankKeyedPool, rankPool } from './pool-repository.ts';
+import { docReader, type DocReader } from './doc-repository.ts';
+import { evaluate } from './evaluate.ts';
+import { ListCache } from './list-cache.ts';
+import { readLists } from './lists.ts';
+import { listsOf, matchesList, readSearch, searchSql } from './plan.ts';
 import * as repo from './ranking-repository.ts';
 import type { SearchOptions } from './request.ts';
 import {
@@ -77,16 +68,12 @@ const MAX_CORRECTED_SEARCHES = 3;
 const FACET_VALUES = 20;
 
 /** A ranked bib as the service answers it: relevance to two decimals. */
-const toHit = (h: repo.SearchHit): SearchResult['hits'][number] => ({
+const toHit = (h: { id: string; score: number }): SearchResult['hits'][number] => ({
   id: h.id,
   relevance: Math.round(h.score * 100) / 100,
-  ...(h.bib && { bib: h.bib }),
 });
 
-/**
- * A search's ranked page, and the query it ran (absent when nothing can match), with the one list
- * that holds exactly its matches when there is one (a single word's, without filters).
- */
+/** A search's ranked page, and the query it ran (absent when nothing can match), with the one list that holds exactly its matches when there is one. */
 interface Found {
   result: SearchResult;
   sql?: SearchSql;
@@ -95,19 +82,21 @@ interface Found {
 
 const nothing = (): Found => ({ result: { total: 0, hits: [] } });
 
-export class SearchService {
-  private readonly limits: PlanLimits;
+/**
+ * The bytes of posting lists a process keeps (list-cache.ts): the 100,000-bib bench catalogue's
+ * lists take 28 MB in all, so this holds every list of a catalogue of about a million bibs.
+ */
+export const LIST_CACHE_BYTES = 256 * 1024 * 1024;
 
-  /**
-   * @param poolSize see POOL_SIZE (tests make it small, to page past the pool in a small catalogue)
-   * @param assembleBitmapsFrom see ASSEMBLE_BITMAPS_FROM (tests read the bitmaps both ways)
-   */
+export class SearchService {
+  private readonly docs: DocReader;
+
+  /** @param lists the posting lists this process keeps, shared by every search it runs */
   constructor(
     private readonly db: Db,
-    poolSize = POOL_SIZE,
-    assembleBitmapsFrom = ASSEMBLE_BITMAPS_FROM,
+    private readonly lists = new ListCache(LIST_CACHE_BYTES),
   ) {
-    this.limits = { poolSize, assembleBitmapsFrom };
+    this.docs = docReader(db);
   }
 
   async search(request: SearchRequest): Promise<SearchResult> {
@@ -182,67 +171,18 @@ export class SearchService {
   }
 
   /**
-   * One word or number is first tried in one statement that looks its keys up itself; any other
-   * search (or one that statement cannot answer) has its keys' statistics read, then is planned
-   * from them and executed.
+   * The search's keys' statistics read, then its lists (those this process does not keep at the
+   * versions read), then evaluated in Node (evaluate.ts): every match found, ranked exactly.
    */
   private async find(request: SearchRequest): Promise<Found> {
     const search = readSearch(request);
     if (!search) return nothing();
-    const keyed = planKeyed(search, request, this.limits);
-    const answer = keyed && (await this.rankKeyed(keyed, request.bibs));
-    if (answer) return { result: answer };
-    const plan = planSearch(search, request, await repo.terms(this.db, search.keys, search.counted), this.limits);
-    switch (plan.kind) {
-      case 'nothing':
-        return nothing();
-      case 'exhaustive':
-        return { result: await this.run(plan.sql), sql: plan.sql };
-      case 'pool':
-        return this.rankPools(plan, request.bibs);
-    }
-  }
-
-  /**
-   * A keyed plan's page. Nothing on the first page means nothing matches (the word or number is in
-   * no bib). Undefined when that cannot answer: an empty page past the first (whose total the
-   * general path then gives), or a number's list the pool does not hold whole (its total unknown).
-   */
-  private async rankKeyed({ query, counted }: KeyedPlan, bibs: BibExtras | undefined): Promise<SearchResult | undefined> {
-    const ranked = await rankKeyedPool(this.db, query, bibs);
-    if (ranked.hits.length === 0) return query.offset === 0 ? { total: 0, hits: [] } : undefined;
-    const total = counted ? ranked.listed : ranked.pooled < query.size ? ranked.pooled : null;
-    if (total === null) return undefined;
-    return { total, hits: ranked.hits.map(toHit) };
-  }
-
-  /** A pool plan's page: its matches counted (unless known), then pools ranked until one holds the page. */
-  private async rankPools(plan: PoolPlan, bibs: BibExtras | undefined): Promise<Found> {
-    const total = typeof plan.total === 'number' ? plan.total : await this.countAll(plan.total);
-    if (total === 0) return { result: { total, hits: [] }, sql: plan.sql };
-    let pool = firstPool(plan, total, this.limits);
-    let ranked = await rankPool(this.db, pool, bibs);
-    for (let grown = nextPool(plan, pool, ranked, total, this.limits); grown; grown = nextPool(plan, pool, ranked, total, this.limits)) {
-      pool = grown;
-      ranked = await rankPool(this.db, pool, bibs);
-    }
-    return { result: { total, hits: ranked.hits.map(toHit) }, sql: plan.sql, list: plan.list };
-  }
-
-  /**
-   * How many bibs have all these words (and phrases). Counting common words means reading long
-   * lists, so the count is kept (search_counts) until one of the words' lists changes: it is kept
-   * at the versions its lists have now (the planner reads a kept count still current).
-   */
-  private async countAll(count: CountPlan): Promise<number> {
-    return repo.countAndKeep(this.db, count, count.search, count.versions);
-  }
-
-  private async run(sql: SearchSql): Promise<SearchResult> {
-    const hits = await repo.search(this.db, sql);
-    let total = hits[0]?.total ?? 0;
-    if (hits.length === 0 && sql.offset > 0) total = (await repo.search(this.db, { ...sql, limit: 1, offset: 0 }))[0]?.total ?? 0;
-    return { total, hits: hits.map(toHit) };
+    const stats = await repo.terms(this.db, search.keys);
+    const sql = searchSql(search, request, stats);
+    if (!sql) return nothing();
+    const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
+    const { total, hits } = await evaluate(sql, lists, this.docs);
+    return { result: { total, hits: hits.map(toHit) }, sql, list: matchesList(search, sql) };
   }
 
   private async facetsOf(sql: SearchSql, list?: number): Promise<SearchFacets> {
