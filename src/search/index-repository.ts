@@ -3,7 +3,6 @@
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import { updateBitmaps, type ChangedList } from './bitmap-upkeep.ts';
 import type { SearchDocument } from './document.ts';
 import { COUNTED_KEY_LIKE, KEY } from './keys.ts';
 import { replaceSegments, segmentsAt } from './segment-repository.ts';
@@ -50,7 +49,7 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
   // A bib's postings are found through its doc's key list (an index of postings by bib would
   // cost every posting a third index entry). The counted keys' (KEY.isCounted) counts lose what
-  // goes, and their bitmaps (bitmap-upkeep.ts) the bibs that go.
+  // goes.
   const gone = await tx.query<{ term_id: number; counted: boolean; bibs: string[] }>(
     `with g as (
        delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
@@ -73,15 +72,10 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   // so a key's versions rise in commit order.
   await tx.query('select 1 from search_terms where id = any($1::int[]) order by id for update', [changed]);
   await updateSegments(tx, lists);
-  const versioned = await tx.query<ChangedList>(
+  await tx.query(
     `update search_terms t set df = t.df + d.n, version = nextval('search_versions')
-       from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id returning t.id, t.df, t.bitmap`,
+       from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id`,
     [changed, changed.map((id) => counts.get(id) ?? 0)],
-  );
-  await updateBitmaps(
-    tx,
-    versioned.filter((l) => counts.has(l.id)),
-    { removed: new Map(gone.map((r) => [r.term_id, r.bibs])), added: addedTo(versioned, postings) },
   );
 }
 
@@ -114,14 +108,6 @@ async function updateSegments(tx: Queryable, lists: Map<number, ListChanges>): P
     writes.written.push(...written);
   }
   await replaceSegments(tx, writes.deleted, writes.written);
-}
-
-/** The bibs added to the lists that keep a bitmap, by key id. */
-function addedTo(lists: ChangedList[], postings: Postings | undefined): Map<number, string[]> {
-  const added = new Map(lists.filter((l) => l.bitmap).map((l) => [l.id, [] as string[]]));
-  if (!postings || added.size === 0) return added;
-  for (let i = 0; i < postings.termIds.length; i++) added.get(postings.termIds[i]!)?.push(postings.bibIds[i]!);
-  return added;
 }
 
 /**

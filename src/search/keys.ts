@@ -31,7 +31,7 @@ export const KIND = {
    * "~": the list of one stem ("t~histori": a form of it in the title; "*~histori": anywhere),
    * every bib with a form of the word, weighted by its places: the list a word's matches are
    * counted and ranked from (document.ts addWord, plan.ts wordKeys). A word pair is one too
-   * (KEY.pair). Its length is kept as its df and it may have a bitmap (KEY.isCounted).
+   * (KEY.pair). Its length is kept as its df (KEY.isCounted).
    */
   stem: '~',
   /**
@@ -77,10 +77,7 @@ export const KEY = {
   titleStart: (first: string, second: string): string => `${ANY_FIELD}${KIND.titleStart}${first} ${second}`,
   /** A standard number, normalised (ISBN as 13 digits, ISSN without its hyphen): "i:9780141439518". */
   number: (digits: string): string => `${FIELD_KEYS.number}${KIND.exact}${digits}`,
-  /**
-   * Whether a key is a counted list's (a stem's or a pair's): its length is kept as its df, and a
-   * long one has a bitmap (bitmaps.ts).
-   */
+  /** Whether a key is a counted list's (a stem's or a pair's): its length is kept as its df. */
   isCounted: (key: string): boolean => key[1] === KIND.stem,
 } as const;
 

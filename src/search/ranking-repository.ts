@@ -12,11 +12,11 @@ export async function terms(db: Queryable, keys: string[]): Promise<TermStats> {
   // Planned once: planned for its values, it was planned afresh for every search (a short array
   // looks cheaper than the generic plan's guess), for the same plan.
   const rows = await db.query<Omit<Term, 'version'> & { key: string; version: string }>(
-    `select t.id, t.key, t.df, t.version, t.bitmap from search_terms t where t.key = any($1::text[])`,
+    `select t.id, t.key, t.df, t.version from search_terms t where t.key = any($1::text[])`,
     [keys],
     { planOnce: true },
   );
-  return { terms: new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: Number(r.version), bitmap: r.bitmap }])) };
+  return { terms: new Map(rows.map((r) => [r.key, { id: r.id, df: r.df, version: Number(r.version) }])) };
 }
 
 export interface SearchHit {

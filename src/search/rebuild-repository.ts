@@ -6,7 +6,7 @@ import { parsePostings, POSTINGS_AGG } from './list-repository.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
- * The four index tables, as the migrations leave them (0009, 0010, 0015, 0018, 0020, 0072), built under other names
+ * The index tables, as the migrations leave them (0009, 0010, 0015, 0020, 0072, 0073, 0075), built under other names
  * (the keys' versions added at the swap). The names of their constraints and indexes are given back
  * at the swap, so that later migrations find them; test/search/rebuild.test.ts compares the
  * swapped-in tables with the migrated ones.
@@ -15,26 +15,22 @@ export const BUILD = {
   terms: 'search_terms_build',
   postings: 'search_postings_build',
   docs: 'search_docs_build',
-  bitmaps: 'search_bitmaps_build',
   segments: 'search_segments_build',
 } as const;
 
 export async function createBuildTables(db: Queryable): Promise<void> {
   await db.exec(`
-    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}, ${BUILD.segments};
-    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0,
-      bitmap boolean not null default false);
+    drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.segments};
+    create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0);
     create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
       year integer, material_type text, lang text, terms integer[] not null default '{}', weights real[] not null default '{}');
-    create table ${BUILD.bitmaps} (term_id integer not null, chunk integer not null, bits bytea not null,
-      constraint ${BUILD.bitmaps}_pkey primary key (term_id, chunk));
     create table ${BUILD.segments} (term_id integer not null, last_bib integer not null, postings bytea not null,
       constraint ${BUILD.segments}_pkey primary key (term_id, last_bib));`);
 }
 
 export async function dropBuildTables(db: Queryable): Promise<void> {
-  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.bitmaps}, ${BUILD.segments}`);
+  await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.segments}`);
 }
 
 export async function countSearchable(db: Queryable): Promise<number> {
@@ -120,21 +116,19 @@ export async function buildLists(
 export async function swapInBuild(db: Db, since: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec(`
-      lock table search_terms, search_postings, search_docs, search_bitmaps, search_segments in access exclusive mode;
+      lock table search_terms, search_postings, search_docs, search_segments in access exclusive mode;
       -- Added with the version as its default, the column's value is kept once, not written into
       -- each of millions of rows while searches wait; later keys draw their own.
       do $$ begin
         execute format('alter table ${BUILD.terms} add column version bigint not null default %s', nextval('search_versions'));
       end $$;
       alter table ${BUILD.terms} alter column version set default nextval('search_versions');
-      drop table search_postings, search_docs, search_terms, search_bitmaps, search_segments;
+      drop table search_postings, search_docs, search_terms, search_segments;
       alter table ${BUILD.terms} rename to search_terms;
       alter table ${BUILD.postings} rename to search_postings;
       alter table ${BUILD.docs} rename to search_docs;
-      alter table ${BUILD.bitmaps} rename to search_bitmaps;
       alter table ${BUILD.segments} rename to search_segments;
       alter index ${BUILD.segments}_pkey rename to search_segments_pkey;
-      alter index ${BUILD.bitmaps}_pkey rename to search_bitmaps_pkey;
       alter index ${BUILD.terms}_pkey rename to search_terms_pkey;
       alter index ${BUILD.terms}_key_key rename to search_terms_key_key;
       alter sequence ${BUILD.terms}_id_seq rename to search_terms_id_seq;
@@ -147,7 +141,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
       begin
         -- PostgreSQL 17 names NOT NULL constraints too (PGlite is 17): they take the tables' names.
         for c in select conrelid::regclass::text as tab, conname from pg_constraint
-                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
+                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
           execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
         end loop;
       end $$;`);

@@ -6,13 +6,9 @@
 import { horizon } from '../db/change-clock.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db } from '../db/types.ts';
-import { idSpan } from './bitmap-repository.ts';
-import { makeBitmaps } from './bitmap-upkeep.ts';
-import { bitmapThreshold } from './bitmaps.ts';
 import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
 import { indexRows, writeIndexRows } from './index-repository.ts';
-import { KEY } from './keys.ts';
 import { replaceSegments } from './segment-repository.ts';
 import { cutSegments } from './segments.ts';
 
@@ -107,13 +103,6 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     await onProgress({ phase: 'indexes', step: 'vacuuming' });
     await tables.vacuumBuildTables(db);
     await tables.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
-    // The stem lists long enough for a bitmap, judged as the indexer judges them (bitmaps.ts), made
-    // from the postings read back in bib order through their new primary key.
-    const threshold = bitmapThreshold(await idSpan(db, tables.BUILD));
-    const bitmaps: { id: number; df: number }[] = [];
-    for (const [key, id] of termIds) if (KEY.isCounted(key) && df[id]! >= threshold) bitmaps.push({ id, df: df[id]! });
-    await onProgress({ phase: 'indexes', step: `bitmaps of the ${bitmaps.length} longest lists` });
-    await makeBitmaps(db, bitmaps, tables.BUILD);
     await onProgress({ phase: 'indexes', step: 'compressed lists' });
     await makeSegments(db, termIds.size);
     await onProgress({ phase: 'indexes', step: 'swapping in' });

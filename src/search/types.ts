@@ -2,10 +2,7 @@
 // (evaluate.ts) and the ranking statement (ranking-repository.ts) run, as plan.ts makes it.
 // Nothing here reads the database.
 
-/**
- * A key of the index: its id, for stem ("~") keys how many bibs it marks, the version of its list,
- * and whether its list has a bitmap (bitmaps.ts).
- */
+/** A key of the index: its id, for stem ("~") keys how many bibs it marks, and the version of its list. */
 export interface Term {
   id: number;
   df: number;
@@ -14,7 +11,6 @@ export interface Term {
    * both drivers send as text, made a number by the repositories (exact: it stays far below 2^53).
    */
   version: number;
-  bitmap: boolean;
 }
 
 /** Each key's statistics, by key. */

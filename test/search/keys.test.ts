@@ -97,7 +97,7 @@ describe('search index keys', () => {
 
   it('finds every word, and every excluded form, of searches of the bib in its keys', () => {
     let id = 0;
-    const terms = new Map<string, Term>([...INDEXED].map((key) => [key, { id: ++id, df: 1, version: 1, bitmap: false }]));
+    const terms = new Map<string, Term>([...INDEXED].map((key) => [key, { id: ++id, df: 1, version: 1 }]));
     const plan = (text: string) => {
       const request = ask(text);
       const search = read(request);

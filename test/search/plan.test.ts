@@ -24,7 +24,7 @@ type Keys = Record<string, readonly [id: number, df: number]>;
 /** Statistics of these keys, each at version 10 + its id. */
 function stats(keys: Keys): TermStats {
   return {
-    terms: new Map<string, Term>(Object.entries(keys).map(([key, [id, df]]) => [key, { id, df, version: 10 + id, bitmap: false }])),
+    terms: new Map<string, Term>(Object.entries(keys).map(([key, [id, df]]) => [key, { id, df, version: 10 + id }])),
   };
 }
 

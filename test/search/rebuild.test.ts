@@ -46,14 +46,14 @@ async function content(db: Queryable) {
 async function shape(db: Queryable) {
   const columns = await db.query<{ row: string }>(
     `select concat_ws(' ', table_name, column_name, data_type, is_nullable, column_default, is_identity, identity_generation) as row
-     from information_schema.columns where table_name in ('search_terms', 'search_postings', 'search_docs', 'search_bitmaps') order by table_name, column_name`,
+     from information_schema.columns where table_name in ('search_terms', 'search_postings', 'search_docs', 'search_segments') order by table_name, column_name`,
   );
   const indexes = await db.query<{ row: string }>(
-    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_postings', 'search_docs', 'search_bitmaps') order by indexname`,
+    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_postings', 'search_docs', 'search_segments') order by indexname`,
   );
   const constraints = await db.query<{ row: string }>(
     `select conname || ' ' || pg_get_constraintdef(oid) as row from pg_constraint
-     where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_bitmaps'::regclass) order by conname`,
+     where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) order by conname`,
   );
   return [...columns, ...indexes, ...constraints].map((r) => r.row);
 }
