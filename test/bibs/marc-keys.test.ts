@@ -85,7 +85,7 @@ describe(`the JSON queries' MARC keys on ${ENGINE}`, () => {
 });
 
 describe(`upgrading to 0074 on ${ENGINE}`, () => {
-  it("fills each bib's keys as the import would write them", async () => {
+  it("fills each bib's keys as the import would write them, in the same order", async () => {
     const empty = PG_URL ? await createEmptyPgDatabase() : undefined;
     const db = empty ? openPostgres(empty.url, { max: 2, connectTimeoutSec: 5 }) : await openPGlite({});
     try {
@@ -104,9 +104,10 @@ describe(`upgrading to 0074 on ${ENGINE}`, () => {
       }
       await migrate(db, all);
       const rows = await db.query<{ id: string; marc_keys: string[] }>('select id::text, marc_keys from bibs order by id');
+      // In the same order too: a bib's columns are compared as they are when its record is loaded again.
       assert.deepEqual(
-        rows.map((r) => [r.id, [...r.marc_keys].sort()]),
-        EDGE_RECORDS.map((marc, i) => [ids[i], deriveBib(fromMarcInJson(marc)).marcKeys.sort()]),
+        rows.map((r) => [r.id, r.marc_keys]),
+        EDGE_RECORDS.map((marc, i) => [ids[i], deriveBib(fromMarcInJson(marc)).marcKeys]),
       );
       assert.deepEqual(await differing(db), []);
     } finally {
