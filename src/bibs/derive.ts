@@ -17,7 +17,7 @@ export interface DerivedBib {
   controlSource: string | null;
   systemNumbers: string[];
   /**
-   * The keys migration 0074's carrel_marc_keys(marc_keys) indexes for JSON queries on 001, 020, 022
+   * The keys migration 0076's carrel_marc_keys(marc_keys) indexes for JSON queries on 001, 020, 022
    * and 035, before PostgreSQL lowers them (marcKeys).
    */
   marcKeys: string[];
@@ -128,7 +128,7 @@ function trimSpaces(text: string): string {
  * What migration 0028's carrel_marc_keys(json) gave from the stored MARC-in-JSON, but not yet
  * lowered: "001:value", "020a:" and its $a subfields joined by spaces, "020:" and all its
  * subfields joined, each trimmed of spaces. PostgreSQL lowers them as it indexes them (migration
- * 0074), with its own lower(), so a key is the same whatever the database's locale; doing it here
+ * 0076), with its own lower(), so a key is the same whatever the database's locale; doing it here
  * saves PostgreSQL reading each record's MARC as jsonb at every write.
  */
 export function marcKeys(record: MarcRecord): string[] {

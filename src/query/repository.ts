@@ -144,7 +144,7 @@ function marcValues(fields: string, tags: string[], add: Add, t: { ind1?: string
     from jsonb_array_elements(${fields}) fe, jsonb_each(fe) f where fe ?| ${keys}::text[] and f.key = any(${keys}::text[]) ${indicators('f.value')})`;
 }
 
-/** The MARC fields migration 0074's carrel_marc_keys indexes (derive.ts, marcKeys). */
+/** The MARC fields migration 0076's carrel_marc_keys indexes (derive.ts, marcKeys). */
 const KEYED_TAGS = new Set(['001', '020', '022', '035']);
 
 /**

@@ -1,4 +1,4 @@
-// The keys JSON queries find 001, 020, 022 and 035 by (migration 0074): written by the import from
+// The keys JSON queries find 001, 020, 022 and 035 by (migration 0076): written by the import from
 // its own reading of each record, they must be those migration 0028 read from the stored MARC.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -84,7 +84,7 @@ describe(`the JSON queries' MARC keys on ${ENGINE}`, () => {
   });
 });
 
-describe(`upgrading to 0074 on ${ENGINE}`, () => {
+describe(`upgrading to 0076 on ${ENGINE}`, () => {
   it("fills each bib's keys as the import would write them, in the same order", async () => {
     const empty = PG_URL ? await createEmptyPgDatabase() : undefined;
     const db = empty ? openPostgres(empty.url, { max: 2, connectTimeoutSec: 5 }) : await openPGlite({});
@@ -92,7 +92,7 @@ describe(`upgrading to 0074 on ${ENGINE}`, () => {
       const all = listMigrations();
       await migrate(
         db,
-        all.filter((m) => m.version < 74),
+        all.filter((m) => m.version < 76),
       );
       const ids: string[] = [];
       for (const marc of EDGE_RECORDS) {
