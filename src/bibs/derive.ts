@@ -16,6 +16,11 @@ export interface DerivedBib {
   controlNumber: string | null;
   controlSource: string | null;
   systemNumbers: string[];
+  /**
+   * The keys migration 0076's carrel_marc_keys(marc_keys) indexes for JSON queries on 001, 020, 022
+   * and 035, before PostgreSQL lowers them (marcKeys).
+   */
+  marcKeys: string[];
 }
 
 const control = (record: MarcRecord, tag: string) => {
@@ -107,6 +112,40 @@ export function materialTypeOf(record: MarcRecord): string {
  */
 export const DERIVED_FROM_TAGS = ['001', '003', '007', '008', '020', '022', '035', '100', '110', '111', '245', '260', '264'] as const;
 
+/** The tags whose values JSON queries compare from an index (src/query/repository.ts, KEYED_TAGS). */
+const KEYED_TAGS = new Set(['001', '020', '022', '035']);
+
+/** PostgreSQL's trim(text): spaces only, not tabs or other white space. */
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 0x20) start++;
+  while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
+  return text.slice(start, end);
+}
+
+/**
+ * What migration 0028's carrel_marc_keys(json) gave from the stored MARC-in-JSON, but not yet
+ * lowered: "001:value", "020a:" and its $a subfields joined by spaces, "020:" and all its
+ * subfields joined, each trimmed of spaces. PostgreSQL lowers them as it indexes them (migration
+ * 0076), with its own lower(), so a key is the same whatever the database's locale; doing it here
+ * saves PostgreSQL reading each record's MARC as jsonb at every write.
+ */
+export function marcKeys(record: MarcRecord): string[] {
+  const keys = new Set<string>();
+  for (const field of record.fields) {
+    if (!KEYED_TAGS.has(field.tag)) continue;
+    if (isControlField(field)) {
+      keys.add(`${field.tag}:${trimSpaces(field.value)}`);
+      continue;
+    }
+    const a = field.subfields.filter((sf) => sf.code === 'a');
+    if (a.length) keys.add(`${field.tag}a:${trimSpaces(a.map((sf) => sf.value).join(' '))}`);
+    if (field.subfields.length) keys.add(`${field.tag}:${trimSpaces(field.subfields.map((sf) => sf.value).join(' '))}`);
+  }
+  return [...keys];
+}
+
 export function deriveBib(record: MarcRecord): DerivedBib {
   const f008 = control(record, '008') ?? '';
   const title = dataFields(record, ['245'])[0];
@@ -152,5 +191,6 @@ export function deriveBib(record: MarcRecord): DerivedBib {
           .filter(Boolean),
       ),
     ],
+    marcKeys: marcKeys(record),
   };
 }

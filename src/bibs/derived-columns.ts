@@ -27,4 +27,5 @@ export const DERIVED_COLUMNS: readonly DerivedColumn[] = [
   ['control_number', 'text', (d) => d.controlNumber, 'null'],
   ['control_source', 'text', (d) => d.controlSource, 'null'],
   ['system_numbers', 'text[]', (d) => d.systemNumbers, "'{}'"],
+  ['marc_keys', 'text[]', (d) => d.marcKeys, "'{}'"],
 ];

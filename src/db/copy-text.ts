@@ -17,13 +17,17 @@ function arrayLiteral(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  if (typeof value === 'string') return escape(value);
+/** A value that is not null as its text, before COPY's escapes. */
+function plain(value: unknown): string {
+  if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return escape(arrayLiteral(value.map(String)));
-  return escape(JSON.stringify(value));
+  if (Array.isArray(value)) return arrayLiteral(value.map(String));
+  return JSON.stringify(value);
+}
+
+function cell(value: unknown): string {
+  return value === null || value === undefined ? '\\N' : escape(plain(value));
 }
 
 export function copyText(rows: readonly (readonly unknown[])[]): string {
@@ -43,9 +47,9 @@ export class CopyWriter extends ByteWriter {
 
   /** One cell, escaped as copyText would write it. */
   cell(value: unknown): void {
+    // Escaped once, here: an array with a tab in an element was escaped twice, and lost the tab.
     if (value === null || value === undefined) this.ascii('\\N');
-    else if (typeof value === 'string') this.text(value);
-    else this.text(cell(value));
+    else this.text(plain(value));
   }
 
   private text(value: string): void {

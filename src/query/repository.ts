@@ -144,7 +144,7 @@ function marcValues(fields: string, tags: string[], add: Add, t: { ind1?: string
     from jsonb_array_elements(${fields}) fe, jsonb_each(fe) f where fe ?| ${keys}::text[] and f.key = any(${keys}::text[]) ${indicators('f.value')})`;
 }
 
-/** The MARC fields migration 0028's carrel_marc_keys indexes. */
+/** The MARC fields migration 0076's carrel_marc_keys indexes (derive.ts, marcKeys). */
 const KEYED_TAGS = new Set(['001', '020', '022', '035']);
 
 /**
@@ -157,7 +157,7 @@ function marcKeys(a: string, tags: string[], t: { ind1?: string; ind2?: string; 
     tag === '001' ? '001:' : t.subfields === undefined ? `${tag}:` : t.subfields === 'a' ? `${tag}a:` : '',
   );
   if (prefixes.includes('')) return undefined;
-  return { sql: `carrel_marc_keys(${a}.marc)`, prefixes };
+  return { sql: `carrel_marc_keys(${a}.marc_keys)`, prefixes };
 }
 
 /** Whether a query can search this fixed field of this record type without the library defining it. */

@@ -1,7 +1,7 @@
 // COPY's text format round-trips awkward values through the real engines.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { copyText } from '../../src/db/copy-text.ts';
+import { CopyWriter, copyText } from '../../src/db/copy-text.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 
 describe(`COPY rows on ${ENGINE}`, () => {
@@ -13,22 +13,36 @@ describe(`COPY rows on ${ENGINE}`, () => {
 
   it('keeps tabs, newlines, backslashes, quotes, braces, nulls and arrays exactly', async () => {
     const rows = [
-      ['tab\there', ['a,b', 'quote"d', 'back\\slash', '{brace}', 'NULL', ''], 1, '{"json": "x\\ny"}'],
+      ['tab\there', ['a,b', 'quote"d', 'back\\slash', '{brace}', 'NULL', '', 'tab\tin', 'line\nin'], 1, '{"json": "x\\ny"}'],
       ['line\nbreak\r\nend \\N', [], null, null],
       [null, ['ünïcödé', 'Русский'], -5, '[]'],
     ];
-    await t.db.transaction(async (tx) => {
-      await tx.exec('create temporary table copied (n serial, a text, b text[], c integer, d jsonb) on commit drop');
-      assert.equal(typeof tx.copyFrom, 'function', 'both engines COPY in process');
-      await tx.copyFrom!('copied', ['a', 'b', 'c', 'd'], copyText(rows));
-      const back = await tx.query<{ a: string | null; b: string[]; c: number | null; d: unknown }>(
-        'select a, b, c, d from copied order by n',
-      );
-      assert.deepEqual(
-        back.map((r) => [r.a, r.b, r.c, r.d === null ? null : JSON.stringify(r.d)]),
-        rows.map((r) => [r[0], r[1], r[2], r[3] === null ? null : JSON.stringify(JSON.parse(r[3] as string))]),
-      );
-    });
+    // The same rows as copyText writes them and as the import's CopyWriter does, cell by cell.
+    const writer = new CopyWriter(16);
+    for (const row of rows) {
+      row.forEach((value, i) => {
+        if (i) writer.byte(0x09);
+        writer.cell(value);
+      });
+      writer.byte(0x0a);
+    }
+    for (const [how, text] of [
+      ['copyText', copyText(rows)],
+      ['CopyWriter', writer.written()],
+    ] as const)
+      await t.db.transaction(async (tx) => {
+        await tx.exec('create temporary table copied (n serial, a text, b text[], c integer, d jsonb) on commit drop');
+        assert.equal(typeof tx.copyFrom, 'function', 'both engines COPY in process');
+        await tx.copyFrom!('copied', ['a', 'b', 'c', 'd'], text);
+        const back = await tx.query<{ a: string | null; b: string[]; c: number | null; d: unknown }>(
+          'select a, b, c, d from copied order by n',
+        );
+        assert.deepEqual(
+          back.map((r) => [r.a, r.b, r.c, r.d === null ? null : JSON.stringify(r.d)]),
+          rows.map((r) => [r[0], r[1], r[2], r[3] === null ? null : JSON.stringify(JSON.parse(r[3] as string))]),
+          how,
+        );
+      });
   });
 
   it('rejects with the server error when a COPY is refused, and leaves the connection usable', async () => {
