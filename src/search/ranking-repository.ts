@@ -1,7 +1,6 @@
 // The ranking repository's SQL for reading the index: the query's keys, the full evaluation of a
 // query (every match ranked in one pass, which the evaluator in Node, evaluate.ts, answers
 // exactly), and its facets.
-import type { BibRow } from '../bibs/service.ts';
 import type { Queryable } from '../db/types.ts';
 import { phraseConditions, SqlParams, termArrays, titleBoost } from './ranking-sql.ts';
 import type { SearchSql, Term, TermStats } from './types.ts';
@@ -23,8 +22,6 @@ export interface SearchHit {
   id: string;
   score: number;
   total: number;
-  /** The bib's row, when the statement was asked for it. */
-  bib?: BibRow;
 }
 
 /** Required clauses beyond this many (each a bit of a bigint) only rank. */

@@ -30,7 +30,7 @@ import type { SearchSql } from './types.ts';
 export { SEARCH_INDEXES, SEARCH_SORTS, type SearchIndex, type SearchSort } from './request.ts';
 
 export interface SearchRequest extends SearchOptions {
-  /** Also answer the page's bibs (their rows, with these extras): read with the ranking where it can, else after it. */
+  /** Also answer the page's bibs (their rows, with these extras), read once the page is ranked. */
   bibs?: BibExtras;
 }
 
@@ -101,8 +101,7 @@ export class SearchService {
 
   async search(request: SearchRequest): Promise<SearchResult> {
     const { result: found, sql, list } = await this.find(request);
-    // (Unless the ranking statement read them.)
-    const read = request.bibs && found.hits.some((h) => !h.bib) ? await this.withBibs(found, request.bibs) : found;
+    const read = request.bibs ? await this.withBibs(found, request.bibs) : found;
     // Corrections are looked for only when nothing was found: a search that finds something pays nothing for them.
     const suggestions = found.total === 0 ? await this.suggest(request) : [];
     const result = suggestions.length ? { ...read, suggestions } : read;
