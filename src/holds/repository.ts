@@ -86,6 +86,18 @@ export async function listPatronHolds(db: Queryable, patronId: string, f: HoldLi
   return rows[0]!.id === null ? [] : rows;
 }
 
+/**
+ * A patron's active holds, oldest first, at most `limit`, as one json array of HoldRow with each
+ * bib's title (null for none): for a statement that reads them beside the patron's other lists in
+ * one round trip (the catalogue's account page). `patron` is an SQL expression of the patron's id.
+ */
+export function activeHoldsOfPatronJson(patron: string, limit: number): string {
+  if (!Number.isInteger(limit)) throw new Error(`not a row count: ${limit}`);
+  return `(select coalesce(json_agg(row_to_json(x) order by x.id::bigint), '[]') from (
+    select page.*, b.title from (${SELECT} where h.patron_id = ${patron} and h.state in ${ACTIVE_SQL} order by h.id limit ${limit}) page
+    left join bibs b on b.id = page.bib_id::bigint) x)`;
+}
+
 // ---- locks. Order in every transaction: change clock, bibs (ascending), patron, item, holds.
 
 /** Locks live bibs (ascending ids); answers those that exist. */

@@ -356,3 +356,6 @@ export { HOLDABLE_STATUSES } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions, queues locked first. */
 export const holdLoader = { lockQueues: bulk.lockQueuesOfBulkHolds, insert: bulk.insertBulkHolds };
+
+/** A patron's active holds as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const holdRows = { activeOfPatronJson: repo.activeHoldsOfPatronJson };
