@@ -351,7 +351,7 @@ export class HoldService {
 }
 
 export type { BulkHold } from './bulk-repository.ts';
-export type { HoldRow } from './repository.ts';
+export type { HoldRow, HoldSummary } from './repository.ts';
 export { HOLDABLE_STATUSES } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions, queues locked first. */

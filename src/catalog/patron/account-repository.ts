@@ -7,7 +7,7 @@ import { historyRows, type HistoryWithTitle } from '../../circulation/history/se
 import { loanRows, type LoanWithTitle } from '../../circulation/service.ts';
 import type { Queryable } from '../../db/types.ts';
 import { fineRows, type FineRow } from '../../fines/service.ts';
-import { holdRows, type HoldRow } from '../../holds/service.ts';
+import { holdRows, type HoldSummary } from '../../holds/service.ts';
 import { settingsSql } from '../../library/service.ts';
 import type { Phone } from '../../patrons/service.ts';
 
@@ -19,7 +19,7 @@ export interface AccountRow {
   money_owed: string | null;
   time_zone: string;
   locations: { code: string; name: string; pickup: boolean }[];
-  holds: (HoldRow & { title: string | null })[];
+  holds: HoldSummary[];
   loans: LoanWithTitle[];
   fines: Omit<FineRow, 'assessed_date'>[];
   /** Null when the patron keeps no reading history. */

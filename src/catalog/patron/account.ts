@@ -12,7 +12,7 @@ import type { BibService } from '../../bibs/service.ts';
 import type { BranchService } from '../../branches/service.ts';
 import type { ReadingHistoryService } from '../../circulation/history/service.ts';
 import type { CirculationService } from '../../circulation/service.ts';
-import type { HoldRow, HoldService } from '../../holds/service.ts';
+import type { HoldRow, HoldService, HoldSummary } from '../../holds/service.ts';
 import { isActive } from '../../holds/states.ts';
 import type { PatronService } from '../../patrons/service.ts';
 import type { Db } from '../../db/types.ts';
@@ -233,7 +233,7 @@ export class PatronAccount {
   }
 }
 
-function accountHold(h: HoldRow, title: string): AccountHold {
+function accountHold(h: Omit<HoldSummary, 'title'>, title: string): AccountHold {
   return {
     id: h.id,
     bibId: h.bib_id,
