@@ -18,6 +18,7 @@ export const catalog: Domain = {
       services.readingHistory,
       db,
       clock,
+      services.patronSessions,
     );
     const patron = { sessions: services.patronSessions, account, httpsBase: config.publicBaseUrl?.startsWith('https://') ?? false };
     await app.register(async (scope) => catalogRoutes(scope, pages, config.libraryName, patron), { prefix: '/catalog' });

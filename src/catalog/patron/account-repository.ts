@@ -26,17 +26,21 @@ export interface AccountRow {
   history: HistoryWithTitle[] | null;
 }
 
-/** The live patron's account page, each list at most `limit` rows; undefined when there is no such patron. */
-export async function accountOf(db: Queryable, patronId: string, limit: number): Promise<AccountRow | undefined> {
-  const rows = await db.query<AccountRow>(
-    `select p.names[1] as name, p.emails, p.phones, p.home_library_code, p.money_owed::text as money_owed,
+/**
+ * The statement reading the live patron's account page, each list at most `limit` rows; `patron`
+ * is the SQL expression of the patron's id (a parameter, or a session's patron_id read with it).
+ */
+export function accountSelect(patron: string, limit: number): string {
+  return `select p.names[1] as name, p.emails, p.phones, p.home_library_code, p.money_owed::text as money_owed,
        ${settingsSql.timeZone} as time_zone, ${locationRows.allJson} as locations,
        ${holdRows.activeOfPatronJson('p.id', limit)} as holds,
        ${loanRows.openOfPatronJson('p.id', limit)} as loans,
        ${fineRows.owedOfPatronJson('p.id', limit)} as fines,
        case when p.reading_history then ${historyRows.ofPatronJson('p.id', limit)} end as history
-     from patrons p where p.id = $1 and p.deleted_date is null`,
-    [patronId],
-  );
-  return rows[0];
+     from patrons p where p.id = ${patron} and p.deleted_date is null`;
+}
+
+/** The live patron's account page, each list at most `limit` rows; undefined when there is no such patron. */
+export async function accountOf(db: Queryable, patronId: string, limit: number): Promise<AccountRow | undefined> {
+  return (await db.query<AccountRow>(accountSelect('$1', limit), [patronId]))[0];
 }

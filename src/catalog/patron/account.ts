@@ -16,10 +16,11 @@ import type { HoldRow, HoldService, HoldSummary } from '../../holds/service.ts';
 import { isActive } from '../../holds/states.ts';
 import type { PatronService } from '../../patrons/service.ts';
 import type { Db } from '../../db/types.ts';
+import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
 import { dayIn, type Clock } from '../../shared/calendar.ts';
 import { DomainError, fail } from '../../shared/errors.ts';
 import { displayTitle } from '../describe.ts';
-import { accountOf } from './account-repository.ts';
+import { accountOf, accountSelect, type AccountRow } from './account-repository.ts';
 
 /** As many holds, loans and fines as one page lists (the REST lists' own ceiling is higher). */
 const PAGE_ROWS = 200;
@@ -101,6 +102,7 @@ export class PatronAccount {
     private readonly readingHistory: ReadingHistoryService,
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly sessions: PatronSessionService,
   ) {}
 
   /**
@@ -110,6 +112,21 @@ export class PatronAccount {
   async account(patronId: string): Promise<Account> {
     const row = await accountOf(this.db, patronId, PAGE_ROWS);
     if (!row) throw fail.notFound(`no patron ${patronId}`);
+    return this.fromRow(row);
+  }
+
+  /**
+   * The live session the cookie names and its patron's account page, read with the session in one
+   * statement (the page is read on every visit); undefined when there is no live session.
+   */
+  async accountOfSession(sessionId: string | undefined): Promise<{ session: Session; account: Account } | undefined> {
+    const found = await this.sessions.readWith<AccountRow>(sessionId, (patron) => accountSelect(patron, PAGE_ROWS));
+    if (!found) return undefined;
+    if (!found.row) throw fail.notFound(`no patron ${found.session.patronId}`);
+    return { session: found.session, account: this.fromRow(found.row) };
+  }
+
+  private fromRow(row: AccountRow): Account {
     const today = this.clock.today(row.time_zone);
     const title = (t: string | null) => (t ? displayTitle(t) : '');
     return {
