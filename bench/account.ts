@@ -15,7 +15,8 @@
 // database carrel_bench_account and reused while it holds the same catalogue (--fresh to rebuild).
 // Options: --bibs N (default 10000), --patrons N signed in (default 200), --holds N and --loans N
 // each (default 50), --seconds N per run (default 5), --rounds N (default 3), --connections N
-// (default 32), --fresh, --database-url URL.
+// (default 32), --fresh, --database-url URL, --cpu-prof DIR (the server's CPU profile, node
+// --cpu-prof, written there when it stops: warm-up and every run).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     fresh: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -152,8 +154,9 @@ async function main(): Promise<void> {
     key: string;
     secret: string;
   };
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
   const server = await startChild(
-    ['dist/server.js'],
+    [...profile, 'dist/server.js'],
     { ...env, PORT: String(PORT), HOST: '127.0.0.1' },
     /is listening on/,
     path.join(RESULTS, 'account-carrel.log'),

@@ -32,6 +32,13 @@ export async function listLocations(db: Queryable, branchIds?: number[]): Promis
     : db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations order by code');
 }
 
+/**
+ * Every location in code order, as one json array of { code, name, pickup } (listLocations'
+ * order): for a statement that reads them beside other things in one round trip.
+ */
+export const LOCATIONS_JSON = `(select coalesce(json_agg(json_build_object('code', code, 'name', name, 'pickup', pickup) order by code), '[]')
+  from locations)`;
+
 export async function getLocation(db: Queryable, code: string): Promise<LocationRow | undefined> {
   return (await db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations where code = $1', [code]))[0];
 }

@@ -42,3 +42,6 @@ export class BranchService {
 
 /** What the demo catalogue's loader reads and writes in its own transaction. */
 export const branchLoader = { locations: repo.listLocations, insertBranch: repo.insertBranch, insertLocation: repo.insertLocation };
+
+/** Every location as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const locationRows = { allJson: repo.LOCATIONS_JSON };

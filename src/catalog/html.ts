@@ -7,10 +7,40 @@ export class Html {
   }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
+/**
+ * The text with & < > " ' as character references. One pass by character code: a page with a
+ * hundred holds and loans escapes some thousand values, and a replace() calling back for each
+ * character found took a tenth of rendering it. Most values (ids, dates) have nothing to escape and
+ * come back as they are.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    let ref: string;
+    switch (text.charCodeAt(i)) {
+      case 38:
+        ref = '&amp;';
+        break;
+      case 60:
+        ref = '&lt;';
+        break;
+      case 62:
+        ref = '&gt;';
+        break;
+      case 34:
+        ref = '&quot;';
+        break;
+      case 39:
+        ref = '&#39;';
+        break;
+      default:
+        continue;
+    }
+    out += text.slice(from, i) + ref;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** A value in a template: Html as is, arrays joined, null/undefined/false as nothing, the rest escaped. */

@@ -7,17 +7,18 @@ import { PatronAccount } from './patron/account.ts';
 
 export const catalog: Domain = {
   name: 'catalog',
-  register: async (app, { services, config }) => {
+  register: async (app, { services, config, db, clock }) => {
     const pages = new CatalogService(services.search, services.bibs);
     const account = new PatronAccount(
       services.patrons,
       services.holds,
       services.circulation,
-      services.fines,
-      services.items,
       services.bibs,
       services.branches,
       services.readingHistory,
+      db,
+      clock,
+      services.patronSessions,
     );
     const patron = { sessions: services.patronSessions, account, httpsBase: config.publicBaseUrl?.startsWith('https://') ?? false };
     await app.register(async (scope) => catalogRoutes(scope, pages, config.libraryName, patron), { prefix: '/catalog' });

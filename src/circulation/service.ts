@@ -211,3 +211,8 @@ export class CirculationService {
     return repo.listCheckouts(this.db, patronId, limit, offset);
   }
 }
+
+export type { LoanWithTitle } from './repository.ts';
+
+/** A patron's open loans as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const loanRows = { openOfPatronJson: repo.openLoansOfPatronJson };

@@ -66,6 +66,17 @@ export async function owedFines(db: Queryable, patronId: string, limit: number, 
   ]);
 }
 
+/**
+ * A patron's fines still owed, oldest first, at most `limit`, as one json array of FineRow (its
+ * assessed_date a json string): for a statement that reads them beside the patron's other lists
+ * in one round trip (the catalogue's account page). `patron` is an SQL expression of the patron's id.
+ */
+export function owedFinesOfPatronJson(patron: string, limit: number): string {
+  if (!Number.isInteger(limit)) throw new Error(`not a row count: ${limit}`);
+  return `(select coalesce(json_agg(row_to_json(x) order by x.id::bigint), '[]') from (
+    ${SELECT} where f.patron_id = ${patron} and f.paid_date is null order by f.id limit ${limit}) x)`;
+}
+
 /** These fines of the patron, still owed, locked for a payment; those not found are left out. */
 export async function lockOwedFines(tx: Queryable, patronId: string, ids: string[]): Promise<FineRow[]> {
   return tx.query<FineRow>(

@@ -186,3 +186,6 @@ export class FineService {
     });
   }
 }
+
+/** A patron's fines still owed as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const fineRows = { owedOfPatronJson: repo.owedFinesOfPatronJson };

@@ -86,6 +86,27 @@ export async function listPatronHolds(db: Queryable, patronId: string, f: HoldLi
   return rows[0]!.id === null ? [] : rows;
 }
 
+/** A hold as activeHoldsOfPatronJson lists it: what a list of the patron's own holds shows, and its bib's title. */
+export type HoldSummary = Pick<
+  HoldRow,
+  'id' | 'bib_id' | 'state' | 'frozen' | 'pickup_location' | 'pickup_name' | 'pickup_by' | 'priority' | 'queue_length'
+> & { title: string | null };
+
+/**
+ * A patron's active holds, oldest first, at most `limit`, as one json array of HoldSummary: for a
+ * statement that reads them beside the patron's other lists in one round trip (the catalogue's
+ * account page). Only these columns: turning all of HoldRow's into json cost a third more.
+ * `patron` is an SQL expression of the patron's id.
+ */
+export function activeHoldsOfPatronJson(patron: string, limit: number): string {
+  if (!Number.isInteger(limit)) throw new Error(`not a row count: ${limit}`);
+  const fields = ['id', 'bib_id', 'state', 'frozen', 'pickup_location', 'pickup_name', 'pickup_by', 'priority', 'queue_length'];
+  return `(select coalesce(json_agg(json_build_object(${fields.map((f) => `'${f}', page.${f}`).join(', ')}, 'title', b.title)
+      order by page.id::bigint), '[]')
+    from (${SELECT} where h.patron_id = ${patron} and h.state in ${ACTIVE_SQL} order by h.id limit ${limit}) page
+    left join bibs b on b.id = page.bib_id::bigint)`;
+}
+
 // ---- locks. Order in every transaction: change clock, bibs (ascending), patron, item, holds.
 
 /** Locks live bibs (ascending ids); answers those that exist. */

@@ -351,8 +351,11 @@ export class HoldService {
 }
 
 export type { BulkHold } from './bulk-repository.ts';
-export type { HoldRow } from './repository.ts';
+export type { HoldRow, HoldSummary } from './repository.ts';
 export { HOLDABLE_STATUSES } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions, queues locked first. */
 export const holdLoader = { lockQueues: bulk.lockQueuesOfBulkHolds, insert: bulk.insertBulkHolds };
+
+/** A patron's active holds as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const holdRows = { activeOfPatronJson: repo.activeHoldsOfPatronJson };

@@ -23,6 +23,9 @@ export interface Settings {
   maxOverdueItems: number | null;
 }
 
+/** The library's time zone as an SQL expression, for a statement that reads it beside other things. */
+export const TIME_ZONE_SQL = '(select time_zone from library_settings)';
+
 export async function readSettings(db: Queryable): Promise<Settings> {
   const row = (
     await db.query<Settings>(

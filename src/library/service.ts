@@ -260,3 +260,6 @@ export function describePlan(result: ApplyResult, dryRun: boolean): string {
     : `Applied ${plural(result.changes.length, 'change')}:`;
   return [head, ...result.changes.map((c) => `  ${describeChange(c)}`)].join('\n');
 }
+
+/** The library's time zone as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const settingsSql = { timeZone: repo.TIME_ZONE_SQL };

@@ -33,6 +33,31 @@ export async function touchLiveSession(
   return rows[0];
 }
 
+/**
+ * touchLiveSession, and in the same statement the row `page` reads of the session's patron: a
+ * select that names the session's patron as `s.patron_id` and takes no parameters of its own.
+ * page_found is true when it found its row (its columns are all null otherwise).
+ */
+export async function touchLiveSessionWith<T>(
+  q: Queryable,
+  idHash: Buffer,
+  at: Date,
+  idleSince: Date,
+  begunSince: Date,
+  page: string,
+): Promise<(SessionRow & { page_found: boolean | null } & Partial<T>) | undefined> {
+  const rows = await q.query<SessionRow & { page_found: boolean | null } & Partial<T>>(
+    `with s as (
+       update catalog_sessions set last_seen = $2
+       where id_hash = $1 and last_seen > $3 and created > $4
+       returning patron_id, csrf_token)
+     select page.*, s.patron_id::text as patron_id, s.csrf_token
+     from s left join lateral (select true as page_found, found.* from (${page}) found) page on true`,
+    [idHash, at, idleSince, begunSince],
+  );
+  return rows[0];
+}
+
 export async function deleteSession(q: Queryable, idHash: Buffer): Promise<void> {
   await q.query('delete from catalog_sessions where id_hash = $1', [idHash]);
 }

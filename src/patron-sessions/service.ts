@@ -62,6 +62,27 @@ export class PatronSessionService {
     return { id, patronId: row.patron_id, csrfToken: row.csrf_token };
   }
 
+  /**
+   * read(), and in the same statement (one round trip, for a page read on every visit) the row
+   * `page` selects of the session's patron, given the SQL expression of the patron's id; that row
+   * undefined when it finds none.
+   */
+  async readWith<T>(
+    id: string | undefined,
+    page: (patron: string) => string,
+  ): Promise<{ session: Session; row: T | undefined } | undefined> {
+    if (id === undefined || !ID_FORMAT.test(id)) return undefined;
+    const idHash = hashOf(id);
+    const at = this.now();
+    const row = await repo.touchLiveSessionWith<T>(this.db, idHash, at, this.idleSince(at), this.begunSince(at), page('s.patron_id'));
+    if (!row) {
+      await repo.deleteSession(this.db, idHash);
+      return undefined;
+    }
+    const { patron_id: patronId, csrf_token: csrfToken, page_found: found, ...rest } = row;
+    return { session: { id, patronId, csrfToken }, row: found ? (rest as T) : undefined };
+  }
+
   /** Whether a form's token is the session's (compared in constant time). */
   csrfMatches(session: Session | undefined, token: unknown): boolean {
     return !!session && sameToken(session.csrfToken, token);

@@ -305,7 +305,7 @@ export class PatronService {
   }
 }
 
-export type { BulkPatron, PatronRow, PatronState } from './repository.ts';
+export type { BulkPatron, PatronRow, PatronState, Phone } from './repository.ts';
 
 /** What the generated catalogue's loader writes in its own transactions. */
 export const patronLoader = { insert: repo.insertBulkPatrons };

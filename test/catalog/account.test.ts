@@ -336,6 +336,8 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     assert.equal(await row.locator('time').getAttribute('datetime'), due);
     assert.equal(await page.locator('li.loan.overdue').count(), 0);
     assert.equal(await page.locator('.money-owed').textContent(), 'You owe 2.50.');
+    const fines = page.locator('section[aria-labelledby="fines-heading"] li');
+    assert.deepEqual(await fines.allTextContents(), ['Damaged cover 2.50'], 'the charge still owed, as GET /patrons/{id}/fines has it');
     clock.set('2027-06-01');
     await page.reload();
     assert.match((await row.locator('p').textContent())!, /^Overdue: Due \d{1,2} [A-Z][a-z]+ \d{4}$/);

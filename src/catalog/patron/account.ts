@@ -6,19 +6,21 @@
 // POST /patrons/checkouts/{id}/renewal renews it; email and phone changed as PUT /patrons/{id}
 // changes them (the PIN is changed through the sessions service, which keeps the session); the
 // reading history of GET /patrons/{id}/checkouts/history, switched as its activationStatus route
-// switches it (each for the session's own patron only). No rule is decided here.
+// switches it (each for the session's own patron only). No rule is decided here. The account page
+// reads those lists in one statement (account-repository.ts), from the SQL their modules publish.
 import type { BibService } from '../../bibs/service.ts';
 import type { BranchService } from '../../branches/service.ts';
-import type { HistoryRow, ReadingHistoryService } from '../../circulation/history/service.ts';
+import type { ReadingHistoryService } from '../../circulation/history/service.ts';
 import type { CirculationService } from '../../circulation/service.ts';
-import type { FineService } from '../../fines/service.ts';
-import type { HoldRow, HoldService } from '../../holds/service.ts';
+import type { HoldRow, HoldService, HoldSummary } from '../../holds/service.ts';
 import { isActive } from '../../holds/states.ts';
-import type { ItemService } from '../../items/service.ts';
 import type { PatronService } from '../../patrons/service.ts';
-import { dayIn } from '../../shared/calendar.ts';
+import type { Db } from '../../db/types.ts';
+import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
+import { dayIn, type Clock } from '../../shared/calendar.ts';
 import { DomainError, fail } from '../../shared/errors.ts';
 import { displayTitle } from '../describe.ts';
+import { accountOf, accountSelect, type AccountRow } from './account-repository.ts';
 
 /** As many holds, loans and fines as one page lists (the REST lists' own ceiling is higher). */
 const PAGE_ROWS = 200;
@@ -95,59 +97,64 @@ export class PatronAccount {
     private readonly patrons: PatronService,
     private readonly holds: HoldService,
     private readonly circulation: CirculationService,
-    private readonly fines: FineService,
-    private readonly items: ItemService,
     private readonly bibs: BibService,
     private readonly branches: BranchService,
     private readonly readingHistory: ReadingHistoryService,
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sessions: PatronSessionService,
   ) {}
 
+  /**
+   * Everything the account page shows, from one statement (account-repository.ts): the lists as
+   * the services above give them, each bib's title from its derived column.
+   */
   async account(patronId: string): Promise<Account> {
-    const [patron, holds, loans, fines, now, history, locations] = await Promise.all([
-      this.patrons.get(patronId),
-      this.holds.listOfPatron(patronId, { inactive: false, limit: PAGE_ROWS, offset: 0 }),
-      this.circulation.checkouts(patronId, PAGE_ROWS, 0),
-      this.fines.owed(patronId, PAGE_ROWS, 0),
-      this.patrons.circulation(),
-      this.historyRows(patronId),
-      this.branches.locations(),
-    ]);
-    const loanItems = await this.items.many(loans.map((l) => l.item_id));
-    const bibOfItem = new Map(loanItems.map((i) => [i.id, i.bib_ids[0]]));
-    const titles = await this.titles([
-      ...holds.map((h) => h.bib_id),
-      ...loanItems.flatMap((i) => i.bib_ids.slice(0, 1)),
-      ...(history ?? []).flatMap((r) => (r.bib_id ? [r.bib_id] : [])),
-    ]);
+    const row = await accountOf(this.db, patronId, PAGE_ROWS);
+    if (!row) throw fail.notFound(`no patron ${patronId}`);
+    return this.fromRow(row);
+  }
+
+  /**
+   * The live session the cookie names and its patron's account page, read with the session in one
+   * statement (the page is read on every visit); undefined when there is no live session.
+   */
+  async accountOfSession(sessionId: string | undefined): Promise<{ session: Session; account: Account } | undefined> {
+    const found = await this.sessions.readWith<AccountRow>(sessionId, (patron) => accountSelect(patron, PAGE_ROWS));
+    if (!found) return undefined;
+    if (!found.row) throw fail.notFound(`no patron ${found.session.patronId}`);
+    return { session: found.session, account: this.fromRow(found.row) };
+  }
+
+  private fromRow(row: AccountRow): Account {
+    const today = this.clock.today(row.time_zone);
+    const title = (t: string | null) => (t ? displayTitle(t) : '');
     return {
-      name: patron.names?.[0] ?? '',
-      pickupLocations: homeFirst(locations, patron.home_library_code),
-      details: { email: patron.emails[0] ?? '', phone: patron.phones.find((p) => p.type === 't')?.number ?? '' },
+      name: row.name ?? '',
+      pickupLocations: homeFirst(row.locations, row.home_library_code),
+      details: { email: row.emails[0] ?? '', phone: row.phones.find((p) => p.type === 't')?.number ?? '' },
       history: {
-        on: history !== undefined,
-        entries: (history ?? []).map((r) => ({
-          title: (r.bib_id && titles.get(r.bib_id)) || '',
+        on: row.history !== null,
+        entries: (row.history ?? []).map((r) => ({
+          title: title(r.title),
           bibId: r.bib_id ?? undefined,
-          borrowed: dayIn(r.out_date, now.timeZone),
+          borrowed: dayIn(new Date(r.out_ms), row.time_zone),
         })),
       },
-      holds: holds.map((h) => accountHold(h, titles)),
-      loans: loans.map((l) => {
-        const bibId = bibOfItem.get(l.item_id);
-        return {
-          id: l.id,
-          title: (bibId && titles.get(bibId)) || '',
-          bibId,
-          callNumber: l.call_number,
-          due: l.due_date,
-          overdue: l.due_date < now.today,
-        };
-      }),
-      fines: fines.map((f) => ({
+      holds: row.holds.map((h) => accountHold(h, title(h.title))),
+      loans: row.loans.map((l) => ({
+        id: l.id,
+        title: title(l.title),
+        bibId: l.bib_id ?? undefined,
+        callNumber: l.call_number,
+        due: l.due_date,
+        overdue: l.due_date < today,
+      })),
+      fines: row.fines.map((f) => ({
         description: f.description ?? '',
         outstanding: ((cents(f.item_charge) + cents(f.processing_fee) + cents(f.billing_fee) - cents(f.paid_amount)) / 100).toFixed(2),
       })),
-      moneyOwed: Number(patron.money_owed ?? 0).toFixed(2),
+      moneyOwed: Number(row.money_owed ?? 0).toFixed(2),
     };
   }
 
@@ -164,7 +171,7 @@ export class PatronAccount {
   async holdToMove(patronId: string, holdId: string): Promise<{ hold: AccountHold; pickupLocations: PickupLocation[] }> {
     const [row, pickupLocations] = await Promise.all([this.holds.get(holdId), this.pickupLocations(patronId)]);
     if (row.patron_id !== patronId || !isActive(row.state)) throw fail.notFound(`no hold ${holdId}`);
-    return { hold: accountHold(row, await this.titles([row.bib_id])), pickupLocations };
+    return { hold: accountHold(row, (await this.titles([row.bib_id])).get(row.bib_id) ?? ''), pickupLocations };
   }
 
   /** A title hold on the record; the hold rules' refusals as they come (HOLD_SPECIFIC_CODES). */
@@ -237,23 +244,17 @@ export class PatronAccount {
     return this.readingHistory.activate(patronId, on);
   }
 
-  /** The patron's reading history, newest first; undefined when the patron keeps none. */
-  private async historyRows(patronId: string): Promise<HistoryRow[] | undefined> {
-    if (!(await this.readingHistory.active(patronId))) return undefined;
-    return this.readingHistory.list(patronId, true, PAGE_ROWS, 0);
-  }
-
   private async titles(bibIds: string[]): Promise<Map<string, string>> {
     const rows = await this.bibs.byIds([...new Set(bibIds)], {});
     return new Map([...rows].map(([id, row]) => [id, row.title ? displayTitle(row.title) : '']));
   }
 }
 
-function accountHold(h: HoldRow, titles: Map<string, string>): AccountHold {
+function accountHold(h: Omit<HoldSummary, 'title'>, title: string): AccountHold {
   return {
     id: h.id,
     bibId: h.bib_id,
-    title: titles.get(h.bib_id) ?? '',
+    title,
     state: h.state,
     frozen: h.frozen,
     pickupCode: h.pickup_location,

@@ -303,9 +303,10 @@ export function patronDoor(deps: PatronDoorDeps) {
       });
 
       app.get('/account', route, async (request, reply) => {
-        const session = await readSession(request);
-        if (!session) return toSignIn(reply, ACCOUNT);
-        const mine = await account.account(session.patronId);
+        // The session and the page in one round trip: the page every signed-in visit comes back to.
+        const found = await account.accountOfSession(cookie(request, SESSION_COOKIE));
+        if (!found) return toSignIn(reply, ACCOUNT);
+        const { session, account: mine } = found;
         return send(reply, 200, TEXT.accountTitle, accountMain(mine, session.csrfToken, accountMessage(request.query as Form, mine)));
       });
 

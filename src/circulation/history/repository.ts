@@ -25,6 +25,26 @@ export async function historyActive(db: Queryable, patronId: string): Promise<bo
   )[0]?.on;
 }
 
+/** A reading history entry as historyOfPatronJson lists it: the bib's title, and when it went out in ms since 1970. */
+export interface HistoryWithTitle {
+  bib_id: string | null;
+  title: string | null;
+  out_ms: number;
+}
+
+/**
+ * A patron's reading history, newest first, at most `limit`, as one json array of
+ * HistoryWithTitle: for a statement that reads it beside the patron's other lists in one round
+ * trip (the catalogue's account page). `patron` is an SQL expression of the patron's id.
+ */
+export function historyOfPatronJson(patron: string, limit: number): string {
+  if (!Number.isInteger(limit)) throw new Error(`not a row count: ${limit}`);
+  return `(select coalesce(json_agg(json_build_object('bib_id', r.bib_id::text, 'title', b.title,
+      'out_ms', floor(extract(epoch from r.out_date) * 1000)) order by r.out_date desc, r.id desc), '[]')
+    from (select bib_id, out_date, id from reading_history where patron_id = ${patron} order by out_date desc, id desc limit ${limit}) r
+    left join bibs b on b.id = r.bib_id)`;
+}
+
 /** Turns a live patron's history on or off; off deletes what it kept. False when there is no such patron. */
 export async function setHistory(tx: Queryable, patronId: string, on: boolean): Promise<boolean> {
   const rows = await tx.query('update patrons set reading_history = $2 where id = $1 and deleted_date is null returning id', [

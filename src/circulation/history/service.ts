@@ -37,3 +37,8 @@ export class ReadingHistoryService {
     if (id !== undefined && deleted === 0) throw fail.notFound(`patron ${patronId} has no reading history entry ${id}`);
   }
 }
+
+export type { HistoryWithTitle } from './repository.ts';
+
+/** A patron's reading history as an SQL fragment for another domain's statement (the catalogue's account page reads them with the patron's other lists in one round trip). */
+export const historyRows = { ofPatronJson: repo.historyOfPatronJson };
