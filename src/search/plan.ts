@@ -215,12 +215,11 @@ export function listsOf(sql: SearchSql, stats: TermStats): { id: number; version
 
 /**
  * The one list that holds exactly the search's matches, when there is one: a single word's stem
- * list (its other lists are parts of it), nothing filtered, excluded or required as a phrase.
+ * list (its other lists are parts of it), nothing filtered or excluded. (A phrase is two words
+ * or more.)
  */
 export function matchesList(search: Search, sql: SearchSql): number | undefined {
-  if (search.kind !== 'words' || search.requiredWords.length !== 1 || search.phrases.length > 0 || sql.required.length !== 1)
-    return undefined;
-  if (hasFilters(sql.filters) || sql.excluded.length || sql.excludedStems.length || sql.phrases.length || sql.excludedPhrases.length)
-    return undefined;
+  if (search.kind !== 'words' || search.requiredWords.length !== 1 || sql.required.length !== 1) return undefined;
+  if (hasFilters(sql.filters) || sql.excluded.length || sql.excludedStems.length || sql.excludedPhrases.length) return undefined;
   return sql.required[0]!.termIds[0];
 }

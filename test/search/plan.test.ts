@@ -39,6 +39,9 @@ function found(request: SearchOptions, keys: Keys): SearchSql {
 /** "war" (its own stem) in every field, in 500 bibs, and its title key. */
 const WAR = { '*~war': [1, 500], '*^war': [2, 20], '*!war': [3, 40] } as const;
 
+/** "war", "peace" (its own stem) and "army" with its form "armies". */
+const WORDS = { ...WAR, '*~peace': [4, 90], '*^peace': [5, 1], '*~army': [6, 60], '*:armies': [7, 10] } as const;
+
 describe('search plan', () => {
   it('reads nothing to search from an empty text, or from words in a number index', () => {
     assert.equal(readSearch(ask('')), undefined);
@@ -133,14 +136,7 @@ describe('search plan', () => {
   });
 
   it('excludes an excluded word by its exact form, and takes either word of an OR', () => {
-    const keys = {
-      ...WAR,
-      '*~peace': [4, 90],
-      '*^peace': [5, 1],
-      '*~army': [6, 60],
-      '*:armies': [7, 10],
-      '*~and peace': [8, 1],
-    } as const;
+    const keys = { ...WORDS, '*~and peace': [8, 1] } as const;
     assert.deepEqual(found(ask('war -peace'), keys).excludedStems, [{ stem: 4, others: 5 }]);
     assert.deepEqual(found(ask('war -armies'), keys).excluded, [7]);
     assert.deepEqual(found(ask('war -"and peace"'), keys).excludedPhrases, [' and peace ']);
@@ -152,11 +148,7 @@ describe('search plan', () => {
 
   it('reads the lists of every clause, exclusion and title key at the versions read, and no other', () => {
     const keys = {
-      ...WAR,
-      '*~peace': [4, 90],
-      '*^peace': [5, 1],
-      '*~army': [6, 60],
-      '*:armies': [7, 10],
+      ...WORDS,
       't~war': [9, 50],
       't~peace': [10, 20],
       '*=war peace': [11, 3],
