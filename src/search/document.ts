@@ -116,23 +116,9 @@ function pairs(word: string): boolean {
 }
 
 /**
- * The pair keys (KEY.pair, "*~civil war") of a run of words, a quoted phrase; searchDocument pairs
- * a bib's words alike as it reads them. A pair is two words one after the other in the bib's text
- * (stop words and numbers between them skipped), in their exact forms, weighted as the heavier of
- * their places. Every bib whose text holds a quoted phrase is in the list of each pair of the
- * phrase, usually far shorter than its words': a phrase search ranks and counts from its rarest
- * pair's list, and checks the phrase itself on the folded text. A pair key is a stem key, so its
- * length is kept as its df.
- */
-export function pairKeys(run: string[]): string[] {
-  const paired = run.filter(pairs);
-  return paired.slice(1).map((w, i) => KEY.pair(paired[i]!, w));
-}
-
-/**
  * The weights of "*!war": the main title starts with "war" (more when it is the whole title). A
- * one-word search adds it, and ranks from its impact list too, so exact and leading title matches
- * come first however common the word; longer searches compare the whole title instead.
+ * one-word search adds it, so exact and leading title matches come first however common the word;
+ * longer searches compare the whole title instead.
  */
 const LEADING_TITLE_WORD = 25;
 const WHOLE_TITLE_WORD = 60;

@@ -105,6 +105,7 @@ async function boostedScores(
     );
     const titleOf = new Map(titles.map((d) => [d.bib, d.title]));
     for (const i of next) {
+      // (A bib whose doc went since its lists were read keeps its weight, as the lists had it.)
       const title = titleOf.get(bibs[i]!);
       if (title !== undefined) scores[i] = weights[i]! + boost(title);
     }

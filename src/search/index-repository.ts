@@ -142,9 +142,8 @@ type DocRow = [
   materialType: string | null,
   lang: string | null,
   terms: string,
-  weights: string,
 ];
-const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms', 'weights'];
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'];
 
 /**
  * Postings as three columns: a rebuild makes about 90 of them a bib, and an array for each (and a
@@ -178,19 +177,9 @@ export function indexRows(docs: SearchDocument[], termId: (key: string) => numbe
       weights.push(Math.round(weight * 100) / 100);
       if (KEY.isCounted(key)) counted(id);
     }
-    // The document keeps its postings' keys and weights, in the same order.
-    const [terms, keyWeights] = [termIds.slice(first), weights.slice(first)];
-    rows.docs.push([
-      doc.bibId,
-      doc.title,
-      doc.words,
-      doc.sortTitle,
-      doc.year,
-      doc.materialType,
-      doc.lang,
-      `{${terms.join(',')}}`,
-      `{${keyWeights.join(',')}}`,
-    ]);
+    // The document keeps its postings' keys: a bib's postings are found through them when it changes.
+    const terms = termIds.slice(first);
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`]);
   }
   return rows;
 }

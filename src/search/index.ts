@@ -3,6 +3,7 @@ import type { Domain } from '../domain.ts';
 import { v6 } from '../domain.ts';
 import { searchCommands } from './commands.ts';
 import { searchRoutes } from './routes.ts';
+import { ListCache } from './list-cache.ts';
 import { SearchService } from './service.ts';
 
 declare module '../domain.ts' {
@@ -13,7 +14,7 @@ declare module '../domain.ts' {
 
 export const search: Domain = {
   name: 'search',
-  services: ({ db }) => ({ search: new SearchService(db) }),
+  services: ({ db, config }) => ({ search: new SearchService(db, new ListCache(config.searchListCacheBytes)) }),
   register: async (app, { services }) => v6(app, (api) => searchRoutes(api, services.search, services.bibs)),
   commands: searchCommands,
 };

@@ -51,9 +51,9 @@ export const KIND = {
    */
   leading: '!',
   /**
-   * "=": the main title's first two words, searching every field ("*=world history"): a search of
-   * several words draws the bibs whose titles are it or start with it from this list alone, so the
-   * title's boost reaches them however light their words weigh elsewhere (pool-repository.ts).
+   * "=": the main title's first two words, searching every field ("*=world history"): only the
+   * bibs in this list can have a title that is a search of several words or starts with it, so
+   * the evaluator reads the titles of the others only while 10 could still lift them (evaluate.ts).
    */
   titleStart: '=',
 } as const;
@@ -66,9 +66,9 @@ export const KEY = {
   /** The weight of a stem's other forms in a field (KIND.otherForms); `stemmed` is a word's stem. */
   otherForms: (field: string, stemmed: string): string => `${field}${KIND.otherForms}${stemmed}`,
   /**
-   * Two words one after the other in a bib's text, searching every field ("*~civil war"): the list
-   * a quoted phrase is ranked and counted from (document.ts pairKeys). A stem key (no stem has a
-   * space), so it is counted as one.
+   * Two words one after the other in a bib's text, searching every field ("*~civil war"), kept
+   * for quoted phrases (document.ts searchDocument), though no search reads them now. A stem key (no
+   * stem has a space), so it is counted as one.
    */
   pair: (first: string, second: string): string => `${ANY_FIELD}${KIND.stem}${first} ${second}`,
   /** The main title starts with this word (KIND.leading), searching every field. */

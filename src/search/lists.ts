@@ -11,13 +11,24 @@ import { BlockPostingList, encodePostings } from './posting-blocks.ts';
 import type { PostingList } from './posting-list.ts';
 
 /**
+ * The caller's read of the keys' ids is out of date: a rebuild swapped in since, and an id now
+ * names another key. Read the keys again.
+ */
+export class KeysRenumbered extends Error {
+  constructor() {
+    super('the search index was rebuilt since its keys were read');
+    this.name = 'KeysRenumbered';
+  }
+}
+
+/**
  * The lists of these keys, by key id, each at the version given (the caller's read of
  * search_terms.version) or, when it changed since, a newer one. A key that no longer exists has
- * no list in the answer.
+ * no list in the answer. Throws KeysRenumbered when an id read names another key now.
  */
 export async function readLists(
   db: Queryable,
-  terms: readonly { id: number; version: number }[],
+  terms: readonly { id: number; key: string; version: number }[],
   cache: ListCache,
 ): Promise<Map<number, PostingList>> {
   const lists = new Map<number, PostingList>();
@@ -28,6 +39,8 @@ export async function readLists(
     else if (!lists.has(id)) missing.push(id);
   }
   if (missing.length === 0) return lists;
+  const keyOf = new Map(terms.map((t) => [t.id, t.key]));
+  let renumbered = false;
   for (const read of await readSegmentedLists(db, [...new Set(missing)])) {
     // Its segments made one buffer: a cursor then seeks across the whole list by its block headers.
     const whole = joinSegments(read.segments);
@@ -35,6 +48,9 @@ export async function readLists(
     // Kept under the version read with the postings, which may be newer than the caller's.
     cache.set(read.termId, read.version, list);
     lists.set(read.termId, list);
+    if (read.key !== keyOf.get(read.termId)) renumbered = true;
   }
+  // (What was read is kept all the same: each list under its own id and version.)
+  if (renumbered) throw new KeysRenumbered();
   return lists;
 }

@@ -201,8 +201,8 @@ function page(request: SearchOptions): Pick<SearchSql, 'filters' | 'sort' | 'lim
   return { filters: request.filters ?? {}, sort: request.sort ?? 'relevance', limit: request.limit, offset: request.offset };
 }
 
-/** The lists a search reads (its clauses', exclusions' and title's), each at the version its statistics were read at. */
-export function listsOf(sql: SearchSql, stats: TermStats): { id: number; version: number }[] {
+/** The lists a search reads (its clauses', exclusions' and title's), each with its key and the version its statistics were read at. */
+export function listsOf(sql: SearchSql, stats: TermStats): { id: number; key: string; version: number }[] {
   const wanted = new Set([...sql.required, ...sql.optional].flatMap((c) => c.termIds));
   for (const id of [...sql.excluded, ...sql.titleLists]) wanted.add(id);
   if (sql.titleStart?.list != null) wanted.add(sql.titleStart.list);
@@ -210,7 +210,7 @@ export function listsOf(sql: SearchSql, stats: TermStats): { id: number; version
     wanted.add(stem);
     if (others !== null) wanted.add(others);
   }
-  return [...stats.terms.values()].filter((t) => wanted.has(t.id)).map(({ id, version }) => ({ id, version }));
+  return [...stats.terms].filter(([, t]) => wanted.has(t.id)).map(([key, { id, version }]) => ({ id, key, version }));
 }
 
 /**

@@ -1,4 +1,4 @@
-// Pieces of SQL that the ranking statements share (ranking-repository.ts, pool-repository.ts):
+// Pieces of SQL that the ranking statements share (ranking-repository.ts):
 // parameters, the title's boost, the phrase checks, a query's terms as arrays.
 import type { SqlClause } from './types.ts';
 

@@ -24,7 +24,7 @@ export async function createBuildTables(db: Queryable): Promise<void> {
     create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0);
     create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
-      year integer, material_type text, lang text, terms integer[] not null default '{}', weights real[] not null default '{}');
+      year integer, material_type text, lang text, terms integer[] not null default '{}');
     create table ${BUILD.segments} (term_id integer not null, last_bib integer not null, postings bytea not null,
       constraint ${BUILD.segments}_pkey primary key (term_id, last_bib));`);
 }

@@ -110,7 +110,7 @@ export function searchRoutes(app: App, search: SearchService, bibs: BibService):
         language: listParam('language', q.language, /^[a-z]{3}$/),
         decade: listParam('decade', q.decade, /^\d{1,3}0$/)?.map(Number),
       };
-      // The page's bibs come with it (in the ranking's round trip where the search allows).
+      // The page's bibs come with it, read once it is ranked.
       const extras = bibExtrasFor(fields);
       const result = await search.search({
         text: q.text,

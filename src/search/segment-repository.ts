@@ -51,6 +51,8 @@ export async function replaceSegments(
 /** A key's segments as read, with the key's version read in the same statement. */
 export interface SegmentedList {
   termId: number;
+  /** The key the id names now (a rebuild numbers the keys anew). */
+  key: string;
   version: number;
   segments: Uint8Array[];
 }
@@ -64,8 +66,8 @@ export async function readSegmentedLists(db: Queryable, termIds: readonly number
   // Each segment preceded by its length (int4send), a key's segments one bytea sent as base64 text:
   // Node decodes base64 natively, where the embedded engine turns a bytea column into bytes slowly.
   // (A version is a bigint, which both engines' clients send as text.)
-  const rows = await db.query<{ term_id: number; version: string; segments: string | null }>(
-    `select t.id as term_id, t.version, encode(s.segments, 'base64') as segments
+  const rows = await db.query<{ term_id: number; key: string; version: string; segments: string | null }>(
+    `select t.id as term_id, t.key, t.version, encode(s.segments, 'base64') as segments
        from search_terms t
        cross join lateral (
          select string_agg(int4send(length(s.postings)) || s.postings, ''::bytea order by s.last_bib) as segments
@@ -75,6 +77,7 @@ export async function readSegmentedLists(db: Queryable, termIds: readonly number
   );
   return rows.map((row) => ({
     termId: row.term_id,
+    key: row.key,
     version: Number(row.version),
     segments: row.segments === null ? [] : split(Buffer.from(row.segments, 'base64')),
   }));

@@ -1,13 +1,13 @@
 // Search: the search box's text to ranked bib ids, over the index in the database. One service
 // for the API (GET /bibs/search) and the public catalogue pages (src/catalog/service.ts), so both
-// give the same records in the same order. It reads what the planner (plan.ts) needs, has it
-// choose how the search is executed, and executes that.
+// give the same records in the same order. It reads the keys' statistics and lists the search
+// needs (plan.ts says which) and evaluates it in this process (evaluate.ts).
 import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Db } from '../db/types.ts';
 import { docReader, type DocReader } from './doc-repository.ts';
 import { evaluate } from './evaluate.ts';
 import { ListCache } from './list-cache.ts';
-import { readLists } from './lists.ts';
+import { KeysRenumbered, readLists } from './lists.ts';
 import { listsOf, matchesList, readSearch, searchSql } from './plan.ts';
 import * as repo from './ranking-repository.ts';
 import type { SearchOptions } from './request.ts';
@@ -82,19 +82,13 @@ interface Found {
 
 const nothing = (): Found => ({ result: { total: 0, hits: [] } });
 
-/**
- * The bytes of posting lists a process keeps (list-cache.ts): the 100,000-bib bench catalogue's
- * lists take 28 MB in all, so this holds every list of a catalogue of about a million bibs.
- */
-export const LIST_CACHE_BYTES = 256 * 1024 * 1024;
-
 export class SearchService {
   private readonly docs: DocReader;
 
-  /** @param lists the posting lists this process keeps, shared by every search it runs */
+  /** @param lists the posting lists this process keeps (CARREL_SEARCH_LIST_CACHE_MB), shared by every search it runs */
   constructor(
     private readonly db: Db,
-    private readonly lists = new ListCache(LIST_CACHE_BYTES),
+    private readonly lists: ListCache,
   ) {
     this.docs = docReader(db);
   }
@@ -176,12 +170,19 @@ export class SearchService {
   private async find(request: SearchRequest): Promise<Found> {
     const search = readSearch(request);
     if (!search) return nothing();
-    const stats = await repo.terms(this.db, search.keys);
-    const sql = searchSql(search, request, stats);
-    if (!sql) return nothing();
-    const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
-    const { total, hits } = await evaluate(sql, lists, this.docs);
-    return { result: { total, hits: hits.map(toHit) }, sql, list: matchesList(search, sql) };
+    for (let tries = 1; ; tries++) {
+      const stats = await repo.terms(this.db, search.keys);
+      const sql = searchSql(search, request, stats);
+      if (!sql) return nothing();
+      try {
+        const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
+        const { total, hits } = await evaluate(sql, lists, this.docs);
+        return { result: { total, hits: hits.map(toHit) }, sql, list: matchesList(search, sql) };
+      } catch (error) {
+        // A rebuild swapped in between the two reads: once more, from keys read after it.
+        if (!(error instanceof KeysRenumbered) || tries > 1) throw error;
+      }
+    }
   }
 
   private async facetsOf(sql: SearchSql, list?: number): Promise<SearchFacets> {

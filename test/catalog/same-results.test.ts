@@ -63,7 +63,7 @@ function generatedCases(): Case[] {
     { text: common[0]!, page: 3 },
     { text: common[1]!, page: 2 },
     { text: common[0]!, page: 40 },
-    // Past the first 100 (one word) or 200 (several) matches: where SearchService stops ranking from its pool.
+    // Past the first 100 (one word) or 200 (several) matches: deep pages.
     { text: common[0]!, page: 5 },
     { text: common[0]!, page: 6 },
     { text: common[0]!, page: 8 },

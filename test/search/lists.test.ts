@@ -10,7 +10,7 @@ import { ItemService } from '../../src/items/service.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { ANY_FIELD, KIND } from '../../src/search/keys.ts';
 import { ListCache } from '../../src/search/list-cache.ts';
-import { readLists } from '../../src/search/lists.ts';
+import { KeysRenumbered, readLists } from '../../src/search/lists.ts';
 import { BlockPostingList, decodePostings } from '../../src/search/posting-blocks.ts';
 import { END, type PostingList } from '../../src/search/posting-list.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
@@ -55,13 +55,13 @@ function walked(list: PostingList): Rows {
   return { bibs, bits };
 }
 
-/** Keys' ids and versions (bigints, sent as text), in id order. */
-async function versions(testDb: TestDb, termIds?: number[]): Promise<{ id: number; version: number }[]> {
-  const rows = await testDb.db.query<{ id: number; version: string }>(
-    'select id, version from search_terms where $1::int[] is null or id = any($1::int[]) order by id',
+/** Keys' ids, keys and versions (bigints, sent as text), in id order. */
+async function versions(testDb: TestDb, termIds?: number[]): Promise<{ id: number; key: string; version: number }[]> {
+  const rows = await testDb.db.query<{ id: number; key: string; version: string }>(
+    'select id, key, version from search_terms where $1::int[] is null or id = any($1::int[]) order by id',
     [termIds ?? null],
   );
-  return rows.map((r) => ({ id: r.id, version: Number(r.version) }));
+  return rows.map((r) => ({ id: r.id, key: r.key, version: Number(r.version) }));
 }
 
 const NO_ROWS: Rows = { bibs: [], bits: [] };
@@ -191,6 +191,8 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const keysNow = await keysById(testDb);
     const renamed = rebuilt.filter(({ id }) => keysBefore.has(id) && keysBefore.get(id) !== keysNow.get(id)).length;
     assert.ok(renamed > rebuilt.length / 2, `${renamed} of ${rebuilt.length} key ids name another key`);
+    // Keys read before the swap, their lists read after it: refused, since an id now names another key.
+    await assert.rejects(readLists(testDb.db, built, new ListCache(1 << 30)), KeysRenumbered);
     const rows = await postingRows(testDb);
     const lists = await readLists(testDb.db, rebuilt, cache);
     for (const { id } of rebuilt) assert.deepEqual(walked(lists.get(id)!), rows.get(id) ?? NO_ROWS, `key ${id} as rebuilt`);

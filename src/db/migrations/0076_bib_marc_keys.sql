@@ -5,6 +5,11 @@
 -- the index lowers them with PostgreSQL's own lower(), as before, so each key is what it was.
 alter table bibs add column marc_keys text[] not null default '{}';
 
+-- The old index dropped first: filled with it in place, every row's MARC would be parsed again for
+-- the index as it was rewritten.
+drop index bibs_marc_keys;
+drop function carrel_marc_keys(json);
+
 -- Existing records' keys, as 0028 made them, not lowered, in the order the writers put them (by
 -- field, a field's $a key before its whole one, each once): a file loaded again after the upgrade
 -- then finds its records unchanged, and does not send them to harvesters again.
@@ -27,9 +32,6 @@ update bibs b set marc_keys = coalesce((
     group by k.key
   ) keyed), '{}')
 where b.marc is not null;
-
-drop index bibs_marc_keys;
-drop function carrel_marc_keys(json);
 
 -- The tags' prefixes ("020a:") are digits and letters that lower() leaves as they are, so lowering
 -- the whole key lowers only its value, as 0028 did.
