@@ -17,4 +17,6 @@ export const LOCK_KEYS = {
   profile: 7_243_102_007,
   /** Sending orders to and fetching files from vendors' servers, one process at a time (acquisitions/edi-transport). */
   ediTransport: 7_243_102_008,
+  /** The search docs' writing turn, held by each index write to its commit (search/index-repository.ts). */
+  searchDocs: 7_243_102_009,
 } as const;

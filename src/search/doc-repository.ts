@@ -1,6 +1,7 @@
 // The search docs' columns the evaluator (evaluate.ts) reads for the bibs its lists matched: what
 // the filters, the phrases, the title's boost and the orders other than relevance need.
 import type { Queryable } from '../db/types.ts';
+import type { ChangedDocsReader, DocFacets } from './facet-columns.ts';
 
 /** A bib's search doc, as the ranking statements read it (search_docs). */
 export interface Doc {
@@ -36,4 +37,21 @@ export function docReader(db: Queryable): DocReader {
        order by ${needs.titleOrder ? 'sort_title, bib_id' : 'bib_id'}`,
       [bibs, needs.words],
     );
+}
+
+/**
+ * A ChangedDocsReader over search_docs. The docs table's identity is its generation: a rebuild
+ * swaps in another table. (One row even when no doc changed, to carry it.)
+ */
+export function changedDocsReader(db: Queryable): ChangedDocsReader {
+  return async (since) => {
+    const rows = await db.query<Omit<DocFacets, 'bib'> & { generation: string; bib: number | null; version: string | null }>(
+      `select g.id::text as generation, d.bib_id::int as bib, d.material_type as "materialType", d.lang, d.year, d.version::text
+         from (select 'search_docs'::regclass::oid) as g(id) left join search_docs d on d.version > $1`,
+      [since],
+    );
+    let version = since;
+    for (const r of rows) if (r.version !== null) version = Math.max(version, Number(r.version));
+    return { generation: rows[0]!.generation, docs: rows.filter((r) => r.bib !== null) as DocFacets[], version };
+  };
 }

@@ -1,18 +1,20 @@
 // A search evaluated in Node over its terms' posting lists, answering exactly what the ranking
-// statement does over the same index (search and facetCounts, ranking-repository.ts): the same
-// matches, scores to the last bit, order, page and total, and the same facets. The lists' walk is
+// statement does over the same index (search, ranking-repository.ts): the same matches, scores to
+// the last bit, order, page and total. The lists' walk is
 // list-matches.ts; the docs of the bibs it lets through are read only when the query needs them.
 import type { Doc, DocReader } from './doc-repository.ts';
+import { decadeOf } from './facet-columns.ts';
 import { like, likePattern, type LikePattern } from './like.ts';
 import { listMatches } from './list-matches.ts';
 import { EMPTY_LIST, type PostingList } from './posting-list.ts';
-import type { FacetCount, FacetName } from './ranking-repository.ts';
 import type { SearchSql } from './types.ts';
 
 export interface Evaluated {
   /** Every match, not only the page's. */
   total: number;
   hits: { id: string; score: number }[];
+  /** Every match's bib, in no particular order (what facets are counted over). */
+  matched: readonly number[];
 }
 
 interface Match {
@@ -24,9 +26,6 @@ interface Match {
 }
 
 const hasFilters = (q: SearchSql) => !!(q.filters.materialType?.length || q.filters.language?.length || q.filters.decade?.length);
-
-/** PostgreSQL's integer division truncates toward zero: a year's decade as `(year / 10) * 10`. */
-const decadeOf = (year: number) => Math.trunc(year / 10) * 10;
 
 /** Whether the query needs a match's doc beyond its title: for phrases, filters, or an order other than relevance. */
 const checksDocs = (q: SearchSql) => q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.sort !== 'relevance';
@@ -199,41 +198,10 @@ export async function evaluate(
         ? weights
         : await boostedScores({ ...q, title: q.title }, bibs, weights, lists, k, docs, firstTitles);
     const page = topMatches(bibs, scores, k).slice(q.offset);
-    return { total: bibs.length, hits: page.map((m) => ({ id: String(bibs[m]), score: scores[m]! })) };
+    return { total: bibs.length, hits: page.map((m) => ({ id: String(bibs[m]), score: scores[m]! })), matched: bibs };
   }
   const matches = await matchesOf(q, lists, docs);
+  const matched = matches.map((m) => m.bib);
   const page = matches.sort(compare(q.sort)).slice(q.offset, q.offset + q.limit);
-  return { total: matches.length, hits: page.map((m) => ({ id: String(m.bib), score: m.score })) };
-}
-
-/** UTF-8 byte order, which is code point order: the order of text in the C and C.UTF-8 collations both engines' databases use. */
-const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
-/**
- * The query's matches counted by material type, language and decade, the `perFacet` most common
- * of each (ties by value), as facetCounts (ranking-repository.ts) answers them: facets in name
- * order, each most common first.
- */
-export async function evaluateFacets(
-  q: SearchSql,
-  lists: ReadonlyMap<number, PostingList>,
-  docs: DocReader,
-  perFacet: number,
-): Promise<FacetCount[]> {
-  const counts: Record<FacetName, Map<string, number>> = { decade: new Map(), language: new Map(), materialType: new Map() };
-  const add = (facet: FacetName, value: string | null) => {
-    if (value !== null) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
-  };
-  for (const { doc } of await matchesOf(q, lists, docs)) {
-    add('materialType', doc!.materialType);
-    add('language', doc!.lang);
-    add('decade', doc!.year === null ? null : String(decadeOf(doc!.year)));
-  }
-  // Facet names in the statement's order ("decade" < "language" < "materialType" in any collation).
-  return (['decade', 'language', 'materialType'] as const).flatMap((facet) =>
-    [...counts[facet]]
-      .sort(([va, ca], [vb, cb]) => cb - ca || byCodePoint(va, vb))
-      .slice(0, perFacet)
-      .map(([value, count]) => ({ facet, value, count })),
-  );
+  return { total: matches.length, hits: page.map((m) => ({ id: String(m.bib), score: m.score })), matched };
 }

@@ -2,6 +2,7 @@
 // postings and documents as the indexer (indexer.ts) and a rebuild (rebuild.ts) write them.
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
+import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import type { SearchDocument } from './document.ts';
 import { COUNTED_KEY_LIKE, KEY } from './keys.ts';
@@ -47,6 +48,11 @@ export async function readIndexable(tx: Queryable, ids: string[]): Promise<Index
 
 /** Replaces the index entries of these bibs with these documents (bibs without one leave the index). */
 export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDocument[]): Promise<void> {
+  // The docs' writing turn, held to the commit, then their version: versions then rise in commit
+  // order, so a process reading the docs written since a version (facet-columns.ts) never misses
+  // one committed after it read. (Taken first: every writer takes its locks in this order.)
+  await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.searchDocs]);
+  const version = Number((await tx.query<{ v: string }>(`select nextval('search_versions')::text as v`))[0]!.v);
   // A bib's postings are found through its doc's key list (an index of postings by bib would
   // cost every posting a third index entry). The counted keys' (KEY.isCounted) counts lose what
   // goes.
@@ -60,7 +66,7 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   );
   await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
   const counts = new Map(gone.filter((r) => r.counted).map((r) => [r.term_id, -r.bibs.length]));
-  const postings = docs.length > 0 ? await addDocs(tx, docs, counts) : undefined;
+  const postings = docs.length > 0 ? await addDocs(tx, docs, version, counts) : undefined;
   // Every key whose bibs changed (even by as many in as out, or only in weight), counted or not,
   // gets a new version drawn from one sequence: a list kept under its old version (list-cache.ts)
   // is then no longer read, in any process.
@@ -111,10 +117,10 @@ async function updateSegments(tx: Queryable, lists: Map<number, ListChanges>): P
 }
 
 /**
- * Writes the documents' postings and docs, adding to `counts` a bib for each counted key
+ * Writes the documents' postings and docs (at this version), adding to `counts` a bib for each counted key
  * (KEY.isCounted); answers the postings.
  */
-async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number, number>): Promise<Postings> {
+async function addDocs(tx: Queryable, docs: SearchDocument[], version: number, counts: Map<number, number>): Promise<Postings> {
   // Sorted, so that indexers adding the same new keys at once take their locks in one order.
   const keys = [...new Set(docs.flatMap((d) => [...d.keys.keys()]))].sort();
   await tx.query('insert into search_terms (key) select unnest($1::text[]) order by 1 on conflict do nothing', [keys]);
@@ -126,6 +132,7 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], counts: Map<number
   );
   const rows = indexRows(
     docs,
+    version,
     (key) => ids.get(key)!,
     (id) => counts.set(id, (counts.get(id) ?? 0) + 1),
   );
@@ -142,8 +149,9 @@ type DocRow = [
   materialType: string | null,
   lang: string | null,
   terms: string,
+  version: number,
 ];
-const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms'];
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms', 'version'];
 
 /**
  * Postings as three columns: a rebuild makes about 90 of them a bib, and an array for each (and a
@@ -161,11 +169,16 @@ export interface IndexRows {
 }
 
 /**
- * The index rows of some documents, each key numbered by termId. counted is told the key id of each
+ * The index rows of some documents (their docs at this version), each key numbered by termId. counted is told the key id of each
  * counted key (KEY.isCounted: a stem's or a pair's) a document has: those keys' lengths are kept as
  * their df.
  */
-export function indexRows(docs: SearchDocument[], termId: (key: string) => number, counted: (id: number) => void): IndexRows {
+export function indexRows(
+  docs: SearchDocument[],
+  version: number,
+  termId: (key: string) => number,
+  counted: (id: number) => void,
+): IndexRows {
   const rows: IndexRows = { postings: { termIds: [], bibIds: [], weights: [] }, docs: [] };
   const { termIds, bibIds, weights } = rows.postings;
   for (const doc of docs) {
@@ -179,7 +192,7 @@ export function indexRows(docs: SearchDocument[], termId: (key: string) => numbe
     }
     // The document keeps its postings' keys: a bib's postings are found through them when it changes.
     const terms = termIds.slice(first);
-    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`]);
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, version]);
   }
   return rows;
 }
@@ -210,7 +223,7 @@ export async function writeIndexRows(
   ]);
   await tx.query(
     `insert into ${tables.docs} (${DOC_COLUMNS.join(', ')})
-     select b, t, w, s, y, m, l, k::int[], kw::real[] from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[]) as u(b, t, w, s, y, m, l, k, kw)`,
+     select b, t, w, s, y, m, l, k::int[], v from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::bigint[]) as u(b, t, w, s, y, m, l, k, v)`,
     DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),
   );
 }

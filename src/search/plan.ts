@@ -7,7 +7,7 @@ import { ANY_FIELD, FIELD_KEYS, KEY } from './keys.ts';
 import { parseQuery, type Query } from './query.ts';
 import { SEARCH_INDEXES, type SearchOptions } from './request.ts';
 import { isbn13, stem } from './text.ts';
-import type { SearchFilters, SearchSql, SqlClause, TermStats } from './types.ts';
+import type { SearchSql, SqlClause, TermStats } from './types.ts';
 
 /** A search read from its request: the keys whose statistics it needs, and what else searchSql reads of it. */
 export type Search = NumberSearch | WordSearch;
@@ -111,10 +111,6 @@ export function readSearch(request: SearchOptions): Search | undefined {
   };
 }
 
-function hasFilters(filters: SearchFilters): boolean {
-  return !!(filters.materialType?.length || filters.language?.length || filters.decade?.length);
-}
-
 /**
  * The search as its lists and conditions, from its keys' statistics: what the evaluator
  * (evaluate.ts) and the ranking statement run. Undefined when nothing can match (a required word
@@ -211,15 +207,4 @@ export function listsOf(sql: SearchSql, stats: TermStats): { id: number; key: st
     if (others !== null) wanted.add(others);
   }
   return [...stats.terms].filter(([, t]) => wanted.has(t.id)).map(([key, { id, version }]) => ({ id, key, version }));
-}
-
-/**
- * The one list that holds exactly the search's matches, when there is one: a single word's stem
- * list (its other lists are parts of it), nothing filtered or excluded. (A phrase is two words
- * or more.)
- */
-export function matchesList(search: Search, sql: SearchSql): number | undefined {
-  if (search.kind !== 'words' || search.requiredWords.length !== 1 || sql.required.length !== 1) return undefined;
-  if (hasFilters(sql.filters) || sql.excluded.length || sql.excludedStems.length || sql.excludedPhrases.length) return undefined;
-  return sql.required[0]!.termIds[0];
 }

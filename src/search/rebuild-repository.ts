@@ -6,7 +6,7 @@ import { parsePostings, POSTINGS_AGG } from './list-repository.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
- * The index tables, as the migrations leave them (0009, 0010, 0015, 0020, 0072, 0073, 0075), built under other names
+ * The index tables, as the migrations leave them (0009, 0010, 0015, 0020, 0072, 0073, 0075, 0077), built under other names
  * (the keys' versions added at the swap). The names of their constraints and indexes are given back
  * at the swap, so that later migrations find them; test/search/rebuild.test.ts compares the
  * swapped-in tables with the migrated ones.
@@ -24,7 +24,7 @@ export async function createBuildTables(db: Queryable): Promise<void> {
     create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0);
     create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
-      year integer, material_type text, lang text, terms integer[] not null default '{}');
+      year integer, material_type text, lang text, terms integer[] not null default '{}', version bigint not null);
     create table ${BUILD.segments} (term_id integer not null, last_bib integer not null, postings bytea not null,
       constraint ${BUILD.segments}_pkey primary key (term_id, last_bib));`);
 }
@@ -75,6 +75,7 @@ export async function indexBuildTables(db: Db, onStep: (step: string) => void): 
     ['postings in impact order', `create index ${BUILD.postings}_impact on ${BUILD.postings} (term_id, weight desc, bib_id)`],
     ['documents', `alter table ${BUILD.docs} add constraint ${BUILD.docs}_pkey primary key (bib_id)`],
     ['documents for facets', `create index ${BUILD.docs}_facets on ${BUILD.docs} (bib_id) include (material_type, lang, year)`],
+    ['documents by version', `create index ${BUILD.docs}_version on ${BUILD.docs} (version)`],
     [
       'keys',
       `alter table ${BUILD.terms} add constraint ${BUILD.terms}_pkey primary key (id), add constraint ${BUILD.terms}_key_key unique (key),
@@ -136,6 +137,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
       alter index ${BUILD.postings}_impact rename to search_postings_impact;
       alter index ${BUILD.docs}_pkey rename to search_docs_pkey;
       alter index ${BUILD.docs}_facets rename to search_docs_facets;
+      alter index ${BUILD.docs}_version rename to search_docs_version;
       do $$
       declare c record;
       begin

@@ -80,8 +80,11 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
       if (bibs.length === 0) break;
       reading = tables.readSearchablePage(db, bibs[bibs.length - 1]!.id, PAGE);
       reading.catch(() => {}); // handled where it is awaited
+      // Every doc at version 0: the swapped-in docs table is another generation, which each
+      // process's facet columns (facet-columns.ts) read whole.
       const rows = indexRows(
         bibs.filter((b) => b.marc).map(documentOf),
+        0,
         (key) => {
           let id = termIds.get(key);
           if (id === undefined) {

@@ -4,11 +4,12 @@
 // needs (plan.ts says which) and evaluates it in this process (evaluate.ts).
 import { bibRows, type BibExtras, type BibRow } from '../bibs/service.ts';
 import type { Db } from '../db/types.ts';
-import { docReader, type DocReader } from './doc-repository.ts';
+import { changedDocsReader, docReader, type DocReader } from './doc-repository.ts';
 import { evaluate } from './evaluate.ts';
+import { FacetColumns, type ChangedDocsReader, type SearchFacets } from './facet-columns.ts';
 import { ListCache } from './list-cache.ts';
 import { KeysRenumbered, readLists } from './lists.ts';
-import { listsOf, matchesList, readSearch, searchSql } from './plan.ts';
+import { listsOf, readSearch, searchSql } from './plan.ts';
 import * as repo from './ranking-repository.ts';
 import type { SearchOptions } from './request.ts';
 import {
@@ -25,24 +26,13 @@ import {
   TWO_EDITS_FROM,
   TWO_EDITS_UP_TO,
 } from './spelling.ts';
-import type { SearchSql } from './types.ts';
 
+export type { FacetValue, SearchFacets } from './facet-columns.ts';
 export { SEARCH_INDEXES, SEARCH_SORTS, type SearchIndex, type SearchSort } from './request.ts';
 
 export interface SearchRequest extends SearchOptions {
   /** Also answer the page's bibs (their rows, with these extras), read once the page is ranked. */
   bibs?: BibExtras;
-}
-
-export interface FacetValue<T> {
-  value: T;
-  count: number;
-}
-
-export interface SearchFacets {
-  materialType: FacetValue<string>[];
-  language: FacetValue<string>[];
-  decade: FacetValue<number>[];
 }
 
 /** A search's text with its misspelt words corrected, and how many bibs it finds (more than none). */
@@ -73,17 +63,19 @@ const toHit = (h: { id: string; score: number }): SearchResult['hits'][number] =
   relevance: Math.round(h.score * 100) / 100,
 });
 
-/** A search's ranked page, and the query it ran (absent when nothing can match), with the one list that holds exactly its matches when there is one. */
+/** A search's ranked page, and every match's bib. */
 interface Found {
   result: SearchResult;
-  sql?: SearchSql;
-  list?: number;
+  matched: readonly number[];
 }
 
-const nothing = (): Found => ({ result: { total: 0, hits: [] } });
+const nothing = (): Found => ({ result: { total: 0, hits: [] }, matched: [] });
 
 export class SearchService {
   private readonly docs: DocReader;
+  private readonly changedDocs: ChangedDocsReader;
+  /** The facet values of every searchable bib, kept by this process (one service a process). */
+  private readonly facets = new FacetColumns();
 
   /** @param lists the posting lists this process keeps (CARREL_SEARCH_LIST_CACHE_MB), shared by every search it runs */
   constructor(
@@ -91,17 +83,18 @@ export class SearchService {
     private readonly lists: ListCache,
   ) {
     this.docs = docReader(db);
+    this.changedDocs = changedDocsReader(db);
   }
 
   async search(request: SearchRequest): Promise<SearchResult> {
-    const { result: found, sql, list } = await this.find(request);
+    const { result: found, matched } = await this.find(request);
     const read = request.bibs ? await this.withBibs(found, request.bibs) : found;
     // Corrections are looked for only when nothing was found: a search that finds something pays nothing for them.
     const suggestions = found.total === 0 ? await this.suggest(request) : [];
     const result = suggestions.length ? { ...read, suggestions } : read;
     if (!request.facets) return result;
     // Counted over the same matches, apart from the ranking: asking for facets changes no order.
-    return { ...result, facets: sql ? await this.facetsOf(sql, list) : { materialType: [], language: [], decade: [] } };
+    return { ...result, facets: await this.facetsOf(matched) };
   }
 
   /**
@@ -176,8 +169,8 @@ export class SearchService {
       if (!sql) return nothing();
       try {
         const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
-        const { total, hits } = await evaluate(sql, lists, this.docs);
-        return { result: { total, hits: hits.map(toHit) }, sql, list: matchesList(search, sql) };
+        const { total, hits, matched } = await evaluate(sql, lists, this.docs);
+        return { result: { total, hits: hits.map(toHit) }, matched };
       } catch (error) {
         // A rebuild swapped in between the two reads: once more, from keys read after it.
         if (!(error instanceof KeysRenumbered) || tries > 1) throw error;
@@ -185,12 +178,9 @@ export class SearchService {
     }
   }
 
-  private async facetsOf(sql: SearchSql, list?: number): Promise<SearchFacets> {
-    const facets: SearchFacets = { materialType: [], language: [], decade: [] };
-    for (const row of await repo.facetCounts(this.db, sql, FACET_VALUES, list)) {
-      if (row.facet === 'decade') facets.decade.push({ value: Number(row.value), count: row.count });
-      else facets[row.facet].push({ value: row.value, count: row.count });
-    }
-    return facets;
+  /** How many matches have each material type, language and decade, read after the matches: as fresh as they. */
+  private async facetsOf(matched: readonly number[]): Promise<SearchFacets> {
+    await this.facets.refresh(this.changedDocs);
+    return this.facets.count(matched, FACET_VALUES);
   }
 }

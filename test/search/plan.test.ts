@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EXACT_FACTOR, STEM_FACTOR } from '../../src/search/document.ts';
-import { listsOf, matchesList, readSearch, searchSql, type Search } from '../../src/search/plan.ts';
+import { listsOf, readSearch, searchSql, type Search } from '../../src/search/plan.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
 import type { SearchSql, Term, TermStats } from '../../src/search/types.ts';
 
@@ -166,24 +166,6 @@ describe('search plan', () => {
       lists('war -peace').map((l) => l.id),
       [1, 2, 3, 4, 5],
     );
-  });
-
-  it("knows a single word's stem list holds exactly its matches, and no other search's", () => {
-    const keys = { ...WAR, '*~peace': [4, 90], '*^peace': [5, 1] } as const;
-    const list = (text: string, options: Partial<SearchOptions> = {}) => {
-      const request = ask(text, options);
-      return matchesList(read(request), found(request, keys));
-    };
-    assert.equal(list('war'), 1);
-    assert.equal(list('war', { sort: 'year' }), 1, 'an order changes no match');
-    const others: [string, Partial<SearchOptions>][] = [
-      ['war peace', {}],
-      ['war -peace', {}],
-      ['war OR peace', {}],
-      ['"war peace"', {}],
-      ['war', { filters: { language: ['eng'] } }],
-    ];
-    for (const [text, options] of others) assert.equal(list(text, options), undefined, text);
   });
 
   it('reads nothing of the database: its modules import none of db/ or a repository', () => {
