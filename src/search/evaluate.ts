@@ -3,7 +3,6 @@
 // the last bit, order, page and total. The lists' walk is
 // list-matches.ts; the docs of the bibs it lets through are read only when the query needs them.
 import type { Doc, DocReader } from './doc-repository.ts';
-import { decadeOf } from './facet-columns.ts';
 import { like, likePattern, type LikePattern } from './like.ts';
 import { listMatches } from './list-matches.ts';
 import { EMPTY_LIST, type PostingList } from './posting-list.ts';
@@ -25,14 +24,28 @@ interface Match {
   place: number;
 }
 
-const hasFilters = (q: SearchSql) => !!(q.filters.materialType?.length || q.filters.language?.length || q.filters.decade?.length);
+/** Whether the query needs a match's doc beyond its title: for phrases, or an order other than relevance. */
+const checksDocs = (q: SearchSql) => q.phrases.length > 0 || q.excludedPhrases.length > 0 || q.sort !== 'relevance';
 
-/** Whether the query needs a match's doc beyond its title: for phrases, filters, or an order other than relevance. */
-const checksDocs = (q: SearchSql) => q.phrases.length > 0 || q.excludedPhrases.length > 0 || hasFilters(q) || q.sort !== 'relevance';
+/** A test of a bib against the query's filters (FacetColumns.filterOf); undefined when it has none. */
+export type BibFilter = ((bib: number) => boolean) | undefined;
 
-/** The query's matches with their scores: the lists' matches, then (when it has any) the doc's conditions and the title's boost. */
-async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader): Promise<Match[]> {
-  const { bibs, weights } = listMatches(q, lists);
+/** The lists' matches that pass the filters. */
+function filteredMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList>, keep: BibFilter): { bibs: number[]; weights: number[] } {
+  const all = listMatches(q, lists);
+  if (!keep) return all;
+  const kept = { bibs: [] as number[], weights: [] as number[] };
+  all.bibs.forEach((bib, i) => {
+    if (!keep(bib)) return;
+    kept.bibs.push(bib);
+    kept.weights.push(all.weights[i]!);
+  });
+  return kept;
+}
+
+/** The query's matches with their scores: the lists' matches that pass the filters, then (when it has any) the doc's conditions and the title's boost. */
+async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader, keep: BibFilter): Promise<Match[]> {
+  const { bibs, weights } = filteredMatches(q, lists, keep);
   if (bibs.length === 0) return [];
   const boost = q.title === null ? undefined : titleBoost(q.title);
   const weightOf = new Map(bibs.map((bib, i) => [bib, weights[i]!]));
@@ -41,7 +54,7 @@ async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, 
   const unwanted = q.excludedPhrases.map((phrase) => likePattern(`%${phrase}%`));
   const matches: Match[] = [];
   read.forEach((doc, place) => {
-    if (!passes(doc, q, phrases, unwanted)) return;
+    if (!passes(doc, phrases, unwanted)) return;
     const weight = weightOf.get(doc.bib)!;
     matches.push({ bib: doc.bib, score: boost ? weight + boost(doc.title) : weight, doc, place });
   });
@@ -150,14 +163,9 @@ export function topMatches(bibs: readonly number[], scores: readonly number[], k
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
 }
 
-/** The doc's conditions of the statement's where-clause: its phrases, none of the excluded ones, the filters. */
-function passes(doc: Doc, q: SearchSql, phrases: LikePattern[], unwanted: LikePattern[]): boolean {
-  if (!phrases.every((p) => like(doc.words!, p)) || unwanted.some((p) => like(doc.words!, p))) return false;
-  const f = q.filters;
-  if (f.materialType?.length && (doc.materialType === null || !f.materialType.includes(doc.materialType))) return false;
-  if (f.language?.length && (doc.lang === null || !f.language.includes(doc.lang))) return false;
-  if (f.decade?.length && (doc.year === null || !f.decade.includes(decadeOf(doc.year)))) return false;
-  return true;
+/** The doc's conditions of the statement's where-clause (the filters apart): its phrases, none of the excluded ones. */
+function passes(doc: Doc, phrases: LikePattern[], unwanted: LikePattern[]): boolean {
+  return phrases.every((p) => like(doc.words!, p)) && !unwanted.some((p) => like(doc.words!, p));
 }
 
 /** titleBoost (ranking-sql.ts): 60 for the exact title, 25 for a title it starts, 10 for one it is inside. */
@@ -182,16 +190,19 @@ function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
 
 /**
  * The query's page of hits and its total, as search (ranking-repository.ts) answers them.
+ * @param keep the query's filters, tested on the facet columns (read, like the docs, from the
+ *   bibs' docs): a filtered search of a common word then reads no doc for its filters
  * @param firstTitles see FIRST_TITLES (tests make it small, to read titles in many batches)
  */
 export async function evaluate(
   q: SearchSql,
   lists: ReadonlyMap<number, PostingList>,
   docs: DocReader,
+  keep: BibFilter,
   firstTitles = FIRST_TITLES,
 ): Promise<Evaluated> {
   if (!checksDocs(q)) {
-    const { bibs, weights } = listMatches(q, lists);
+    const { bibs, weights } = filteredMatches(q, lists, keep);
     const k = q.offset + q.limit;
     const scores =
       q.title === null || bibs.length === 0
@@ -200,7 +211,7 @@ export async function evaluate(
     const page = topMatches(bibs, scores, k).slice(q.offset);
     return { total: bibs.length, hits: page.map((m) => ({ id: String(bibs[m]), score: scores[m]! })), matched: bibs };
   }
-  const matches = await matchesOf(q, lists, docs);
+  const matches = await matchesOf(q, lists, docs, keep);
   const matched = matches.map((m) => m.bib);
   const page = matches.sort(compare(q.sort)).slice(q.offset, q.offset + q.limit);
   return { total: matches.length, hits: page.map((m) => ({ id: String(m.bib), score: m.score })), matched };

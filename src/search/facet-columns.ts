@@ -7,6 +7,10 @@
 // refresh reads the docs written since the highest version read. A rebuild swaps in new tables
 // (their docs all version 0): their generation (the table's identity) changes, and the columns are
 // read again whole.
+//
+// The same columns test a search's filters (by material type, language, decade), so a filtered
+// search of a common word reads no doc to filter its matches.
+import type { SearchFilters } from './types.ts';
 
 export interface FacetValue<T> {
   value: T;
@@ -48,6 +52,11 @@ const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
 class Values {
   readonly names: string[] = [''];
   private readonly ids = new Map<string, number>();
+
+  /** The value's number, if the column holds it. */
+  known(value: string): number | undefined {
+    return this.ids.get(value);
+  }
 
   idOf(value: string | null): number {
     if (value === null) return 0;
@@ -137,6 +146,30 @@ export class FacetColumns {
     }
     this.base = start;
     return bib - start;
+  }
+
+  /**
+   * A test of a bib against these filters (a bib passes with a value of every facet filtered);
+   * undefined when nothing is filtered. Read after a refresh: a bib the columns do not hold passes
+   * no filter.
+   */
+  filterOf(filters: SearchFilters): ((bib: number) => boolean) | undefined {
+    const wanted = (facet: Facet, values: readonly string[] | undefined) => {
+      if (!values?.length) return undefined;
+      const ids = new Set(values.map((v) => this.values[facet].known(v)).filter((id) => id !== undefined));
+      return { column: this.columns[facet], ids };
+    };
+    const tests = [
+      wanted('materialType', filters.materialType),
+      wanted('language', filters.language),
+      wanted('decade', filters.decade?.map(String)),
+    ].filter((t) => t !== undefined);
+    if (tests.length === 0) return undefined;
+    const base = this.base;
+    return (bib) => {
+      const at = bib - base;
+      return tests.every(({ column, ids }) => at >= 0 && at < column.length && ids.has(column[at]!));
+    };
   }
 
   /**

@@ -169,7 +169,10 @@ export class SearchService {
       if (!sql) return nothing();
       try {
         const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
-        const { total, hits, matched } = await evaluate(sql, lists, this.docs);
+        const { filters } = sql;
+        // The filters are tested on the facet columns, read after the lists: as fresh as they.
+        if (filters.materialType?.length || filters.language?.length || filters.decade?.length) await this.facets.refresh(this.changedDocs);
+        const { total, hits, matched } = await evaluate(sql, lists, this.docs, this.facets.filterOf(filters));
         return { result: { total, hits: hits.map(toHit) }, matched };
       } catch (error) {
         // A rebuild swapped in between the two reads: once more, from keys read after it.

@@ -102,6 +102,12 @@ describe(`facet columns on ${ENGINE}`, () => {
     ]);
     await bibs.replace(ids[1]!, { marc: record('Marsh plants of Wales', 'g', 2011, 'fre') });
     await drainQueue(testDb.db);
+    // Filtered without facets: the filters read the columns as fresh as the lists.
+    const filtered = await service.search({ text: 'marsh plants', limit: 10, offset: 0, filters: { materialType: ['g'], decade: [2010] } });
+    assert.deepEqual(
+      filtered.hits.map((h) => h.id),
+      [ids[1]],
+    );
     const indexed = await facets();
     assert.deepEqual(indexed.language, [
       { value: 'eng', count: 1 },
