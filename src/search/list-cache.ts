@@ -4,11 +4,14 @@
 // across rebuilds that number the keys anew): a reader asks for the version it read, and an entry of
 // any other version is never answered. The whole is bounded in bytes; the lists read least
 // recently leave first.
-import type { BlockPostingList } from './posting-blocks.ts';
+import type { PostingList } from './posting-list.ts';
+
+/** A list as kept: its bytes in memory count against the bound. */
+export type KeptList = PostingList & { readonly bytes: number };
 
 interface Entry {
   version: number;
-  list: BlockPostingList;
+  list: KeptList;
   bytes: number;
 }
 
@@ -21,7 +24,7 @@ export class ListCache {
   constructor(readonly maxBytes: number) {}
 
   /** The key's list at this version, if kept. */
-  get(termId: number, version: number): BlockPostingList | undefined {
+  get(termId: number, version: number): KeptList | undefined {
     const entry = this.entries.get(termId);
     if (!entry) return undefined;
     if (entry.version !== version) {
@@ -35,7 +38,7 @@ export class ListCache {
   }
 
   /** Keeps the key's list at this version in place of any other, unless it alone passes the bound. */
-  set(termId: number, version: number, list: BlockPostingList): void {
+  set(termId: number, version: number, list: KeptList): void {
     const old = this.entries.get(termId);
     if (old) {
       // A reader that read an older version may come after one that read a newer: keep the newer.

@@ -6,9 +6,9 @@
 import type { Queryable } from '../db/types.ts';
 import type { ListCache } from './list-cache.ts';
 import { readSegmentedLists } from './segment-repository.ts';
-import { joinSegments } from './segments.ts';
-import { BlockPostingList, encodePostings } from './posting-blocks.ts';
+import { BlockPostingList } from './posting-blocks.ts';
 import type { PostingList } from './posting-list.ts';
+import { SegmentedPostingList } from './segmented-list.ts';
 
 /**
  * The caller's read of the keys' ids is out of date: a rebuild swapped in since, and an id now
@@ -42,9 +42,9 @@ export async function readLists(
   const keyOf = new Map(terms.map((t) => [t.id, t.key]));
   let renumbered = false;
   for (const read of await readSegmentedLists(db, [...new Set(missing)])) {
-    // Its segments made one buffer: a cursor then seeks across the whole list by its block headers.
-    const whole = joinSegments(read.segments);
-    const list = new BlockPostingList(encodePostings(whole.bibs, whole.weights));
+    // Its segments kept as they came (in bib order), each a list of its own that one cursor walks in turn.
+    const segments = read.segments.map((segment) => new BlockPostingList(segment));
+    const list = segments.length === 1 ? segments[0]! : new SegmentedPostingList(segments);
     // Kept under the version read with the postings, which may be newer than the caller's.
     cache.set(read.termId, read.version, list);
     lists.set(read.termId, list);
