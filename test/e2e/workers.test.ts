@@ -45,7 +45,7 @@ describe('two worker processes on PostgreSQL', { skip: !PG_URL && 'PostgreSQL is
   let basic = '';
   let sequence = 0;
   /** Generous: a worker starts in seconds, on a loaded machine in tens of them. */
-  const long = { timeout: 180_000 };
+  const long = { timeout: 120_000 };
 
   /** The worker process ids the primary has started, oldest first. */
   const started = () => logLines(server).flatMap((l) => (l.msg === 'worker started' ? [l.worker as number] : []));
