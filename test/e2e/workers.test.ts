@@ -4,7 +4,8 @@
 // through the database: the rate limit refuses at the key's limit counted over both, and hold
 // expiry, run by both, expires each hold once. A killed worker is replaced, and SIGTERM stops both,
 // answering a request in flight, with exit code 0. Nothing here is timed: each step waits for what
-// it needs, and the runner's time-out ends a hang.
+// it needs, and the runner's time-out ends a hang. The other doors (SIP2, SFTP, FTP, SQL) answer on
+// their ports, which the workers share as they share HTTP's.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
@@ -41,6 +42,7 @@ describe('two worker processes on PostgreSQL', { skip: !PG_URL && 'PostgreSQL is
   let t: TestApp;
   let server: ServerProcess;
   let port: number;
+  const doors = { sip2: 0, sftp: 0, ftp: 0, sql: 0 };
   let keyId = '';
   let basic = '';
   let sequence = 0;
@@ -85,6 +87,7 @@ describe('two worker processes on PostgreSQL', { skip: !PG_URL && 'PostgreSQL is
     keyId = key.id;
     basic = Buffer.from(`${key.key}:${key.secret}`).toString('base64');
     port = await freePort();
+    for (const door of Object.keys(doors) as (keyof typeof doors)[]) doors[door] = await freePort();
     server = await startServer(
       {
         DATABASE_URL: t.testDb.url!,
@@ -94,6 +97,10 @@ describe('two worker processes on PostgreSQL', { skip: !PG_URL && 'PostgreSQL is
         // The request in flight at SIGTERM is answered however long the test takes to finish it.
         CARREL_HTTP_REQUEST_TIMEOUT_MS: '3600000',
         CARREL_SHUTDOWN_GRACE_MS: '500',
+        CARREL_SIP2_PORT: String(doors.sip2),
+        CARREL_SFTP_PORT: String(doors.sftp),
+        CARREL_FTP_PORT: String(doors.ftp),
+        CARREL_SQL_PORT: String(doors.sql),
       },
       port,
     );
@@ -109,6 +116,35 @@ describe('two worker processes on PostgreSQL', { skip: !PG_URL && 'PostgreSQL is
     const seen = new Set<number>();
     await waitFor(async () => (seen.add((await request('/api')).pid).size === 2 ? true : undefined));
     assert.deepEqual([...seen].sort(), [...workers].sort());
+  });
+
+  it('answers on the SIP2, SFTP, FTP and SQL ports, each shared by the workers', long, async () => {
+    /** What a new connection to `door` is first told, after `send`, up to `until`. */
+    const first = (door: number, send: Buffer | string | undefined, until: (text: string) => boolean) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(door, '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+          if (until(text)) {
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+        if (send !== undefined) socket.write(send);
+      });
+    const sslRequest = Buffer.alloc(8);
+    sslRequest.writeInt32BE(8, 0);
+    sslRequest.writeInt32BE(80877103, 4);
+    // Several connections each, so that the primary hands them to both workers in turn.
+    for (let i = 0; i < 4; i++) {
+      assert.match(await first(doors.sip2, '9300CNnobody|COwrong|CPmn|\r', (t) => t.includes('\r')), /^940/, 'SIP2: a login refused');
+      assert.match(await first(doors.sftp, undefined, (t) => t.includes('\n')), /^SSH-2\.0-/, 'SFTP: the SSH greeting');
+      assert.match(await first(doors.ftp, undefined, (t) => t.includes('\n')), /^220/, 'FTP: the greeting');
+      assert.match(await first(doors.sql, sslRequest, (t) => t.length >= 1), /^[NS]/, 'SQL: the answer to an SSLRequest');
+    }
   });
 
   it('refuses at the key’s limit counted over both workers', long, async () => {
