@@ -31,6 +31,8 @@ export function restartDelayMs(youngDeaths: number): number {
 
 interface Slot {
   worker: Worker | undefined;
+  /** Whether its worker has said it listens (before then it hears no stop: it is killed instead). */
+  serving: boolean;
   startedAt: number;
   youngDeaths: number;
   timer: NodeJS.Timeout | undefined;
@@ -39,7 +41,13 @@ interface Slot {
 /** Runs as the primary until every worker has stopped; the workers run src/server.ts themselves. */
 export function runPrimary(count: number, logLevel: string): void {
   const log = pino({ level: logLevel });
-  const slots: Slot[] = Array.from({ length: count }, () => ({ worker: undefined, startedAt: 0, youngDeaths: 0, timer: undefined }));
+  const slots: Slot[] = Array.from({ length: count }, () => ({
+    worker: undefined,
+    serving: false,
+    startedAt: 0,
+    youngDeaths: 0,
+    timer: undefined,
+  }));
   const ready = new Set<number>();
   let serving = false;
   let stopping: 'SIGTERM' | 'SIGINT' | undefined;
@@ -48,11 +56,13 @@ export function runPrimary(count: number, logLevel: string): void {
   const fork = (slot: Slot) => {
     slot.timer = undefined;
     slot.startedAt = Date.now();
+    slot.serving = false;
     const worker = cluster.fork();
     slot.worker = worker;
     log.info({ worker: worker.process.pid, slot: slots.indexOf(slot) }, 'worker started');
     worker.on('message', (message: unknown) => {
       if (!isWorkerMessage(message) || message.carrel !== 'ready') return;
+      slot.serving = true;
       ready.add(slots.indexOf(slot));
       if (serving) return log.info({ worker: worker.process.pid }, 'worker serving');
       if (ready.size < count) return;
@@ -73,7 +83,8 @@ export function runPrimary(count: number, logLevel: string): void {
     if (!slot) return;
     slot.worker = undefined;
     if (stopping) {
-      if (code !== 0) failedStops++;
+      // One still starting was killed, having nothing in flight: not a failure.
+      if (code !== 0 && slot.serving) failedStops++;
       return finishIfStopped();
     }
     if (!serving) {
@@ -104,8 +115,9 @@ export function runPrimary(count: number, logLevel: string): void {
       clearTimeout(slot.timer);
       slot.timer = undefined;
       const stop: WorkerMessage = { carrel: 'stop', signal };
-      if (slot.worker?.isConnected()) slot.worker.send(stop);
-      else slot.worker?.process.kill(signal);
+      // A worker still starting listens for no message yet, and serves nothing: it is killed.
+      if (slot.serving && slot.worker?.isConnected()) slot.worker.send(stop);
+      else slot.worker?.process.kill('SIGKILL');
     }
     finishIfStopped();
   };
