@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
   const server = await startChild(
     [...profile, 'dist/server.js'],
-    { ...env, PORT: String(PORT), HOST: '127.0.0.1' },
+    { ...env, PORT: String(PORT), HOST: '127.0.0.1', CARREL_WORKERS: '1' },
     /is listening on/,
     path.join(RESULTS, 'account-carrel.log'),
   );

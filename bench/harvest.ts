@@ -60,7 +60,7 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   // The banner goes to stderr, the request log to stdout (discarded here: one line per page).
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, CARREL_WORKERS: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let out = '';

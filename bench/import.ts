@@ -62,7 +62,7 @@ async function embeddedImport(
 async function startServer(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: '0' },
+    env: { ...process.env, ...env, PORT: '0', CARREL_WORKERS: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   // A limit the load cannot reach: the check still counts every request, as it does in service.
   const carrel = await startChild(
     ['dist/server.js'],
-    { ...db.env, LOG_LEVEL: 'info', PORT: '3931', HOST: '127.0.0.1', CARREL_RATE_LIMIT: '100000000' },
+    { ...db.env, LOG_LEVEL: 'info', PORT: '3931', HOST: '127.0.0.1', CARREL_RATE_LIMIT: '100000000', CARREL_WORKERS: '1' },
     /is listening on/,
     path.join(RESULTS, 'overhead-carrel.log'),
   );

@@ -182,7 +182,7 @@ async function main(): Promise<void> {
   };
   const server = await startChild(
     ['dist/server.js'],
-    { ...env, PORT: '3922', HOST: '127.0.0.1' },
+    { ...env, PORT: '3922', HOST: '127.0.0.1', CARREL_WORKERS: '1' },
     /is listening on/,
     path.join(RESULTS, 'patrons-carrel.log'),
   );

@@ -346,7 +346,7 @@ async function main(): Promise<void> {
   ) as { key: string; secret: string };
   const server = await startChild(
     ['dist/server.js'],
-    { ...env, PORT: String(PORT), HOST: '127.0.0.1' },
+    { ...env, PORT: String(PORT), HOST: '127.0.0.1', CARREL_WORKERS: '1' },
     /is listening on/,
     path.join(ROOT, 'bench/results/query-server.log'),
   );

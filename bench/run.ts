@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   ] as const) {
     servers[logLevel] = await startChild(
       ['dist/server.js'],
-      { DATABASE_URL: dbUrl(ADMIN_URL, BENCH_DB), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: logLevel },
+      { DATABASE_URL: dbUrl(ADMIN_URL, BENCH_DB), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: logLevel, CARREL_WORKERS: '1' },
       /is listening on/,
       path.join(RESULTS, `carrel-${logLevel}.log`),
     );

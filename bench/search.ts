@@ -478,7 +478,7 @@ async function main(): Promise<void> {
   if (args.socket) serverUrl.searchParams.set('host', args.socket);
   const server = await startChild(
     ['dist/server.js'],
-    { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1' },
+    { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1', CARREL_WORKERS: '1' },
     /is listening on/,
     path.join(RESULTS, 'search-carrel.log'),
   );

@@ -94,7 +94,7 @@ async function startServer(env: Record<string, string>, log: string): Promise<Se
   const [port, sftpPort] = [await freePort(), await freePort()];
   const child = await startChild(
     ['dist/server.js'],
-    { ...env, PORT: String(port), HOST: '127.0.0.1', CARREL_SFTP_PORT: String(sftpPort) },
+    { ...env, PORT: String(port), HOST: '127.0.0.1', CARREL_SFTP_PORT: String(sftpPort), CARREL_WORKERS: '1' },
     /is listening on/,
     log,
   );

@@ -264,7 +264,7 @@ async function main(): Promise<void> {
   const login = `9300CN${account.name}|CO${account.password}|CPBENCH|`;
   const server = await startChild(
     ['dist/server.js'],
-    { ...env, PORT: '3933', HOST: '127.0.0.1', CARREL_SIP2_PORT: String(CARREL_PORT) },
+    { ...env, PORT: '3933', HOST: '127.0.0.1', CARREL_SIP2_PORT: String(CARREL_PORT), CARREL_WORKERS: '1' },
     /^ {2}SIP2: /m,
     path.join(RESULTS, 'sip2-carrel.log'),
   );

@@ -38,6 +38,7 @@ const env: Record<string, string> = {
   CARREL_SIP2_PORT: String(PORTS.sip2),
   CARREL_SQL_PORT: String(PORTS.sql),
   CARREL_DATA_DIR: dataDir,
+  CARREL_WORKERS: '1',
   CARREL_HEALTH_MAX_AGE_MS: '0',
   LOG_LEVEL: 'info',
 };

@@ -10,6 +10,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Directory of the embedded database (PGlite), used when databaseUrl is absent. */
   dataDir: string;
+  /**
+   * Server processes on the same ports (src/operations/workers.ts); 1: this process serves alone.
+   * The embedded engine allows one only: one process owns its data directory.
+   */
+  workers: number;
   dbPoolMax: number;
   /** Connections of the pool for the search statements planned once (a second pool: QueryOptions.planOnce). */
   dbSearchPoolMax: number;
@@ -352,8 +357,26 @@ const MOVED_TO_PROFILE: Record<string, string> = {
   CARREL_LOAN_DAYS: "circulationRules' loanDays",
 };
 
+/**
+ * CARREL_WORKERS: the machine's cores on PostgreSQL. The embedded engine lets one process open its
+ * data directory, so more is refused rather than quietly lowered: the operator asked for something
+ * this engine cannot do, and would otherwise read a throughput they do not have.
+ */
+function workers(env: Env, onPostgres: boolean): number {
+  const count = int(env, 'CARREL_WORKERS', onPostgres ? os.availableParallelism() : 1, 1, 1024);
+  if (count > 1 && !onPostgres)
+    throw new ConfigError(
+      `CARREL_WORKERS=${count}: the embedded engine runs one server process (one process owns the data directory); set DATABASE_URL to run more, or CARREL_WORKERS=1`,
+    );
+  return count;
+}
+
 export function loadConfig(env: Env = process.env): Config {
-  const dbPoolMax = int(env, 'CARREL_DB_POOL_MAX', 10, 1, 500);
+  const databaseUrlSet = databaseUrl(env);
+  const workerCount = workers(env, databaseUrlSet !== undefined);
+  // Per process: with many workers, fewer each, so that all of them together stay under
+  // PostgreSQL's default max_connections (100) with room for the command line and SQL logins.
+  const dbPoolMax = int(env, 'CARREL_DB_POOL_MAX', Math.min(10, Math.max(3, Math.floor(60 / workerCount))), 1, 500);
   for (const [name, member] of Object.entries(MOVED_TO_PROFILE)) {
     if (env[name])
       throw new ConfigError(`${name} is no longer read: set ${member} in the library profile (carrel profile export, then apply)`);
@@ -364,13 +387,14 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: databaseUrl(env),
+    databaseUrl: databaseUrlSet,
     dataDir: path.resolve(env.CARREL_DATA_DIR || './data'),
+    workers: workerCount,
     dbPoolMax,
-    // As many as the machine has cores: these statements only compute (their index is in memory),
-    // so more connections than cores only take turns on them, and each search waits longer for its
-    // turn (README, CARREL_DB_SEARCH_POOL_MAX).
-    dbSearchPoolMax: int(env, 'CARREL_DB_SEARCH_POOL_MAX', os.availableParallelism(), 1, 500),
+    // As many as the machine has cores, shared out among the workers: these statements only compute
+    // (their index is in memory), so more connections than cores only take turns on them, and each
+    // search waits longer for its turn (README, CARREL_DB_SEARCH_POOL_MAX).
+    dbSearchPoolMax: int(env, 'CARREL_DB_SEARCH_POOL_MAX', Math.ceil(os.availableParallelism() / workerCount), 1, 500),
     dbConnectTimeoutSec: int(env, 'CARREL_DB_CONNECT_TIMEOUT', 5, 1, 600),
     logLevel: env.LOG_LEVEL || 'info',
     publicBaseUrl: publicBaseUrl?.replace(/(?<!\/)\/+$/, ''),

@@ -1,4 +1,7 @@
-// Process entry: config, database, HTTP listener, graceful shutdown.
+// Process entry: config, database, HTTP listener, graceful shutdown. With CARREL_WORKERS above 1
+// this process becomes the primary of that many workers (src/operations/workers.ts), each of which
+// runs the rest of this file.
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import type http from 'node:http';
 import tls from 'node:tls';
@@ -20,6 +23,7 @@ import { openSftpDoor } from './sftp/index.ts';
 import { openFtpDoor } from './ftp/index.ts';
 import { VERSION_STRING } from './version.ts';
 import { listen } from './shared/listen.ts';
+import { isWorkerMessage, runPrimary, type WorkerMessage } from './operations/workers.ts';
 
 function fail(message: string): never {
   process.stderr.write(`carrel: ${message}\n`);
@@ -98,6 +102,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
+  if (cluster.isPrimary && config.workers > 1) return runPrimary(config.workers, config.logLevel);
   const ftpTls = config.ftpTls ? readTlsFiles(config.ftpTls, 'CARREL_FTP_TLS_CERT', 'CARREL_FTP_TLS_KEY') : undefined;
   const sipTls = config.sip2Tls ? readTlsFiles(config.sip2Tls, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY') : undefined;
   const db = await openServerDb(config).catch((error: unknown) => {
@@ -233,6 +238,9 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = (signal: string, graceMs: number) => {
+    // A worker's primary asks once and kills it on a second signal of its own; a worker may hear
+    // the same signal directly too (a terminal's Ctrl-C, systemd's stop reach every process).
+    if (stopping && cluster.isWorker) return;
     if (stopping) {
       app.log.warn({ signal }, 'second signal: exiting now');
       flushLogs();
@@ -275,21 +283,27 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM', config.shutdownGraceMs));
   process.on('SIGINT', () => shutdown('SIGINT', 0));
+  process.on('message', (message: unknown) => {
+    if (isWorkerMessage(message) && message.carrel === 'stop')
+      shutdown(message.signal, message.signal === 'SIGTERM' ? config.shutdownGraceMs : 0);
+  });
 
   const address = await app.listen({ host: config.host, port: config.port });
   if (patronApiServer) {
     await listen(patronApiServer, config.patronApi.port!, config.host);
     app.log.info({ port: config.patronApi.port }, 'the Patron API answers on its own port too');
   }
-  process.stderr.write(
-    banner(config, address, demo, {
-      patronApiPort: config.patronApi.port ?? undefined,
-      sqlPort: sqlDoor?.port,
-      sip2Port: sipDoor?.port,
-      sftpPort: sftpDoor?.port,
-      ftpPort: ftpDoor?.port,
-    }) + '\n',
-  );
+  const text = banner(config, address, demo, {
+    patronApiPort: config.patronApi.port ?? undefined,
+    sqlPort: sqlDoor?.port,
+    sip2Port: sipDoor?.port,
+    sftpPort: sftpDoor?.port,
+    ftpPort: ftpDoor?.port,
+  });
+  // A worker tells its primary, which writes the banner once every worker listens.
+  const ready: WorkerMessage = { carrel: 'ready', banner: text };
+  if (cluster.isWorker) process.send!(ready);
+  else process.stderr.write(text + '\n');
 }
 
 main().catch((error: unknown) => {
