@@ -71,6 +71,9 @@ describe(`the server’s own ports on ${ENGINE}`, () => {
       CARREL_SQL_PORT: String(sqlPort),
       CARREL_SIP2_PORT: String(sipPort),
       CARREL_PATRONAPI_PORT: String(patronApiPort),
+      // The connection caps count each worker's own connections (README, "Worker processes"):
+      // one worker, so the port's caps are these.
+      CARREL_WORKERS: '1',
       CARREL_SQL_MAX_CONNECTIONS: '4',
       CARREL_SQL_MAX_CONNECTIONS_PER_ADDRESS: '2',
       CARREL_SIP2_MAX_CONNECTIONS: '4',
