@@ -1,5 +1,5 @@
 // A search evaluated in Node over its terms' posting lists, answering exactly what the ranking
-// statement does over the same index (search, ranking-repository.ts): the same matches, scores to
+// statement does over the same index (search, test/helpers/ranking-statement.ts): the same matches, scores to
 // the last bit, order, page and total. The lists' walk is
 // list-matches.ts; the docs of the bibs it lets through are read only when the query needs them.
 import type { Doc, DocReader } from './doc-repository.ts';
@@ -168,7 +168,7 @@ function passes(doc: Doc, phrases: LikePattern[], unwanted: LikePattern[]): bool
   return phrases.every((p) => like(doc.words!, p)) && !unwanted.some((p) => like(doc.words!, p));
 }
 
-/** titleBoost (ranking-sql.ts): 60 for the exact title, 25 for a title it starts, 10 for one it is inside. */
+/** The ranking statement's title boost (titleBoost, test/helpers/ranking-statement.ts): 60 for the exact title, 25 for a title it starts, 10 for one it is inside. */
 function titleBoost(title: string): (docTitle: string) => number {
   const leading = likePattern(`${title}%`);
   const inside = likePattern(`%${title}%`);
@@ -189,7 +189,7 @@ function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
 }
 
 /**
- * The query's page of hits and its total, as search (ranking-repository.ts) answers them.
+ * The query's page of hits and its total, as the ranking statement's search answers them.
  * @param keep the query's filters, tested on the facet columns (read, like the docs, from the
  *   bibs' docs): a filtered search of a common word then reads no doc for its filters
  * @param firstTitles see FIRST_TITLES (tests make it small, to read titles in many batches)

@@ -1,5 +1,6 @@
 // The index writer's SQL: the queue of bibs to index, the bibs' indexable rows, and the index's
-// postings and documents as the indexer (indexer.ts) and a rebuild (rebuild.ts) write them.
+// documents and compressed lists as the indexer (indexer.ts) writes them; a rebuild (rebuild.ts)
+// writes the same rows, postings among them, into the tables it builds.
 import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
@@ -53,18 +54,15 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   // one committed after it read. (Taken first: every writer takes its locks in this order.)
   await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.searchDocs]);
   const version = Number((await tx.query<{ v: string }>(`select nextval('search_versions')::text as v`))[0]!.v);
-  // A bib's postings are found through its doc's key list (an index of postings by bib would
-  // cost every posting a third index entry). The counted keys' (KEY.isCounted) counts lose what
-  // goes.
+  // What leaves each key's list is read from the old documents' keys (search_docs.terms, the keys
+  // of the postings they were written with): the lists themselves are only in the compressed
+  // segments. The counted keys' (KEY.isCounted) counts lose what goes.
   const gone = await tx.query<{ term_id: number; counted: boolean; bibs: string[] }>(
-    `with g as (
-       delete from search_postings p using (select unnest(terms) as term_id, bib_id from search_docs where bib_id = any($1::bigint[])) as d
-       where p.term_id = d.term_id and p.bib_id = d.bib_id returning p.term_id, p.bib_id)
+    `with g as (delete from search_docs where bib_id = any($1::bigint[]) returning bib_id, terms)
      select t.id as term_id, t.key like '${COUNTED_KEY_LIKE}' as counted, array_agg(g.bib_id) as bibs
-       from g join search_terms t on t.id = g.term_id group by t.id`,
+       from g cross join unnest(g.terms) as u(term_id) join search_terms t on t.id = u.term_id group by t.id`,
     [bibIds],
   );
-  await tx.query('delete from search_docs where bib_id = any($1::bigint[])', [bibIds]);
   const counts = new Map(gone.filter((r) => r.counted).map((r) => [r.term_id, -r.bibs.length]));
   const postings = docs.length > 0 ? await addDocs(tx, docs, version, counts) : undefined;
   // Every key whose bibs changed (even by as many in as out, or only in weight), counted or not,
@@ -117,7 +115,7 @@ async function updateSegments(tx: Queryable, lists: Map<number, ListChanges>): P
 }
 
 /**
- * Writes the documents' postings and docs (at this version), adding to `counts` a bib for each counted key
+ * Writes the documents' docs (at this version), adding to `counts` a bib for each counted key
  * (KEY.isCounted); answers the postings.
  */
 async function addDocs(tx: Queryable, docs: SearchDocument[], version: number, counts: Map<number, number>): Promise<Postings> {
@@ -136,7 +134,7 @@ async function addDocs(tx: Queryable, docs: SearchDocument[], version: number, c
     (key) => ids.get(key)!,
     (id) => counts.set(id, (counts.get(id) ?? 0) + 1),
   );
-  await writeIndexRows(tx, rows);
+  await writeDocs(tx, rows.docs);
   return rows.postings;
 }
 
@@ -204,26 +202,28 @@ function postingsText({ termIds, bibIds, weights }: Postings): string {
   return out;
 }
 
-/** Writes index rows into the index tables (or, for a rebuild, the tables it builds). */
-export async function writeIndexRows(
-  tx: Queryable,
-  { postings, docs }: IndexRows,
-  tables = { postings: 'search_postings', docs: 'search_docs' },
-): Promise<void> {
-  if (tx.copyFrom) {
-    // COPY: a batch's tens of thousands of postings without building and parsing arrays.
-    await tx.copyFrom(tables.postings, ['term_id', 'bib_id', 'weight'], postingsText(postings));
-    await tx.copyFrom(tables.docs, DOC_COLUMNS, copyText(docs));
-    return;
-  }
-  await tx.query(`insert into ${tables.postings} (term_id, bib_id, weight) select * from unnest($1::int[], $2::int[], $3::real[])`, [
+/** Writes documents' rows into search_docs (or, for a rebuild, the docs table it builds). */
+export async function writeDocs(tx: Queryable, docs: DocRow[], table = 'search_docs'): Promise<void> {
+  if (tx.copyFrom) return tx.copyFrom(table, DOC_COLUMNS, copyText(docs));
+  await tx.query(
+    `insert into ${table} (${DOC_COLUMNS.join(', ')})
+     select b, t, w, s, y, m, l, k::int[], v
+       from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::bigint[])
+         as u(b, t, w, s, y, m, l, k, v)`,
+    DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),
+  );
+}
+
+/**
+ * Writes postings into a table of (term_id, bib_id, weight): a rebuild's scratch table, from which
+ * its lists are read back in key order (the index itself keeps them only in segments).
+ */
+export async function writePostings(tx: Queryable, postings: Postings, table: string): Promise<void> {
+  // COPY: a batch's tens of thousands of postings without building and parsing arrays.
+  if (tx.copyFrom) return tx.copyFrom(table, ['term_id', 'bib_id', 'weight'], postingsText(postings));
+  await tx.query(`insert into ${table} (term_id, bib_id, weight) select * from unnest($1::int[], $2::int[], $3::real[])`, [
     postings.termIds,
     postings.bibIds,
     postings.weights,
   ]);
-  await tx.query(
-    `insert into ${tables.docs} (${DOC_COLUMNS.join(', ')})
-     select b, t, w, s, y, m, l, k::int[], v from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::bigint[]) as u(b, t, w, s, y, m, l, k, v)`,
-    DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),
-  );
 }

@@ -1,11 +1,10 @@
 // The bibs a query's posting lists let through, with their summed weights, found by walking the
 // lists' cursors in bib order as the ranking statement's CTE m and its list conditions answer them
-// (MatchSql, ranking-repository.ts): every required clause has one of its terms, no excluded list
+// (MatchSql, test/helpers/ranking-statement.ts): every required clause has one of its terms, no excluded list
 // holds the bib, and no excluded stem outweighs its other forms. The doc's conditions (phrases,
 // filters) are the evaluator's (evaluate.ts).
 import { EMPTY_LIST, END, type PostingCursor, type PostingList } from './posting-list.ts';
-import { termArrays } from './ranking-sql.ts';
-import type { SearchSql } from './types.ts';
+import type { SearchSql, SqlClause } from './types.ts';
 
 /** Required clauses beyond this many only rank, as in MatchSql (a bit each of a bigint). */
 export const MAX_REQUIRED = 62;
@@ -113,4 +112,17 @@ function excludedAt(bib: number, excluded: PostingCursor[], stems: { stem: Posti
     if (stem.weight > (others.bib === bib ? others.weight : 0)) return true;
   }
   return false;
+}
+
+/** The clauses' terms and boosts as parallel arrays, with each term's clause (by index). */
+export function termArrays(clauses: SqlClause[]): { terms: number[]; boosts: number[]; clauses: number[] } {
+  const out = { terms: [] as number[], boosts: [] as number[], clauses: [] as number[] };
+  clauses.forEach((c, i) =>
+    c.termIds.forEach((id, j) => {
+      out.terms.push(id);
+      out.boosts.push(c.boosts[j]!);
+      out.clauses.push(i);
+    }),
+  );
+  return out;
 }

@@ -2,14 +2,15 @@
 // indexes built once at the end, then swapped in for the old ones in one short transaction.
 import { copyText } from '../db/copy-text.ts';
 import type { Db, Queryable } from '../db/types.ts';
-import { parsePostings, POSTINGS_AGG } from './list-repository.ts';
 import { INDEXABLE_SELECT, SEARCHABLE, type IndexableBib } from './index-repository.ts';
 
 /**
- * The index tables, as the migrations leave them (0009, 0010, 0015, 0020, 0072, 0073, 0075, 0077), built under other names
+ * The index tables, as the migrations leave them (0009, 0010, 0015, 0020, 0072, 0073, 0075, 0077, 0078), built under other names
  * (the keys' versions added at the swap). The names of their constraints and indexes are given back
  * at the swap, so that later migrations find them; test/search/rebuild.test.ts compares the
- * swapped-in tables with the migrated ones.
+ * swapped-in tables with the migrated ones. postings is no index table but the build's scratch:
+ * every posting written as a row, so that PostgreSQL sorts them into key order for the lists to be
+ * cut into segments without the build holding them all in memory; dropped before the swap.
  */
 export const BUILD = {
   terms: 'search_terms_build',
@@ -22,7 +23,8 @@ export async function createBuildTables(db: Queryable): Promise<void> {
   await db.exec(`
     drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.segments};
     create table ${BUILD.terms} (id integer not null, key text not null, df integer not null default 0);
-    create table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
+    -- Unlogged: a scratch table, rebuilt from the bibs if the server stops, so not worth its WAL.
+    create unlogged table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
       year integer, material_type text, lang text, terms integer[] not null default '{}', version bigint not null);
     create table ${BUILD.segments} (term_id integer not null, last_bib integer not null, postings bytea not null,
@@ -31,6 +33,11 @@ export async function createBuildTables(db: Queryable): Promise<void> {
 
 export async function dropBuildTables(db: Queryable): Promise<void> {
   await db.exec(`drop table if exists ${BUILD.terms}, ${BUILD.postings}, ${BUILD.docs}, ${BUILD.segments}`);
+}
+
+/** The scratch postings dropped once the lists are cut from them (before the swap, which then stays short). */
+export async function dropBuildPostings(db: Queryable): Promise<void> {
+  await db.exec(`drop table if exists ${BUILD.postings}`);
 }
 
 export async function countSearchable(db: Queryable): Promise<number> {
@@ -68,13 +75,10 @@ export async function writeBuildTerms(db: Queryable, ids: Map<string, number>, d
  */
 export async function indexBuildTables(db: Db, onStep: (step: string) => void): Promise<void> {
   const steps: [string, string][] = [
-    [
-      'postings by key and bib',
-      `alter table ${BUILD.postings} add constraint ${BUILD.postings}_pkey primary key (term_id, bib_id) include (weight)`,
-    ],
-    ['postings in impact order', `create index ${BUILD.postings}_impact on ${BUILD.postings} (term_id, weight desc, bib_id)`],
+    // The postings sorted once into key and bib order, weights included: buildLists reads a run of
+    // keys' lists from it without visiting the table.
+    ['postings in key order', `create index ${BUILD.postings}_order on ${BUILD.postings} (term_id, bib_id) include (weight)`],
     ['documents', `alter table ${BUILD.docs} add constraint ${BUILD.docs}_pkey primary key (bib_id)`],
-    ['documents for facets', `create index ${BUILD.docs}_facets on ${BUILD.docs} (bib_id) include (material_type, lang, year)`],
     ['documents by version', `create index ${BUILD.docs}_version on ${BUILD.docs} (version)`],
     [
       'keys',
@@ -92,7 +96,33 @@ export async function indexBuildTables(db: Db, onStep: (step: string) => void): 
   await db.query(`select setval(pg_get_serial_sequence('${BUILD.terms}', 'id'), greatest(max(id), 1)) from ${BUILD.terms}`);
 }
 
-/** The build's lists of the keys from `first` to `last` (ids), read through the postings' primary key. */
+/**
+ * A key's postings (of rows s) as one bytea, int4send(bib) || float4send(weight) each, in bib order:
+ * what parsePostings reads. Node decodes the bytea (sent as base64) natively and parses it without a
+ * value made per posting, and each weight arrives with its float4 bits exactly.
+ */
+const POSTINGS_AGG = `string_agg(int4send(s.bib_id) || float4send(s.weight), ''::bytea order by s.bib_id)`;
+
+/** Bytes of one posting as POSTINGS_AGG sends it: its bib (int4send) then its weight (float4send). */
+const POSTING_BYTES = 8;
+
+/** The bibs and weights of a list sent as int4send(bib) || float4send(weight) per posting. */
+function parsePostings(bytes: Uint8Array): { bibs: Int32Array; weights: Float32Array } {
+  const length = bytes.byteLength;
+  if (length % POSTING_BYTES !== 0) throw new Error(`a posting list of ${length} bytes is not whole postings`);
+  const n = length / POSTING_BYTES;
+  const bibs = new Int32Array(n);
+  const weights = new Float32Array(n);
+  const bits = new Uint32Array(weights.buffer);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+  for (let i = 0, p = 0; i < n; i++, p += POSTING_BYTES) {
+    bibs[i] = view.getInt32(p);
+    bits[i] = view.getUint32(p + 4);
+  }
+  return { bibs, weights };
+}
+
+/** The build's lists of the keys from `first` to `last` (ids), read through the postings' index in key order. */
 export async function buildLists(
   db: Queryable,
   first: number,
@@ -117,33 +147,29 @@ export async function buildLists(
 export async function swapInBuild(db: Db, since: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec(`
-      lock table search_terms, search_postings, search_docs, search_segments in access exclusive mode;
+      lock table search_terms, search_docs, search_segments in access exclusive mode;
       -- Added with the version as its default, the column's value is kept once, not written into
       -- each of millions of rows while searches wait; later keys draw their own.
       do $$ begin
         execute format('alter table ${BUILD.terms} add column version bigint not null default %s', nextval('search_versions'));
       end $$;
       alter table ${BUILD.terms} alter column version set default nextval('search_versions');
-      drop table search_postings, search_docs, search_terms, search_segments;
+      drop table search_docs, search_terms, search_segments;
       alter table ${BUILD.terms} rename to search_terms;
-      alter table ${BUILD.postings} rename to search_postings;
       alter table ${BUILD.docs} rename to search_docs;
       alter table ${BUILD.segments} rename to search_segments;
       alter index ${BUILD.segments}_pkey rename to search_segments_pkey;
       alter index ${BUILD.terms}_pkey rename to search_terms_pkey;
       alter index ${BUILD.terms}_key_key rename to search_terms_key_key;
       alter sequence ${BUILD.terms}_id_seq rename to search_terms_id_seq;
-      alter index ${BUILD.postings}_pkey rename to search_postings_pkey;
-      alter index ${BUILD.postings}_impact rename to search_postings_impact;
       alter index ${BUILD.docs}_pkey rename to search_docs_pkey;
-      alter index ${BUILD.docs}_facets rename to search_docs_facets;
       alter index ${BUILD.docs}_version rename to search_docs_version;
       do $$
       declare c record;
       begin
         -- PostgreSQL 17 names NOT NULL constraints too (PGlite is 17): they take the tables' names.
         for c in select conrelid::regclass::text as tab, conname from pg_constraint
-                 where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
+                 where conrelid in ('search_terms'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
           execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
         end loop;
       end $$;`);
@@ -157,10 +183,10 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
 
 /**
  * Each build table vacuumed (and analyzed) once filled, before its indexes exist: the pass marks
- * its pages all-visible, without which every probe of a posting through an index also reads the
- * table, and PostgreSQL would rather read all 90 million postings than count a common word's
- * facets from the indexes. (Autovacuum would get there, throttled, a long while after the swap.)
- * Each on its own: VACUUM runs outside any transaction.
+ * its pages all-visible, without which reading the postings back through their index in key
+ * order (buildLists) would also visit the table for every posting, page after page out of order,
+ * and the documents' index would serve no read from the index alone until autovacuum came by,
+ * throttled, a long while after the swap. Each on its own: VACUUM runs outside any transaction.
  */
 export async function vacuumBuildTables(db: Queryable): Promise<void> {
   for (const table of [BUILD.postings, BUILD.docs, BUILD.terms]) await db.exec(`vacuum (analyze) ${table}`);

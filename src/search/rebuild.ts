@@ -1,14 +1,16 @@
 // `carrel search reindex`: the whole search index built again beside the one in use, then swapped
 // in. The indexer (indexer.ts) keeps an index current a few bibs at a time, each entry added to
-// indexes that are already large; built whole, the postings go into a table without indexes and
-// each index is made in one sorted pass, several times faster. Searches go on meanwhile, against
-// the old index.
+// indexes that are already large; built whole, the documents go into a table without indexes and
+// each index is made in one sorted pass, several times faster, and the postings into a scratch
+// table that PostgreSQL sorts into key order, from which each key's list is cut into its
+// compressed segments (the build never holds every posting in memory). Searches go on meanwhile,
+// against the old index.
 import { horizon } from '../db/change-clock.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { Db } from '../db/types.ts';
 import { documentOf } from './indexer.ts';
 import * as tables from './rebuild-repository.ts';
-import { indexRows, writeIndexRows } from './index-repository.ts';
+import { indexRows, writeDocs, writePostings } from './index-repository.ts';
 import { replaceSegments } from './segment-repository.ts';
 import { cutSegments } from './segments.ts';
 
@@ -96,7 +98,9 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
         (id) => df[id]!++,
       );
       await writing;
-      writing = writeIndexRows(db, rows, tables.BUILD);
+      writing = Promise.all([writePostings(db, rows.postings, tables.BUILD.postings), writeDocs(db, rows.docs, tables.BUILD.docs)]).then(
+        () => {},
+      );
       writing.catch(() => {}); // handled where it is awaited
       indexed += rows.docs.length;
       await onProgress({ phase: 'documents', done: indexed });
@@ -108,6 +112,7 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     await tables.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
     await onProgress({ phase: 'indexes', step: 'compressed lists' });
     await makeSegments(db, termIds.size);
+    await tables.dropBuildPostings(db);
     await onProgress({ phase: 'indexes', step: 'swapping in' });
     await tables.swapInBuild(db, since);
     return indexed;

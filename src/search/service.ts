@@ -10,7 +10,7 @@ import { FacetColumns, type ChangedDocsReader, type SearchFacets } from './facet
 import { ListCache } from './list-cache.ts';
 import { KeysRenumbered, readLists } from './lists.ts';
 import { listsOf, readSearch, searchSql } from './plan.ts';
-import * as repo from './ranking-repository.ts';
+import * as repo from './term-repository.ts';
 import type { SearchOptions } from './request.ts';
 import {
   alphabetOf,

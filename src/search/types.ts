@@ -1,5 +1,5 @@
 // The shapes a search is read through: a key's statistics, and the search the evaluator
-// (evaluate.ts) and the ranking statement (ranking-repository.ts) run, as plan.ts makes it.
+// (evaluate.ts) and the ranking statement (test/helpers/ranking-statement.ts) run, as plan.ts makes it.
 // Nothing here reads the database.
 
 /** A key of the index: its id, for stem ("~") keys how many bibs it marks, and the version of its list. */

@@ -1,11 +1,12 @@
-// A search request answered by the ranking statement (ranking-repository.ts), the full ranking
+// A search request answered by the ranking statement (ranking-statement.ts), the full ranking
 // in one pass over the index, in the shape the search service answers it: what the service's
 // answers are compared with.
 import type { Db } from '../../src/db/types.ts';
 import { readSearch, searchSql } from '../../src/search/plan.ts';
-import { facetCounts, search, terms } from '../../src/search/ranking-repository.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
+import { terms } from '../../src/search/term-repository.ts';
 import type { SearchFacets, SearchResult } from '../../src/search/service.ts';
+import { facetCounts, search } from './ranking-statement.ts';
 
 /** The request answered by the ranking statement, as the service answers it (relevance to two decimals), with its facets. */
 export async function statement(db: Db, request: SearchOptions): Promise<SearchResult> {

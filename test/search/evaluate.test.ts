@@ -1,5 +1,5 @@
 // The evaluator in Node (src/search/evaluate.ts) against the ranking statement it must match
-// exactly (search and facetCounts, ranking-repository.ts), on the shared real records and a few
+// exactly (search and facetCounts, test/helpers/ranking-statement.ts), on the shared real records and a few
 // written ones: for every search the planner makes of the judged queries, of the other search
 // tests' texts and of generated ones, the same total, the same page in the same order, the same
 // scores to the last bit, and the same facets (counted over its matches by the facet columns,
@@ -10,17 +10,17 @@ import { performance } from 'node:perf_hooks';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { importFiles, importRecords } from '../../src/bibs/import.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
-import { readArrayLists } from '../../src/search/array-list-repository.ts';
 import { listMatches } from '../../src/search/list-matches.ts';
 import { changedDocsReader, docReader, type DocReader } from '../../src/search/doc-repository.ts';
 import { evaluate, topMatches } from '../../src/search/evaluate.ts';
 import { FacetColumns } from '../../src/search/facet-columns.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { readSearch, searchSql } from '../../src/search/plan.ts';
-import { facetCounts, search, terms } from '../../src/search/ranking-repository.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
+import { terms } from '../../src/search/term-repository.ts';
 import type { SearchSql } from '../../src/search/types.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { facetCounts, readArrayLists, search } from '../helpers/ranking-statement.ts';
 import { generatedSearches, seeded, textsOfSearchTests, type MaterialDoc } from '../helpers/search-queries.ts';
 import { chunks, MARC_DIR } from '../helpers/shared-data.ts';
 import { df } from '../helpers/written-marc.ts';

@@ -1,8 +1,8 @@
-// Keys' posting lists read from the index into Node (lists.ts over list-repository.ts), compressed
+// Keys' posting lists read from the index into Node (lists.ts over segment-repository.ts), compressed
 // and kept per process (list-cache.ts), on the index of the shared real MARC records: each list is
-// search_postings' rows for its key, weights bit for bit, every key's list is kept, and a key whose
+// its key's postings in the bibs' documents, weights bit for bit, every key's list is kept, and a key whose
 // bibs changed (counted or not), or a key of an index rebuilt since, is read afresh, not answered
-// from the cache. Also prints what the compressed lists take against the table.
+// from the cache. Also prints what the compressed lists take, in Node and in search_segments.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
@@ -14,31 +14,12 @@ import { KeysRenumbered, readLists } from '../../src/search/lists.ts';
 import { END, type PostingList } from '../../src/search/posting-list.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
+import { documentPostings, type Rows } from '../helpers/document-postings.ts';
 import { recording } from '../helpers/recording-db.ts';
 import { importSharedRecords } from '../helpers/shared-data.ts';
 
-interface Rows {
-  bibs: number[];
-  /** Each weight's float4 bits, as PostgreSQL holds them. */
-  bits: number[];
-}
-
-/** search_postings' rows by key id, weights as their float4 bits (read in binary, so exact). */
-async function postingRows(testDb: TestDb, termIds?: number[]): Promise<Map<number, Rows>> {
-  const rows = await testDb.db.query<{ term_id: number; bib_id: number; bits: number }>(
-    `select term_id, bib_id, ('x' || encode(float4send(weight), 'hex'))::bit(32)::int as bits from search_postings
-      where $1::int[] is null or term_id = any($1::int[]) order by term_id, bib_id`,
-    [termIds ?? null],
-  );
-  const byTerm = new Map<number, Rows>();
-  for (const row of rows) {
-    let list = byTerm.get(row.term_id);
-    if (!list) byTerm.set(row.term_id, (list = { bibs: [], bits: [] }));
-    list.bibs.push(row.bib_id);
-    list.bits.push(row.bits >>> 0);
-  }
-  return byTerm;
-}
+/** Keys' postings made afresh from the bibs' documents, weights as their float4 bits. */
+const postingRows = (testDb: TestDb, termIds?: number[]): Promise<Map<number, Rows>> => documentPostings(testDb.db, termIds);
 
 /** The list walked with its cursor, weights as their float4 bits. */
 function walked(list: PostingList): Rows {
@@ -76,7 +57,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
   });
   after(() => testDb?.drop());
 
-  it('reads every key’s list as its rows, weights bit for bit, in one statement for all', async (t) => {
+  it('reads every key’s list as its documents’ postings, weights bit for bit, in one statement for all', async (t) => {
     const rows = await postingRows(testDb);
     const terms = await versions(testDb);
     assert.ok(rows.size > 1000, `${rows.size} keys with postings`);
@@ -94,12 +75,12 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
       postings += list.length;
       bytes += list.bytes;
     }
-    // What the lists take compressed (blocks and their headers), against the table with its indexes.
-    const [size] = await testDb.db.query<{ bytes: string }>(`select pg_total_relation_size('search_postings')::text as bytes`);
+    // What the lists take compressed (blocks and their headers), against their table with its index.
+    const [size] = await testDb.db.query<{ bytes: string }>(`select pg_total_relation_size('search_segments')::text as bytes`);
     const table = Number(size!.bytes);
     t.diagnostic(
       `${terms.length} keys, ${postings} postings: compressed ${bytes} bytes (${(bytes / postings).toFixed(2)} a posting); ` +
-        `search_postings with its indexes ${table} bytes (${(table / postings).toFixed(1)} a posting), ${(table / bytes).toFixed(1)}×`,
+        `search_segments with its index ${table} bytes (${(table / postings).toFixed(1)} a posting), ${(table / bytes).toFixed(1)}×`,
     );
     // The largest list's blocks alone, without the head and headers, per posting.
     const largest = [...lists.values()].reduce((a, b) => (a.length >= b.length ? a : b)) as KeptList;
@@ -150,7 +131,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
   it('reads a title-start key’s list afresh once a bib joins it, though the key is not counted', async () => {
     // The longest list of a key of a title's first two words ("*=world history").
     const [start] = await testDb.db.query<{ id: number; bib_id: string }>(
-      `select t.id, min(p.bib_id)::text as bib_id from search_terms t join search_postings p on p.term_id = t.id
+      `select t.id, min(d.bib_id)::text as bib_id from search_terms t join search_docs d on t.id = any(d.terms)
         where t.key like $1 group by t.id order by count(*) desc, t.id limit 1`,
       [`${ANY_FIELD}${KIND.titleStart}%`],
     );

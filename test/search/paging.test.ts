@@ -1,4 +1,4 @@
-// The search service's pages against the ranking statement (ranking-repository.ts), on a
+// The search service's pages against the ranking statement (test/helpers/ranking-statement.ts), on a
 // generated catalogue: every page of a common search, walked to the end, gives each match exactly
 // once in the statement's order; the totals are the statement's; facets change no order; and a
 // change to the catalogue is in the next search's total.
@@ -157,12 +157,11 @@ describe(`search pages on ${ENGINE}`, () => {
       // A third word the title lacks (in some title: else no title is compared), rare, found with both
       // in some other bib: the title is no match.
       const [rare] = await testDb.db.query<{ word: string }>(
-        `select substr(t.key, 3) as word from search_terms t join search_postings p on p.term_id = t.id
+        `select substr(t.key, 3) as word from search_terms t join search_docs d on t.id = any(d.terms)
          where t.key ~ '^[*]~[a-z]{4,}$' and t.df between 3 and 20
            and exists (select from search_terms tt where tt.key = 't~' || substr(t.key, 3))
-           and p.bib_id in (select w.bib_id from search_postings w join search_postings h on h.bib_id = w.bib_id
-                            where w.term_id = (select id from search_terms where key = '*~world')
-                              and h.term_id = (select id from search_terms where key = '*~history'))
+           and (select id from search_terms where key = '*~world') = any(d.terms)
+           and (select id from search_terms where key = '*~history') = any(d.terms)
          group by t.key order by t.key limit 1`,
       );
       assert.ok(rare, 'a rare word found with both');

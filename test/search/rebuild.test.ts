@@ -11,6 +11,8 @@ import { drainQueue } from '../../src/search/indexer.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { rebuildIndex, RebuildRunningError } from '../../src/search/rebuild.ts';
 import { ListCache } from '../../src/search/list-cache.ts';
+import { readSegmentedLists } from '../../src/search/segment-repository.ts';
+import { joinSegments } from '../../src/search/segments.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
@@ -18,17 +20,27 @@ import { carrel } from '../helpers/process.ts';
 
 const BIBS = 400;
 
+const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 /**
- * The index's content by key (term ids differ between builds), sorted; docPostings: each document's
- * keys, as postings rows without their weights (they must be the postings' keys and bibs).
+ * The index's content by key (term ids differ between builds), sorted: the postings its segments
+ * hold; docPostings: each document's keys, as postings rows without their weights (they must be
+ * the postings' keys and bibs).
  */
 async function content(db: Queryable) {
-  const postings = await db.query<{ row: string }>(
-    `select t.key || ' ' || p.bib_id || ' ' || p.weight as row from search_postings p join search_terms t on t.id = p.term_id order by 1`,
-  );
-  const postingKeys = await db.query<{ row: string }>(
-    `select t.key || ' ' || p.bib_id as row from search_postings p join search_terms t on t.id = p.term_id order by 1`,
-  );
+  const keys = new Map((await db.query<{ id: number; key: string }>('select id, key from search_terms')).map((r) => [r.id, r.key]));
+  const postings: string[] = [];
+  const postingKeys: string[] = [];
+  for (const list of await readSegmentedLists(db, [...keys.keys()])) {
+    const { bibs, weights } = joinSegments(list.segments);
+    bibs.forEach((bib, i) => {
+      postings.push(`${list.key} ${bib} ${weights[i]}`);
+      postingKeys.push(`${list.key} ${bib}`);
+    });
+  }
+  // Sorted in Node, as docPostings is: the same order whatever the database's collation.
+  postings.sort(byCodePoint);
+  postingKeys.sort(byCodePoint);
   const docs = await db.query<{ row: string }>(
     `select concat_ws(' | ', d.bib_id, d.title, d.words, d.sort_title, d.year, d.material_type, d.lang,
        (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(d.terms))) as row from search_docs d order by d.bib_id`,
@@ -39,26 +51,26 @@ async function content(db: Queryable) {
   );
   const df = await db.query<{ row: string }>(`select key || ' ' || df as row from search_terms where df > 0 order by key`);
   return {
-    postings: postings.map((r) => r.row),
+    postings,
     docs: docs.map((r) => r.row),
-    docPostings: docPostings.map((r) => r.row),
-    postingKeys: postingKeys.map((r) => r.row),
+    docPostings: docPostings.map((r) => r.row).sort(byCodePoint),
+    postingKeys,
     df: df.map((r) => r.row),
   };
 }
 
-/** The four tables' columns, constraints and indexes, as a migrated database has them. */
+/** The three tables' columns, constraints and indexes, as a migrated database has them. */
 async function shape(db: Queryable) {
   const columns = await db.query<{ row: string }>(
     `select concat_ws(' ', table_name, column_name, data_type, is_nullable, column_default, is_identity, identity_generation) as row
-     from information_schema.columns where table_name in ('search_terms', 'search_postings', 'search_docs', 'search_segments') order by table_name, column_name`,
+     from information_schema.columns where table_name in ('search_terms', 'search_docs', 'search_segments') order by table_name, column_name`,
   );
   const indexes = await db.query<{ row: string }>(
-    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_postings', 'search_docs', 'search_segments') order by indexname`,
+    `select indexdef as row from pg_indexes where tablename in ('search_terms', 'search_docs', 'search_segments') order by indexname`,
   );
   const constraints = await db.query<{ row: string }>(
     `select conname || ' ' || pg_get_constraintdef(oid) as row from pg_constraint
-     where conrelid in ('search_terms'::regclass, 'search_postings'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) order by conname`,
+     where conrelid in ('search_terms'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) order by conname`,
   );
   return [...columns, ...indexes, ...constraints].map((r) => r.row);
 }
