@@ -3,7 +3,7 @@
 // indexer keeps and a rebuild makes, on the shared real records as bibs are changed, suppressed,
 // deleted and brought back, each key's segments holding exactly its postings in the bibs'
 // documents (made afresh from the bibs), weights bit for bit, cut at the segment size, each named
-// by its last bib.
+// by its last bib, and each counted key's df its list's length.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importRecords } from '../../src/bibs/import.ts';
@@ -11,6 +11,7 @@ import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
 import type { MarcRecord } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
+import { KEY } from '../../src/search/keys.ts';
 import { decodePostings } from '../../src/search/posting-blocks.ts';
 import { rebuildIndex } from '../../src/search/rebuild.ts';
 import { applyChanges, cutSegments, joinSegments, SEGMENT_POSTINGS, type ListChanges, type Segment } from '../../src/search/segments.ts';
@@ -160,6 +161,13 @@ describe(`segments the index keeps, on ${ENGINE}`, () => {
           `key ${termId}: ${ids.length} postings in segments, ${want.length} in the documents; first difference at ${at}: ${ids[at]}/${bits[at]}, ${String(want[at])}`,
         );
     }
+    // A counted key's df is its list's length (a bib counted once); other keys keep none.
+    const keys = await testDb.db.query<{ id: number; key: string; df: number }>('select id, key, df from search_terms order by id');
+    const wrong = keys.filter((k) => k.df !== (KEY.isCounted(k.key) ? (postings.get(k.id)?.length ?? 0) : 0));
+    if (wrong.length)
+      assert.fail(
+        `${wrong.length} keys' df wrong, first ${wrong[0]!.key}: ${wrong[0]!.df} for ${postings.get(wrong[0]!.id)?.length ?? 0} bibs`,
+      );
     return stored.length;
   }
 
