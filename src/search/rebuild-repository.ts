@@ -184,9 +184,10 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
 /**
  * Each build table vacuumed (and analyzed) once filled, before its indexes exist: the pass marks
  * its pages all-visible, without which reading the postings back through their index in key
- * order (buildLists) would also visit the table for every posting, page after page out of order,
- * and the documents' index would serve no read from the index alone until autovacuum came by,
- * throttled, a long while after the swap. Each on its own: VACUUM runs outside any transaction.
+ * order (buildLists) would also visit the table for every posting, page after page out of order;
+ * the documents and keys are swapped in with their statistics and visibility already made, not
+ * left for autovacuum, throttled, a long while after the swap. Each on its own: VACUUM runs
+ * outside any transaction.
  */
 export async function vacuumBuildTables(db: Queryable): Promise<void> {
   for (const table of [BUILD.postings, BUILD.docs, BUILD.terms]) await db.exec(`vacuum (analyze) ${table}`);
