@@ -2,7 +2,7 @@
 // and the folded text that phrases and title matches are checked against.
 import type { MarcInJson } from '../marc/marc-in-json.ts';
 import { ANY_FIELD, FIELD_KEYS, KEY, type FieldKey } from './keys.ts';
-import { isbn13, stem, STOP_WORDS, words } from './text.ts';
+import { isbn13, stem, words } from './text.ts';
 
 interface Place {
   field: FieldKey;
@@ -108,14 +108,6 @@ export const STEM_FACTOR = 0.6;
 export const EXACT_FACTOR = 1 - STEM_FACTOR;
 
 /**
- * Whether a word takes part in pairs: stop words do not, nor words with digits (years, pages,
- * sizes: a tenth of all postings for pairs that phrases seldom need). Pairs skip over them.
- */
-function pairs(word: string): boolean {
-  return !STOP_WORDS.has(word) && !/\d/.test(word);
-}
-
-/**
  * The weights of "*!war": the main title starts with "war" (more when it is the whole title). A
  * one-word search adds it, so exact and leading title matches come first however common the word;
  * longer searches compare the whole title instead.
@@ -203,8 +195,6 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   const keys = new Map<string, number>();
   const all: string[] = [];
   const title = mainTitle(input.marc);
-  /** The last word that is not a stop word, and its place's weight: the first of the next pair. */
-  let previous: { word: string; weight: number } | undefined;
   for (const place of indexedFields(input.marc)) {
     all.push(...place.words);
     for (const word of place.words) {
@@ -213,10 +203,6 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
         if (place.field !== FIELD_KEYS.other) addWord(keys, place.field, word, place.weight);
         addWord(keys, ANY_FIELD, word, place.weight);
       }
-      // A pair is kept whatever its words' weights: every bib whose text has a phrase is in its pairs' lists.
-      if (!pairs(word)) continue;
-      if (previous) add(keys, KEY.pair(previous.word, word), Math.max(previous.weight, place.weight));
-      previous = { word, weight: place.weight };
     }
   }
   if (title.length > 0) {

@@ -168,7 +168,7 @@ export interface IndexRows {
 
 /**
  * The index rows of some documents (their docs at this version), each key numbered by termId. counted is told the key id of each
- * counted key (KEY.isCounted: a stem's or a pair's) a document has: those keys' lengths are kept as
+ * counted key (KEY.isCounted: a stem's) a document has: those keys' lengths are kept as
  * their df.
  */
 export function indexRows(

@@ -30,8 +30,8 @@ export const KIND = {
   /**
    * "~": the list of one stem ("t~histori": a form of it in the title; "*~histori": anywhere),
    * every bib with a form of the word, weighted by its places: the list a word's matches are
-   * counted and ranked from (document.ts addWord, plan.ts wordKeys). A word pair is one too
-   * (KEY.pair). Its length is kept as its df (KEY.isCounted).
+   * counted and ranked from (document.ts addWord, plan.ts wordKeys). Its length is kept as its df
+   * (KEY.isCounted).
    */
   stem: '~',
   /**
@@ -65,19 +65,13 @@ export const KEY = {
   exact: (field: string, word: string): string => `${field}${KIND.exact}${word}`,
   /** The weight of a stem's other forms in a field (KIND.otherForms); `stemmed` is a word's stem. */
   otherForms: (field: string, stemmed: string): string => `${field}${KIND.otherForms}${stemmed}`,
-  /**
-   * Two words one after the other in a bib's text, searching every field ("*~civil war"), kept
-   * for quoted phrases (document.ts searchDocument), though no search reads them now. A stem key (no
-   * stem has a space), so it is counted as one.
-   */
-  pair: (first: string, second: string): string => `${ANY_FIELD}${KIND.stem}${first} ${second}`,
   /** The main title starts with this word (KIND.leading), searching every field. */
   leading: (word: string): string => `${ANY_FIELD}${KIND.leading}${word}`,
   /** The main title starts with these two words (KIND.titleStart), searching every field. */
   titleStart: (first: string, second: string): string => `${ANY_FIELD}${KIND.titleStart}${first} ${second}`,
   /** A standard number, normalised (ISBN as 13 digits, ISSN without its hyphen): "i:9780141439518". */
   number: (digits: string): string => `${FIELD_KEYS.number}${KIND.exact}${digits}`,
-  /** Whether a key is a counted list's (a stem's or a pair's): its length is kept as its df. */
+  /** Whether a key is a counted list's (a stem's): its length is kept as its df. */
   isCounted: (key: string): boolean => key[1] === KIND.stem,
 } as const;
 
