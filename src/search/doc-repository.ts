@@ -1,9 +1,10 @@
-// The search docs' columns the evaluator (evaluate.ts) reads for the bibs its lists matched: what
-// the filters, the phrases, the title's boost and the orders other than relevance need.
+// The search docs' columns the evaluator (evaluate.ts) reads for the bibs its lists matched (what
+// the phrases, the title's boost and the orders other than relevance need), and the docs' facet
+// values each process keeps (facet-columns.ts).
 import type { Queryable } from '../db/types.ts';
 import type { ChangedDocsReader, DocFacets } from './facet-columns.ts';
 
-/** A bib's search doc, as the ranking statements read it (search_docs). */
+/** A bib's search doc (search_docs), as far as the evaluator reads it. */
 export interface Doc {
   bib: number;
   /** The folded title (" a b "), compared with the query's words. */
@@ -11,8 +12,6 @@ export interface Doc {
   /** All its folded words, when asked for (the phrases are looked for in them); else null. */
   words: string | null;
   year: number | null;
-  materialType: string | null;
-  lang: string | null;
 }
 
 export interface DocNeeds {
@@ -32,7 +31,7 @@ export type DocReader = (bibs: readonly number[], needs: DocNeeds) => Promise<Do
 export function docReader(db: Queryable): DocReader {
   return (bibs, needs) =>
     db.query<Doc>(
-      `select bib_id::int as bib, title, case when $2 then words end as words, year, material_type as "materialType", lang
+      `select bib_id::int as bib, title, case when $2 then words end as words, year
        from search_docs where bib_id = any($1::bigint[])
        order by ${needs.titleOrder ? 'sort_title, bib_id' : 'bib_id'}`,
       [bibs, needs.words],

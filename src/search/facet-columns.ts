@@ -1,7 +1,7 @@
 // The facet values of every searchable bib (material type, language, decade), kept in this
 // process's memory as columns indexed by bib id, so that a search's facets are counted over its
-// matches in one pass in Node. Counted in the database, a common word's facets joined hundreds of
-// thousands of postings to their docs on every search; the columns cost 12 bytes a bib.
+// matches in one pass in Node, rather than joining a common word's hundreds of thousands of
+// matches to their docs in the database on every search; the columns cost 12 to 15 bytes a bib.
 //
 // The columns are kept current from the docs' versions (search_docs.version, migration 0077): each
 // refresh reads the docs written since the highest version read. A rebuild swaps in new tables
@@ -45,7 +45,7 @@ export type ChangedDocsReader = (since: number) => Promise<ChangedDocs>;
 /** PostgreSQL's integer division truncates toward zero: a year's decade as `(year / 10) * 10`. */
 export const decadeOf = (year: number) => Math.trunc(year / 10) * 10;
 
-/** UTF-8 byte order, which is code point order: the order of text in the C collation the statements used. */
+/** UTF-8 byte order, which is code point order: the order of text in the C collation, as the database sorts values. */
 const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** The values one column holds, each numbered from 1 (0: none). */
@@ -111,6 +111,17 @@ export class FacetColumns {
       this.clear();
       this.generation = changed.generation;
     }
+    // Sized for the read's lowest and highest bibs first: a whole read grows the columns once.
+    let low = Infinity;
+    let high = -Infinity;
+    for (const doc of changed.docs) {
+      if (doc.bib < low) low = doc.bib;
+      if (doc.bib > high) high = doc.bib;
+    }
+    if (changed.docs.length) {
+      this.placeOf(high);
+      this.placeOf(low);
+    }
     for (const doc of changed.docs) this.set(doc);
     this.version = Math.max(this.version, changed.version);
   }
@@ -134,10 +145,11 @@ export class FacetColumns {
     const length = this.columns.decade.length;
     if (length === 0) this.base = bib;
     if (bib >= this.base && bib < this.base + length) return bib - this.base;
-    // Grown to twice what is needed, so a stream of new bibs copies the columns a few times, not once each.
+    // Grown by a quarter more than is needed, so a stream of new bibs copies the columns now and
+    // then, not once each, and the columns stay near 12 bytes a bib.
     const first = Math.min(this.base, bib);
     const end = Math.max(this.base + length, bib + 1);
-    const size = Math.max(16, 2 * (end - first));
+    const size = Math.max(16, Math.ceil(1.25 * (end - first)));
     const start = bib < this.base ? end - size : first;
     for (const facet of FACETS) {
       const grown = new Uint32Array(size);

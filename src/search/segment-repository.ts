@@ -79,15 +79,18 @@ export async function readSegmentedLists(db: Queryable, termIds: readonly number
     termId: row.term_id,
     key: row.key,
     version: Number(row.version),
-    segments: row.segments === null ? [] : split(Buffer.from(row.segments, 'base64')),
+    // Copied out of the decoded Buffer: a small one is a slice of Node's shared 8 KB pool, which a
+    // kept list would hold whole while the cache counts only the list's bytes.
+    segments: row.segments === null ? [] : split(new Uint8Array(Buffer.from(row.segments, 'base64'))),
   }));
 }
 
 /** Segments sent each after its length (4 bytes, big-endian). */
-function split(bytes: Buffer): Uint8Array[] {
+function split(bytes: Uint8Array): Uint8Array[] {
   const segments: Uint8Array[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let at = 0; at < bytes.length;) {
-    const length = bytes.readUInt32BE(at);
+    const length = view.getUint32(at);
     segments.push(bytes.subarray(at + 4, at + 4 + length));
     at += 4 + length;
   }

@@ -183,6 +183,7 @@ export class SearchService {
 
   /** How many matches have each material type, language and decade, read after the matches: as fresh as they. */
   private async facetsOf(matched: readonly number[]): Promise<SearchFacets> {
+    if (matched.length === 0) return { materialType: [], language: [], decade: [] };
     await this.facets.refresh(this.changedDocs);
     return this.facets.count(matched, FACET_VALUES);
   }

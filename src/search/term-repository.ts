@@ -6,8 +6,8 @@ import type { Term, TermStats } from './types.ts';
 /** These keys' terms. */
 export async function terms(db: Queryable, keys: string[]): Promise<TermStats> {
   if (keys.length === 0) return { terms: new Map() };
-  // Planned once: planned for its values, it was planned afresh for every search (a short array
-  // looks cheaper than the generic plan's guess), for the same plan.
+  // Planned once: planned for its values, it would be planned afresh for every search (a short
+  // array looks cheaper than the generic plan's guess), for the same plan.
   const rows = await db.query<Omit<Term, 'version'> & { key: string; version: string }>(
     `select t.id, t.key, t.df, t.version from search_terms t where t.key = any($1::text[])`,
     [keys],

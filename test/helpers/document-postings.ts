@@ -1,6 +1,6 @@
 // Every key's postings made afresh from the searchable bibs' documents (the indexer's own
 // document, src/search/document.ts), apart from the index: what the tests hold the index's
-// compressed lists (search_segments) to, now that no table keeps a row per posting.
+// compressed lists (search_segments) to, as no table keeps a row per posting.
 import type { Queryable } from '../../src/db/types.ts';
 import { documentOf } from '../../src/search/indexer.ts';
 import { readSearchablePage } from '../../src/search/rebuild-repository.ts';

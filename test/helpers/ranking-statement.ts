@@ -14,7 +14,7 @@ import type { Queryable } from '../../src/db/types.ts';
 import { termArrays } from '../../src/search/list-matches.ts';
 import { ArrayPostingList } from '../../src/search/posting-list.ts';
 import { readSegmentedLists } from '../../src/search/segment-repository.ts';
-import { joinSegments } from '../../src/search/segments.ts';
+import { joinSegments } from './join-segments.ts';
 import type { SearchSql } from '../../src/search/types.ts';
 
 /** The index's state that ranking_postings was last written from, by database. */

@@ -170,7 +170,9 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const rebuilt = await versions(testDb);
     const keysNow = await keysById(testDb);
     const renamed = rebuilt.filter(({ id }) => keysBefore.has(id) && keysBefore.get(id) !== keysNow.get(id)).length;
-    assert.ok(renamed > rebuilt.length / 2, `${renamed} of ${rebuilt.length} key ids name another key`);
+    // (The rebuild numbers keys in the order it meets them, the indexer in the order bibs came: many
+    // ids then name another key, and one is enough for the refusal below.)
+    assert.ok(renamed > 0, `${renamed} of ${rebuilt.length} key ids name another key`);
     // Keys read before the swap, their lists read after it: refused, since an id now names another key.
     await assert.rejects(readLists(testDb.db, built, new ListCache(1 << 30)), KeysRenumbered);
     const rows = await postingRows(testDb);

@@ -12,7 +12,7 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { rebuildIndex, RebuildRunningError } from '../../src/search/rebuild.ts';
 import { ListCache } from '../../src/search/list-cache.ts';
 import { readSegmentedLists } from '../../src/search/segment-repository.ts';
-import { joinSegments } from '../../src/search/segments.ts';
+import { joinSegments } from '../helpers/join-segments.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
