@@ -358,12 +358,18 @@ const MOVED_TO_PROFILE: Record<string, string> = {
 };
 
 /**
- * CARREL_WORKERS: the machine's cores on PostgreSQL. The embedded engine lets one process open its
+ * The most workers by default: each holds at least 3 + 1 connections, and 16 of them stay under
+ * PostgreSQL's default max_connections (100) with room for the command line and SQL logins.
+ */
+const MOST_DEFAULT_WORKERS = 16;
+
+/**
+ * CARREL_WORKERS: the machine's cores on PostgreSQL (at most MOST_DEFAULT_WORKERS). The embedded engine lets one process open its
  * data directory, so more is refused rather than quietly lowered: the operator asked for something
  * this engine cannot do, and would otherwise read a throughput they do not have.
  */
 function workers(env: Env, onPostgres: boolean): number {
-  const count = int(env, 'CARREL_WORKERS', onPostgres ? os.availableParallelism() : 1, 1, 1024);
+  const count = int(env, 'CARREL_WORKERS', onPostgres ? Math.min(os.availableParallelism(), MOST_DEFAULT_WORKERS) : 1, 1, 1024);
   if (count > 1 && !onPostgres)
     throw new ConfigError(
       `CARREL_WORKERS=${count}: the embedded engine runs one server process (one process owns the data directory); set DATABASE_URL to run more, or CARREL_WORKERS=1`,

@@ -102,7 +102,8 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
-  if (cluster.isPrimary && config.workers > 1) return runPrimary(config.workers, config.logLevel);
+  if (cluster.isPrimary && config.workers > 1)
+    return runPrimary(config.workers, config.logLevel, config.shutdownGraceMs + config.httpRequestTimeoutMs);
   const ftpTls = config.ftpTls ? readTlsFiles(config.ftpTls, 'CARREL_FTP_TLS_CERT', 'CARREL_FTP_TLS_KEY') : undefined;
   const sipTls = config.sip2Tls ? readTlsFiles(config.sip2Tls, 'CARREL_SIP2_TLS_CERT', 'CARREL_SIP2_TLS_KEY') : undefined;
   const db = await openServerDb(config).catch((error: unknown) => {

@@ -38,8 +38,14 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** Runs as the primary until every worker has stopped; the workers run src/server.ts themselves. */
-export function runPrimary(count: number, logLevel: string): void {
+/** A worker still running this long past the longest a stop takes (its grace and a request's time-out) is killed. */
+const STOP_MARGIN_MS = 5_000;
+
+/**
+ * Runs as the primary until every worker has stopped; the workers run src/server.ts themselves.
+ * @param stopMs the longest a worker's stop takes: its grace period, then its requests in flight
+ */
+export function runPrimary(count: number, logLevel: string, stopMs: number): void {
   const log = pino({ level: logLevel });
   const slots: Slot[] = Array.from({ length: count }, () => ({
     worker: undefined,
@@ -119,6 +125,15 @@ export function runPrimary(count: number, logLevel: string): void {
       if (slot.serving && slot.worker?.isConnected()) slot.worker.send(stop);
       else slot.worker?.process.kill('SIGKILL');
     }
+    // A worker that hangs while stopping would keep the primary, and so the service, from ever exiting.
+    setTimeout(() => {
+      for (const slot of slots)
+        if (slot.worker) {
+          log.error({ worker: slot.worker.process.pid }, 'worker still stopping past its time: killed');
+          failedStops++;
+          slot.worker.process.kill('SIGKILL');
+        }
+    }, stopMs + STOP_MARGIN_MS).unref();
     finishIfStopped();
   };
   process.on('SIGTERM', () => stopAll('SIGTERM'));
