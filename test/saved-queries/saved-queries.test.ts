@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { bearer } from '../helpers/tokens.ts';
+import { withRoomInMinute } from '../helpers/minute.ts';
 
 const TITLES = {
   name: 'Titles by word',
@@ -208,6 +209,7 @@ describe(`saved queries on ${ENGINE}`, () => {
       const id = await create(api, '/v6/queries', { name: 'open', sql: 'select 1 as one', public: true });
       const run = (headers: Record<string, string> = {}) =>
         limited.app.inject({ method: 'GET', url: `/v6/queries/${id}/results`, headers, remoteAddress: '192.0.2.7' });
+      await withRoomInMinute(40_000);
       for (let i = 0; i < 3; i++) assert.equal((await run()).statusCode, 200);
       const over = await run();
       assertRefused(over, 429, 134);
