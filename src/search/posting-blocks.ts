@@ -28,7 +28,7 @@
 // Bib ids are 0 to 2^31 - 1, strictly ascending. A weight comes back with the bits it went in with.
 // Most keys have a few postings, so a list's fixed cost is kept small: 1 + 1 + 8 bytes of head and
 // header, 5 of a block's one weight, then a byte or so a posting.
-import { END, type PostingCursor, type PostingList } from './posting-list.ts';
+import { END, firstAtLeast, type PostingCursor, type PostingList } from './posting-list.ts';
 
 export const FORMAT_VERSION = 1;
 export const BLOCK_SIZE = 128;
@@ -307,26 +307,12 @@ class BlockCursor implements PostingCursor {
     const { lastBibs } = this.list;
     if (target > lastBibs[this.block]!) {
       // The first block after this one whose last bib reaches the target, by the headers alone.
-      let lo = this.block + 1;
-      let hi = lastBibs.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (lastBibs[mid]! < target) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = firstAtLeast(lastBibs, target, this.block + 1, lastBibs.length);
       if (lo === lastBibs.length) return this.toEnd();
       this.enter(lo);
     }
     // Within the block: its last bib reaches the target, so the search stops inside it.
-    const { bibs } = this;
-    let lo = this.i;
-    let hi = this.count - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (bibs[mid]! < target) lo = mid + 1;
-      else hi = mid;
-    }
-    this.at(lo);
+    this.at(firstAtLeast(this.bibs, target, this.i, this.count - 1));
   }
 
   runMax(): number {

@@ -6,6 +6,19 @@
 /** A cursor's bib once it has passed the list's last posting: larger than any bib id. */
 export const END = 2 ** 31;
 
+/**
+ * The first place from `lo` up to (not including) `hi` of ascending `sorted` whose value is at
+ * least `target`, or `hi` when none is: the binary search every cursor's seek makes.
+ */
+export function firstAtLeast(sorted: Int32Array, target: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export interface PostingCursor {
   /** The bib under the cursor (END once past the last). */
   readonly bib: number;
@@ -74,15 +87,7 @@ class ArrayCursor implements PostingCursor {
 
   seek(target: number): void {
     // Binary search forward from the cursor: seeks skip far in long lists.
-    const { bibs } = this.list;
-    let lo = this.i;
-    let hi = bibs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (bibs[mid]! < target) lo = mid + 1;
-      else hi = mid;
-    }
-    this.i = lo;
+    this.i = firstAtLeast(this.list.bibs, target, this.i, this.list.bibs.length);
   }
 
   runMax(): number {

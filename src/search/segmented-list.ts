@@ -3,7 +3,7 @@
 // the segments' headers only, where joining them into one buffer and encoding it again costs
 // 10–60 ms in Node for a list of 67,000 postings.
 import { PostingFormatError, type BlockPostingList } from './posting-blocks.ts';
-import { END, type PostingCursor, type PostingList } from './posting-list.ts';
+import { END, firstAtLeast, type PostingCursor, type PostingList } from './posting-list.ts';
 
 export class SegmentedPostingList implements PostingList {
   readonly length: number;
@@ -69,14 +69,7 @@ class SegmentedCursor implements PostingCursor {
     const { lasts } = this.list;
     if (target > lasts[this.segment]!) {
       // The first segment after this one whose last bib reaches the target.
-      let lo = this.segment + 1;
-      let hi = lasts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (lasts[mid]! < target) lo = mid + 1;
-        else hi = mid;
-      }
-      this.enter(lo);
+      this.enter(firstAtLeast(lasts, target, this.segment + 1, lasts.length));
       if (!this.inner) return;
     }
     // The segment's last bib reaches the target: the seek stops inside it.
