@@ -94,7 +94,7 @@ export class SearchService {
     const result = suggestions.length ? { ...read, suggestions } : read;
     if (!request.facets) return result;
     // Counted over the same matches, apart from the ranking: asking for facets changes no order.
-    return { ...result, facets: await this.facetsOf(matched) };
+    return { ...result, facets: this.facetsOf(matched) };
   }
 
   /**
@@ -169,10 +169,11 @@ export class SearchService {
       if (!sql) return nothing();
       try {
         const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
-        const { filters } = sql;
-        // The filters are tested on the facet columns, read after the lists: as fresh as they.
-        if (filters.materialType?.length || filters.language?.length || filters.decade?.length) await this.facets.refresh(this.changedDocs);
-        const { total, hits, matched } = await evaluate(sql, lists, this.docs, this.facets.filterOf(filters));
+        // The facet columns, which the filters are tested on and the facets counted from: brought up
+        // to date once a search, after the lists, so as fresh as they.
+        const { materialType, language, decade } = sql.filters;
+        if (materialType?.length || language?.length || decade?.length || request.facets) await this.facets.refresh(this.changedDocs);
+        const { total, hits, matched } = await evaluate(sql, lists, this.docs, this.facets.filterOf(sql.filters));
         return { result: { total, hits: hits.map(toHit) }, matched };
       } catch (error) {
         // A rebuild swapped in between the two reads: once more, from keys read after it.
@@ -181,10 +182,8 @@ export class SearchService {
     }
   }
 
-  /** How many matches have each material type, language and decade, read after the matches: as fresh as they. */
-  private async facetsOf(matched: readonly number[]): Promise<SearchFacets> {
-    if (matched.length === 0) return { materialType: [], language: [], decade: [] };
-    await this.facets.refresh(this.changedDocs);
+  /** How many matches have each material type, language and decade (the columns brought up to date by find). */
+  private facetsOf(matched: readonly number[]): SearchFacets {
     return this.facets.count(matched, FACET_VALUES);
   }
 }
