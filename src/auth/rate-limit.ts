@@ -3,7 +3,8 @@
 // learning there what the others have counted. A request is refused when the key's last minute,
 // estimated as a sliding window (the current minute's count plus the part of the previous
 // minute's still inside the last 60 s), would pass the key's limit. So the limit holds across
-// processes to within what the others did in the last second.
+// processes to within what the others did in the last second: a process entering a new minute
+// carries the last one's count as it last heard it, and hears the others' on its first flush.
 import { AsyncResource } from 'node:async_hooks';
 import type { Db } from '../db/types.ts';
 import { addRequestCounts, dropRequestCountsBefore } from './repository.ts';
@@ -116,7 +117,10 @@ export class RateLimiter {
       const totals = await addRequestCounts(this.db, batch);
       for (const total of totals) {
         const counter = this.counters.get(`${total.key_id}\u0000${total.family}`);
-        if (counter && counter.minute === Number(total.minute)) counter.known = Math.max(counter.known, total.count);
+        if (!counter) continue;
+        const minute = Number(total.minute);
+        if (counter.minute === minute) counter.known = Math.max(counter.known, total.count);
+        else if (counter.minute === minute + 1) counter.previous = Math.max(counter.previous, total.count);
       }
       settle(false);
       const minute = Math.floor(Date.now() / MINUTE_MS);

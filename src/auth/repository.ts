@@ -106,17 +106,23 @@ export async function setRateLimit(db: Queryable, key: string, rateLimit: number
 
 /**
  * Adds this process's requests to the shared counts; answers every count it touched, as all
- * processes have made them so far. Counts older than the minute before `oldest` are dropped.
+ * processes have made them so far, and the same keys' counts of the minute before (a process that
+ * has just entered a minute learns there what the others did in the last one).
  */
 export async function addRequestCounts(
   db: Queryable,
   counts: { keyId: string; family: string; minute: number; count: number }[],
 ): Promise<{ key_id: string; family: string; minute: string; count: number }[]> {
   return db.query(
-    `insert into rate_counts (key_id, family, minute, count)
-     select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::int[])
-     on conflict (key_id, family, minute) do update set count = rate_counts.count + excluded.count
-     returning key_id::text, family, minute::text, count`,
+    `with added as (
+       insert into rate_counts (key_id, family, minute, count)
+       select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::int[])
+       on conflict (key_id, family, minute) do update set count = rate_counts.count + excluded.count
+       returning key_id, family, minute, count)
+     select key_id::text, family, minute::text, count from added
+     union all
+     select r.key_id::text, r.family, r.minute::text, r.count
+       from rate_counts r join added a on r.key_id = a.key_id and r.family = a.family and r.minute = a.minute - 1`,
     [counts.map((c) => c.keyId), counts.map((c) => c.family), counts.map((c) => c.minute), counts.map((c) => c.count)],
   );
 }

@@ -25,10 +25,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * One worker unless env asks for more: on PostgreSQL the server would start one per core, each a
+ * process the machine running the tests must start and feed (test/e2e/workers.test.ts asks for two).
+ */
 export async function startServer(env: Record<string, string>, port: number): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: childEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    env: childEnv({ CARREL_WORKERS: '1', ...env, PORT: String(port), HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

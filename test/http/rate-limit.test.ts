@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { RateLimiter } from '../../src/auth/rate-limit.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { withRoomInMinute } from '../helpers/minute.ts';
 
 describe(`rate limits on ${ENGINE}`, () => {
   let t: TestApp;
@@ -101,5 +102,20 @@ describe(`rate limits on ${ENGINE}`, () => {
     assert.ok(limiter.take(key.id, 10, 'items', minute + 66_000));
     // 54 s in, a tenth of them count: room for more.
     assert.equal(limiter.take(key.id, 10, 'items', minute + 114_000), undefined);
+  });
+
+  it('learns on its first flush of a minute what the other processes did in the minute before', async () => {
+    const key = await t.services.auth.createKey('turn of the minute', ['all'], 10);
+    const [a, b] = [new RateLimiter(t.testDb.db, 100), new RateLimiter(t.testDb.db, 100)];
+    // The flushes drop counts older than the minute before the clock's: not the ones made here.
+    await withRoomInMinute(10_000);
+    const thisMinute = Math.floor(Date.now() / 60_000) * 60_000;
+    for (let i = 0; i < 10; i++) assert.equal(a.take(key.id, 10, 'items', thisMinute - 1_000), undefined);
+    await a.flush();
+    // b never heard of the key: its first request of this minute goes ahead on its own count.
+    assert.equal(b.take(key.id, 10, 'items', thisMinute + 1_000), undefined);
+    await b.flush();
+    // 1 s in, 59/60 of a's ten still count: 9.8 + 1, with one more past the limit.
+    assert.ok(b.take(key.id, 10, 'items', thisMinute + 1_000), 'b has heard of the minute before');
   });
 });
