@@ -476,12 +476,9 @@ async function main(): Promise<void> {
   ) as { key: string; secret: string };
   const serverUrl = new URL(env.DATABASE_URL);
   if (args.socket) serverUrl.searchParams.set('host', args.socket);
-  const server = await startChild(
-    ['dist/server.js'],
-    { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1', CARREL_WORKERS: '1' },
-    /is listening on/,
-    path.join(RESULTS, 'search-carrel.log'),
-  );
+  // One worker: the bench reads its CPU and memory from the one process it starts.
+  const serverEnv = { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1', CARREL_WORKERS: '1' };
+  const server = await startChild(['dist/server.js'], serverEnv, /is listening on/, path.join(RESULTS, 'search-carrel.log'));
   const token = (await (
     await fetch(`http://127.0.0.1:${PORT}/v6/token`, {
       method: 'POST',
@@ -575,7 +572,7 @@ async function main(): Promise<void> {
   const xapianSizes = xapianRun && { version: xapianRun.version, built: xapianRun.built, bytes: xapianRun.bytes };
   const all = runs.flatMap((r) => r.load.latencies).sort((a, b) => a - b);
   console.log(
-    `\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; the server's search pool ${loadConfig({ ...process.env, ...env }).dbSearchPoolMax} connections (CARREL_DB_SEARCH_POOL_MAX); ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; queries drawn with seed ${SEED}, none sent twice, the server's kept lists kept across classes; ts_rank: the first ${BASELINE_QUERIES} of each class's load at ${CONNECTIONS} connections; Xapian ${xapianRun?.version ?? '(not run)'}: the first ${XAPIAN_QUERIES} of each class's queries, one at a time; Node ${process.version}`,
+    `\n${BIBS} generated bibs; PostgreSQL${args.socket ? ' through its Unix socket' : ' over TCP'}; the server's search pool ${loadConfig({ ...process.env, ...serverEnv }).dbSearchPoolMax} connections (CARREL_DB_SEARCH_POOL_MAX); ${CONNECTIONS} connections, ${SECONDS} s per class, limit=${LIMIT}; queries drawn with seed ${SEED}, none sent twice, the server's kept lists kept across classes; ts_rank: the first ${BASELINE_QUERIES} of each class's load at ${CONNECTIONS} connections; Xapian ${xapianRun?.version ?? '(not run)'}: the first ${XAPIAN_QUERIES} of each class's queries, one at a time; Node ${process.version}`,
   );
   if (built)
     console.log(

@@ -52,16 +52,28 @@ export async function rebuildIndex(db: Db, onProgress: (progress: RebuildProgres
   }
 }
 
-/** Keys whose lists are read back and cut into segments at a time. */
+/** Keys whose lists are read back and cut into segments at a time, at most. */
 const SEGMENT_KEYS = 5000;
+/**
+ * Postings read back at a time, at most (a longer list alone): about 27 MB of text as it arrives,
+ * its 16 MB decoded and its segments. The first keys numbered are the commonest words, so counting
+ * keys alone let one read hold tens of millions of postings.
+ */
+const SEGMENT_POSTINGS = 2_000_000;
 
-/** Every key's list cut into segments (segments.ts), from the postings read back in key and bib order. */
-async function makeSegments(db: Db, keys: number): Promise<void> {
-  for (let first = 1; first <= keys; first += SEGMENT_KEYS) {
-    const segments = (await tables.buildLists(db, first, first + SEGMENT_KEYS - 1)).flatMap((l) =>
-      cutSegments(l.termId, l.bibs, l.weights),
-    );
+/**
+ * Every key's list cut into segments (segments.ts), from the postings read back in key and bib
+ * order; lengths[id] is key id's number of postings.
+ */
+async function makeSegments(db: Db, keys: number, lengths: Int32Array): Promise<void> {
+  for (let first = 1; first <= keys;) {
+    let last = first;
+    let postings = lengths[first]!;
+    while (last < keys && last - first + 1 < SEGMENT_KEYS && postings + lengths[last + 1]! <= SEGMENT_POSTINGS)
+      postings += lengths[++last]!;
+    const segments = (await tables.buildLists(db, first, last)).flatMap((l) => cutSegments(l.termId, l.bibs, l.weights));
     await replaceSegments(db, [], segments, tables.BUILD.segments);
+    first = last + 1;
   }
 }
 
@@ -74,6 +86,8 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     const termIds = new Map<string, number>();
     /** Bibs per counted key (KEY.isCounted), by key id: the one-word match counts (search_terms.df). */
     let df: Int32Array = new Int32Array(1 << 16);
+    /** Postings per key, by key id: how many keys' lists makeSegments reads back at a time. */
+    let lengths: Int32Array = new Int32Array(df.length);
     let indexed = 0;
     let writing: Promise<void> = Promise.resolve();
     let reading = tables.readSearchablePage(db, '0', PAGE);
@@ -91,12 +105,13 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
           let id = termIds.get(key);
           if (id === undefined) {
             termIds.set(key, (id = termIds.size + 1));
-            if (id >= df.length) df = grown(df);
+            if (id >= df.length) [df, lengths] = [grown(df), grown(lengths)];
           }
           return id;
         },
         (id) => df[id]!++,
       );
+      for (const id of rows.postings.termIds) lengths[id]!++;
       await writing;
       writing = Promise.all([writePostings(db, rows.postings, tables.BUILD.postings), writeDocs(db, rows.docs, tables.BUILD.docs)]).then(
         () => {},
@@ -111,7 +126,7 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     await tables.vacuumBuildTables(db);
     await tables.indexBuildTables(db, (step) => void onProgress({ phase: 'indexes', step }));
     await onProgress({ phase: 'indexes', step: 'compressed lists' });
-    await makeSegments(db, termIds.size);
+    await makeSegments(db, termIds.size, lengths);
     await tables.dropBuildPostings(db);
     await onProgress({ phase: 'indexes', step: 'swapping in' });
     await tables.swapInBuild(db, since);
