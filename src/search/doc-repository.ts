@@ -1,5 +1,5 @@
 // The search docs' columns the evaluator (evaluate.ts) reads for the bibs its lists matched (what
-// the phrases, the title's boost and the orders other than relevance need), and the docs' facet
+// the title's boost and the orders other than relevance need; the phrases are tested here), and the docs' facet
 // values each process keeps (facet-columns.ts).
 import type { Queryable } from '../db/types.ts';
 import type { ChangedDocsReader, DocFacets } from './facet-columns.ts';
@@ -9,14 +9,17 @@ export interface Doc {
   bib: number;
   /** The folded title (" a b "), compared with the query's words. */
   title: string;
-  /** All its folded words, when asked for (the phrases are looked for in them); else null. */
-  words: string | null;
   year: number | null;
 }
 
 export interface DocNeeds {
-  /** Read the words (long: only for a query with phrases). */
-  words: boolean;
+  /**
+   * LIKE patterns every doc's words must match, and ones none may ('%' || phrase || '%'). Tested
+   * where the words are: sending each candidate's whole text to be tested here cost more than the
+   * rest of the search together (a phrase of common words has thousands of candidates).
+   */
+  phrases: string[];
+  unwanted: string[];
   /**
    * Answer the docs in the order of their sort titles, then bib ids, as the database orders them:
    * text order follows the database's collation, so the order is read from it, not made in Node.
@@ -24,18 +27,22 @@ export interface DocNeeds {
   titleOrder: boolean;
 }
 
-/** The docs of these bibs (a bib without one is left out), in bib order or as needs.titleOrder says. */
+/** The docs of these bibs that pass needs' phrases (a bib without one is left out), in bib order or as needs.titleOrder says. */
 export type DocReader = (bibs: readonly number[], needs: DocNeeds) => Promise<Doc[]>;
 
 /** A DocReader over the database's search_docs. */
 export function docReader(db: Queryable): DocReader {
-  return (bibs, needs) =>
-    db.query<Doc>(
-      `select bib_id::int as bib, title, case when $2 then words end as words, year
-       from search_docs where bib_id = any($1::bigint[])
+  return (bibs, needs) => {
+    const params: unknown[] = [bibs];
+    const phrases = needs.phrases.length ? `and words like all ($${params.push(needs.phrases)}::text[])` : '';
+    const unwanted = needs.unwanted.length ? `and not words like any ($${params.push(needs.unwanted)}::text[])` : '';
+    return db.query<Doc>(
+      `select bib_id::int as bib, title, year
+       from search_docs where bib_id = any($1::bigint[]) ${phrases} ${unwanted}
        order by ${needs.titleOrder ? 'sort_title, bib_id' : 'bib_id'}`,
-      [bibs, needs.words],
+      params,
     );
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
 // the last bit, order, page and total. The lists' walk is
 // list-matches.ts; the docs of the bibs it lets through are read only when the query needs them.
 import type { Doc, DocReader } from './doc-repository.ts';
-import { like, likePattern, type LikePattern } from './like.ts';
+import { like, likePattern } from './like.ts';
 import { listMatches } from './list-matches.ts';
 import { EMPTY_LIST, type PostingList } from './posting-list.ts';
 import type { SearchSql } from './types.ts';
@@ -49,12 +49,13 @@ async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, 
   if (bibs.length === 0) return [];
   const boost = q.title === null ? undefined : titleBoost(q.title);
   const weightOf = new Map(bibs.map((bib, i) => [bib, weights[i]!]));
-  const read = await docs(bibs, { words: q.phrases.length + q.excludedPhrases.length > 0, titleOrder: q.sort === 'title' });
-  const phrases = q.phrases.map((phrase) => likePattern(`%${phrase}%`));
-  const unwanted = q.excludedPhrases.map((phrase) => likePattern(`%${phrase}%`));
+  const read = await docs(bibs, {
+    phrases: q.phrases.map((phrase) => `%${phrase}%`),
+    unwanted: q.excludedPhrases.map((phrase) => `%${phrase}%`),
+    titleOrder: q.sort === 'title',
+  });
   const matches: Match[] = [];
   read.forEach((doc, place) => {
-    if (!passes(doc, phrases, unwanted)) return;
     const weight = weightOf.get(doc.bib)!;
     matches.push({ bib: doc.bib, score: boost ? weight + boost(doc.title) : weight, doc, place });
   });
@@ -113,7 +114,7 @@ async function boostedScores(
     const next = candidates.slice(read, read + batch);
     const titles = await docs(
       next.map((i) => bibs[i]!).sort((a, b) => a - b),
-      { words: false, titleOrder: false },
+      { phrases: [], unwanted: [], titleOrder: false },
     );
     const titleOf = new Map(titles.map((d) => [d.bib, d.title]));
     for (const i of next) {
@@ -161,11 +162,6 @@ export function topMatches(bibs: readonly number[], scores: readonly number[], k
     }
   }
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-}
-
-/** The doc's conditions of the statement's where-clause (the filters apart): its phrases, none of the excluded ones. */
-function passes(doc: Doc, phrases: LikePattern[], unwanted: LikePattern[]): boolean {
-  return phrases.every((p) => like(doc.words!, p)) && !unwanted.some((p) => like(doc.words!, p));
 }
 
 /** The ranking statement's title boost (titleBoost, test/helpers/ranking-statement.ts): 60 for the exact title, 25 for a title it starts, 10 for one it is inside. */

@@ -1,8 +1,9 @@
-// PostgreSQL's LIKE, in Node, for the evaluator (evaluate.ts): the ranking statements test a doc's
-// words for a phrase and its title for the query's words with LIKE on a parameter they build
-// ('%' || phrase || '%'), and nothing escapes the phrase, so a '%' or '_' in it is a wildcard and a
-// backslash escapes the character after it. The evaluator must answer what those statements answer,
-// so it reads the pattern the same way.
+// PostgreSQL's LIKE, in Node, for the title's boost (evaluate.ts): it must score as the ranking
+// statement the tests hold the evaluator to (test/helpers/ranking-statement.ts), which compares a
+// doc's title with the query's words by LIKE on a parameter it builds ('%' || words || '%').
+// Nothing escapes the words, so a '%' or '_' in them is a wildcard and a backslash escapes the
+// character after it: the pattern is read here as PostgreSQL reads it. (A doc's phrases are
+// tested by PostgreSQL's LIKE itself, doc-repository.ts.)
 
 /** A piece of a pattern between its '%'s: characters, each one given or any one ('_': null). */
 type Segment = (string | null)[];
