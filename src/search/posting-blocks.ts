@@ -269,7 +269,7 @@ export function decodePostings(buffer: Uint8Array): { bibs: Int32Array; weights:
   return { bibs, weights };
 }
 
-class BlockCursor implements PostingCursor {
+export class BlockCursor implements PostingCursor {
   private currentBib = END;
   private currentWeight = 0;
   /** The block entered (the list's blocks once past its end), its postings and the one under the cursor. */
@@ -282,8 +282,20 @@ class BlockCursor implements PostingCursor {
   private readonly weightBits = new Uint32Array(this.weights.buffer);
   private readonly dictionary = new Uint32Array(BLOCK_SIZE);
 
-  constructor(private readonly list: BlockPostingList) {
+  constructor(private list: BlockPostingList) {
+    this.restart(list);
+  }
+
+  /**
+   * The cursor at the start of another list, its decoding arrays kept: a long list read as its
+   * segments (segmented-list.ts) moves one cursor through hundreds of them in a search.
+   */
+  restart(list: BlockPostingList): this {
+    this.list = list;
+    this.block = this.count = this.i = 0;
     if (list.blocks > 0) this.enter(0);
+    else this.toEnd();
+    return this;
   }
 
   get bib(): number {

@@ -2,7 +2,7 @@
 // (posting-blocks.ts), in bib order, read through one cursor. Reading a long list this way costs
 // the segments' headers only, where joining them into one buffer and encoding it again costs
 // 10–60 ms in Node for a list of 67,000 postings.
-import { PostingFormatError, type BlockPostingList } from './posting-blocks.ts';
+import { BlockCursor, PostingFormatError, type BlockPostingList } from './posting-blocks.ts';
 import { END, firstAtLeast, type PostingCursor, type PostingList } from './posting-list.ts';
 
 export class SegmentedPostingList implements PostingList {
@@ -43,7 +43,10 @@ export class SegmentedPostingList implements PostingList {
 /** A cursor over the segments in turn: a run (PostingCursor.runMax) is a block of the segment it is in. */
 class SegmentedCursor implements PostingCursor {
   private segment = -1;
-  private inner: PostingCursor | undefined;
+  /** The segment's cursor; undefined past the last segment. */
+  private inner: BlockCursor | undefined;
+  /** One cursor moved from segment to segment, not one made for each. */
+  private blocks: BlockCursor | undefined;
 
   constructor(private readonly list: SegmentedPostingList) {
     this.enter(0);
@@ -86,6 +89,8 @@ class SegmentedCursor implements PostingCursor {
 
   private enter(s: number): void {
     this.segment = s;
-    this.inner = s < this.list.segments.length ? this.list.segments[s]!.cursor() : undefined;
+    const segment = this.list.segments[s];
+    if (!segment) this.inner = undefined;
+    else this.inner = this.blocks = this.blocks ? this.blocks.restart(segment) : new BlockCursor(segment);
   }
 }
