@@ -33,6 +33,12 @@ export function searchCommands(program: Command, cli: Cli): void {
         })
         .finally(() => bar?.stop());
       const seconds = (performance.now() - started) / 1000;
-      print(!!opts.json, { indexed, seconds: Math.round(seconds * 10) / 10 }, `indexed ${indexed} bibs in ${seconds.toFixed(1)} s`);
+      // This process's most resident memory (the rebuild runs here: inRoomyHeap), in MB.
+      const peakMemoryMb = Math.round(process.resourceUsage().maxRSS / 1024);
+      print(
+        !!opts.json,
+        { indexed, seconds: Math.round(seconds * 10) / 10, peakMemoryMb },
+        `indexed ${indexed} bibs in ${seconds.toFixed(1)} s (peak memory ${peakMemoryMb} MB)`,
+      );
     });
 }

@@ -183,7 +183,9 @@ describe(`carrel search reindex as a command on ${ENGINE}`, () => {
     // its summary and exit code are the command's.
     const done = await carrel(['search', 'reindex', '--json'], child.env);
     assert.equal(done.code, 0, done.stderr);
-    assert.equal(JSON.parse(done.stdout).indexed, 40);
+    const summary = JSON.parse(done.stdout) as { indexed: number; peakMemoryMb: number };
+    assert.equal(summary.indexed, 40);
+    assert.ok(summary.peakMemoryMb > 0, 'its peak memory, for the budget of a rebuild');
   });
 
   it('runs a command again with the flag, once, and exits with its code', async () => {
