@@ -45,6 +45,8 @@ export interface Config {
   statePollMs: number;
   /** How often each server process indexes bibs written since (a write is searchable within about this long). */
   searchIndexMs: number;
+  /** On the embedded engine, how often the server vacuums the tables with many dead rows (operations/embedded-vacuum.ts); 0: never. */
+  embeddedVacuumMs: number;
   /** The most each process keeps of keys' compressed posting lists in memory, in bytes (search/list-cache.ts). */
   searchListCacheBytes: number;
   /** After SIGTERM, GET /api answers 404 for this long before the listener closes, so a load balancer can notice. */
@@ -416,6 +418,7 @@ export function loadConfig(env: Env = process.env): Config {
     healthMaxAgeMs: int(env, 'CARREL_HEALTH_MAX_AGE_MS', 100, 0, 10000),
     statePollMs: int(env, 'CARREL_STATE_POLL_MS', 1000, 50, 60000),
     searchIndexMs: int(env, 'CARREL_SEARCH_INDEX_MS', 250, 20, 60000),
+    embeddedVacuumMs: int(env, 'CARREL_EMBEDDED_VACUUM_MS', 600_000, 0, 86_400_000),
     searchListCacheBytes: int(env, 'CARREL_SEARCH_LIST_CACHE_MB', 128, 0, 1_048_576) * 1024 * 1024,
     shutdownGraceMs: int(env, 'CARREL_SHUTDOWN_GRACE_MS', 2000, 0, 600000),
     demoCatalogue: bool(env, 'CARREL_DEMO_CATALOGUE', true),

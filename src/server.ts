@@ -14,6 +14,7 @@ import { holdExpiry } from './holds/expiry.ts';
 import { loggable } from './shared/log.ts';
 import { MemoryReturn } from './operations/memory-return.ts';
 import { Periodic } from './operations/periodic.ts';
+import { embeddedVacuum } from './operations/embedded-vacuum.ts';
 import { drainQueue } from './search/indexer.ts';
 import { loadDemoIfEmpty } from './demo/load.ts';
 import { startSqlDoor } from './sql/wire/start.ts';
@@ -176,6 +177,16 @@ async function main(): Promise<void> {
   let demo = 0;
   if (!config.databaseUrl && config.demoCatalogue && state.schemaReady) demo = await loadDemoIfEmpty(db);
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
+  // PostgreSQL's autovacuum keeps its tables; the embedded engine has none (operations/embedded-vacuum.ts).
+  const vacuumDeadRows = embeddedVacuum(db);
+  const vacuuming = new Periodic('embedded vacuum', state, app.log, config.embeddedVacuumMs || 600_000, async () => {
+    const vacuumed = await vacuumDeadRows();
+    if (vacuumed.length > 0) app.log.info({ tables: vacuumed }, 'vacuumed');
+  });
+  if (!config.databaseUrl && config.embeddedVacuumMs > 0) {
+    void vacuuming.tick();
+    vacuuming.start();
+  }
   const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
   const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app, config);
   const sipDoor =
@@ -270,6 +281,7 @@ async function main(): Promise<void> {
         await circLogExpiry.stop();
         await sessionSweep.stop();
         await sqlWatch.stop();
+        await vacuuming.stop();
         memoryReturn.stop();
         await db.close();
         app.log.info('stopped');
