@@ -179,14 +179,15 @@ async function main(): Promise<void> {
   if (demo) app.log.info({ records: demo }, 'loaded the demo catalogue into the new embedded database');
   // PostgreSQL's autovacuum keeps its tables; the embedded engine has none (operations/embedded-vacuum.ts).
   const vacuumDeadRows = embeddedVacuum(db);
-  const vacuuming = new Periodic('embedded vacuum', state, app.log, config.embeddedVacuumMs || 600_000, async () => {
-    const vacuumed = await vacuumDeadRows();
-    if (vacuumed.length > 0) app.log.info({ tables: vacuumed }, 'vacuumed');
-  });
-  if (!config.databaseUrl && config.embeddedVacuumMs > 0) {
-    void vacuuming.tick();
-    vacuuming.start();
-  }
+  const vacuuming =
+    config.databaseUrl || config.embeddedVacuumMs === 0
+      ? undefined
+      : new Periodic('embedded vacuum', state, app.log, config.embeddedVacuumMs, async () => {
+          const vacuumed = await vacuumDeadRows();
+          if (vacuumed === 'all' || vacuumed.length > 0) app.log.info({ tables: vacuumed }, 'vacuumed');
+        });
+  void vacuuming?.tick();
+  vacuuming?.start();
   const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
   const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app, config);
   const sipDoor =
@@ -281,7 +282,7 @@ async function main(): Promise<void> {
         await circLogExpiry.stop();
         await sessionSweep.stop();
         await sqlWatch.stop();
-        await vacuuming.stop();
+        await vacuuming?.stop();
         memoryReturn.stop();
         await db.close();
         app.log.info('stopped');

@@ -43,10 +43,8 @@ export class SegmentedPostingList implements PostingList {
 /** A cursor over the segments in turn: a run (PostingCursor.runMax) is a block of the segment it is in. */
 class SegmentedCursor implements PostingCursor {
   private segment = -1;
-  /** The segment's cursor; undefined past the last segment. */
+  /** One cursor moved from segment to segment, not one made for each; undefined past the last. */
   private inner: BlockCursor | undefined;
-  /** One cursor moved from segment to segment, not one made for each. */
-  private blocks: BlockCursor | undefined;
 
   constructor(private readonly list: SegmentedPostingList) {
     this.enter(0);
@@ -89,8 +87,8 @@ class SegmentedCursor implements PostingCursor {
 
   private enter(s: number): void {
     this.segment = s;
+    // A cursor never goes back: once past the last segment, it stays there.
     const segment = this.list.segments[s];
-    if (!segment) this.inner = undefined;
-    else this.inner = this.blocks = this.blocks ? this.blocks.restart(segment) : new BlockCursor(segment);
+    this.inner = segment && (this.inner ? this.inner.restart(segment) : new BlockCursor(segment));
   }
 }
