@@ -47,9 +47,11 @@ export function createPGlite(source: PGliteSource): PGlite {
     loadDataDir: source.loadFrom,
     // postgres.js answers int8 as a string; so does this engine, so the two give the same rows.
     parsers: { [types.INT8]: (value: string) => value },
-    // The write-ahead log is kept to 64 MB: the default (1 GB) let an embedded data directory grow
-    // by a gigabyte of old log in a large import. A checkpoint comes sooner; an import pays ~nothing.
-    startParams: [...PGlite.defaultStartParams, '-c', 'max_wal_size=64MB', '-c', 'min_wal_size=32MB'],
+    // The write-ahead log is kept to 32 MB, the least PostgreSQL allows (two 16 MB segments): the
+    // default (1 GB) let an embedded data directory grow by a gigabyte of old log in a large
+    // import, and at 64 MB it kept 65 MB of a 549 MB directory of 100,000 bibs (now 33 MB).
+    // Checkpoints come sooner: the import of those bibs took 34.5 s, then 36.0 s (within noise).
+    startParams: [...PGlite.defaultStartParams, '-c', 'max_wal_size=32MB', '-c', 'min_wal_size=32MB'],
   });
 }
 

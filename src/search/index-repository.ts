@@ -9,6 +9,7 @@ import type { SearchDocument } from './document.ts';
 import { COUNTED_KEY_LIKE, KEY } from './keys.ts';
 import { replaceSegments, segmentsAt } from './segment-repository.ts';
 import { applyChanges, type ListChanges, type Segment, type SegmentWrites } from './segments.ts';
+import { decodeTermIds, termIdsLiteral } from './term-ids.ts';
 
 /** Takes up to `limit` bibs off the queue (others' claims skipped), in this transaction. */
 export async function takeQueued(tx: Queryable, limit: number): Promise<string[]> {
@@ -54,15 +55,7 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
   // one committed after it read. (Taken first: every writer takes its locks in this order.)
   await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.searchDocs]);
   const version = Number((await tx.query<{ v: string }>(`select nextval('search_versions')::text as v`))[0]!.v);
-  // What leaves each key's list is read from the old documents' keys (search_docs.terms, the keys
-  // of the postings they were written with): the lists themselves are only in the compressed
-  // segments. The counted keys' (KEY.isCounted) counts lose what goes.
-  const gone = await tx.query<{ term_id: number; counted: boolean; bibs: string[] }>(
-    `with g as (delete from search_docs where bib_id = any($1::bigint[]) returning bib_id, terms)
-     select t.id as term_id, t.key like '${COUNTED_KEY_LIKE}' as counted, array_agg(g.bib_id) as bibs
-       from g cross join unnest(g.terms) as u(term_id) join search_terms t on t.id = u.term_id group by t.id`,
-    [bibIds],
-  );
+  const gone = await removeDocs(tx, bibIds);
   const counts = new Map(gone.filter((r) => r.counted).map((r) => [r.term_id, -r.bibs.length]));
   const postings = docs.length > 0 ? await addDocs(tx, docs, version, counts) : undefined;
   // Every key whose bibs changed (even by as many in as out, or only in weight), counted or not,
@@ -81,6 +74,27 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
        from unnest($1::int[], $2::int[]) as d(id, n) where t.id = d.id`,
     [changed, changed.map((id) => counts.get(id) ?? 0)],
   );
+}
+
+/**
+ * Deletes the bibs' docs; answers, for each key they were indexed under that still exists, the
+ * bibs that leave its list, and whether it is counted (KEY.isCounted: its count loses them).
+ */
+async function removeDocs(tx: Queryable, bibIds: string[]): Promise<{ term_id: number; counted: boolean; bibs: string[] }[]> {
+  // What leaves each key's list is read from the old docs' key ids (the keys of the postings they
+  // were written with): the lists themselves are only in the compressed segments.
+  const docs = await tx.query<{ bib_id: string; term_ids: Uint8Array }>(
+    'delete from search_docs where bib_id = any($1::bigint[]) returning bib_id::text, term_ids',
+    [bibIds],
+  );
+  const bibsOf = new Map<number, string[]>();
+  for (const doc of docs) for (const id of decodeTermIds(doc.term_ids)) (bibsOf.get(id) ?? bibsOf.set(id, []).get(id)!).push(doc.bib_id);
+  if (bibsOf.size === 0) return [];
+  const keys = await tx.query<{ id: number; counted: boolean }>(
+    `select id, key like '${COUNTED_KEY_LIKE}' as counted from search_terms where id = any($1::int[])`,
+    [[...bibsOf.keys()]],
+  );
+  return keys.map((k) => ({ term_id: k.id, counted: k.counted, bibs: bibsOf.get(k.id)! }));
 }
 
 /** Each key's changes: the bibs that left its list (null), and those added with their weights (a bib in both stays, weighed anew). */
@@ -146,10 +160,10 @@ type DocRow = [
   year: number | null,
   materialType: string | null,
   lang: string | null,
-  terms: string,
+  termIds: string,
   version: number,
 ];
-const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'terms', 'version'];
+const DOC_COLUMNS = ['bib_id', 'title', 'words', 'sort_title', 'year', 'material_type', 'lang', 'term_ids', 'version'];
 
 /**
  * Postings as three columns: a rebuild makes about 90 of them a bib, and an array for each (and a
@@ -189,8 +203,8 @@ export function indexRows(
       if (KEY.isCounted(key)) counted(id);
     }
     // The document keeps its postings' keys: a bib's postings are found through them when it changes.
-    const terms = termIds.slice(first);
-    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, `{${terms.join(',')}}`, version]);
+    const keys = termIdsLiteral(termIds.slice(first));
+    rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, keys, version]);
   }
   return rows;
 }
@@ -207,7 +221,7 @@ export async function writeDocs(tx: Queryable, docs: DocRow[], table = 'search_d
   if (tx.copyFrom) return tx.copyFrom(table, DOC_COLUMNS, copyText(docs));
   await tx.query(
     `insert into ${table} (${DOC_COLUMNS.join(', ')})
-     select b, t, w, s, y, m, l, k::int[], v
+     select b, t, w, s, y, m, l, k::bytea, v
        from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::bigint[])
          as u(b, t, w, s, y, m, l, k, v)`,
     DOC_COLUMNS.map((_, c) => docs.map((r) => r[c])),

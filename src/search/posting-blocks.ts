@@ -29,6 +29,7 @@
 // Most keys have a few postings, so a list's fixed cost is kept small: 1 + 1 + 8 bytes of head and
 // header, 5 of a block's one weight, then a byte or so a posting.
 import { END, firstAtLeast, type PostingCursor, type PostingList } from './posting-list.ts';
+import { writeVarint } from './varint.ts';
 
 export const FORMAT_VERSION = 1;
 export const BLOCK_SIZE = 128;
@@ -106,16 +107,6 @@ export function encodePostings(bibs: Int32Array, weights: Float32Array): Uint8Ar
     }
   }
   return out.slice(0, p);
-}
-
-/** Writes `value` (0 to 2^32 - 1) as unsigned LEB128 at `p`; answers where it ends. */
-function writeVarint(out: Uint8Array, p: number, value: number): number {
-  while (value >= 0x80) {
-    out[p++] = (value & 0x7f) | 0x80;
-    value = Math.floor(value / 0x80);
-  }
-  out[p++] = value;
-  return p;
 }
 
 /** The bits an index into `distinct` weights takes: 0 for one, 1 for two, … 7 for 65 to 128. */

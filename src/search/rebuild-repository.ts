@@ -26,7 +26,7 @@ export async function createBuildTables(db: Queryable): Promise<void> {
     -- Unlogged: a scratch table, rebuilt from the bibs if the server stops, so not worth its WAL.
     create unlogged table ${BUILD.postings} (term_id integer not null, bib_id integer not null, weight real not null);
     create table ${BUILD.docs} (bib_id bigint not null, title text not null, words text not null, sort_title text not null,
-      year integer, material_type text, lang text, terms integer[] not null default '{}', version bigint not null);
+      year integer, material_type text, lang text, term_ids bytea not null, version bigint not null);
     create table ${BUILD.segments} (term_id integer not null, last_bib integer not null, postings bytea not null,
       constraint ${BUILD.segments}_pkey primary key (term_id, last_bib));`);
 }
@@ -167,7 +167,7 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
       do $$
       declare c record;
       begin
-        -- PostgreSQL 17 names NOT NULL constraints too (PGlite is 17): they take the tables' names.
+        -- PostgreSQL 18 names NOT NULL constraints too (the embedded engine's is 18): they take the tables' names.
         for c in select conrelid::regclass::text as tab, conname from pg_constraint
                  where conrelid in ('search_terms'::regclass, 'search_docs'::regclass, 'search_segments'::regclass) and conname like 'search\\_%\\_build\\_%' loop
           execute format('alter table %I rename constraint %I to %I', c.tab, c.conname, replace(c.conname, '_build_', '_'));
@@ -179,6 +179,14 @@ export async function swapInBuild(db: Db, since: Date): Promise<void> {
     await tx.query('delete from search_queue q using bibs b where b.id = q.bib_id and b.updated_date < $1', [since]);
     await tx.query('insert into search_queue (bib_id) select id from bibs where updated_date >= $1 on conflict do nothing', [since]);
   });
+}
+
+/**
+ * The queue vacuumed once the swap has taken off it the bibs the build indexed (after an import,
+ * every one): its space is handed back now, where the embedded engine has no autovacuum.
+ */
+export async function vacuumQueue(db: Queryable): Promise<void> {
+  await db.exec('vacuum search_queue');
 }
 
 /**

@@ -130,6 +130,7 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     await tables.dropBuildPostings(db);
     await onProgress({ phase: 'indexes', step: 'swapping in' });
     await tables.swapInBuild(db, since);
+    await tables.vacuumQueue(db);
     return indexed;
   } catch (error) {
     await tables.dropBuildTables(db).catch(() => {});

@@ -13,6 +13,7 @@ import { SearchService } from '../../src/search/service.ts';
 import { createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
 import { statement } from '../helpers/search-statement.ts';
+import { installDocTermIds } from '../helpers/term-ids-sql.ts';
 
 const BIBS = 1500;
 
@@ -21,6 +22,7 @@ describe(`search pages on ${ENGINE}`, () => {
   let service: SearchService;
   before(async () => {
     testDb = await createTestDb();
+    await installDocTermIds(testDb.db);
     await importGenerated(testDb.db, 5, BIBS);
     await drainQueue(testDb.db);
     service = new SearchService(testDb.db, new ListCache(64 << 20));
@@ -157,11 +159,13 @@ describe(`search pages on ${ENGINE}`, () => {
       // A third word the title lacks (in some title: else no title is compared), rare, found with both
       // in some other bib: the title is no match.
       const [rare] = await testDb.db.query<{ word: string }>(
-        `select substr(t.key, 3) as word from search_terms t join search_docs d on t.id = any(d.terms)
+        `select substr(t.key, 3) as word
+           from (select doc_term_ids(term_ids) as ids from search_docs) d cross join unnest(d.ids) as u(term_id)
+           join search_terms t on t.id = u.term_id
          where t.key ~ '^[*]~[a-z]{4,}$' and t.df between 3 and 20
            and exists (select from search_terms tt where tt.key = 't~' || substr(t.key, 3))
-           and (select id from search_terms where key = '*~world') = any(d.terms)
-           and (select id from search_terms where key = '*~history') = any(d.terms)
+           and (select id from search_terms where key = '*~world') = any(d.ids)
+           and (select id from search_terms where key = '*~history') = any(d.ids)
          group by t.key order by t.key limit 1`,
       );
       assert.ok(rare, 'a rare word found with both');

@@ -17,6 +17,7 @@ import { SearchService } from '../../src/search/service.ts';
 import { childDatabase, createTestDb, ENGINE, type TestDb } from '../helpers/db.ts';
 import { importGenerated } from '../helpers/generated.ts';
 import { carrel } from '../helpers/process.ts';
+import { installDocTermIds } from '../helpers/term-ids-sql.ts';
 
 const BIBS = 400;
 
@@ -28,6 +29,7 @@ const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
  * the postings' keys and bibs).
  */
 async function content(db: Queryable) {
+  await installDocTermIds(db);
   const keys = new Map((await db.query<{ id: number; key: string }>('select id, key from search_terms')).map((r) => [r.id, r.key]));
   const postings: string[] = [];
   const postingKeys: string[] = [];
@@ -43,11 +45,11 @@ async function content(db: Queryable) {
   postingKeys.sort(byCodePoint);
   const docs = await db.query<{ row: string }>(
     `select concat_ws(' | ', d.bib_id, d.title, d.words, d.sort_title, d.year, d.material_type, d.lang,
-       (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(d.terms))) as row from search_docs d order by d.bib_id`,
+       (select string_agg(t.key, ' ' order by t.key) from search_terms t where t.id = any(doc_term_ids(d.term_ids)))) as row from search_docs d order by d.bib_id`,
   );
   const docPostings = await db.query<{ row: string }>(
     `select t.key || ' ' || d.bib_id as row
-     from search_docs d cross join unnest(d.terms) as u(term_id) join search_terms t on t.id = u.term_id order by 1`,
+     from search_docs d cross join unnest(doc_term_ids(d.term_ids)) as u(term_id) join search_terms t on t.id = u.term_id order by 1`,
   );
   const df = await db.query<{ row: string }>(`select key || ' ' || df as row from search_terms where df > 0 order by key`);
   return {
