@@ -50,6 +50,7 @@ import { frameworkErrorHandler, installErrorHandling } from './http/error-handle
 import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
 import { loggedPath } from './http/logged-path.ts';
+import { accessLogWriter, lazyChildLogger } from './http/request-log.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
 import { installXmlAnswers, XML_SCHEMA_PATH } from './http/xml-answers.ts';
 import { clientErrorHandler, connectionLimits, createHttpServer } from './http/connection.ts';
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     frameworkErrors: frameworkErrorHandler,
     logger: !logStream ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: logStream },
     genReqId: (req) => requestId(req.headers['x-request-id']),
+    childLoggerFactory: lazyChildLogger,
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     // One line per request, written when it completes (see the onResponse hook), not two.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
@@ -228,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   // Refusals (401, 403, 429) are logged per client address up to a number a minute, then counted:
   // a flood of refused requests must not write a line each.
   const refusals = new LogSampler(REFUSALS_LOGGED_PER_MINUTE);
+  const accessLine = logStream ? accessLogWriter(app.log, logStream) : () => {};
   app.addHook('onResponse', (request, reply, done) => {
     let heldBack = 0;
     if (REFUSED.has(reply.statusCode)) {
@@ -237,16 +240,14 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       if (!sampled.write) return done();
       heldBack = sampled.heldBack;
     }
-    request.log.info(
-      {
-        method: request.method,
-        url: loggedPath(request.originalUrl),
-        statusCode: reply.statusCode,
-        responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
-        ...(heldBack ? { heldBack } : {}),
-      },
-      'request',
-    );
+    accessLine({
+      requestId: request.id,
+      method: request.method,
+      url: loggedPath(request.originalUrl),
+      statusCode: reply.statusCode,
+      responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
+      heldBack,
+    });
     done();
   });
   // A client that hangs up before its answer gets none, and no onResponse line: this one says so.
