@@ -138,6 +138,14 @@ app.listen({ port: 3932, host: '127.0.0.1' }).then(() => console.log('ready'));`
     `\nCarrel against a bare Fastify route with the same answer, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s (medians), ${args.bibs} bibs; Node ${process.version}\n`,
   );
   console.table(rows);
+  // Issue 40's budgets: the status report and an authenticated cheap read against the bare route.
+  for (const [name, least] of [
+    ['GET /api', 0.7],
+    ['GET /v6/branches', 0.25],
+  ] as const) {
+    const ratio = Number(rows.find((r) => r.request === name)!['carrel/bare']);
+    console.log(`budget: ${name} carrel/bare >= ${least} -> ${ratio.toFixed(2)}: ${ratio >= least ? 'met' : 'not met'}`);
+  }
   fs.writeFileSync(path.join(RESULTS, `overhead-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(rows, null, 2));
 }
 
