@@ -165,9 +165,12 @@ async function main(): Promise<void> {
   console.log(
     `\nbudget: embedded import with the server running >= 50% of the rate with it stopped -> ${((100 * stopped.seconds) / running.seconds).toFixed(0)}%`,
   );
+  // Measured at 100,000 bibs; from fewer, the growth is scaled up, and the directory's fixed part
+  // (the write-ahead log's segments) makes the projection an overestimate.
+  const per100k = stopped.baseMb + ((stopped.dataMb - stopped.baseMb) * 100000) / EMBEDDED_RECORDS;
   console.log(
-    `budget: embedded data directory <= 500 MB per 100,000 bibs with their items, search index built (issue 38; ` +
-      `run with --embedded-records 100000) -> ${Math.round(stopped.dataMb)} MB for ${EMBEDDED_RECORDS} bibs`,
+    `budget: embedded data directory <= 500 MB for 100,000 bibs with their items, search index built (issue 38) -> ` +
+      `${Math.round(per100k)} MB${EMBEDDED_RECORDS === 100000 ? '' : ` (projected from ${EMBEDDED_RECORDS} bibs)`}: ${per100k <= 500 ? 'met' : 'not met'}`,
   );
   console.log(
     `budget: import >= 10,000 records/s -> ${Math.round(RECORDS / fresh.seconds)} (re-import ${Math.round(RECORDS / again.seconds)}); import/parse = ${(RECORDS / fresh.seconds / (parsed / parseSeconds)).toFixed(2)}`,

@@ -230,7 +230,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   // Refusals (401, 403, 429) are logged per client address up to a number a minute, then counted:
   // a flood of refused requests must not write a line each.
   const refusals = new LogSampler(REFUSALS_LOGGED_PER_MINUTE);
-  const accessLine = logStream ? accessLogWriter(app.log, logStream) : () => {};
+  const accessLine: ReturnType<typeof accessLogWriter> = logStream ? accessLogWriter(app.log, logStream) : () => {};
   app.addHook('onResponse', (request, reply, done) => {
     let heldBack = 0;
     if (REFUSED.has(reply.statusCode)) {
@@ -240,14 +240,17 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       if (!sampled.write) return done();
       heldBack = sampled.heldBack;
     }
-    accessLine({
-      requestId: request.id,
-      method: request.method,
-      url: loggedPath(request.originalUrl),
-      statusCode: reply.statusCode,
-      responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
-      heldBack,
-    });
+    accessLine(
+      {
+        requestId: request.id,
+        method: request.method,
+        url: loggedPath(request.originalUrl),
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
+        heldBack,
+      },
+      request.log.level,
+    );
     done();
   });
   // A client that hangs up before its answer gets none, and no onResponse line: this one says so.

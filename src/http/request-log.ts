@@ -66,21 +66,25 @@ export interface AccessLine {
 }
 
 /**
- * Writes each request's access line into the log's stream as the root logger would write
- * `log.info({ requestId, method, url, statusCode, responseTimeMs, heldBack }, 'request')`; nothing
- * when its level is above info.
+ * Writes each request's access line into the log's stream as the request's logger would write
+ * `log.info({ method, url, statusCode, responseTimeMs, heldBack }, 'request')`; nothing when that
+ * logger's level (requestLevel, the root's unless the request changed it) is above info. A route
+ * silences its own line that way: the token endpoint, once an address's failures pass their
+ * number a minute.
  */
-export function accessLogWriter(root: FastifyBaseLogger, stream: { write(text: string): unknown }): (line: AccessLine) => void {
+export function accessLogWriter(
+  root: FastifyBaseLogger,
+  stream: { write(text: string): unknown },
+): (line: AccessLine, requestLevel: string) => void {
   const logger = root as unknown as Logger;
   // The root logger's base fields (pid, hostname) as pino writes them, `,"pid":1,"hostname":"h"`:
   // pino keeps them serialised under this symbol, which it exports for such uses.
   const chindings = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? '';
-  return (line) => {
-    if (!logger.isLevelEnabled('info')) return;
-    // JSON.stringify for the strings that come from the client (the path, the request id): their
-    // escaping is JSON's; the method is one Node's parser accepted, a token with nothing to escape.
+  return (line, requestLevel) => {
+    if (!((logger.levels.values[requestLevel] ?? Infinity) <= INFO)) return;
+    // The strings that come from the client (the method, the path, the request id) escaped as JSON.
     stream.write(
-      `{"level":${INFO},"time":${Date.now()}${chindings},"requestId":${JSON.stringify(line.requestId)},"method":"${line.method}",` +
+      `{"level":${INFO},"time":${Date.now()}${chindings},"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},` +
         `"url":${JSON.stringify(line.url)},"statusCode":${line.statusCode},"responseTimeMs":${line.responseTimeMs}` +
         `${line.heldBack ? `,"heldBack":${line.heldBack}` : ''},"msg":"request"}\n`,
     );

@@ -130,7 +130,9 @@ async function build(db: Db, onProgress: (progress: RebuildProgress) => void | P
     await tables.dropBuildPostings(db);
     await onProgress({ phase: 'indexes', step: 'swapping in' });
     await tables.swapInBuild(db, since);
-    await tables.vacuumQueue(db);
+    // The new index is in place: a vacuum that fails leaves only space to be taken back later
+    // (by the server's own vacuum, or autovacuum), not a failed rebuild.
+    await tables.vacuumQueue(db).catch(() => {});
     return indexed;
   } catch (error) {
     await tables.dropBuildTables(db).catch(() => {});

@@ -23,7 +23,7 @@ describe('the request log', () => {
       const ours = captured();
       const theirs = captured();
       const fields = { method: 'GET', url: '/v6/bibs/"odd"\\path\u2028', statusCode: 404, responseTimeMs: 0.3 };
-      accessLogWriter(ours.logger, ours.stream)({ requestId: 'req-1', ...fields, heldBack });
+      accessLogWriter(ours.logger, ours.stream)({ requestId: 'req-1', ...fields, heldBack }, ours.logger.level);
       theirs.logger.child({ requestId: 'req-1' }).info({ ...fields, ...(heldBack ? { heldBack } : {}) }, 'request');
       assert.equal(ours.lines.length, 1);
       assert.equal(timeless(ours.lines[0]!), timeless(theirs.lines[0]!));
@@ -31,10 +31,21 @@ describe('the request log', () => {
     });
   }
 
-  it('writes no access line when the level is above info', () => {
-    const log = captured('warn');
-    accessLogWriter(log.logger, log.stream)({ requestId: 'r', method: 'GET', url: '/api', statusCode: 200, responseTimeMs: 1 });
+  it('writes no access line when the log’s level, or the request’s own, is above info', () => {
+    const line = { requestId: 'r', method: 'GET', url: '/api', statusCode: 200, responseTimeMs: 1 };
+    const quiet = captured('warn');
+    const request = lazyChildLogger(quiet.logger, { requestId: 'r' }, {});
+    accessLogWriter(quiet.logger, quiet.stream)(line, request.level);
+    assert.deepEqual(quiet.lines, []);
+    // The token endpoint silences a failure's line this way once an address has had its lines.
+    const log = captured();
+    const silenced = lazyChildLogger(log.logger, { requestId: 'r' }, {});
+    silenced.level = 'warn';
+    const write = accessLogWriter(log.logger, log.stream);
+    write(line, silenced.level);
     assert.deepEqual(log.lines, []);
+    write(line, lazyChildLogger(log.logger, { requestId: 'r' }, {}).level);
+    assert.equal(log.lines.length, 1);
   });
 
   it('makes a request’s logger only when it logs, with the request id and the redaction of secrets', () => {

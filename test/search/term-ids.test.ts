@@ -37,6 +37,7 @@ describe('term ids as bytes', () => {
     assert.throws(() => encodeTermIds([5, 5]), RangeError);
     assert.throws(() => encodeTermIds([0]), RangeError);
     assert.throws(() => decodeTermIds(Uint8Array.of(1, 0x80)), /truncated/);
+    assert.throws(() => decodeTermIds(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x07, 1)), /above 2147483647/);
     assert.throws(() => decodeTermIds(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 1)), /longer than 5 bytes/);
   });
 });
