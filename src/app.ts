@@ -44,12 +44,16 @@ import { systemClock, type Clock } from './shared/calendar.ts';
 import { buildDeps, type Deps, type Domain } from './domain.ts';
 import type { Config } from './config.ts';
 import { ambientDb } from './db/ambient.ts';
+import { ReadMarks } from './db/read-marks.ts';
+import { replicaReads } from './db/read-routing.ts';
+import type { ReplicaSet } from './db/replicas.ts';
 import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
 import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
 import { loggedPath } from './http/logged-path.ts';
+import { installReadYourWrites } from './http/read-your-writes.ts';
 import { accessLogWriter, lazyChildLogger } from './http/request-log.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
 import { installXmlAnswers, XML_SCHEMA_PATH } from './http/xml-answers.ts';
@@ -162,6 +166,8 @@ export interface AppOptions {
   logStream?: DestinationStream | false;
   /** The circulation clock ("today"); tests move it. Default: the system clock (UTC). */
   clock?: Clock;
+  /** PostgreSQL read replicas (DATABASE_READ_URLS): reads that tolerate a little lag go to them. */
+  replicas?: ReplicaSet;
 }
 
 export interface BuiltApp {
@@ -219,7 +225,12 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // A write sent with an Idempotency-Key runs in one transaction: its services' statements go into it.
-  const deps = buildDeps({ config, db: ambientDb(db), clock: options.clock ?? systemClock }, DOMAINS);
+  const primary = ambientDb(db);
+  const marks = options.replicas && new ReadMarks(db);
+  const reads = options.replicas && marks ? replicaReads(primary, options.replicas, marks) : primary;
+  const deps = buildDeps({ config, db: primary, reads, clock: options.clock ?? systemClock }, DOMAINS);
+  // Before any route is registered: the domains' write routes get its hook.
+  if (marks) installReadYourWrites(app, marks);
   const { services } = deps;
 
   // Callback hooks, not async ones: every request runs them, and a promise each is not free.

@@ -8,6 +8,10 @@ export interface Config {
   port: number;
   /** PostgreSQL connection string; absent selects the embedded PGlite engine. */
   databaseUrl: string | undefined;
+  /** PostgreSQL streaming replicas of databaseUrl, for reads that tolerate a little lag (src/db/read-routing.ts). */
+  databaseReadUrls: string[];
+  /** A replica lagging further behind the primary than this serves no reads until it catches up. */
+  replicaMaxLagMs: number;
   /** Directory of the embedded database (PGlite), used when databaseUrl is absent. */
   dataDir: string;
   /**
@@ -325,6 +329,10 @@ function oneOf<const T extends string>(env: Env, name: string, values: readonly 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
+  return checkedUrl(name, raw, protocols);
+}
+
+function checkedUrl(name: string, raw: string, protocols: string[]): string {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -338,18 +346,34 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 }
 
 /**
- * DATABASE_URL. Its `host` parameter, libpq's form for a Unix socket, must be the socket's
+ * A PostgreSQL URL. Its `host` parameter, libpq's form for a Unix socket, must be the socket's
  * directory: postgres.js would send any other value to PostgreSQL as a setting it refuses.
  */
-function databaseUrl(env: Env): string | undefined {
-  const raw = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
-  const host = raw === undefined ? null : new URL(raw).searchParams.get('host');
+function postgresUrl(name: string, raw: string): string {
+  checkedUrl(name, raw, ['postgres:', 'postgresql:']);
+  const host = new URL(raw).searchParams.get('host');
   if (host !== null && !host.startsWith('/')) {
     throw new ConfigError(
-      `DATABASE_URL's host parameter must be a socket directory (an absolute path such as /var/run/postgresql), not ${JSON.stringify(host)}; a host name goes in the URL itself`,
+      `${name}'s host parameter must be a socket directory (an absolute path such as /var/run/postgresql), not ${JSON.stringify(host)}; a host name goes in the URL itself`,
     );
   }
   return raw;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  return env.DATABASE_URL ? postgresUrl('DATABASE_URL', env.DATABASE_URL) : undefined;
+}
+
+/** DATABASE_READ_URLS: comma-separated replicas of DATABASE_URL's database (none on the embedded engine). */
+function databaseReadUrls(env: Env, onPostgres: boolean): string[] {
+  const raw = env.DATABASE_READ_URLS?.trim();
+  if (!raw) return [];
+  if (!onPostgres) throw new ConfigError('DATABASE_READ_URLS names replicas of a PostgreSQL primary: set DATABASE_URL too');
+  return raw.split(',').map((part, i) => {
+    const entry = part.trim();
+    if (!entry) throw new ConfigError(`DATABASE_READ_URLS has an empty entry (number ${i + 1})`);
+    return postgresUrl(`DATABASE_READ_URLS's entry number ${i + 1}`, entry);
+  });
 }
 
 /** Settings that moved into the library profile: set there, where every server process reads the same. */
@@ -396,6 +420,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl: databaseUrlSet,
+    databaseReadUrls: databaseReadUrls(env, databaseUrlSet !== undefined),
+    replicaMaxLagMs: int(env, 'CARREL_REPLICA_MAX_LAG_MS', 1000, 0, 3_600_000),
     dataDir: path.resolve(env.CARREL_DATA_DIR || './data'),
     workers: workerCount,
     dbPoolMax,

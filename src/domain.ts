@@ -12,6 +12,11 @@ import type { Clock } from './shared/calendar.ts';
 export interface Core {
   config: Config;
   db: Db;
+  /**
+   * For reads that tolerate a little lag (search, harvests, JSON queries, the library's SQL): a
+   * read replica where there is one and the client's last write has reached it, else db.
+   */
+  reads: Db;
   /** "Today" for circulation; tests move it. */
   clock: Clock;
 }

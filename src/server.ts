@@ -8,7 +8,9 @@ import tls from 'node:tls';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirBusyError } from './db/embedded-lock.ts';
-import { openServerDb } from './db/open.ts';
+import { openReadReplicas, openServerDb } from './db/open.ts';
+import { ReadMarks } from './db/read-marks.ts';
+import type { ReplicaState } from './db/replicas.ts';
 import { Supervisor } from './operations/supervisor.ts';
 import { holdExpiry } from './holds/expiry.ts';
 import { loggable } from './shared/log.ts';
@@ -113,7 +115,14 @@ async function main(): Promise<void> {
     }
     throw error;
   });
-  const { app, state, services, flushLogs } = await buildApp({ config, db });
+  let announce = (_replica: ReplicaState): void => {};
+  const replicas = await openReadReplicas(config, db, (replica) => announce(replica));
+  const { app, state, services, flushLogs } = await buildApp({ config, db, ...(replicas && { replicas }) });
+  announce = (replica) => {
+    if (replica.inRotation) app.log.info({ replica: replica.name, lagMs: replica.lagMs }, 'read replica in rotation');
+    else app.log.warn({ replica: replica.name, lagMs: replica.lagMs, reason: replica.reason }, 'read replica out of rotation');
+  };
+  for (const replica of replicas?.states() ?? []) announce(replica);
   const supervisor = new Supervisor(
     db,
     state,
@@ -172,6 +181,11 @@ async function main(): Promise<void> {
     if (ended) app.log.warn({ ended }, 'SQL login sessions in other databases of the cluster ended');
   });
   if (config.databaseUrl) sqlWatch.start();
+  // Clients' last writes, kept for read-your-writes: after ten minutes every replica in rotation has
+  // long since replayed them (one lagging further is out of rotation).
+  const readMarks = new ReadMarks(db);
+  const marksSweep = new Periodic('read-your-writes marks sweep', state, app.log, 600_000, () => readMarks.forgetOlderThan(600));
+  if (replicas) marksSweep.start();
   const memoryReturn = new MemoryReturn();
   memoryReturn.start();
   let demo = 0;
@@ -281,6 +295,8 @@ async function main(): Promise<void> {
         await forgetting.stop();
         await circLogExpiry.stop();
         await sessionSweep.stop();
+        await marksSweep.stop();
+        await replicas?.stop();
         await sqlWatch.stop();
         await vacuuming?.stop();
         memoryReturn.stop();

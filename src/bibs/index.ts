@@ -13,7 +13,7 @@ declare module '../domain.ts' {
 
 export const bibs: Domain = {
   name: 'bibs',
-  services: ({ db, services }) => ({ bibs: new BibService(db, services.items) }),
+  services: ({ db, reads, services }) => ({ bibs: new BibService(db, services.items, reads) }),
   register: async (app, { services, config }) => {
     app.addSchema(BibSchema);
     await v6(app, (api) => bibRoutes(api, services.bibs, config.publicBaseUrl));

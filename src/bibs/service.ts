@@ -1,6 +1,6 @@
 // Rules for bibliographic records: every write derives the fields kept beside the MARC, stamps the
 // change clock and runs in one transaction, so nothing half-written is ever seen.
-import { horizon, stamp } from '../db/change-clock.ts';
+import { horizonForReads, stamp } from '../db/change-clock.ts';
 import { bibHoldingWrites, holdingsLoader } from '../holdings/service.ts';
 import type { ItemRow, ItemService } from '../items/service.ts';
 import { countryName } from './countries.ts';
@@ -28,9 +28,11 @@ function refuseUnlessBib(input: BibInput): void {
 }
 
 export class BibService {
+  /** @param reads for harvests' lists, which may come from a read replica (Deps.reads) */
   constructor(
     private readonly db: Db,
     private readonly items: ItemService,
+    private readonly reads: Db = db,
   ) {}
 
   async create(input: BibInput): Promise<string> {
@@ -116,7 +118,7 @@ export class BibService {
   async list(filter: Omit<repo.BibListFilter, 'horizon'>): Promise<repo.BibRow[]> {
     const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
     // Date windows are read behind the change clock's horizon: see src/db/change-clock.ts.
-    return repo.listBibs(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+    return repo.listBibs(this.reads, { ...filter, horizon: byDate ? await horizonForReads(this.db) : undefined });
   }
 }
 

@@ -40,7 +40,8 @@ export function makeCli(domains: readonly Domain[]): Cli {
     }
     try {
       const applied = await ready(db);
-      return await fn(buildDeps({ config, db, clock: systemClock }, domains), applied);
+      // Commands read from the primary: they are run one at a time, and often right after a write.
+      return await fn(buildDeps({ config, db, reads: db, clock: systemClock }, domains), applied);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
       if (error instanceof DatabaseTooNewError || error instanceof DatabaseTooOldError) throw new CliError(error.message);

@@ -1,20 +1,50 @@
 // A request's own transaction. While one is open (src/http/idempotency.ts opens one for a write
 // sent with an Idempotency-Key), every statement the request's services run goes into it, and a
 // service's own transaction becomes a savepoint within it: the write, and the answer kept for a
-// retry, are committed together or not at all.
+// retry, are committed together or not at all. With read replicas, the scope also names the
+// request's client, whose last write a replica must have replayed before serving it (read-routing.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db, Queryable } from './types.ts';
 
 interface Ambient {
   tx?: Queryable;
   savepoints: number;
+  /** Who is asking ('key:…', 'session:…'), for reading one's own writes. */
+  client?: string;
+  /** Where the request's reads go, once chosen (read-routing.ts): one server, which sees one state. */
+  reader?: Promise<Db>;
+  /** A WAL position the server of the request's reads must have replayed (setReadFloor). */
+  floor?: bigint;
 }
 
 const current = new AsyncLocalStorage<Ambient>();
 
 /** Runs next (the rest of a request) where a transaction may later be opened for it. */
 export function withAmbientScope(next: () => void): void {
+  if (current.getStore()) return next();
   current.run({ savepoints: 0 }, next);
+}
+
+/** Names the scope's client (see Ambient.client); nothing outside a scope. */
+export function setAmbientClient(client: string): void {
+  const scope = current.getStore();
+  if (scope && scope.client !== client) {
+    scope.client = client;
+    scope.reader = undefined;
+  }
+}
+
+/** The request's reads from now on go to a replica only once it has replayed this far (a harvest's horizon). */
+export function setReadFloor(lsn: bigint): void {
+  const scope = current.getStore();
+  if (!scope) return;
+  if (scope.floor === undefined || lsn > scope.floor) scope.floor = lsn;
+  scope.reader = undefined;
+}
+
+/** The scope as reads see it: its open transaction, its client; undefined outside a request's scope. */
+export function ambientScope(): (Readonly<Pick<Ambient, 'tx' | 'client' | 'floor'>> & Pick<Ambient, 'reader'>) | undefined {
+  return current.getStore();
 }
 
 /** The scope's transaction from now on (undefined: none). */

@@ -10,6 +10,8 @@
 // and circulation (circulationStamp, migration 0040), whose writers lock their rows in one order:
 // their stamps need not follow their commits' order, since no horizon falls between writes that
 // overlap.
+import { setReadFloor } from './ambient.ts';
+import { parseLsn } from './replicas.ts';
 import type { Queryable } from './types.ts';
 
 export async function stamp(tx: Queryable): Promise<Date> {
@@ -35,5 +37,21 @@ export async function circulationStamp(tx: Queryable): Promise<Date> {
 /** Called outside a transaction (it holds the clock until its own transaction ends). */
 export async function horizon(db: Queryable): Promise<Date> {
   const rows = await db.query<{ now: Date }>('select change_clock_horizon() as now');
+  return rows[0]!.now;
+}
+
+/**
+ * horizon(), for a harvest read from a replica (Deps.reads): the request's reads then go only to a
+ * replica that has replayed every write stamped before the horizon, or else to the primary, so
+ * that no change is skipped. Those writes committed before the horizon took the clock, each with
+ * its commit flushed (no writer commits asynchronously but the horizon itself, which stamps
+ * nothing): the primary's flushed WAL position read after it has them all.
+ */
+export async function horizonForReads(db: Queryable): Promise<Date> {
+  // The subquery comes first (OFFSET 0 keeps it apart): the position is read after the writes it waited for.
+  const rows = await db.query<{ now: Date; lsn: string }>(
+    'select now, pg_current_wal_flush_lsn()::text as lsn from (select change_clock_horizon() as now offset 0) horizon',
+  );
+  setReadFloor(parseLsn(rows[0]!.lsn));
   return rows[0]!.now;
 }

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { acquireLock, DataDirBusyError, readLock } from './embedded-lock.ts';
 import { sharePGlite } from './embedded-share.ts';
 import { openPostgres } from './postgres.ts';
+import { ReplicaSet, type ReplicaState } from './replicas.ts';
 import type { Db } from './types.ts';
 
 function socketPathFor(dataDir: string): string {
@@ -82,6 +83,23 @@ export async function openServerDb(config: Config): Promise<Db> {
     release();
     throw error;
   }
+}
+
+/** A replica's connections wait at most this long: a read that cannot have one goes to the primary. */
+const REPLICA_CONNECT_TIMEOUT_SEC = 1;
+
+/** The server's read replicas (DATABASE_READ_URLS), checked once and then four times a second; undefined when there are none. */
+export async function openReadReplicas(
+  config: Config,
+  primary: Db,
+  onChange?: (state: ReplicaState) => void,
+): Promise<ReplicaSet | undefined> {
+  if (config.databaseReadUrls.length === 0) return undefined;
+  const options = { ...postgresOptions(config), connectTimeoutSec: REPLICA_CONNECT_TIMEOUT_SEC };
+  const replicas = config.databaseReadUrls.map((url) => ({ url, db: openPostgres(url, options) }));
+  const set = new ReplicaSet(primary, replicas, { maxLagMs: config.replicaMaxLagMs, ...(onChange && { onChange }) });
+  await set.start();
+  return set;
 }
 
 /**

@@ -12,7 +12,7 @@ declare module '../domain.ts' {
 
 export const holdings: Domain = {
   name: 'holdings',
-  services: ({ db }) => ({ holdings: new HoldingsService(db) }),
+  services: ({ db, reads }) => ({ holdings: new HoldingsService(db, reads) }),
   register: async (app, { services, config }) => {
     app.addSchema(HoldingSchema);
     await v6(app, (api) => holdingRoutes(api, services.holdings, config.publicBaseUrl));

@@ -1,6 +1,6 @@
 // Holdings records: read by bib or as a list, and written with the bibs they belong to (a bib's own
 // holdings fields with every write of the bib, holdings records by the import).
-import { horizon } from '../db/change-clock.ts';
+import { horizonForReads } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { marcInJsonText } from '../marc/marc-in-json.ts';
 import type { MarcRecord } from '../marc/record.ts';
@@ -11,11 +11,15 @@ import * as repo from './repository.ts';
 export type { HoldingRow, HoldingWrite } from './repository.ts';
 
 export class HoldingsService {
-  constructor(private readonly db: Db) {}
+  /** @param reads for harvests' lists, which may come from a read replica (Deps.reads) */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Db = db,
+  ) {}
 
   async list(filter: Omit<repo.HoldingListFilter, 'horizon'>): Promise<repo.HoldingRow[]> {
     const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
-    return repo.listHoldings(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+    return repo.listHoldings(this.reads, { ...filter, horizon: byDate ? await horizonForReads(this.db) : undefined });
   }
 
   async get(id: string): Promise<repo.HoldingRow> {

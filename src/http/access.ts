@@ -2,6 +2,7 @@
 // together with the operator's switch and shutdown. A route that declares nothing is refused at
 // start-up, so a forgotten declaration can never leave an endpoint open.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setAmbientClient } from '../db/ambient.ts';
 import type { Permission } from '../auth/roles.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
 import type { ServiceState } from '../operations/state.ts';
@@ -83,5 +84,6 @@ function admit(request: FastifyRequest, declared: Access, principal: Principal):
     return errors.forbidden(`this API key does not have the ${declared.permission} permission`);
   }
   request.principal = principal;
+  setAmbientClient(`key:${principal.keyId}`);
   return undefined;
 }

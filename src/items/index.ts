@@ -12,7 +12,7 @@ declare module '../domain.ts' {
 
 export const items: Domain = {
   name: 'items',
-  services: ({ db }) => ({ items: new ItemService(db) }),
+  services: ({ db, reads }) => ({ items: new ItemService(db, reads) }),
   register: async (app, { services, config }) => {
     app.addSchema(ItemSchema);
     await v6(app, (api) => itemRoutes(api, services.items, config.publicBaseUrl));

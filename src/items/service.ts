@@ -1,5 +1,5 @@
 // Rules for reading items: date windows are read behind the change clock's horizon, like bibs.
-import { horizon, stamp } from '../db/change-clock.ts';
+import { horizonForReads, stamp } from '../db/change-clock.ts';
 import type { Queryable } from '../db/types.ts';
 import { parseItemInput, type ItemChanges, type ItemInput } from './input.ts';
 import type { Db } from '../db/types.ts';
@@ -10,7 +10,11 @@ import { ITEM_STATUS } from './statuses.ts';
 export type { ItemExtras, ItemRow } from './repository.ts';
 
 export class ItemService {
-  constructor(private readonly db: Db) {}
+  /** @param reads for harvests' lists, which may come from a read replica (Deps.reads) */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Db = db,
+  ) {}
 
   /** GET /items/metadata: the codes of an item's coded fields (the library's item types and locations, the statuses), with descriptions. */
   async metadata<F extends 'itemType' | 'location' | 'status'>(
@@ -118,7 +122,7 @@ export class ItemService {
 
   async list(filter: Omit<repo.ItemListFilter, 'horizon'>): Promise<repo.ItemRow[]> {
     const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
-    return repo.listItems(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+    return repo.listItems(this.reads, { ...filter, horizon: byDate ? await horizonForReads(this.db) : undefined });
   }
 }
 

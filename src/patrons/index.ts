@@ -13,7 +13,7 @@ declare module '../domain.ts' {
 
 export const patrons: Domain = {
   name: 'patrons',
-  services: ({ db, config, services }) => ({
+  services: ({ db, reads, config, services }) => ({
     // Deleting a patron cancels its holds and ends its catalogue sessions in the same transaction
     // (HoldService and PatronSessionService, built after this one).
     patrons: new PatronService(
@@ -30,6 +30,7 @@ export const patrons: Domain = {
       services.library,
       // A new PIN ends the patron's catalogue sessions (PatronSessionService, built after this one).
       (tx, id) => services.patronSessions.endAllOf(tx, id),
+      reads,
     ),
   }),
   register: async (app, { services, config }) => {

@@ -2,7 +2,7 @@
 // before anything is written; PIN validation limited per patron and per API key in the database
 // (src/auth/attempts.ts), so every server process shares the counts.
 import { counted, type Counted, type FailedAttempts } from '../auth/attempts.ts';
-import { horizon, stamp } from '../db/change-clock.ts';
+import { horizonForReads, stamp } from '../db/change-clock.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { PinLimits } from '../config.ts';
 import { fail } from '../shared/errors.ts';
@@ -47,6 +47,8 @@ export class PatronService {
     private readonly deletion: PatronDeletion,
     private readonly library: Pick<LibraryService, 'now' | 'checkPatronFixedValues'>,
     private readonly pinChanged: PinChanged,
+    /** For harvests' lists, which may come from a read replica (Deps.reads). */
+    private readonly reads: Db = db,
   ) {}
 
   /**
@@ -168,7 +170,7 @@ export class PatronService {
 
   async list(filter: Omit<repo.PatronListFilter, 'horizon'>): Promise<repo.PatronRow[]> {
     const byDate = filter.createdDate || filter.updatedDate || filter.deletedDate;
-    return repo.listPatrons(this.db, { ...filter, horizon: byDate ? await horizon(this.db) : undefined });
+    return repo.listPatrons(this.reads, { ...filter, horizon: byDate ? await horizonForReads(this.db) : undefined });
   }
 
   /** The one live patron matching; 404 when none, 409 (code 133) when several. */

@@ -12,6 +12,6 @@ declare module '../domain.ts' {
 
 export const query: Domain = {
   name: 'query',
-  services: ({ db, config, services }) => ({ queries: new QueryService(db, config.queryLimits, services.library) }),
+  services: ({ db, reads, config, services }) => ({ queries: new QueryService(db, config.queryLimits, services.library, reads) }),
   register: async (app, { services, config }) => v6(app, (api) => queryRoutes(api, services.queries, config.publicBaseUrl)),
 };

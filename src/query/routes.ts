@@ -21,7 +21,7 @@ export function queryRoutes(app: App, queries: QueryService, publicBaseUrl: stri
     app.post(
       `/${resource}/query`,
       {
-        config: { access: access.need(permission) },
+        config: { access: access.need(permission), readsOnly: true },
         schema: {
           summary: `Find ${resource} by a JSON query`,
           description: `Sierra's JSON query (as Create Lists exports it): {"target": {"record": {"type": "${record}"}, "id": N | "tag": "t" | "field": {"tag"} | {"marcTag", "ind1", "ind2" ("?" any), "subfields"}}, "expr": {"op", "operands"}}, or {"queries": [q, "and", q, …]}, a group also as a plain array [q, "or", q]; expressions join the same way. Operators: ${Object.keys(OPS).join(', ')}. Text matches regardless of case; dates are MM-DD-YYYY or YYYY-MM-DD; relative dates count back from the library's today. Answers the links of the live ${resource} that match, in id order.`,

@@ -17,6 +17,8 @@ export class QueryService {
     private readonly db: Db,
     private readonly limits: QueryLimits,
     private readonly library: Pick<LibraryService, 'patronFixedFields' | 'today'>,
+    /** Where the queries run: a read replica where there is one (Deps.reads). */
+    private readonly reads: Db = db,
   ) {}
 
   /** The ids of the live records of `record` the query (a request body) matches: one page, ascending. */
@@ -29,8 +31,8 @@ export class QueryService {
       : parsed;
     try {
       const timeoutMs = this.limits.timeoutMs;
-      return await this.db.transaction((tx) =>
-        withinTime(this.db, timeoutMs, async () => {
+      return await this.reads.transaction((tx) =>
+        withinTime(this.reads, timeoutMs, async () => {
           const today = usesRelativeDates(query) ? await this.library.today(tx) : undefined;
           return repo.queryIds(tx, record, query, limit, offset, timeoutMs, today);
         }),

@@ -14,7 +14,7 @@ declare module '../domain.ts' {
 
 export const search: Domain = {
   name: 'search',
-  services: ({ db, config }) => ({ search: new SearchService(db, new ListCache(config.searchListCacheBytes)) }),
+  services: ({ reads, config }) => ({ search: new SearchService(reads, new ListCache(config.searchListCacheBytes)) }),
   register: async (app, { services }) => v6(app, (api) => searchRoutes(api, services.search, services.bibs)),
   commands: searchCommands,
 };

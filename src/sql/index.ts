@@ -13,6 +13,6 @@ declare module '../domain.ts' {
 
 export const sql: Domain = {
   name: 'sql',
-  services: ({ db, config }) => ({ sql: new SqlService(db, config.sql), sqlLogins: new SqlLoginService(db, config) }),
+  services: ({ db, reads, config }) => ({ sql: new SqlService(db, config.sql, reads), sqlLogins: new SqlLoginService(db, config) }),
   commands: sqlCommands,
 };

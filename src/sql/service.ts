@@ -2,7 +2,9 @@
 // sierra_view (src/db/migrations/0030_sierra_view.sql), run read-only, with a time-out and a row
 // cap. `carrel sql` runs one statement; SQL logins and saved queries run theirs the same way.
 import type { Db } from '../db/types.ts';
+import { setReadFloor } from '../db/ambient.ts';
 import { withinTime } from '../db/deadline.ts';
+import { walPosition } from '../db/replicas.ts';
 import type { SqlConfig } from '../config.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
@@ -32,22 +34,26 @@ export interface RunOptions {
 const STATEMENT_FAILURE = /^(0A|21|22|23|25|2B|34|3F|42|44|54|55|57014|P0|XX000)/;
 
 export class SqlService {
-  private reader: Promise<string> | undefined;
+  private reader: Promise<{ role: string; madeAt: bigint }> | undefined;
 
+  /** @param reads where the library's statements run: a read replica where there is one (Deps.reads) */
   constructor(
     private readonly db: Db,
     private readonly limits: Pick<SqlConfig, 'statementTimeoutMs' | 'rowCap'>,
+    private readonly reads: Db = db,
   ) {}
 
   /** Runs one read-only statement; a statement PostgreSQL refuses fails with its message. */
   async run(statement: string, options: RunOptions = {}): Promise<SqlAnswer> {
     const text = await this.checked(statement);
-    const reader = await this.readerRole();
+    const { role: reader, madeAt } = await this.readerRole();
+    // Not on a replica that has not yet replayed the role (made a moment ago on the primary).
+    setReadFloor(madeAt);
     const offset = options.offset ?? 0;
     const limit = Math.max(0, Math.min(options.limit ?? this.limits.rowCap, this.limits.rowCap - offset));
     const table = await this.statementFailures(() =>
-      this.db.transaction((tx) =>
-        withinTime(this.db, this.limits.statementTimeoutMs, () =>
+      this.reads.transaction((tx) =>
+        withinTime(this.reads, this.limits.statementTimeoutMs, () =>
           repo.runStatement(tx, text, options.params ?? [], reader, this.limits, { offset, limit }),
         ),
       ),
@@ -67,7 +73,7 @@ export class SqlService {
    */
   async check(statement: string, parameterCount: number): Promise<void> {
     const text = await this.checked(statement);
-    const reader = await this.readerRole();
+    const { role: reader } = await this.readerRole();
     const params = Array.from({ length: parameterCount }, () => null);
     await this.statementFailures(() => this.db.transaction((tx) => repo.planStatement(tx, text, params, reader, this.limits)));
   }
@@ -90,10 +96,11 @@ export class SqlService {
     }
   }
 
-  /** The reader role, made (or given the views added since) once per process. */
-  private readerRole(): Promise<string> {
+  /** The reader role, made (or given the views added since) once per process, and the primary's WAL position then. */
+  private readerRole(): Promise<{ role: string; madeAt: bigint }> {
     this.reader ??= this.db
       .transaction((tx) => ensureReader(tx))
+      .then(async (role) => ({ role, madeAt: await walPosition(this.db) }))
       .catch((error: unknown) => {
         this.reader = undefined;
         const code = (error as { code?: unknown }).code;

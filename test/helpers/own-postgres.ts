@@ -25,13 +25,18 @@ export function postgresBin(): string | undefined {
 export interface OwnPostgres {
   /** postgres:// URL of its `postgres` database. */
   url: string;
+  /**
+   * A streaming replica of this server (pg_basebackup -R) on a port of its own, started; its
+   * remove() stops it and deletes its files.
+   */
+  startReplica(): Promise<OwnPostgres>;
   start(): Promise<void>;
   /** Stops it as an operator would (`pg_ctl stop -m fast`): sessions are ended, new ones refused. */
   stop(): Promise<void>;
   remove(): Promise<void>;
 }
 
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+async function programs() {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL server programs not found: install the postgresql package or set PG_BIN');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-pg-'));
@@ -39,8 +44,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   if (asRoot) fs.chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout), Number((await run('id', ['-g', 'postgres'])).stdout));
   const pg = (program: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]) : run(path.join(bin, program), args);
+  return { dir, pg };
+}
+
+type Pg = Awaited<ReturnType<typeof programs>>['pg'];
+
+/** Starts the server whose data directory `make` fills, and answers it. */
+async function serve(make: (data: string, pg: Pg) => Promise<unknown>): Promise<OwnPostgres> {
+  const { dir, pg } = await programs();
   const data = path.join(dir, 'data');
-  await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  await make(data, pg);
   const port = await freePort();
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   const start = async () => {
@@ -54,9 +67,30 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start,
     stop,
+    startReplica: () =>
+      serve(async (replicaData, replicaPg) => {
+        await replicaPg('pg_basebackup', [
+          '-D',
+          replicaData,
+          '-R',
+          '-X',
+          'stream',
+          '--no-sync',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'postgres',
+        ]);
+      }),
     async remove() {
       await pg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export function startOwnPostgres(): Promise<OwnPostgres> {
+  return serve((data, pg) => pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']));
 }

@@ -7,5 +7,5 @@ import { buildDeps, type Services } from '../../src/domain.ts';
 import { systemClock } from '../../src/shared/calendar.ts';
 
 export function servicesOn(db: Db): Services {
-  return buildDeps({ config: loadConfig({}), db, clock: systemClock }, DOMAINS).services;
+  return buildDeps({ config: loadConfig({}), db, reads: db, clock: systemClock }, DOMAINS).services;
 }

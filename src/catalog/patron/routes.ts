@@ -7,6 +7,7 @@
 // signing in there is no session: the sign-in form repeats a token its own cookie carries.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
+import { cookie, SESSION_COOKIE } from '../../http/cookies.ts';
 import type { App } from '../../http/types.ts';
 import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
 import { STANDING_CODES } from '../../holds/refusals.ts';
@@ -32,7 +33,6 @@ import {
 import { PIN_LENGTH } from '../../patrons/input.ts';
 import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts';
 
-export const SESSION_COOKIE = 'carrel_session';
 /** The sign-in form's token before there is a session (PatronSessionService.visitorMatches). */
 export const SIGNIN_COOKIE = 'carrel_signin';
 const COOKIE_PATH = '/catalog';
@@ -58,15 +58,6 @@ const field = (form: Form | undefined, name: string) => {
   const v = form?.[name];
   return typeof v === 'string' ? v : '';
 };
-
-/** The value of the request's cookie of this name, if any. */
-function cookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /**
  * Where to go after signing in: a catalogue page of this site only (an absolute path under
