@@ -1,6 +1,6 @@
 // Read replicas (DATABASE_READ_URLS): a real primary and a streaming replica of it made by
 // pg_basebackup -R (test/helpers/own-postgres.ts), the server as deployed in front of them. Which
-// server answered a read is told by the replica itself (its pg_stat_activity), not by Carrel.
+// server answered a read is told by the replica itself (its pg_stat_statements), not by Carrel.
 // (PostgreSQL only: it runs in the PostgreSQL pass of the suite.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -30,13 +30,16 @@ describe('read replicas', { skip }, () => {
   let onReplica: postgres.Sql;
 
   before(async () => {
-    primary = await startOwnPostgres();
+    primary = await startOwnPostgres({ shared_preload_libraries: 'pg_stat_statements' });
+    const sql = postgres(primary.url, { max: 1, onnotice: () => {} });
+    await sql`create extension pg_stat_statements`;
+    await sql.end();
     replica = await primary.startReplica();
     const env = { DATABASE_URL: primary.url, CARREL_DEMO_CATALOGUE: 'false' };
     // A long lag allowed: the replica stays in rotation while its replay is paused.
     server = await startServer({ ...env, DATABASE_READ_URLS: replica.url, CARREL_REPLICA_MAX_LAG_MS: '600000' }, await freePort());
-    writer = await serverBearer(server, env, ['Bibs_Write']);
-    reader = await serverBearer(server, env, ['Bibs_Write']);
+    writer = await serverBearer(server, env, ['all']);
+    reader = await serverBearer(server, env, ['all']);
     onReplica = postgres(replica.url, { max: 1, onnotice: () => {} });
   });
   after(async () => {
@@ -50,22 +53,53 @@ describe('read replicas', { skip }, () => {
     const res = await fetch(`${server.url}/v6/bibs/search?text=${word}`, { headers: { authorization: auth } });
     return { status: res.status, body: (await res.json()) as { total?: number } };
   };
-  /** Whether one of Carrel's sessions on the replica ran a search statement (pg_stat_activity shows each session's last). */
-  const replicaSearched = async () => {
-    const rows = await onReplica`select 1 from pg_stat_activity where application_name = 'carrel' and query like '%search\_terms%'`.catch(
-      () => [],
-    );
-    return rows.length > 0;
+  /** How many times the replica ran statements whose text is like `pattern` (0 while it cannot be asked). */
+  const replicaRan = async (pattern: string) => {
+    const rows = await onReplica<
+      { calls: number }[]
+    >`select coalesce(sum(calls), 0)::int as calls from pg_stat_statements where query like ${pattern}`.catch(() => [{ calls: 0 }]);
+    return rows[0]!.calls;
   };
+  const SEARCH = '%search\\_terms%';
+  /** Whether the replica ran statements like `pattern` for `call`. */
+  const onTheReplica = async (pattern: string, call: () => Promise<Response>) => {
+    const before = await replicaRan(pattern);
+    const res = await call();
+    assert.equal(res.status, 200, await res.text());
+    return (await replicaRan(pattern)) > before;
+  };
+  const get = (auth: string, path: string) => fetch(`${server.url}${path}`, { headers: { authorization: auth } });
+  const post = (auth: string, path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
-  it('serves searches from the replica', async () => {
-    assert.equal((await search(reader, 'anything')).status, 200);
-    assert.ok(await eventually(replicaSearched), "the replica's own activity shows Carrel's search");
+  it('serves searches, harvests, JSON queries and saved queries from the replica', async () => {
+    assert.ok(await onTheReplica(SEARCH, () => get(reader, '/v6/bibs/search?text=anything')), 'a search');
+    assert.ok(await onTheReplica('%from patrons p%', () => get(reader, '/v6/patrons?limit=5')), 'a harvest');
+    // A window of dates: read behind the change clock's horizon, taken on the primary.
+    assert.ok(
+      await onTheReplica('%from patrons p%', () => get(reader, '/v6/patrons?updatedDate=[2000-01-01T00:00:00Z,]')),
+      'a harvest by date',
+    );
+    const query = { target: { record: { type: 'item' }, id: 79 }, expr: { op: 'equals', operands: ['0', ''] } };
+    assert.ok(
+      await onTheReplica('%i.id::text from items i%', () => post(reader, '/v6/items/query?offset=0&limit=5', query)),
+      'a JSON query',
+    );
+    const saved = await post(writer, '/v6/queries', { name: 'replica', sql: 'select 42 as replica_answer' });
+    assert.equal(saved.status, 200, await saved.clone().text());
+    const id = ((await saved.json()) as { link: string }).link.split('/').pop()!;
+    // The replica replays the new query within its lag; until then, the reader reads it from the primary.
+    assert.ok(await eventually(() => onTheReplica('%replica\\_answer%', () => get(reader, `/v6/queries/${id}/results`))), 'a saved query');
   });
 
   it("reads a client's own write, never stale, while the replica's replay is paused", async () => {
     await onReplica`select pg_wal_replay_pause()`;
     try {
+      const since = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
       const posted = await fetch(`${server.url}/v6/bibs`, {
         method: 'POST',
         headers: { authorization: writer, 'content-type': 'application/json' },
@@ -75,12 +109,24 @@ describe('read replicas', { skip }, () => {
         }),
       });
       assert.equal(posted.status, 200);
-      // The writer finds its bib once the primary has indexed it (within a second).
+      const bibId = ((await posted.json()) as { link: string }).link.split('/').pop()!;
+      // A harvest by date, even by a client that wrote nothing, sees every change before its horizon
+      // (which is a second behind the clock): read from the primary while the replica has not replayed them.
+      const harvests = async () => {
+        const harvested = await get(reader, `/v6/bibs?updatedDate=[${since},]&fields=id&limit=2000`);
+        assert.equal(harvested.status, 200);
+        return ((await harvested.json()) as { entries: { id: string }[] }).entries.some((e) => String(e.id) === bibId);
+      };
+      assert.ok(await eventually(harvests), 'a harvest by date skips no change');
+      // The writer finds its bib once the primary has indexed it (within a second), not from the replica.
+      const before = await replicaRan(SEARCH);
       assert.ok(await eventually(async () => (await search(writer, 'zephyrs')).body.total === 1), 'the writer finds its new bib');
+      assert.equal(await replicaRan(SEARCH), before, 'the writer was not served by the paused replica');
       // Another client, which wrote nothing, reads the paused replica: the bib is not there yet.
       const other = await search(reader, 'zephyrs');
       assert.equal(other.status, 200);
       assert.equal(other.body.total, 0, 'a client that wrote nothing is served by the (paused) replica');
+      assert.ok((await replicaRan(SEARCH)) > before);
     } finally {
       await onReplica`select pg_wal_replay_resume()`;
     }
@@ -100,7 +146,7 @@ describe('read replicas', { skip }, () => {
       await eventually(async () => {
         const found = await search(reader, 'zephyrs');
         assert.deepEqual([found.status, found.body.total], [200, 1]);
-        return replicaSearched();
+        return (await replicaRan(SEARCH)) > 0;
       }),
       'searches go to the replica again',
     );

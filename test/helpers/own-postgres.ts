@@ -50,12 +50,13 @@ async function programs() {
 type Pg = Awaited<ReturnType<typeof programs>>['pg'];
 
 /** Starts the server whose data directory `make` fills, and answers it. */
-async function serve(make: (data: string, pg: Pg) => Promise<unknown>): Promise<OwnPostgres> {
+async function serve(make: (data: string, pg: Pg) => Promise<unknown>, extra: Record<string, string>): Promise<OwnPostgres> {
   const { dir, pg } = await programs();
   const data = path.join(dir, 'data');
   await make(data, pg);
   const port = await freePort();
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  const more = Object.entries(extra).map(([name, value]) => ` -c ${name}=${value}`);
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${more.join('')}`;
   const start = async () => {
     await pg('pg_ctl', ['-D', data, '-o', settings, '-l', path.join(dir, 'log'), '-w', 'start']);
   };
@@ -83,7 +84,7 @@ async function serve(make: (data: string, pg: Pg) => Promise<unknown>): Promise<
           '-U',
           'postgres',
         ]);
-      }),
+      }, extra),
     async remove() {
       await pg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
@@ -91,6 +92,10 @@ async function serve(make: (data: string, pg: Pg) => Promise<unknown>): Promise<
   };
 }
 
-export function startOwnPostgres(): Promise<OwnPostgres> {
-  return serve((data, pg) => pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']));
+/** settings: more server settings (`-c name=value`), its replicas' too. */
+export function startOwnPostgres(settings: Record<string, string> = {}): Promise<OwnPostgres> {
+  return serve(
+    (data, pg) => pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']),
+    settings,
+  );
 }
