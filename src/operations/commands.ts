@@ -3,19 +3,49 @@ import type { Command } from 'commander';
 import { CliError, milliseconds, print } from '../cli/common.ts';
 import type { Cli } from '../cli/kit.ts';
 import { readMaintenance, writeMaintenance } from './repository.ts';
+import type { Config } from '../config.ts';
+import { openReadReplicas } from '../db/open.ts';
+import type { ReplicaState } from '../db/replicas.ts';
+import type { Db } from '../db/types.ts';
 import { checkStatus } from './status-check.ts';
+
+/** How long `carrel status` watches the replicas: a lag is told from several checks. */
+const REPLICA_WATCH_MS = 1000;
+
+/** The read replicas as a server sees them: checked for REPLICA_WATCH_MS, by the server's rules. */
+async function watchReplicas(config: Config, primary: Db): Promise<ReplicaState[]> {
+  const replicas = (await openReadReplicas(config, primary))!;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, REPLICA_WATCH_MS));
+    return replicas.states();
+  } finally {
+    await replicas.stop();
+  }
+}
 
 export function operationCommands(program: Command, cli: Cli): void {
   program
     .command('status')
-    .description('ask a running service for its health: prints "0 <version>" (exit 0) or "-1 <reason>" (exit 1)')
+    .description(
+      'ask a running service for its health: prints "0 <version>" (exit 0) or "-1 <reason>" (exit 1); with DATABASE_READ_URLS, then each read replica\'s state and lag, watched for a second',
+    )
     .option('--url <url>', 'base URL of the service (default http://HOST:PORT from the environment)')
     .option('--timeout <ms>', 'give up after this many milliseconds', milliseconds, 5000)
-    .action(async (opts: { url?: string; timeout: number }) => {
+    .option('--json', 'print JSON')
+    .action(async (opts: { url?: string; timeout: number; json?: boolean }) => {
       const cfg = cli.config();
       const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
       const result = await checkStatus(opts.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${cfg.port}`, opts.timeout);
-      process.stdout.write(result.ok ? `0 ${result.version}\n` : `-1 ${result.reason}\n`);
+      const replicas = cfg.databaseReadUrls.length ? await cli.read(({ db }) => watchReplicas(cfg, db)) : undefined;
+      const lines = [result.ok ? `0 ${result.version}` : `-1 ${result.reason}`];
+      for (const replica of replicas ?? [])
+        lines.push(
+          replica.inRotation
+            ? `replica ${replica.name}: in rotation, ${replica.lagMs} ms behind`
+            : `replica ${replica.name}: out of rotation: ${replica.reason ?? 'unknown'}`,
+        );
+      const data = { status: result.ok ? 0 : -1, ...result, ...(replicas && { replicas }) };
+      print(!!opts.json, data, lines.join('\n'));
       process.exitCode = result.ok ? 0 : 1;
     });
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { ENGINE } from '../helpers/db.ts';
 import { postgresBin, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.ts';
-import { startServer, type ServerProcess, serverBearer } from '../helpers/process.ts';
+import { carrel, startServer, type ServerProcess, serverBearer } from '../helpers/process.ts';
 import { freePort } from '../helpers/tcp.ts';
 
 const skip = ENGINE !== 'postgres' ? 'runs in the PostgreSQL pass' : !postgresBin() ? 'needs the PostgreSQL server programs' : false;
@@ -67,6 +67,12 @@ describe('read replicas', { skip }, () => {
     const res = await call();
     assert.equal(res.status, 200, await res.text());
     return (await replicaRan(pattern)) > before;
+  };
+  /** `carrel status --json`, with the server's settings. */
+  const status = async () => {
+    const env = { DATABASE_URL: primary.url, DATABASE_READ_URLS: replica.url, PORT: new URL(server.url).port };
+    const ran = await carrel(['status', '--json'], env);
+    return JSON.parse(ran.stdout) as { status: number; replicas: { inRotation: boolean; lagMs: number | null; reason?: string }[] };
   };
   const get = (auth: string, path: string) => fetch(`${server.url}${path}`, { headers: { authorization: auth } });
   const post = (auth: string, path: string, body: unknown) =>
@@ -140,6 +146,10 @@ describe('read replicas', { skip }, () => {
       const found = await search(reader, 'zephyrs');
       assert.deepEqual([found.status, found.body.total], [200, 1], `search ${i} with the replica down`);
     }
+    assert.ok(await eventually(async () => server.output().includes('read replica out of rotation')), 'the server logs it');
+    const down = await status();
+    assert.equal(down.replicas[0]!.inRotation, false);
+    assert.match(down.replicas[0]!.reason!, /cannot be reached/);
     await replica.start();
     onReplica = postgres(replica.url, { max: 1, onnotice: () => {} });
     assert.ok(
@@ -150,5 +160,8 @@ describe('read replicas', { skip }, () => {
       }),
       'searches go to the replica again',
     );
+    const up = await status();
+    assert.deepEqual([up.status, up.replicas.length, up.replicas[0]!.inRotation], [0, 1, true]);
+    assert.equal(typeof up.replicas[0]!.lagMs, 'number');
   });
 });
