@@ -2,6 +2,7 @@
 // peak memory, and databases beside the one given.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import postgres from 'postgres';
 import { generateRecords } from '../src/generate/catalogue.ts';
@@ -198,4 +199,46 @@ export async function writeRecords(file: string, count: number): Promise<void> {
   for (const record of generateRecords(1, 1, count))
     if (!out.write(writeIso2709(record))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   await new Promise<void>((resolve) => out.end(() => resolve()));
+}
+
+/** One GET to 127.0.0.1:port on a keep-alive connection of the agent: its status and body. */
+export function getOn(port: number, agent: http.Agent, url: string, auth: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: url, agent, headers: { authorization: auth } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * `connections` keep-alive connections, each sending the stream's next unsent path as soon as its
+ * last answer is in, until `seconds` are up or the stream has run out (no path is sent twice).
+ */
+export async function loadStream(port: number, paths: string[], auth: string, connections: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < paths.length && performance.now() < deadline) {
+        const url = paths[next++]!;
+        const t0 = performance.now();
+        const { status } = await getOn(port, agent, url, auth);
+        latencies.push(performance.now() - t0);
+        if (status !== 200) errors++;
+      }
+    }),
+  );
+  const took = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / took, seconds: took, latencies, errors, sent: next, ranOut: next === paths.length && took < seconds };
 }

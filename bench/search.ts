@@ -23,7 +23,7 @@ import { loadConfig } from '../src/config.ts';
 import type { MarcInJson } from '../src/marc/marc-in-json.ts';
 import { indexedFields } from '../src/search/document.ts';
 import { isbn13, stem, STOP_WORDS, words as wordsOf } from '../src/search/text.ts';
-import { cpuDuring, dbUrl, peakRssMb, ROOT, startChild, stop, percentile } from './lib.ts';
+import { cpuDuring, dbUrl, getOn, loadStream, peakRssMb, ROOT, startChild, stop, percentile } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -252,19 +252,7 @@ async function chooseQueries(sql: postgres.Sql): Promise<Classes> {
 
 const searchPath = (q: Query) => `/v6/bibs/search?${new URLSearchParams({ ...q.params, limit: String(LIMIT) })}`;
 
-/** One GET on a keep-alive connection of the agent: its status and body. */
-function get(agent: http.Agent, url: string, auth: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port: PORT, path: url, agent, headers: { authorization: auth } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
+const get = (agent: http.Agent, url: string, auth: string) => getOn(PORT, agent, url, auth);
 
 /** Queries one at a time on a quiet connection: what each costs the first time it is searched. */
 async function firstTime(queries: Query[], auth: string) {
@@ -284,33 +272,8 @@ async function firstTime(queries: Query[], auth: string) {
   return { latencies, errors, totals };
 }
 
-/**
- * CONNECTIONS keep-alive connections, each sending the stream's next unsent query as soon as its
- * last answer is in, until the time is up or the stream has run out (no query is sent twice).
- */
-async function loadClass(queries: Query[], auth: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let next = 0;
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < queries.length && performance.now() < deadline) {
-        const q = queries[next++]!;
-        const t0 = performance.now();
-        const { status } = await get(agent, searchPath(q), auth);
-        latencies.push(performance.now() - t0);
-        if (status !== 200) errors++;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, seconds, latencies, errors, sent: next, ranOut: next === queries.length && seconds < SECONDS };
-}
+/** The stream at CONNECTIONS connections for SECONDS (loadStream): no query is sent twice. */
+const loadClass = (queries: Query[], auth: string) => loadStream(PORT, queries.map(searchPath), auth, CONNECTIONS, SECONDS);
 
 /** The naive way: every match ranked by ts_rank, straight in PostgreSQL, at the same concurrency. */
 async function baselineClass(sql: postgres.Sql, queries: Query[]) {

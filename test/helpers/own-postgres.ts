@@ -34,6 +34,21 @@ export interface OwnPostgres {
   /** Stops it as an operator would (`pg_ctl stop -m fast`): sessions are ended, new ones refused. */
   stop(): Promise<void>;
   remove(): Promise<void>;
+  /** Its processes now: the postmaster and its children (for reading their CPU time from /proc). */
+  processes(): number[];
+}
+
+/** The processes whose parent is `parent` (from /proc). */
+function childrenOf(parent: number): number[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 async function programs() {
@@ -85,6 +100,10 @@ async function serve(make: (data: string, pg: Pg) => Promise<unknown>, extra: Re
           'postgres',
         ]);
       }, extra),
+    processes() {
+      const postmaster = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      return [postmaster, ...childrenOf(postmaster)];
+    },
     async remove() {
       await pg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
