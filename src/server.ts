@@ -202,7 +202,7 @@ async function main(): Promise<void> {
         });
   void vacuuming?.tick();
   vacuuming?.start();
-  const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
+  const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log, replicas) : undefined;
   const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app, config);
   const sipDoor =
     config.sip2Port === null

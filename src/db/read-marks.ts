@@ -1,7 +1,7 @@
-// Each client's last write, as the primary's WAL position just after it committed: a replica
-// serves that client's reads only once it has replayed that far (read-routing.ts). The table is
-// unlogged (not replicated, not kept through a crash): only the primary reads it, and after a
-// crash every replica must catch up with the primary's restart anyway.
+// Each client's last write, as the primary's flushed WAL position just after it committed (see
+// walPosition in replicas.ts): a replica serves that client's reads only once it has replayed that
+// far (read-routing.ts). The table is unlogged (not replicated, not kept through a crash): only the
+// primary reads it, and after a crash every replica must catch up with the primary's restart anyway.
 import { parseLsn } from './replicas.ts';
 import type { Queryable } from './types.ts';
 
@@ -11,7 +11,7 @@ export class ReadMarks {
 
   async record(client: string): Promise<void> {
     await this.primary.query(
-      `insert into read_marks (client, lsn, written_at) values ($1, pg_current_wal_insert_lsn(), now())
+      `insert into read_marks (client, lsn, written_at) values ($1, pg_current_wal_flush_lsn(), now())
        on conflict (client) do update set lsn = excluded.lsn, written_at = excluded.written_at`,
       [client],
     );

@@ -12,9 +12,14 @@ export function parseLsn(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
 }
 
-/** The primary's WAL position now: every write committed so far is before it. */
+/**
+ * The primary's WAL position flushed to its disk: every write committed so far is before it (each
+ * commits with its WAL flushed: none is committed asynchronously but the change clock's horizon,
+ * which no reader waits for). A replica is sent only flushed WAL, so a position past it (the WAL
+ * inserted but not yet flushed) could keep a reader waiting for the WAL writer, up to 200 ms.
+ */
 export async function walPosition(db: Queryable): Promise<bigint> {
-  const [row] = await db.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+  const [row] = await db.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn');
   return parseLsn(row!.lsn);
 }
 
@@ -29,6 +34,7 @@ export interface ReplicaState {
 }
 
 interface Replica {
+  url: string;
   name: string;
   db: Db;
   replayed: bigint | undefined;
@@ -82,6 +88,7 @@ export class ReplicaSet {
     private readonly options: ReplicaSetOptions,
   ) {
     this.replicas = replicas.map(({ url, db }) => ({
+      url,
       name: safeName(url),
       db,
       replayed: undefined,
@@ -149,6 +156,12 @@ export class ReplicaSet {
     return this.choose(after);
   }
 
+  /** The URL of a replica in rotation that has replayed `after` (chooseReplayed), for a connection of one's own. */
+  async urlReplayed(after: bigint): Promise<string | undefined> {
+    const db = await this.chooseReplayed(after);
+    return this.replicas.find((replica) => replica.db === db)?.url;
+  }
+
   /** A read on this replica failed for want of a connection: out until a check finds it well. */
   failed(db: Db, error: unknown): void {
     const replica = this.replicas.find((r) => r.db === db);
@@ -167,11 +180,7 @@ export class ReplicaSet {
     const now = performance.now();
     let written: bigint;
     try {
-      const [row] = await withTimeout(
-        this.primary.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn'),
-        this.checkTimeoutMs,
-      );
-      written = parseLsn(row!.lsn);
+      written = await withTimeout(walPosition(this.primary), this.checkTimeoutMs);
     } catch {
       // Without the primary's position no lag can be told: the replicas stay as they were.
       return;

@@ -28,6 +28,7 @@ describe('read replicas', { skip }, () => {
   let writer: string;
   let reader: string;
   let onReplica: postgres.Sql;
+  let sqlPort: number;
 
   before(async () => {
     primary = await startOwnPostgres({ shared_preload_libraries: 'pg_stat_statements' });
@@ -37,7 +38,11 @@ describe('read replicas', { skip }, () => {
     replica = await primary.startReplica();
     const env = { DATABASE_URL: primary.url, CARREL_DEMO_CATALOGUE: 'false' };
     // A long lag allowed: the replica stays in rotation while its replay is paused.
-    server = await startServer({ ...env, DATABASE_READ_URLS: replica.url, CARREL_REPLICA_MAX_LAG_MS: '600000' }, await freePort());
+    sqlPort = await freePort();
+    server = await startServer(
+      { ...env, DATABASE_READ_URLS: replica.url, CARREL_REPLICA_MAX_LAG_MS: '600000', CARREL_SQL_PORT: String(sqlPort) },
+      await freePort(),
+    );
     writer = await serverBearer(server, env, ['all']);
     reader = await serverBearer(server, env, ['all']);
     onReplica = postgres(replica.url, { max: 1, onnotice: () => {} });
@@ -100,6 +105,19 @@ describe('read replicas', { skip }, () => {
     const id = ((await saved.json()) as { link: string }).link.split('/').pop()!;
     // The replica replays the new query within its lag; until then, the reader reads it from the primary.
     assert.ok(await eventually(() => onTheReplica('%replica\\_answer%', () => get(reader, `/v6/queries/${id}/results`))), 'a saved query');
+    // A SQL login's session through the SQL door, made just now on the primary.
+    const created = await carrel(['sql', 'users', 'create', 'replica_reader', '--json'], { DATABASE_URL: primary.url });
+    assert.equal(created.code, 0, created.stderr);
+    const login = new URL((JSON.parse(created.stdout) as { url: string }).url);
+    login.port = String(sqlPort);
+    const session = postgres(login.toString(), { max: 1, onnotice: () => {} });
+    try {
+      const before = await replicaRan('%door\\_on\\_replica%');
+      assert.deepEqual([...(await session`select 4242 as door_on_replica`)], [{ door_on_replica: 4242 }]);
+      assert.ok((await replicaRan('%door\\_on\\_replica%')) > before, "a SQL login's statement");
+    } finally {
+      await session.end({ timeout: 1 });
+    }
   });
 
   it("reads a client's own write, never stale, while the replica's replay is paused", async () => {
