@@ -6,7 +6,10 @@ import type { Config } from '../config.ts';
 import { DataDirBusyError } from '../db/embedded-lock.ts';
 import { describeDbError, isDatabaseUnavailable } from '../db/errors.ts';
 import { checkSchema, DatabaseTooNewError, DatabaseTooOldError, migrate, type Migration } from '../db/migrate.ts';
-import { openClientDb } from '../db/open.ts';
+import { inAmbientScope, setAmbientClient } from '../db/ambient.ts';
+import { openClientDb, openReadReplicas } from '../db/open.ts';
+import { ReadMarks } from '../db/read-marks.ts';
+import { replicaReads } from '../db/read-routing.ts';
 import type { Db } from '../db/types.ts';
 import { buildDeps, type Deps, type Domain } from '../domain.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -20,6 +23,12 @@ export interface Cli {
   read<T>(fn: (deps: Deps) => Promise<T>): Promise<T>;
   config(): Config;
 }
+
+/**
+ * Every command is one client for read-your-writes (src/http/read-your-writes.ts): a command that
+ * only reads, run after one that wrote, reads from a replica only once it has replayed that write.
+ */
+const COMMAND_CLIENT = 'command';
 
 /** Readies a database for a command that only reads: it must be migrated as far as this code, and is not changed. */
 async function readOnly(db: Db): Promise<Migration[]> {
@@ -38,10 +47,19 @@ export function makeCli(domains: readonly Domain[]): Cli {
       if (error instanceof DataDirBusyError) throw new CliError(`${error.message}; wait for it to finish and try again`);
       throw error;
     }
+    const writes = ready !== readOnly;
+    // A command that only reads reads from a replica where there is one (DATABASE_READ_URLS).
+    const replicas = writes ? undefined : await openReadReplicas(config, db).catch(() => undefined);
+    const marks = new ReadMarks(db);
     try {
       const applied = await ready(db);
-      // Commands read from the primary: they are run one at a time, and often right after a write.
-      return await fn(buildDeps({ config, db, reads: db, clock: systemClock }, domains), applied);
+      const reads = replicas ? replicaReads(db, replicas, marks) : db;
+      return await inAmbientScope(async () => {
+        setAmbientClient(COMMAND_CLIENT);
+        const result = await fn(buildDeps({ config, db, reads, clock: systemClock }, domains), applied);
+        if (writes && config.databaseReadUrls.length) await marks.record(COMMAND_CLIENT);
+        return result;
+      });
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw new CliError(`cannot reach the database: ${describeDbError(error)}`);
       if (error instanceof DatabaseTooNewError || error instanceof DatabaseTooOldError) throw new CliError(error.message);
@@ -49,6 +67,7 @@ export function makeCli(domains: readonly Domain[]): Cli {
       if (error instanceof DomainError) throw new CliError(error.message);
       throw error;
     } finally {
+      await replicas?.stop();
       await db.close();
     }
   }

@@ -25,6 +25,11 @@ export function withAmbientScope(next: () => void): void {
   current.run({ savepoints: 0 }, next);
 }
 
+/** Runs fn in a scope of its own (as a request runs in one): for a command's work. */
+export function inAmbientScope<T>(fn: () => Promise<T>): Promise<T> {
+  return current.run({ savepoints: 0 }, fn);
+}
+
 /** Names the scope's client (see Ambient.client); nothing outside a scope. */
 export function setAmbientClient(client: string): void {
   const scope = current.getStore();

@@ -54,6 +54,8 @@ export interface ReplicaSetOptions {
 }
 
 const CHECK_EVERY_MS = 250;
+/** How many times chooseReplayed asks a replica that keeps up whether it has replayed a position yet. */
+const REPLAY_ASKS = 5;
 const CHECK_TIMEOUT_MS = 1000;
 
 /** The URL as it may be logged: no password. */
@@ -140,20 +142,26 @@ export class ReplicaSet {
 
   /**
    * choose(), and when no replica had replayed `after` at its last check, asks those in rotation
-   * where they are now (a write or a horizon of a moment ago is usually replayed within a few ms).
+   * where they are now; while one of them was keeping up at its last check (no lag), asks again a
+   * few times a millisecond apart (a write of a moment ago reaches a replica that keeps up within a
+   * millisecond or two). Undefined when none has replayed it by then: the read goes to the primary.
    */
   async chooseReplayed(after: bigint): Promise<Db | undefined> {
     const chosen = this.choose(after);
     if (chosen || after === 0n) return chosen;
-    await Promise.all(
-      this.replicas
-        .filter((replica) => replica.inRotation)
-        .map(async (replica) => {
+    for (let ask = 0; ask < REPLAY_ASKS; ask++) {
+      if (ask > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      const asked = this.replicas.filter((replica) => replica.inRotation);
+      await Promise.all(
+        asked.map(async (replica) => {
           const lsn = await this.replayedBy(replica).catch(() => undefined);
           if (lsn !== undefined && (replica.replayed === undefined || lsn > replica.replayed)) replica.replayed = lsn;
         }),
-    );
-    return this.choose(after);
+      );
+      const now = this.choose(after);
+      if (now || !asked.some((replica) => replica.lagMs === 0)) return now;
+    }
+    return undefined;
   }
 
   /** The URL of a replica in rotation that has replayed `after` (chooseReplayed), for a connection of one's own. */

@@ -29,6 +29,9 @@ export async function readerRole(tx: Queryable): Promise<string> {
  */
 export async function ensureReader(tx: Queryable): Promise<string> {
   const reader = await readerRole(tx);
+  // Granted already (another process, an earlier run): nothing is written, so a read replica has
+  // nothing new to replay before a statement can run there as the reader.
+  if (await readerReady(tx, reader)) return reader;
   const [exists] = await tx.query('select 1 from pg_roles where rolname = $1', [reader]);
   if (!exists) await run(tx, 'create role %I nologin', reader);
   await run(tx, 'grant %I to current_user', reader);
@@ -39,6 +42,26 @@ export async function ensureReader(tx: Queryable): Promise<string> {
   await connectOnly(tx, reader);
   await run(tx, 'comment on role %I is %L', reader, 'Carrel: reads the sierra_view views');
   return reader;
+}
+
+/** Whether the reader role has everything ensureReader gives it (connecting is checked by connectOnly). */
+async function readerReady(tx: Queryable, reader: string): Promise<boolean> {
+  const [row] = await tx.query<{ ready: boolean }>(
+    `select pg_has_role(current_user, r.oid, 'MEMBER')
+        and has_schema_privilege(r.oid, 'sierra_view', 'USAGE')
+        and not exists (select 1 from pg_class c where c.relnamespace = 'sierra_view'::regnamespace
+                          and c.relkind in ('r', 'v', 'm', 'p', 'f') and not has_table_privilege(r.oid, c.oid, 'SELECT'))
+        and has_function_privilege(r.oid, 'public.carrel_sierra_fields(text, bigint, json)', 'EXECUTE')
+        and exists (select 1 from pg_default_acl d cross join aclexplode(d.defaclacl) a
+                     where d.defaclnamespace = 'sierra_view'::regnamespace and d.defaclrole = current_user::regrole
+                       and a.grantee = r.oid and a.privilege_type = 'SELECT')
+        and shobj_description(r.oid, 'pg_authid') is not null
+        and has_database_privilege(r.oid, current_database(), 'CONNECT')
+        and not has_database_privilege('public', current_database(), 'CONNECT') as ready
+       from pg_roles r where r.rolname = $1`,
+    [reader],
+  );
+  return row?.ready ?? false;
 }
 
 /**

@@ -105,6 +105,14 @@ describe('read replicas', { skip }, () => {
     const id = ((await saved.json()) as { link: string }).link.split('/').pop()!;
     // The replica replays the new query within its lag; until then, the reader reads it from the primary.
     assert.ok(await eventually(() => onTheReplica('%replica\\_answer%', () => get(reader, `/v6/queries/${id}/results`))), 'a saved query');
+    // `carrel sql`, a command that only reads.
+    const before = await replicaRan('%cli\\_on\\_replica%');
+    const ran = await carrel(['sql', 'select 777 as cli_on_replica', '--json'], {
+      DATABASE_URL: primary.url,
+      DATABASE_READ_URLS: replica.url,
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.ok((await replicaRan('%cli\\_on\\_replica%')) > before, 'carrel sql');
     // A SQL login's session through the SQL door, made just now on the primary.
     const created = await carrel(['sql', 'users', 'create', 'replica_reader', '--json'], { DATABASE_URL: primary.url });
     assert.equal(created.code, 0, created.stderr);
@@ -112,9 +120,9 @@ describe('read replicas', { skip }, () => {
     login.port = String(sqlPort);
     const session = postgres(login.toString(), { max: 1, onnotice: () => {} });
     try {
-      const before = await replicaRan('%door\\_on\\_replica%');
+      const earlier = await replicaRan('%door\\_on\\_replica%');
       assert.deepEqual([...(await session`select 4242 as door_on_replica`)], [{ door_on_replica: 4242 }]);
-      assert.ok((await replicaRan('%door\\_on\\_replica%')) > before, "a SQL login's statement");
+      assert.ok((await replicaRan('%door\\_on\\_replica%')) > earlier, "a SQL login's statement");
     } finally {
       await session.end({ timeout: 1 });
     }
@@ -142,6 +150,13 @@ describe('read replicas', { skip }, () => {
         return ((await harvested.json()) as { entries: { id: string }[] }).entries.some((e) => String(e.id) === bibId);
       };
       assert.ok(await eventually(harvests), 'a harvest by date skips no change');
+      // Commands: one that only reads, after one that wrote, reads that write (from the primary).
+      const commands = { DATABASE_URL: primary.url, DATABASE_READ_URLS: replica.url };
+      const created = await carrel(['patrons', 'create', '--name', 'Paused, Replica', '--barcode', 'paused1', '--json'], commands);
+      assert.equal(created.code, 0, created.stderr);
+      const listed = await carrel(['patrons', 'list', '--limit', '2000', '--json'], commands);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /paused1/, 'a command reads the write of the command before it');
       // The writer finds its bib once the primary has indexed it (within a second), not from the replica.
       const before = await replicaRan(SEARCH);
       assert.ok(await eventually(async () => (await search(writer, 'zephyrs')).body.total === 1), 'the writer finds its new bib');
