@@ -74,8 +74,8 @@ describe('read replicas', { skip }, () => {
     return (await replicaRan(pattern)) > before;
   };
   /** `carrel status --json`, with the server's settings. */
-  const status = async () => {
-    const env = { DATABASE_URL: primary.url, DATABASE_READ_URLS: replica.url, PORT: new URL(server.url).port };
+  const status = async (more: Record<string, string> = {}) => {
+    const env = { DATABASE_URL: primary.url, DATABASE_READ_URLS: replica.url, PORT: new URL(server.url).port, ...more };
     const ran = await carrel(['status', '--json'], env);
     return JSON.parse(ran.stdout) as { status: number; replicas: { inRotation: boolean; lagMs: number | null; reason?: string }[] };
   };
@@ -166,6 +166,10 @@ describe('read replicas', { skip }, () => {
       assert.equal(other.status, 200);
       assert.equal(other.body.total, 0, 'a client that wrote nothing is served by the (paused) replica');
       assert.ok((await replicaRan(SEARCH)) > before);
+      // With a tighter bound on lag, the paused replica (behind the writes above) is out of rotation.
+      const lagging = await status({ CARREL_REPLICA_MAX_LAG_MS: '200' });
+      assert.equal(lagging.replicas[0]!.inRotation, false);
+      assert.match(lagging.replicas[0]!.reason!, /lags \d+ ms behind the primary/);
     } finally {
       await onReplica`select pg_wal_replay_resume()`;
     }
