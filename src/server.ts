@@ -181,10 +181,11 @@ async function main(): Promise<void> {
     if (ended) app.log.warn({ ended }, 'SQL login sessions in other databases of the cluster ended');
   });
   if (config.databaseUrl) sqlWatch.start();
-  // Clients' last writes, kept for read-your-writes: after ten minutes every replica in rotation has
-  // long since replayed them (one lagging further is out of rotation).
+  // Clients' last writes, kept for read-your-writes: after ten minutes (or twice the lag a replica
+  // in rotation may have) every replica in rotation has long since replayed them.
   const readMarks = new ReadMarks(db);
-  const marksSweep = new Periodic('read-your-writes marks sweep', state, app.log, 600_000, () => readMarks.forgetOlderThan(600));
+  const keepMarksSec = Math.max(600, Math.ceil((2 * config.replicaMaxLagMs) / 1000));
+  const marksSweep = new Periodic('read-your-writes marks sweep', state, app.log, 600_000, () => readMarks.forgetOlderThan(keepMarksSec));
   if (replicas) marksSweep.start();
   const memoryReturn = new MemoryReturn();
   memoryReturn.start();
@@ -202,7 +203,7 @@ async function main(): Promise<void> {
         });
   void vacuuming?.tick();
   vacuuming?.start();
-  const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log, replicas) : undefined;
+  const sqlDoor = state.schemaReady ? await startSqlDoor(config, db, services.sqlLogins, app.log) : undefined;
   const patronApiServer = config.patronApi.port === null ? undefined : servePatronApi(app, config);
   const sipDoor =
     config.sip2Port === null

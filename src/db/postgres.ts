@@ -136,7 +136,10 @@ export function openPostgres(target: string | { socketPath: string }, options: P
     // No JIT compilation: Carrel's statements are short, and where the planner overestimates one
     // (a search's pool, whose size it cannot know) it spent 100-250 ms compiling a statement that
     // runs in 10 ms (bench/HISTORY.md, 2026-11-23, search, fifth session).
-    connection: { application_name: 'carrel', jit: 'off' },
+    // Commits wait for their WAL to be flushed, whatever the server's or the role's default: with
+    // read replicas, a client's last write and a harvest's horizon are positions in the flushed WAL
+    // (src/db/replicas.ts walPosition), which an asynchronous commit may not yet have reached.
+    connection: { application_name: 'carrel', jit: 'off', synchronous_commit: 'on' },
     // Same JS types as PGlite gives: int8 and numeric stay strings (exact), timestamps become Dates.
     types: {},
   };

@@ -34,13 +34,14 @@ export interface ReplicaState {
 }
 
 interface Replica {
-  url: string;
   name: string;
   db: Db;
   replayed: bigint | undefined;
   lagMs: number | null;
   inRotation: boolean;
   reason: string | undefined;
+  /** A question to it still unanswered: a replica that hangs is not asked again until it answers. */
+  waiting: boolean;
 }
 
 export interface ReplicaSetOptions {
@@ -81,6 +82,9 @@ export class ReplicaSet {
   private next = 0;
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
+  private stopped = false;
+  /** When the first check read the primary's position: before it, nothing is known of a replica's lag. */
+  private firstAt: number | undefined;
   private readonly checkEveryMs: number;
   private readonly checkTimeoutMs: number;
 
@@ -90,13 +94,13 @@ export class ReplicaSet {
     private readonly options: ReplicaSetOptions,
   ) {
     this.replicas = replicas.map(({ url, db }) => ({
-      url,
       name: safeName(url),
       db,
       replayed: undefined,
       lagMs: null,
       inRotation: false,
       reason: 'not checked yet',
+      waiting: false,
     }));
     this.checkEveryMs = options.checkEveryMs ?? CHECK_EVERY_MS;
     this.checkTimeoutMs = options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
@@ -106,6 +110,7 @@ export class ReplicaSet {
   async start(): Promise<void> {
     await this.check();
     const loop = () => {
+      if (this.stopped) return;
       this.timer = setTimeout(() => {
         this.checking = this.check().finally(loop);
       }, this.checkEveryMs);
@@ -115,6 +120,7 @@ export class ReplicaSet {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.checking;
@@ -164,12 +170,6 @@ export class ReplicaSet {
     return undefined;
   }
 
-  /** The URL of a replica in rotation that has replayed `after` (chooseReplayed), for a connection of one's own. */
-  async urlReplayed(after: bigint): Promise<string | undefined> {
-    const db = await this.chooseReplayed(after);
-    return this.replicas.find((replica) => replica.db === db)?.url;
-  }
-
   /** A read on this replica failed for want of a connection: out until a check finds it well. */
   failed(db: Db, error: unknown): void {
     const replica = this.replicas.find((r) => r.db === db);
@@ -193,19 +193,40 @@ export class ReplicaSet {
       // Without the primary's position no lag can be told: the replicas stay as they were.
       return;
     }
+    this.firstAt ??= now;
     this.written.push({ at: now, lsn: written });
     const keepFrom = now - this.options.maxLagMs - 2 * this.checkEveryMs - this.checkTimeoutMs;
     while (this.written.length > 1 && this.written[0]!.at < keepFrom) this.written.shift();
     await Promise.all(this.replicas.map((replica) => this.checkOne(replica, now)));
   }
 
+  /** Asks the replica, unless a question to it is still unanswered (a time-out does not end a statement). */
+  private async ask<T extends Record<string, unknown>>(replica: Replica, text: string): Promise<T | undefined> {
+    if (replica.waiting) throw new Error('an earlier question to it is still unanswered');
+    replica.waiting = true;
+    const asked = replica.db.query<T>(text).finally(() => (replica.waiting = false));
+    asked.catch(() => {}); // its failure is the caller's, when it still waits for it
+    return (await withTimeout(asked, this.checkTimeoutMs))[0];
+  }
+
   /** How far the replica has replayed; undefined when it is no replica. */
   private async replayedBy(replica: Replica): Promise<bigint | undefined> {
-    const [row] = await withTimeout(
-      replica.db.query<{ lsn: string | null }>('select pg_last_wal_replay_lsn()::text as lsn'),
-      this.checkTimeoutMs,
-    );
+    const row = await this.ask<{ lsn: string | null }>(replica, 'select pg_last_wal_replay_lsn()::text as lsn');
     return row?.lsn ? parseLsn(row.lsn) : undefined;
+  }
+
+  /**
+   * How long ago the last transaction the replica replayed was committed on the primary (by the
+   * replica's clock): for a replica found behind at a process's first check, whose lag the
+   * primary's positions cannot tell yet. Too high when the primary had been idle before its latest
+   * write (the replica is then left out until the next check); Infinity when it cannot tell.
+   */
+  private async replayAgeMs(replica: Replica): Promise<number> {
+    const row = await this.ask<{ ms: number | null }>(
+      replica,
+      'select (extract(epoch from now() - pg_last_xact_replay_timestamp()) * 1000)::float8 as ms',
+    ).catch(() => undefined);
+    return row?.ms ?? Infinity;
   }
 
   private async checkOne(replica: Replica, now: number): Promise<void> {
@@ -219,7 +240,10 @@ export class ReplicaSet {
     replica.replayed = replayed;
     // The first position the primary had written that the replica has not replayed, and when.
     const behind = this.written.find((sample) => sample.lsn > replayed);
-    const lagMs = behind ? Math.round(now - behind.at) : 0;
+    // Behind since before this process's first check: how long, only the replica can say.
+    const sinceFirst = behind !== undefined && behind.at === this.firstAt;
+    const lagMs = !behind ? 0 : sinceFirst ? Math.round(await this.replayAgeMs(replica)) : Math.round(now - behind.at);
+    if (!Number.isFinite(lagMs)) return this.set(replica, false, null, 'it is behind the primary, and how far it cannot tell');
     if (lagMs > this.options.maxLagMs) return this.set(replica, false, lagMs, `it lags ${lagMs} ms behind the primary`);
     this.set(replica, true, lagMs, undefined);
   }

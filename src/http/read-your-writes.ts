@@ -1,8 +1,11 @@
-// With read replicas: each request runs in a scope naming its client (a catalogue session here; an
-// API key once access control has checked it, src/http/access.ts), and every write route, once its
-// answer is ready (after an idempotent write's commit), records the client's last write as the
-// primary's WAL position (src/db/read-marks.ts). That client's next reads, on any server
-// process, go to a replica only once it has replayed that far (src/db/read-routing.ts).
+// With read replicas: each request runs in a scope naming its client (an API key once access
+// control has checked it, src/http/access.ts; a catalogue session, named by its cookie for a read,
+// and for a write once the patron door has found the session live and its form's CSRF token
+// right), and every write route whose answer is not a refusal, once that answer is ready (after an
+// idempotent write's commit), records the client's last write as the primary's WAL position
+// (src/db/read-marks.ts). That client's next reads, on any server process, go to a replica only
+// once it has replayed that far (src/db/read-routing.ts). Only clients checked so are recorded: a
+// flood of writes with made-up cookies writes nothing on the primary.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ambientScope, setAmbientClient, withAmbientScope } from '../db/ambient.ts';
@@ -20,6 +23,11 @@ declare module 'fastify' {
   }
 }
 
+/** A catalogue session as a client: a hash, since the session's cookie is its secret and the marks table no place for it. */
+export function sessionClient(cookieValue: string): string {
+  return `session:${crypto.createHash('sha256').update(cookieValue).digest('base64url')}`;
+}
+
 const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : ([] as T[]).concat(hooks));
 
 /**
@@ -30,14 +38,13 @@ const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? []
 export function installReadYourWrites(app: App, marks: ReadMarks): void {
   app.addHook('onRequest', (request, _reply, done) => {
     withAmbientScope(() => {
-      const session = cookie(request, SESSION_COOKIE);
-      // A hash: the session's cookie is its secret, and the marks table is no place for it.
-      if (session) setAmbientClient(`session:${crypto.createHash('sha256').update(session).digest('base64url')}`);
+      const session = WRITES.has(request.method) ? undefined : cookie(request, SESSION_COOKIE);
+      if (session) setAmbientClient(sessionClient(session));
       done();
     });
   });
-  const record = async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-    const client = ambientScope()?.client;
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const client = reply.statusCode < 400 ? ambientScope()?.client : undefined;
     // The write is done whatever happens here: its answer goes out. Unrecorded, the client's next
     // reads may come from a replica that has not replayed it yet, for up to CARREL_REPLICA_MAX_LAG_MS.
     if (client)

@@ -53,7 +53,7 @@ async function readerReady(tx: Queryable, reader: string): Promise<boolean> {
                           and c.relkind in ('r', 'v', 'm', 'p', 'f') and not has_table_privilege(r.oid, c.oid, 'SELECT'))
         and has_function_privilege(r.oid, 'public.carrel_sierra_fields(text, bigint, json)', 'EXECUTE')
         and exists (select 1 from pg_default_acl d cross join aclexplode(d.defaclacl) a
-                     where d.defaclnamespace = 'sierra_view'::regnamespace and d.defaclrole = current_user::regrole
+                     where d.defaclnamespace = 'sierra_view'::regnamespace and d.defaclrole = (select oid from pg_roles where rolname = current_user)
                        and a.grantee = r.oid and a.privilege_type = 'SELECT')
         and shobj_description(r.oid, 'pg_authid') is not null
         and has_database_privilege(r.oid, current_database(), 'CONNECT')

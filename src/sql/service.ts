@@ -2,7 +2,7 @@
 // sierra_view (src/db/migrations/0030_sierra_view.sql), run read-only, with a time-out and a row
 // cap. `carrel sql` runs one statement; SQL logins and saved queries run theirs the same way.
 import type { Db } from '../db/types.ts';
-import { setReadFloor } from '../db/ambient.ts';
+import { inAmbientScope, setReadFloor } from '../db/ambient.ts';
 import { withinTime } from '../db/deadline.ts';
 import { walPosition } from '../db/replicas.ts';
 import type { SqlConfig } from '../config.ts';
@@ -96,22 +96,27 @@ export class SqlService {
     }
   }
 
-  /** The reader role, made (or given the views added since) once per process, and the primary's WAL position then. */
+  /**
+   * The reader role, made (or given the views added since) once per process, and the primary's WAL
+   * position after. Made in a transaction of its own, committed before the position is read, even
+   * when first asked for inside a request's transaction (an idempotent write's), which may yet be
+   * rolled back: this process keeps using the role.
+   */
   private readerRole(): Promise<{ role: string; madeAt: bigint }> {
-    this.reader ??= this.db
-      .transaction((tx) => ensureReader(tx))
-      .then(async (role) => ({ role, madeAt: await walPosition(this.db) }))
-      .catch((error: unknown) => {
-        this.reader = undefined;
-        const code = (error as { code?: unknown }).code;
-        // Another process made it at the same moment: it is there now.
-        if (code === '42710' || code === '23505') return this.readerRole();
-        if (code === '42501')
-          throw fail.queryFailed(
-            `Carrel's database user cannot create the role SQL readers act as (it needs CREATEROLE): ${String((error as Error).message)}`,
-          );
-        throw error;
-      });
+    this.reader ??= inAmbientScope(async () => {
+      const role = await this.db.transaction((tx) => ensureReader(tx));
+      return { role, madeAt: await walPosition(this.db) };
+    }).catch((error: unknown) => {
+      this.reader = undefined;
+      const code = (error as { code?: unknown }).code;
+      // Another process made it at the same moment: it is there now.
+      if (code === '42710' || code === '23505') return this.readerRole();
+      if (code === '42501')
+        throw fail.queryFailed(
+          `Carrel's database user cannot create the role SQL readers act as (it needs CREATEROLE): ${String((error as Error).message)}`,
+        );
+      throw error;
+    });
     return this.reader;
   }
 }

@@ -8,6 +8,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import { cookie, SESSION_COOKIE } from '../../http/cookies.ts';
+import { sessionClient } from '../../http/read-your-writes.ts';
+import { setAmbientClient } from '../../db/ambient.ts';
 import type { App } from '../../http/types.ts';
 import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
 import { STANDING_CODES } from '../../holds/refusals.ts';
@@ -191,8 +193,11 @@ export function patronDoor(deps: PatronDoorDeps) {
   async function postedSession(request: FastifyRequest, reply: FastifyReply, back: string): Promise<Session | undefined> {
     const session = await readSession(request);
     if (!session) await toSignIn(reply, back);
-    else if (sessions.csrfMatches(session, field(request.body as Form, CSRF_FIELD))) return session;
-    else await forbidden(reply);
+    else if (sessions.csrfMatches(session, field(request.body as Form, CSRF_FIELD))) {
+      // A live session's write: its reads from now on see it (read replicas).
+      setAmbientClient(sessionClient(cookie(request, SESSION_COOKIE)!));
+      return session;
+    } else await forbidden(reply);
     return undefined;
   }
 
