@@ -10,6 +10,7 @@ import type { LoadSettings } from '../files/index.ts';
 import { fail } from '../shared/errors.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import { selfSignedCertificate } from '../shared/self-signed.ts';
+import { ed25519KeyPair } from './key-pair.ts';
 import * as repo from './repository.ts';
 
 export interface SftpAccount {
@@ -190,7 +191,7 @@ export class SftpAccountService {
   }
 
   private makeHostKey(): Promise<string> {
-    const made = ssh2.utils.generateKeyPairSync('ed25519');
+    const made = ed25519KeyPair();
     return repo.keepHostKey(this.db, 'ssh-ed25519', this.box.seal(made.private, HOST_KEY_PURPOSE));
   }
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
+import { ed25519KeyPair } from '../../src/sftp/key-pair.ts';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
@@ -23,7 +24,7 @@ export interface VendorServer {
 export async function startVendorServer(user: string, password: string, folders: string[], port = 0): Promise<VendorServer> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'carrel-vendor-sftp-'));
   for (const folder of folders) fs.mkdirSync(path.join(root, folder), { recursive: true });
-  const { private: hostKey, public: publicKey } = ssh2.utils.generateKeyPairSync('ed25519');
+  const { private: hostKey, public: publicKey } = ed25519KeyPair();
   const within = (raw: string) => {
     const full = path.resolve(root, `.${path.posix.resolve('/', raw)}`);
     return full === root || full.startsWith(`${root}${path.sep}`) ? full : undefined;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ed25519KeyPair } from '../../src/sftp/key-pair.ts';
 import { after, before, describe, it } from 'node:test';
 import ssh2 from 'ssh2';
 import type { SftpDoor } from '../../src/sftp/index.ts';
@@ -178,7 +179,7 @@ describe(`the SFTP door against crafted requests, on ${ENGINE}`, () => {
   });
 
   it('closes a connection after 6 login attempts', async () => {
-    const key = ssh2.utils.generateKeyPairSync('ed25519').private;
+    const key = ed25519KeyPair().private;
     let attempts = 0;
     const why = await outcome({
       port: door.port,
