@@ -36,15 +36,27 @@ export function operationCommands(program: Command, cli: Cli): void {
       const cfg = cli.config();
       const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
       const result = await checkStatus(opts.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${cfg.port}`, opts.timeout);
-      const replicas = cfg.databaseReadUrls.length ? await cli.read(({ db }) => watchReplicas(cfg, db)) : undefined;
+      // The service's health is told whatever happens here: a primary that cannot be reached leaves the replicas untold.
+      const watched = cfg.databaseReadUrls.length
+        ? await cli
+            .read(({ db }) => watchReplicas(cfg, db))
+            .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+        : undefined;
+      const replicas = watched instanceof Error ? undefined : watched;
       const lines = [result.ok ? `0 ${result.version}` : `-1 ${result.reason}`];
+      if (watched instanceof Error) lines.push(`replicas not watched: ${watched.message}`);
       for (const replica of replicas ?? [])
         lines.push(
           replica.inRotation
             ? `replica ${replica.name}: in rotation, ${replica.lagMs} ms behind`
             : `replica ${replica.name}: out of rotation: ${replica.reason ?? 'unknown'}`,
         );
-      const data = { status: result.ok ? 0 : -1, ...result, ...(replicas && { replicas }) };
+      const data = {
+        status: result.ok ? 0 : -1,
+        ...result,
+        ...(replicas && { replicas }),
+        ...(watched instanceof Error && { replicasNotWatched: watched.message }),
+      };
       print(!!opts.json, data, lines.join('\n'));
       process.exitCode = result.ok ? 0 : 1;
     });

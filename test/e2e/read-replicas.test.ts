@@ -27,6 +27,8 @@ describe('read replicas', { skip }, () => {
   let server: ServerProcess;
   let writer: string;
   let reader: string;
+  /** A client whose only write is one sent with an Idempotency-Key. */
+  let idempotentWriter: string;
   let onReplica: postgres.Sql;
   let sqlPort: number;
 
@@ -45,6 +47,7 @@ describe('read replicas', { skip }, () => {
     );
     writer = await serverBearer(server, env, ['all']);
     reader = await serverBearer(server, env, ['all']);
+    idempotentWriter = await serverBearer(server, env, ['all']);
     onReplica = postgres(replica.url, { max: 1, onnotice: () => {} });
   });
   after(async () => {
@@ -82,7 +85,11 @@ describe('read replicas', { skip }, () => {
   const status = async (more: Record<string, string> = {}) => {
     const env = { DATABASE_URL: primary.url, DATABASE_READ_URLS: replica.url, PORT: new URL(server.url).port, ...more };
     const ran = await carrel(['status', '--json'], env);
-    return JSON.parse(ran.stdout) as { status: number; replicas: { inRotation: boolean; lagMs: number | null; reason?: string }[] };
+    return JSON.parse(ran.stdout) as {
+      status: number;
+      replicas: { inRotation: boolean; lagMs: number | null; reason?: string }[];
+      replicasNotWatched?: string;
+    };
   };
   const get = (auth: string, path: string) => fetch(`${server.url}${path}`, { headers: { authorization: auth } });
   const post = (auth: string, path: string, body: unknown) =>
@@ -160,6 +167,22 @@ describe('read replicas', { skip }, () => {
         return ((await harvested.json()) as { entries: { id: string }[] }).entries.some((e) => String(e.id) === bibId);
       };
       assert.ok(await eventually(harvests), 'a harvest by date skips no change');
+      // A write sent with an Idempotency-Key (its own transaction, committed as its answer is sent),
+      // then a harvest of it by the writer: from the primary; by another client: the paused replica.
+      const idempotent = await fetch(`${server.url}/v6/patrons`, {
+        method: 'POST',
+        headers: { authorization: idempotentWriter, 'content-type': 'application/json', 'idempotency-key': 'paused-patron-1' },
+        body: JSON.stringify({ names: ['Idempotent, Paused'], barcodes: ['paused2'] }),
+      });
+      assert.equal(idempotent.status, 200, await idempotent.clone().text());
+      const patronId = ((await idempotent.json()) as { link: string }).link.split('/').pop()!;
+      const harvestOf = async (auth: string) => {
+        const res = await get(auth, `/v6/patrons?id=${patronId}`);
+        assert.equal(res.status, 200);
+        return ((await res.json()) as { total: number }).total;
+      };
+      assert.equal(await harvestOf(idempotentWriter), 1, 'the writer harvests its idempotent write');
+      assert.equal(await harvestOf(reader), 0, 'another client harvests the paused replica');
       // Commands: one that only reads, after one that wrote, reads that write (from the primary).
       const commands = { DATABASE_URL: primary.url, DATABASE_READ_URLS: replica.url };
       const created = await carrel(['patrons', 'create', '--name', 'Paused, Replica', '--barcode', 'paused1', '--json'], commands);
@@ -213,5 +236,9 @@ describe('read replicas', { skip }, () => {
     const up = await status();
     assert.deepEqual([up.status, up.replicas.length, up.replicas[0]!.inRotation], [0, 1, true]);
     assert.equal(typeof up.replicas[0]!.lagMs, 'number');
+    // The service's health is still told when the primary cannot be reached from where it is asked.
+    const blind = await status({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/postgres` });
+    assert.equal(blind.status, 0);
+    assert.match(blind.replicasNotWatched!, /cannot reach the database/);
   });
 });
