@@ -49,7 +49,7 @@ export function makeCli(domains: readonly Domain[]): Cli {
     }
     const writes = ready !== readOnly;
     // A command that only reads reads from a replica where there is one (DATABASE_READ_URLS).
-    const replicas = writes ? undefined : await openReadReplicas(config, db).catch(() => undefined);
+    const replicas = writes ? undefined : await openReadReplicas(config, db);
     const marks = new ReadMarks(db);
     try {
       const applied = await ready(db);

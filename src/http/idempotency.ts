@@ -11,9 +11,9 @@ import type { IdempotencyService } from '../idempotency/service.ts';
 import { loggable } from '../shared/log.ts';
 import { ApiError, errors } from './errors.ts';
 import { toApiError } from './error-handler.ts';
+import { asList, isWriteRoute, WRITES } from './route-hooks.ts';
 import type { App } from './types.ts';
 
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY = /^[\x21-\x7e]{1,255}$/;
 /** Answers up to this size are kept; a larger one is not, and a retry is told the write was done. */
 const KEEP_BYTES = 1024 * 1024;
@@ -79,8 +79,6 @@ async function settle(request: FastifyRequest, reply: FastifyReply, payload: unk
   }
 }
 
-const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : ([] as T[]).concat(hooks));
-
 /**
  * Puts the hooks on each write route (POST, PUT, PATCH, DELETE) registered from now on: reads,
  * the most of what a server answers, never carry the header and do not pay for them. Call before
@@ -124,7 +122,7 @@ export function installIdempotency(app: App, service: IdempotencyService): void 
     await pending.open.rollback().catch(() => {});
   };
   app.addHook('onRoute', (route) => {
-    if (![route.method].flat().some((method) => WRITES.has(method))) return;
+    if (!isWriteRoute(route)) return;
     // Before the route's own hooks, where the server-wide ones ran: the claim comes before any
     // check of the route's, and the answer is kept before the route's onSend rewrites it (XML).
     route.onRequest = [scope, ...asList(route.onRequest)];

@@ -12,9 +12,8 @@ import { ambientScope, setAmbientClient, withAmbientScope } from '../db/ambient.
 import type { ReadMarks } from '../db/read-marks.ts';
 import { loggable } from '../shared/log.ts';
 import { cookie, SESSION_COOKIE } from './cookies.ts';
+import { asList, isWriteRoute, WRITES } from './route-hooks.ts';
 import type { App } from './types.ts';
-
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,8 +26,6 @@ declare module 'fastify' {
 export function sessionClient(cookieValue: string): string {
   return `session:${crypto.createHash('sha256').update(cookieValue).digest('base64url')}`;
 }
-
-const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : ([] as T[]).concat(hooks));
 
 /**
  * Installs the scope on every request and the recording on every write route registered from
@@ -54,7 +51,7 @@ export function installReadYourWrites(app: App, marks: ReadMarks): void {
     return payload;
   };
   app.addHook('onRoute', (route) => {
-    if (route.config?.readsOnly || ![route.method].flat().some((method) => WRITES.has(method))) return;
+    if (route.config?.readsOnly || !isWriteRoute(route)) return;
     route.onSend = [...asList(route.onSend), record];
   });
 }

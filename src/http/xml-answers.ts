@@ -13,6 +13,7 @@ import { writeXml, xsdTypes, type SchemaRefs } from '../shared/xml/index.ts';
 import { access } from './access.ts';
 import { errors } from './errors.ts';
 import { negotiate } from './negotiate.ts';
+import { asList } from './route-hooks.ts';
 import { errorRef } from './schemas.ts';
 
 /** The namespace of every XML answer (its default namespace) and of the XSD (its targetNamespace). */
@@ -59,8 +60,6 @@ export function registeredSchemas(app: FastifyInstance): () => SchemaRefs {
   let refs: SchemaRefs | undefined;
   return () => (refs ??= new Map(Object.entries(app.getSchemas())));
 }
-
-const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : ([] as T[]).concat(hooks));
 
 export function installXmlAnswers(app: FastifyInstance): void {
   /** Each XML element an answer can be, and the schema it is written by. */
