@@ -1,6 +1,6 @@
 // Builds the HTTP application (no listen): used by the server process, the tests and the benchmarks.
 import crypto from 'node:crypto';
-import { pino, type DestinationStream } from 'pino';
+import type { DestinationStream } from 'pino';
 import Fastify, { LogController, type FastifySchema, type HTTPMethods } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
@@ -55,6 +55,7 @@ import { installInputGuard } from './http/input-guard.ts';
 import { loggedPath } from './http/logged-path.ts';
 import { installReadYourWrites } from './http/read-your-writes.ts';
 import { accessLogWriter, lazyChildLogger } from './http/request-log.ts';
+import { batchedLog } from './http/log-stream.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
 import { installXmlAnswers, XML_SCHEMA_PATH } from './http/xml-answers.ts';
 import { clientErrorHandler, connectionLimits, createHttpServer } from './http/connection.ts';
@@ -152,11 +153,6 @@ function documented(schema: FastifySchema, url: string, method: HTTPMethods | HT
   return { ...schema, headers: { ...headers, properties: { ...headers.properties, 'idempotency-key': IDEMPOTENCY_KEY } } };
 }
 
-// A write to the log per request line cost as much CPU as the rest of a cheap request: lines are
-// gathered up to a few KB and written together, and never held longer than LOG_FLUSH_MS.
-const LOG_BATCH_BYTES = 4096;
-const LOG_FLUSH_MS = 100;
-
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -203,10 +199,7 @@ function requestId(raw: unknown): string {
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const state = options.state ?? new ServiceState();
-  const logStream =
-    options.logStream === false
-      ? undefined
-      : (options.logStream ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  const logStream = options.logStream === false ? undefined : (options.logStream ?? batchedLog());
   const limits = connectionLimits(config);
   const app: App = Fastify({
     // The logger exists once Fastify() has returned: refusals, which come later, are logged there.
@@ -234,9 +227,12 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { services } = deps;
 
   // Callback hooks, not async ones: every request runs them, and a promise each is not free.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // The request id is set on the answer as the request arrives (a refusal or a failure keeps it),
+  // not as it is sent: an onSend hook for every route would put every answer through a stage that
+  // only writes need (src/http/route-hooks.ts).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done(null, payload);
+    done();
   });
   // Refusals (401, 403, 429) are logged per client address up to a number a minute, then counted:
   // a flood of refused requests must not write a line each.

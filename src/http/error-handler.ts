@@ -74,8 +74,10 @@ export function toApiError(error: unknown): ApiError | undefined {
 }
 
 /** What Fastify refuses before routing (a malformed or over-long address): the error body, never the address. */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const answer = toApiError(error) ?? errors.validationFailed('the request could not be read');
+  // Refused before the request's own hooks ran (a malformed path): they set the id on every other answer.
+  void reply.header('x-request-id', request.id);
   void reply.code(answer.httpStatus).type('application/json; charset=utf-8').send(answer.body());
 }
 

@@ -1,0 +1,45 @@
+// Where the server's log lines go: standard output, written asynchronously in batches.
+//
+// pino's destination (sonic-boom) can batch by itself (minLength), but it measures the whole
+// pending batch in bytes at every line it adds, so a line costs in proportion to the batch: with
+// 4 KB batches, 6-7 µs a request line on GET /api, a quarter of a cheap request's CPU. Lines are
+// gathered here in a list instead and handed over as one string per batch.
+import { pino, type DestinationStream } from 'pino';
+
+/** A batch is handed over once it holds this many characters, and never later than FLUSH_MS after its first line. */
+const BATCH_CHARS = 4096;
+const FLUSH_MS = 100;
+
+export interface LogStream extends DestinationStream {
+  /** Writes out every line still held, before the process exits. */
+  flushSync(): void;
+}
+
+/** Lines for a file descriptor (standard output unless told), handed over in batches. */
+export function batchedLog(fd = 1): LogStream {
+  const destination = pino.destination({ dest: fd, sync: false });
+  let lines: string[] = [];
+  let chars = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const handOver = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (lines.length === 0) return;
+    const batch = lines.join('');
+    lines = [];
+    chars = 0;
+    destination.write(batch);
+  };
+  return {
+    write(line: string) {
+      lines.push(line);
+      chars += line.length;
+      if (chars >= BATCH_CHARS) handOver();
+      else if (!timer) timer = setTimeout(handOver, FLUSH_MS).unref();
+    },
+    flushSync() {
+      handOver();
+      destination.flushSync();
+    },
+  };
+}
