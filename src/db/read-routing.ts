@@ -3,12 +3,25 @@
 // Inside a request's transaction a read stays on the primary, with the transaction. A client that
 // has written (Ambient.client) reads from a replica only once it has replayed past that write.
 // A read that fails because its replica could not be reached is asked again of the primary, and
-// that replica is left out until its next check finds it well: reads never fail because a replica did.
+// that replica is left out until its next check finds it well; one the replica cancelled for what
+// it was replaying (a recovery conflict) is asked again of the primary, the replica kept: reads
+// never fail because a replica did.
 import { ambientScope } from './ambient.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import type { ReadMarks } from './read-marks.ts';
 import type { ReplicaSet } from './replicas.ts';
 import type { Db } from './types.ts';
+
+/**
+ * A statement a replica cancelled because replaying the primary's changes needed what it held (a
+ * lock, rows vacuumed away; after max_standby_streaming_delay): SQLSTATE 40001, or 40P01 for a
+ * buffer pin deadlock. A hot standby raises neither for any other reason: it refuses serializable
+ * transactions, and its read-only statements wait on no one else's locks.
+ */
+export function isRecoveryConflict(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === '40001' || code === '40P01';
+}
 
 export function replicaReads(primary: Db, replicas: ReplicaSet, marks: ReadMarks): Db {
   /** Where the request's reads go: a replica that has replayed its client's last write and the floor, else the primary. */
@@ -29,8 +42,9 @@ export function replicaReads(primary: Db, replicas: ReplicaSet, marks: ReadMarks
     try {
       return await work(db);
     } catch (error) {
-      if (!(error instanceof DatabaseUnavailableError)) throw error;
-      replicas.failed(db, error);
+      if (error instanceof DatabaseUnavailableError) replicas.failed(db, error);
+      else if (!isRecoveryConflict(error)) throw error;
+      // The rest of the request's reads go to the primary too: they see the state this one does.
       const scope = ambientScope();
       if (scope) scope.reader = Promise.resolve(primary);
       return work(primary);

@@ -241,4 +241,53 @@ describe('read replicas', { skip }, () => {
     assert.equal(blind.status, 0);
     assert.match(blind.replicasNotWatched!, /cannot reach the database/);
   });
+
+  it('asks the primary again when the replica cancels a read for what it replays', async () => {
+    const saved = await post(writer, '/v6/queries', {
+      name: 'recovery conflict',
+      // Its lock on bibs is held from the start, while it sleeps.
+      sql: 'select pg_sleep(2)::text as conflict_probe, (select count(*) from sierra_view.bib_record) as bibs',
+    });
+    assert.equal(saved.status, 200, await saved.clone().text());
+    const id = ((await saved.json()) as { link: string }).link.split('/').pop()!;
+    const cancelled = async () =>
+      (await onReplica`select confl_lock::int as n from pg_stat_database_conflicts where datname = current_database()`)[0]!.n;
+    // (Carrel runs a library's statement as a cursor: what the replica runs is the cursor's fetch.)
+    const running = async () =>
+      (
+        await onReplica`select count(*)::int as n from pg_stat_activity
+          where state = 'active' and query like 'fetch forward % from carrel\\_sql' and pid <> pg_backend_pid()`
+      )[0]!.n > 0;
+    const onPrimary = postgres(primary.url, { max: 1, onnotice: () => {} });
+    // The replica cancels a statement in its way at once, rather than holding its replay back. (The
+    // last test: a read in another test's way would be asked of the primary as well.)
+    await onReplica`alter system set max_standby_streaming_delay = 0`;
+    await onReplica`select pg_reload_conf()`;
+    try {
+      const before = await cancelled();
+      let answered: Response | undefined;
+      // The statement goes to the replica once it has replayed the saved query (and is in rotation).
+      for (let attempt = 0; attempt < 10 && !answered; attempt++) {
+        let settled = false;
+        const answer = get(reader, `/v6/queries/${id}/results`).finally(() => (settled = true));
+        while (!settled && !(await running())) await new Promise((resolve) => setTimeout(resolve, 20));
+        if (settled) {
+          await answer;
+          continue;
+        }
+        // A lock the replica must take as it replays it: the statement reading bibs is cancelled.
+        await onPrimary.begin((sql) => sql`lock table bibs in access exclusive mode`);
+        answered = await answer;
+      }
+      assert.ok(answered, 'the statement ran on the replica');
+      assert.equal(answered.status, 200, await answered.clone().text());
+      const body = (await answered.json()) as { entries?: unknown[][]; rows?: unknown[][] };
+      assert.ok(JSON.stringify(body).includes('conflict_probe'), JSON.stringify(body));
+      assert.ok((await cancelled()) > before, 'the replica cancelled the statement');
+    } finally {
+      await onPrimary.end({ timeout: 1 });
+      await onReplica`alter system reset max_standby_streaming_delay`;
+      await onReplica`select pg_reload_conf()`;
+    }
+  });
 });
