@@ -39,8 +39,9 @@ export class ImportThread {
   private chunks: AsyncIterator<Uint8Array> | undefined;
   private file = 0;
 
-  constructor(itemMap: ItemMap | null) {
-    this.worker = startWorker(import.meta.url, 'import-worker', { itemMap });
+  /** derivedValues: send each record's derived columns as values too (an engine without COPY writes them from those). */
+  constructor(itemMap: ItemMap | null, { derivedValues }: { derivedValues: boolean }) {
+    this.worker = startWorker(import.meta.url, 'import-worker', { itemMap, derivedValues });
     this.worker.on('message', (message: ToMain) => {
       // Bytes are fed whenever the worker asks, whatever the importing side is waiting for.
       if (message.kind === 'pull') this.feed(message.file);

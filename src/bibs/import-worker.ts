@@ -9,7 +9,7 @@ import { RecordPreparer } from './prepare.ts';
 import type { ToMain, ToWorker, WorkerBatch } from './import-thread.ts';
 
 const port = parentPort!;
-const { itemMap } = workerData as { itemMap: ItemMap | null };
+const { itemMap, derivedValues } = workerData as { itemMap: ItemMap | null; derivedValues: boolean };
 /** Batches sent and not yet taken for writing: reading stops two ahead, so memory stays flat. */
 const AHEAD = 2;
 
@@ -60,10 +60,11 @@ async function post(preparer: RecordPreparer): Promise<void> {
     read: batch.read,
     failed: batch.failed,
     holdings: batch.holdings,
-    records: batch.records.map(({ row, derived, items, holdings, position }) => ({
+    records: batch.records.map(({ row, identity, derived, items, holdings, position }) => ({
       start: row.byteOffset - buffer.byteOffset,
       end: row.byteOffset - buffer.byteOffset + row.length,
-      derived,
+      identity,
+      ...(derivedValues && { derived }),
       items,
       holdings,
       position,

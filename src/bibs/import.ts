@@ -13,9 +13,8 @@ import { CODE_PATTERN } from '../library/profile.ts';
 import { codeLoader } from '../library/service.ts';
 import { ImportSignal } from '../operations/import-signal.ts';
 import type { RawReadResult } from '../marc/read.ts';
-import type { DerivedBib } from './derive.ts';
 import { ImportThread } from './import-thread.ts';
-import { BATCH, prepareHere, type PreparedBatch, type PreparedBib } from './prepare.ts';
+import { BATCH, prepareHere, type BibIdentity, type PreparedBatch, type PreparedBib } from './prepare.ts';
 import * as repo from './repository.ts';
 
 export interface ImportProblem {
@@ -105,25 +104,25 @@ async function matches(db: Queryable, batch: Prepared[]): Promise<(string | unde
     (
       await repo.findBibsByControl(
         db,
-        batch.filter((p) => p.derived.controlNumber).map((p) => [p.derived.controlNumber!, p.derived.controlSource ?? '']),
+        batch.filter((p) => p.identity.controlNumber).map((p) => [p.identity.controlNumber!, p.identity.controlSource ?? '']),
       )
     ).map((f) => [controlKey(f.control_number!, f.control_source), f.id]),
   );
   const targets = batch.map((p) =>
-    p.derived.controlNumber ? byControl.get(controlKey(p.derived.controlNumber, p.derived.controlSource)) : undefined,
+    p.identity.controlNumber ? byControl.get(controlKey(p.identity.controlNumber, p.identity.controlSource)) : undefined,
   );
   // The 001 decides where it matches; the 035s are looked up only for the records it did not place
   // (none, when a file is loaded again).
   const unplaced = batch.filter((_, i) => targets[i] === undefined);
   const found = await repo.findBibsBySystemNumber(
     db,
-    unplaced.flatMap((p) => p.derived.systemNumbers),
+    unplaced.flatMap((p) => p.identity.systemNumbers),
   );
   const bySystem = new Map(found.flatMap((f) => f.system_numbers.map((n) => [n, f.id] as const)));
-  return batch.map((p, i) => targets[i] ?? p.derived.systemNumbers.map((n) => bySystem.get(n)).find((id) => id !== undefined));
+  return batch.map((p, i) => targets[i] ?? p.identity.systemNumbers.map((n) => bySystem.get(n)).find((id) => id !== undefined));
 }
 
-function identityKeys(d: DerivedBib): string[] {
+function identityKeys(d: BibIdentity): string[] {
   const keys = d.systemNumbers.map((n) => `035:${n}`);
   if (d.controlNumber) keys.push(`001:${d.controlNumber}\u0000${d.controlSource ?? ''}`);
   return keys;
@@ -279,7 +278,7 @@ class Importer {
         updated++;
         continue;
       }
-      const keys = identityKeys(p.derived);
+      const keys = identityKeys(p.identity);
       const earlier = keys.map((k) => freshByKey.get(k)).find((n) => n !== undefined);
       if (earlier !== undefined) {
         fresh[earlier] = p;
@@ -298,7 +297,7 @@ class Importer {
       ...fresh.flatMap((p, i) => this.itemRows(p, freshIds[i]!, true, warnings, unknown)),
     ];
     const footprint: Footprint = {
-      keys: new Set(batch.flatMap((p) => identityKeys(p.derived))),
+      keys: new Set(batch.flatMap((p) => identityKeys(p.identity))),
       replaced: new Set(replacing.keys()),
       barcodes: new Set(items.flatMap((item) => (item.barcode === null ? [] : [item.barcode]))),
     };
@@ -519,7 +518,9 @@ export async function importFiles(
   options: ImportOptions = { itemMap: DEFAULT_ITEM_MAP },
 ): Promise<ImportSummary> {
   const importer = new Importer(db, await knownCodes(db), options);
-  const thread = new ImportThread(options.itemMap);
+  // The derived columns as values only for an engine that is sent the rows as JSON (no COPY): copying
+  // them between threads cost about a twentieth of an import's CPU.
+  const thread = new ImportThread(options.itemMap, { derivedValues: db.copyFrom === undefined });
   try {
     return await importer.run(
       files.map((file) => {

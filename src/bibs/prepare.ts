@@ -13,10 +13,15 @@ import { DERIVED_FROM_TAGS, deriveBib, type DerivedBib } from './derive.ts';
 import { bibRefusal, notBibliographic } from './refusal.ts';
 import { writeDerivedCells } from './repository.ts';
 
+/** What an import matches a record by (001+003, 035): all it reads of the derived columns where the row is written by COPY. */
+export type BibIdentity = Pick<DerivedBib, 'controlNumber' | 'controlSource' | 'systemNumbers'>;
+
 export interface PreparedBib {
   /** The bib's row for COPY (see repository.ts BulkBib): its MARC-in-JSON and derived cells. */
   row: Uint8Array;
-  derived: DerivedBib;
+  identity: BibIdentity;
+  /** The derived columns as values: for an engine that takes the rows as JSON instead of COPY (see repository.ts BulkBib). */
+  derived?: DerivedBib;
   items: ItemFromMarc[];
   /** The holdings the bib states itself (852 with 853-868), as holdings records. */
   holdings: HoldingWrite[];
@@ -108,7 +113,15 @@ export class RecordPreparer {
     const items = this.itemMap ? itemsFromRecord(record, this.itemMap) : [];
     // A view of the buffer as it is now; if it grows later the view keeps the old one's bytes,
     // which are the same.
-    return { row: out.buf.subarray(start, out.pos), derived, items, holdings: bibHoldingWrites(record), position: result.position };
+    const { controlNumber, controlSource, systemNumbers } = derived;
+    return {
+      row: out.buf.subarray(start, out.pos),
+      identity: { controlNumber, controlSource, systemNumbers },
+      derived,
+      items,
+      holdings: bibHoldingWrites(record),
+      position: result.position,
+    };
   }
 }
 

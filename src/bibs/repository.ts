@@ -152,7 +152,8 @@ export interface BulkBib {
   id?: string;
   /** The prepared row: ROW_COLUMNS as COPY text, without a line end. */
   row: Uint8Array;
-  derived: DerivedBib;
+  /** Needed where the connection cannot COPY: the rows are then sent as JSON, from these values. */
+  derived?: DerivedBib;
 }
 
 /** The MARC-in-JSON text back out of a prepared row: its first cell, unescaped (JSON text has no tabs or line breaks). */
@@ -163,6 +164,7 @@ function marcJsonOf(row: Uint8Array): string {
 
 function recordsetJson(rows: BulkBib[]): string {
   const parts = rows.map(({ id, row, derived: d }) => {
+    if (!d) throw new Error('a bib row without its derived columns, where rows are written as JSON');
     // The derived columns as the recordset's fields, by column name.
     const fields: Record<string, unknown> = {};
     for (const [column, , value] of DERIVED_COLUMNS) fields[column] = value(d);
