@@ -15,21 +15,25 @@ export interface BranchRow {
   address: string | null;
 }
 
-export async function listBranches(db: Queryable, limit: number, offset: number): Promise<BranchRow[]> {
-  return db.query<BranchRow>('select id, name, address from branches order by id limit $1 offset $2', [limit, offset]);
+export type BranchWithLocations = BranchRow & { locations: LocationRow[] };
+
+/** A branch's row with its locations in code order (as listLocations orders them): one round trip for a branch and what it holds. */
+const WITH_LOCATIONS = `select b.id, b.name, b.address,
+  (select coalesce(json_agg(json_build_object('code', l.code, 'name', l.name, 'branch_id', l.branch_id, 'pickup', l.pickup,
+     'hold_shelf_days', l.hold_shelf_days) order by l.code), '[]')
+   from locations l where l.branch_id = b.id) as locations
+  from branches b`;
+
+export async function listBranches(db: Queryable, limit: number, offset: number): Promise<BranchWithLocations[]> {
+  return db.query<BranchWithLocations>(`${WITH_LOCATIONS} order by b.id limit $1 offset $2`, [limit, offset]);
 }
 
-export async function getBranch(db: Queryable, id: number): Promise<BranchRow | undefined> {
-  return (await db.query<BranchRow>('select id, name, address from branches where id = $1', [id]))[0];
+export async function getBranch(db: Queryable, id: number): Promise<BranchWithLocations | undefined> {
+  return (await db.query<BranchWithLocations>(`${WITH_LOCATIONS} where b.id = $1`, [id]))[0];
 }
 
-export async function listLocations(db: Queryable, branchIds?: number[]): Promise<LocationRow[]> {
-  return branchIds
-    ? db.query<LocationRow>(
-        'select code, name, branch_id, pickup, hold_shelf_days from locations where branch_id = any($1::int[]) order by code',
-        [branchIds],
-      )
-    : db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations order by code');
+export async function listLocations(db: Queryable): Promise<LocationRow[]> {
+  return db.query<LocationRow>('select code, name, branch_id, pickup, hold_shelf_days from locations order by code');
 }
 
 /**

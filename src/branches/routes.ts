@@ -6,7 +6,7 @@ import { presenter } from '../http/present.ts';
 import { errorRef } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import { parseRecordId } from '../shared/filters.ts';
-import type { BranchRow, BranchService, LocationRow } from './service.ts';
+import type { BranchService, BranchWithLocations } from './service.ts';
 
 const Location = Type.Object({ code: Type.String(), name: Type.String() });
 
@@ -30,7 +30,7 @@ const fieldsQuery = {
   fields: Type.Optional(Type.String({ description: `Comma-separated: ${BRANCH_FIELDS.all.join(', ')} (default all).` })),
 };
 
-type Row = BranchRow & { locations: LocationRow[] };
+type Row = BranchWithLocations;
 const presentFields = presenter<Row, BranchField>({
   id: (b) => String(b.id),
   name: (b) => b.name,
@@ -44,11 +44,6 @@ const presentFields = presenter<Row, BranchField>({
 const presentBranch = (b: Row, fields: readonly BranchField[]) => presentFields(b, fields) as Static<typeof Branch>;
 
 export function branchRoutes(app: App, branches: BranchService): void {
-  const withLocations = async (list: BranchRow[]): Promise<Row[]> => {
-    const locations = await branches.locations(list.map((b) => b.id));
-    return list.map((b) => ({ ...b, locations: locations.filter((l) => l.branch_id === b.id) }));
-  };
-
   app.get(
     '/branches',
     {
@@ -63,7 +58,7 @@ export function branchRoutes(app: App, branches: BranchService): void {
     async (request) => {
       const fields = parseFields(request.query.fields, BRANCH_FIELDS);
       const offset = request.query.offset ?? 0;
-      const list = await withLocations(await branches.list(request.query.limit ?? 50, offset));
+      const list = await branches.list(request.query.limit ?? 50, offset);
       return { total: list.length, start: offset, entries: list.map((b) => presentBranch(b, fields)) };
     },
   );
@@ -98,8 +93,7 @@ export function branchRoutes(app: App, branches: BranchService): void {
     },
     async (request) => {
       const fields = parseFields(request.query.fields, BRANCH_FIELDS);
-      const [branch] = await withLocations([await branches.get(parseRecordId('id', request.params.id))]);
-      return presentBranch(branch!, fields);
+      return presentBranch(await branches.get(parseRecordId('id', request.params.id)), fields);
     },
   );
 }

@@ -3,25 +3,26 @@ import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
 
-export type { BranchRow, LocationRow } from './repository.ts';
+export type { BranchRow, BranchWithLocations, LocationRow } from './repository.ts';
 
 export class BranchService {
   constructor(private readonly db: Db) {}
 
-  list(limit: number, offset: number): Promise<repo.BranchRow[]> {
+  /** Branches with their locations. */
+  list(limit: number, offset: number): Promise<repo.BranchWithLocations[]> {
     return repo.listBranches(this.db, limit, offset);
   }
 
-  async get(id: string): Promise<repo.BranchRow> {
+  async get(id: string): Promise<repo.BranchWithLocations> {
     // Branch numbers are small; a longer one names no branch (and would not fit the column).
     const branch = id.length <= 9 ? await repo.getBranch(this.db, Number(id)) : undefined;
     if (!branch) throw fail.notFound(`no branch ${id}`);
     return branch;
   }
 
-  /** Every location, or those of these branches. */
-  locations(branchIds?: number[]): Promise<repo.LocationRow[]> {
-    return repo.listLocations(this.db, branchIds);
+  /** Every location. */
+  locations(): Promise<repo.LocationRow[]> {
+    return repo.listLocations(this.db);
   }
 
   location(code: string): Promise<repo.LocationRow | undefined> {

@@ -38,6 +38,14 @@ describe(`branches on ${ENGINE}`, () => {
       name: 'Riverside',
       address: '2 River Rd',
     });
+    // One branch with its locations, in code order, read with it.
+    const central = (await reader.get('/v6/branches/1?fields=locations')).json();
+    assert.deepEqual(
+      central.locations.map((l: { code: string }) => l.code),
+      ['cen', 'hunt-audio'],
+    );
+    assert.deepEqual(Object.keys(central.locations[0]).sort(), ['code', 'name']);
+    assert.deepEqual(list.entries[1].locations, [{ code: 'riv', name: 'Riverside' }]);
     assert.deepEqual((await reader.get('/iii/sierra-api/v5/branches?fields=name&limit=1')).json(), {
       total: 1,
       start: 0,
