@@ -17,6 +17,9 @@ export interface BranchRow {
 
 export type BranchWithLocations = BranchRow & { locations: LocationRow[] };
 
+/** The channel every change to branches or locations is announced on (migration 0082). */
+export const BRANCHES_CHANGED = 'carrel_branches_changed';
+
 /** A branch's row with its locations in code order (as listLocations orders them): one round trip for a branch and what it holds. */
 const WITH_LOCATIONS = `select b.id, b.name, b.address,
   (select coalesce(json_agg(json_build_object('code', l.code, 'name', l.name, 'branch_id', l.branch_id, 'pickup', l.pickup,

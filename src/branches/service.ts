@@ -5,19 +5,79 @@ import * as repo from './repository.ts';
 
 export type { BranchRow, BranchWithLocations, LocationRow } from './repository.ts';
 
+/** Branches kept in memory at most: a library system with more is read from the database each time. */
+const KEPT_BRANCHES = 1000;
+
 export class BranchService {
+  /**
+   * Every branch with its locations, by id, while this process hears of changes to them (on an
+   * engine that delivers notifications: PostgreSQL). Every authenticated client reads them, and
+   * reading them on each request cost more than the rest of the request (issue 40's budget).
+   */
+  private kept: Promise<repo.BranchWithLocations[] | undefined> | undefined;
+  private listening = false;
+  private subscribing: Promise<void> | undefined;
+  /** Counts changes heard, so that a read that raced a change does not keep what it read. */
+  private generation = 0;
+
   constructor(private readonly db: Db) {}
 
   /** Branches with their locations. */
-  list(limit: number, offset: number): Promise<repo.BranchWithLocations[]> {
-    return repo.listBranches(this.db, limit, offset);
+  async list(limit: number, offset: number): Promise<repo.BranchWithLocations[]> {
+    const all = await this.all();
+    return all ? all.slice(offset, offset + limit) : repo.listBranches(this.db, limit, offset);
   }
 
   async get(id: string): Promise<repo.BranchWithLocations> {
     // Branch numbers are small; a longer one names no branch (and would not fit the column).
-    const branch = id.length <= 9 ? await repo.getBranch(this.db, Number(id)) : undefined;
+    const number = id.length <= 9 ? Number(id) : undefined;
+    const all = number === undefined ? undefined : await this.all();
+    const branch = number === undefined ? undefined : all ? all.find((b) => b.id === number) : await repo.getBranch(this.db, number);
     if (!branch) throw fail.notFound(`no branch ${id}`);
     return branch;
+  }
+
+  /** Every branch, from memory once this process hears of changes; undefined while it does not, or when there are too many to keep. */
+  private all(): Promise<repo.BranchWithLocations[] | undefined> | undefined {
+    this.subscribe();
+    if (!this.listening) return undefined;
+    if (!this.kept) {
+      const generation = this.generation;
+      const reading = repo.listBranches(this.db, KEPT_BRANCHES + 1, 0).then((rows) => (rows.length > KEPT_BRANCHES ? undefined : rows));
+      this.kept = reading;
+      // A failed read is not kept; nor one a change overtook (it may not hold the change).
+      reading.then(
+        () => {
+          if (generation !== this.generation && this.kept === reading) this.kept = undefined;
+        },
+        () => {
+          if (this.kept === reading) this.kept = undefined;
+        },
+      );
+    }
+    return this.kept;
+  }
+
+  /** Starts hearing of changes to branches and locations (once; tried again on a later call if it fails). */
+  private subscribe(): void {
+    if (this.subscribing || !this.db.listen) return;
+    this.subscribing = this.db
+      .listen(
+        repo.BRANCHES_CHANGED,
+        () => this.forget(),
+        () => {
+          this.forget(); // (re)connected: what was announced meanwhile is lost
+          this.listening = true;
+        },
+      )
+      .catch(() => {
+        this.subscribing = undefined;
+      });
+  }
+
+  private forget(): void {
+    this.generation++;
+    this.kept = undefined;
   }
 
   /** Every location. */

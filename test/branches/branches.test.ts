@@ -3,12 +3,15 @@
 // profile that sets them up is tested in test/library/profile.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { BranchService } from '../../src/branches/service.ts';
+import type { Db } from '../../src/db/types.ts';
 import { insertItem } from '../../src/items/repository.ts';
 import { parseProfile } from '../../src/library/profile.ts';
 import { caller } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addBib } from '../helpers/circulation.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { LIBRARY } from '../helpers/library-profile.ts';
 import { bearer } from '../helpers/tokens.ts';
 
@@ -85,4 +88,51 @@ describe(`branches on ${ENGINE}`, () => {
     assert.deepEqual(await at('hun_*'), []);
     assert.equal((await reader.get('/v6/items?location=no%20such')).json().code, 108);
   });
+
+  it(
+    ENGINE === 'postgres'
+      ? 'keeps the branches while it hears of changes, and reads them anew after one'
+      : 'reads the branches on each request (no notifications to keep them by)',
+    async () => {
+      const db = t.testDb.db;
+      let reads = 0;
+      const counted: Db = {
+        ...db,
+        query: (text, params, options) => {
+          if (text.includes('from branches b')) reads++;
+          return db.query(text, params, options);
+        },
+      };
+      const service = new BranchService(counted);
+      const riverside = async () => (await service.get('7')).locations.map((l) => l.name);
+      if (ENGINE === 'pglite') {
+        for (let i = 1; i <= 3; i++) {
+          await service.list(50, 0);
+          assert.equal(reads, i);
+        }
+        return;
+      }
+      // Kept once the process hears of changes (its LISTEN is up a moment after the first read).
+      const kept = async () => {
+        const before = reads;
+        await service.list(50, 0);
+        await service.get('1');
+        return reads === before;
+      };
+      assert.ok(await eventually(kept), 'read from memory');
+      assert.deepEqual(await riverside(), ['Riverside']);
+      // A change by another connection (as `carrel library apply` makes one) is announced at its commit.
+      await db.query(`update locations set name = 'Riverside Annex' where code = 'riv'`);
+      try {
+        assert.ok(await eventually(async () => (await riverside())[0] === 'Riverside Annex'), 'read anew after the change');
+        assert.deepEqual(
+          (await service.list(50, 0)).map((b) => b.id),
+          [1, 7],
+        );
+        assert.ok(await eventually(kept), 'and kept again');
+      } finally {
+        await db.query(`update locations set name = 'Riverside' where code = 'riv'`);
+      }
+    },
+  );
 });

@@ -6,20 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { ENGINE } from '../helpers/db.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { postgresBin, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.ts';
 import { carrel, startServer, type ServerProcess, serverBearer } from '../helpers/process.ts';
 import { freePort } from '../helpers/tcp.ts';
 
 const skip = ENGINE !== 'postgres' ? 'runs in the PostgreSQL pass' : !postgresBin() ? 'needs the PostgreSQL server programs' : false;
-
-/** Asks `check` every 50 ms, at most `rounds` times, until it answers true. */
-async function eventually(check: () => Promise<boolean>, rounds = 400): Promise<boolean> {
-  for (let i = 0; i < rounds; i++) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 describe('read replicas', { skip }, () => {
   let primary: OwnPostgres;
