@@ -1,5 +1,6 @@
 // API keys and OAuth 2 client-credentials tokens.
 import crypto from 'node:crypto';
+import { ChangeNotices } from '../db/change-notices.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import type { LoginLimiter, LoginReport } from './logins.ts';
@@ -72,10 +73,7 @@ export class AuthService {
   /** Present in a server with CARREL_TOKEN_CACHE_MS > 0 on an engine that delivers revocations to it. */
   private readonly cache: TokenCache | undefined;
   /** The cache is used only while this process hears revocations. */
-  private listening = false;
-  private subscribing: Promise<void> | undefined;
-  /** Counts cache clearings, so that a lookup that raced a revocation does not put its answer back. */
-  private generation = 0;
+  private readonly revocations: ChangeNotices;
   /** For authenticateKey: sha256(key NUL secret), as base64, to the secret_hash it was proven against. */
   private readonly provenSecrets = new Map<string, string>();
 
@@ -87,6 +85,7 @@ export class AuthService {
     private readonly logins?: LoginLimiter,
   ) {
     this.cache = tokenCacheMs > 0 && db.listen ? new TokenCache(tokenCacheMs) : undefined;
+    this.revocations = new ChangeNotices(db, repo.REVOCATIONS, () => this.cache?.clear());
   }
 
   async createKey(name: string, roles: string[], rateLimit: number | null = null): Promise<NewKey> {
@@ -119,13 +118,13 @@ export class AuthService {
   async setRateLimit(key: string, rateLimit: number | null): Promise<boolean> {
     checkRateLimit(rateLimit);
     const changed = await repo.setRateLimit(this.db, key, rateLimit);
-    this.forget();
+    this.revocations.changed();
     return changed;
   }
 
   async revokeKey(key: string): Promise<boolean> {
     const revoked = await repo.revokeKey(this.db, key);
-    this.forget();
+    this.revocations.changed();
     return revoked;
   }
 
@@ -150,7 +149,7 @@ export class AuthService {
     const hash = tokenHash(token);
     const cached = this.cachedByHash(hash);
     if (cached) return cached;
-    const generation = this.generation;
+    const generation = this.revocations.mark();
     const row = await repo.findLiveToken(this.db, hash);
     if (!row) throw fail.invalidToken('the access token is invalid, expired or revoked');
     return this.remember(hash, principalOf({ ...row, id: row.key_id }, row.expires_date), generation);
@@ -162,7 +161,7 @@ export class AuthService {
   }
 
   private cachedByHash(hash: Buffer): Principal | undefined {
-    return this.listening ? this.cache?.get(hash) : undefined;
+    return this.cache && this.revocations.listening() ? this.cache.get(hash) : undefined;
   }
 
   /**
@@ -181,14 +180,14 @@ export class AuthService {
     const proof = crypto.createHash('sha256').update(`${key}\0${secret}`).digest();
     const remembered = this.provenSecrets.get(proof.toString('base64'));
     if (remembered !== undefined) {
-      const cached = this.listening ? this.cache?.get(proof) : undefined;
+      const cached = this.cache && this.revocations.listening() ? this.cache.get(proof) : undefined;
       if (cached) return cached;
-      const generation = this.generation;
+      const generation = this.revocations.mark();
       const row = await repo.findActiveKey(this.db, key);
       if (row && row.secret_hash === remembered) return this.remember(proof, principalOf(row, NO_EXPIRY), generation);
       this.provenSecrets.delete(proof.toString('base64'));
     }
-    const generation = this.generation;
+    const generation = this.revocations.mark();
     const row = await this.checkSecret(key, secret, address, report);
     if (this.provenSecrets.size >= REMEMBERED_SECRETS) this.provenSecrets.delete(this.provenSecrets.keys().next().value!);
     this.provenSecrets.set(proof.toString('base64'), row.secret_hash);
@@ -210,32 +209,7 @@ export class AuthService {
 
   /** Keeps a principal in the token cache (when there is one and this process hears revocations). */
   private remember(hash: Buffer, principal: Principal, generation: number): Principal {
-    if (this.cache) {
-      this.subscribe();
-      if (this.listening && generation === this.generation) this.cache.set(hash, principal);
-    }
+    if (this.cache && this.revocations.listening() && this.revocations.fresh(generation)) this.cache.set(hash, principal);
     return principal;
-  }
-
-  /** Starts hearing revocations from other processes (once; tried again on a later call if it fails). */
-  private subscribe(): void {
-    if (this.subscribing || !this.db.listen) return;
-    this.subscribing = this.db
-      .listen(
-        repo.REVOCATIONS,
-        () => this.forget(),
-        () => {
-          this.forget(); // (re)connected: what was announced meanwhile is lost
-          this.listening = true;
-        },
-      )
-      .catch(() => {
-        this.subscribing = undefined;
-      });
-  }
-
-  private forget(): void {
-    this.generation++;
-    this.cache?.clear();
   }
 }

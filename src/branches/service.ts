@@ -1,4 +1,5 @@
 // Rules for branches and their locations: what the API lists and what loaders create.
+import { ChangeNotices } from '../db/change-notices.ts';
 import type { Db } from '../db/types.ts';
 import { fail } from '../shared/errors.ts';
 import * as repo from './repository.ts';
@@ -12,15 +13,14 @@ export class BranchService {
   /**
    * Every branch with its locations, by id, while this process hears of changes to them (on an
    * engine that delivers notifications: PostgreSQL). Every authenticated client reads them, and
-   * reading them on each request cost more than the rest of the request (issue 40's budget).
+   * reading them on each request cost more than the rest of such a request.
    */
   private kept: Promise<repo.BranchWithLocations[] | undefined> | undefined;
-  private listening = false;
-  private subscribing: Promise<void> | undefined;
-  /** Counts changes heard, so that a read that raced a change does not keep what it read. */
-  private generation = 0;
+  private readonly changes: ChangeNotices;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.changes = new ChangeNotices(db, repo.BRANCHES_CHANGED, () => (this.kept = undefined));
+  }
 
   /** Branches with their locations. */
   async list(limit: number, offset: number): Promise<repo.BranchWithLocations[]> {
@@ -37,47 +37,22 @@ export class BranchService {
     return branch;
   }
 
-  /** Every branch, from memory once this process hears of changes; undefined while it does not, or when there are too many to keep. */
+  /** Every branch, from memory while this process hears of changes; undefined while it does not, or when there are too many to keep. */
   private all(): Promise<repo.BranchWithLocations[] | undefined> | undefined {
-    this.subscribe();
-    if (!this.listening) return undefined;
+    if (!this.changes.listening()) return undefined;
     if (!this.kept) {
-      const generation = this.generation;
+      const mark = this.changes.mark();
       const reading = repo.listBranches(this.db, KEPT_BRANCHES + 1, 0).then((rows) => (rows.length > KEPT_BRANCHES ? undefined : rows));
       this.kept = reading;
       // A failed read is not kept; nor one a change overtook (it may not hold the change).
-      reading.then(
-        () => {
-          if (generation !== this.generation && this.kept === reading) this.kept = undefined;
-        },
-        () => {
-          if (this.kept === reading) this.kept = undefined;
-        },
-      );
+      const drop = () => {
+        if (this.kept === reading) this.kept = undefined;
+      };
+      reading.then(() => {
+        if (!this.changes.fresh(mark)) drop();
+      }, drop);
     }
     return this.kept;
-  }
-
-  /** Starts hearing of changes to branches and locations (once; tried again on a later call if it fails). */
-  private subscribe(): void {
-    if (this.subscribing || !this.db.listen) return;
-    this.subscribing = this.db
-      .listen(
-        repo.BRANCHES_CHANGED,
-        () => this.forget(),
-        () => {
-          this.forget(); // (re)connected: what was announced meanwhile is lost
-          this.listening = true;
-        },
-      )
-      .catch(() => {
-        this.subscribing = undefined;
-      });
-  }
-
-  private forget(): void {
-    this.generation++;
-    this.kept = undefined;
   }
 
   /** Every location. */
