@@ -11,7 +11,10 @@ const BATCH_CHARS = 4096;
 const FLUSH_MS = 100;
 
 export interface LogStream extends DestinationStream {
-  /** Writes out every line still held, before the process exits. */
+  /**
+   * Writes out every line still held, before the process exits. (A batch sonic-boom is writing
+   * at that moment finishes on its own, and may land after the lines written here.)
+   */
   flushSync(): void;
 }
 

@@ -12,3 +12,7 @@ create trigger branches_changed after insert or update or delete or truncate on 
   for each statement execute function carrel_branches_changed();
 create trigger locations_changed after insert or update or delete or truncate on locations
   for each statement execute function carrel_branches_changed();
+
+-- Only its triggers call it (a trigger's function runs whatever its privileges): PUBLIC may not
+-- send Carrel's servers notices (README, "SQL logins").
+revoke execute on function carrel_branches_changed() from public;
