@@ -30,9 +30,10 @@ export class BranchService {
 
   async get(id: string): Promise<repo.BranchWithLocations> {
     // Branch numbers are small; a longer one names no branch (and would not fit the column).
-    const number = id.length <= 9 ? Number(id) : undefined;
-    const all = number === undefined ? undefined : await this.all();
-    const branch = number === undefined ? undefined : all ? all.find((b) => b.id === number) : await repo.getBranch(this.db, number);
+    if (id.length > 9) throw fail.notFound(`no branch ${id}`);
+    const number = Number(id);
+    const all = await this.all();
+    const branch = all ? all.find((b) => b.id === number) : await repo.getBranch(this.db, number);
     if (!branch) throw fail.notFound(`no branch ${id}`);
     return branch;
   }

@@ -65,6 +65,17 @@ export function isUnreachable(error: unknown): boolean {
   return UNREACHABLE_CODES.has(code) || UNREACHABLE_SQLSTATE.test(code);
 }
 
+/**
+ * A statement a read replica cancelled because replaying the primary's changes needed what it held
+ * (a lock, rows vacuumed away; after max_standby_streaming_delay): SQLSTATE 40001, or 40P01 for a
+ * buffer pin deadlock. A hot standby raises neither for any other reason: it refuses serializable
+ * transactions, and its read-only statements wait on no one else's locks.
+ */
+export function isRecoveryConflict(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '40001' || code === '40P01';
+}
+
 /** A driver's error as the database layer throws it: DatabaseUnavailableError when the database is away. */
 export function fromDriver(error: unknown, outcomeUnknown = false): unknown {
   if (error instanceof DatabaseUnavailableError || !isConnectionFailure(error)) return error;

@@ -7,21 +7,10 @@
 // it was replaying (a recovery conflict) is asked again of the primary, the replica kept: reads
 // never fail because a replica did.
 import { ambientScope } from './ambient.ts';
-import { DatabaseUnavailableError } from './errors.ts';
+import { DatabaseUnavailableError, isRecoveryConflict } from './errors.ts';
 import type { ReadMarks } from './read-marks.ts';
 import type { ReplicaSet } from './replicas.ts';
 import type { Db } from './types.ts';
-
-/**
- * A statement a replica cancelled because replaying the primary's changes needed what it held (a
- * lock, rows vacuumed away; after max_standby_streaming_delay): SQLSTATE 40001, or 40P01 for a
- * buffer pin deadlock. A hot standby raises neither for any other reason: it refuses serializable
- * transactions, and its read-only statements wait on no one else's locks.
- */
-export function isRecoveryConflict(error: unknown): boolean {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return code === '40001' || code === '40P01';
-}
 
 export function replicaReads(primary: Db, replicas: ReplicaSet, marks: ReadMarks): Db {
   /** Where the request's reads go: a replica that has replayed its client's last write and the floor, else the primary. */
