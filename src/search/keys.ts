@@ -48,6 +48,7 @@ export const KIND = {
   /**
    * "!": the main title's first word, searching every field ("*!war"): a one-word search adds it,
    * so that titles that are or start with the word rank first (document.ts LEADING_TITLE_WORD).
+   * A title search (index=title) of one word reads it only for its bibs, as KIND.titleStart's.
    */
   leading: '!',
   /**

@@ -33,7 +33,7 @@ export interface WordSearch {
   title: string | null;
   /** With a title: its words' stem keys in the title field, the lists any bib whose title is boosted is in. */
   titleKeys: string[];
-  /** Searching every field for several words: the key of titles that start with the first two (KEY.titleStart). */
+  /** With a title: the key of the titles that start with its first two words (KEY.titleStart), or with its one word (KEY.leading). */
   titleStart?: string;
   /** The words every match has, and its required phrases folded (" a b "). */
   requiredWords: string[];
@@ -90,7 +90,13 @@ export function readSearch(request: SearchOptions): Search | undefined {
   // main title's words), and the indexer puts each of those in the title field's stem list.
   const titleKeys = comparesTitle ? [...new Set(titleWords.map((word) => KEY.stem(FIELD_KEYS.title, stem(word))))] : [];
   keys.push(...titleKeys);
-  const titleStart = !request.index && titleWords.length > 1 ? KEY.titleStart(titleWords[0]!, titleWords[1]!) : undefined;
+  // The only bibs whose title can be the words or start with them: those whose title starts with
+  // their first two (their first, for one word). Searching every field for one word compares no title.
+  const titleStart = !comparesTitle
+    ? undefined
+    : titleWords.length > 1
+      ? KEY.titleStart(titleWords[0]!, titleWords[1]!)
+      : KEY.leading(titleWords[0]!);
   if (titleStart) keys.push(titleStart);
   // The words every match has, and the phrases it has in its text.
   const single = query.clauses.filter((c) => !c.optional && c.alternatives.length === 1).map((c) => c.alternatives[0]!);

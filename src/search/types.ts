@@ -49,9 +49,9 @@ export interface SearchSql {
    */
   titleLists: number[];
   /**
-   * With a title of two words or more, searching every field: the list of the bibs whose titles
-   * start with its first two words (null when no title does). Only those can have a title exact
-   * or starting with the words (60 or 25); any other one 10 at most. Absent: any title may.
+   * With a title: the list of the bibs whose titles start with its first two words, or with its
+   * word when it has one (null when no title does). Only those can have a title exact or starting
+   * with the words (60 or 25); any other one 10 at most. Absent: any title may.
    */
   titleStart?: { list: number | null };
   filters: SearchFilters;
