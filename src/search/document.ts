@@ -208,8 +208,11 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   if (title.length > 0) {
     keys.set(KEY.leading(title[0]!), title.length === 1 ? WHOLE_TITLE_WORD : LEADING_TITLE_WORD);
   }
-  // (Its weight ranks nothing: the list is only read for its bibs.)
+  // (Their weights rank nothing: the lists are only read for their bibs.)
   if (title.length > 1) keys.set(KEY.titleStart(title[0]!, title[1]!), 1);
+  // Of the words in the order `words` holds them, as phrases are checked against it: the main
+  // title's words are one run of them, so a bib whose title holds a search's words has their pairs.
+  for (const key of KEY.pairs(all)) keys.set(key, 1);
   for (const isbn of input.isbns) {
     const normal = isbn13(isbn);
     if (normal) add(keys, KEY.number(normal), NUMBER_WEIGHT);

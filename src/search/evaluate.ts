@@ -71,7 +71,7 @@ const FIRST_TITLES = 64;
 
 /**
  * The matches' scores, ranked by relevance with nothing else to check, exact for every match
- * that can be among the `k` best. Only a match in every title list can have the title's boost,
+ * that can be among the `k` best. Only a match in every title list and title pair list can have the title's boost,
  * and it is read only while its weight with the most its title could add (MOST_BOOST, or
  * INSIDE_BOOST when the title cannot start with the words) can still reach the k-th best score
  * known: candidates are read in batches from the highest ceiling down, each batch twice the last,
@@ -87,7 +87,8 @@ async function boostedScores(
   firstTitles: number,
 ): Promise<number[]> {
   const boost = titleBoost(q.title);
-  const cursors = q.titleLists.map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
+  // A bib outside a title pair's list cannot have the words in order in its title: not a candidate.
+  const cursors = [...q.titleLists, ...q.titlePairs].map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
   const starts = q.titleStart && (q.titleStart.list === null ? EMPTY_LIST : (lists.get(q.titleStart.list) ?? EMPTY_LIST)).cursor();
   const candidates: number[] = [];
   const ceilings = new Map<number, number>();

@@ -1,7 +1,8 @@
 // The bibs a query's posting lists let through, with their summed weights, found by walking the
 // lists' cursors in bib order as the ranking statement's CTE m and its list conditions answer them
 // (MatchSql, test/helpers/ranking-statement.ts): every required clause has one of its terms, no excluded list
-// holds the bib, and no excluded stem outweighs its other forms. The doc's conditions (phrases,
+// holds the bib, and no excluded stem outweighs its other forms; and the bib is in the lists of its
+// phrases' word pairs, without which it cannot hold them. The doc's conditions (phrases,
 // filters) are the evaluator's (evaluate.ts).
 import { EMPTY_LIST, END, type PostingCursor, type PostingList } from './posting-list.ts';
 import type { SearchSql, SqlClause } from './types.ts';
@@ -58,8 +59,11 @@ export function listMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList
       clause.length += list(id).length;
     }
   });
+  // The phrases' pair lists narrow the matches as required clauses do, but score nothing (the
+  // phrases themselves are checked on the texts: evaluate.ts). Often the shortest, they drive.
+  const pairs = q.phrasePairs.map((id) => new Clause([{ cursor: list(id).cursor(), boost: 0 }], list(id).length));
   // With no required clause, any bib with a posting in any term matches (its bits are all none).
-  const walked = required > 0 ? clauses.sort((a, b) => a.length - b.length) : [new Clause(entries, 0)];
+  const walked = required > 0 ? [...clauses, ...pairs].sort((a, b) => a.length - b.length) : [new Clause(entries, 0)];
   const excluded = q.excluded.map((id) => list(id).cursor());
   const stems = q.excludedStems.map((e) => ({
     stem: list(e.stem).cursor(),

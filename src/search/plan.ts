@@ -38,6 +38,10 @@ export interface WordSearch {
   /** The words every match has, and its required phrases folded (" a b "). */
   requiredWords: string[];
   phrases: string[];
+  /** The pair keys of the phrases' words (KEY.pairs): every match is in each one's list. */
+  phrasePairs: string[];
+  /** With a title of several words, their pair keys: a bib outside one's list cannot have the title. */
+  titlePairs: string[];
 }
 
 /** A standard number typed into the box (ISBN with or without hyphens, ISSN): its index key. */
@@ -101,7 +105,11 @@ export function readSearch(request: SearchOptions): Search | undefined {
   // The words every match has, and the phrases it has in its text.
   const single = query.clauses.filter((c) => !c.optional && c.alternatives.length === 1).map((c) => c.alternatives[0]!);
   const requiredWords = single.flat();
-  const phrases = single.filter((words) => words.length > 1).map((words) => ` ${words.join(' ')} `);
+  const phraseWords = single.filter((words) => words.length > 1);
+  const phrases = phraseWords.map((words) => ` ${words.join(' ')} `);
+  const phrasePairs = [...new Set(phraseWords.flatMap(KEY.pairs))];
+  const titlePairs = comparesTitle ? KEY.pairs(titleWords) : [];
+  keys.push(...phrasePairs, ...titlePairs);
   return {
     kind: 'words',
     query,
@@ -114,6 +122,8 @@ export function readSearch(request: SearchOptions): Search | undefined {
     titleStart,
     requiredWords,
     phrases,
+    phrasePairs,
+    titlePairs,
   };
 }
 
@@ -132,9 +142,11 @@ export function searchSql(search: Search, request: SearchOptions, stats: TermSta
       excluded: [],
       excludedStems: [],
       phrases: [],
+      phrasePairs: [],
       excludedPhrases: [],
       title: null,
       titleLists: [],
+      titlePairs: [],
       ...page(request),
     };
   }
@@ -182,18 +194,25 @@ export function searchSql(search: Search, request: SearchOptions, stats: TermSta
     required[0]!.termIds.push(leadingTerm.id);
     required[0]!.boosts.push(1);
   }
-  // A title word in no bib's title: no title is boosted, as if the search compared none.
+  // A phrase's pair in no bib's text: no bib holds the phrase.
+  const phrasePairs = search.phrasePairs.map((key) => ids.get(key)?.id);
+  if (phrasePairs.some((id) => id === undefined)) return undefined;
+  // A title word in no bib's title, or a pair of them in no bib's text: no title is boosted, as if
+  // the search compared none.
   const titleLists = search.titleKeys.map((key) => ids.get(key)?.id);
-  const title = titleLists.every((id) => id !== undefined) ? search.title : null;
+  const titlePairs = search.titlePairs.map((key) => ids.get(key)?.id);
+  const title = [...titleLists, ...titlePairs].every((id) => id !== undefined) ? search.title : null;
   return {
     required,
     optional,
     excluded,
     excludedStems,
     phrases,
+    phrasePairs: phrasePairs as number[],
     excludedPhrases,
     title,
     titleLists: title === null ? [] : (titleLists as number[]),
+    titlePairs: title === null ? [] : (titlePairs as number[]),
     ...(title !== null && search.titleStart && { titleStart: { list: ids.get(search.titleStart)?.id ?? null } }),
     ...page(request),
   };
@@ -206,7 +225,7 @@ function page(request: SearchOptions): Pick<SearchSql, 'filters' | 'sort' | 'lim
 /** The lists a search reads (its clauses', exclusions' and title's), each with its key and the version its statistics were read at. */
 export function listsOf(sql: SearchSql, stats: TermStats): { id: number; key: string; version: number }[] {
   const wanted = new Set([...sql.required, ...sql.optional].flatMap((c) => c.termIds));
-  for (const id of [...sql.excluded, ...sql.titleLists]) wanted.add(id);
+  for (const id of [...sql.excluded, ...sql.titleLists, ...sql.phrasePairs, ...sql.titlePairs]) wanted.add(id);
   if (sql.titleStart?.list != null) wanted.add(sql.titleStart.list);
   for (const { stem, others } of sql.excludedStems) {
     wanted.add(stem);

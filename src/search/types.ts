@@ -40,6 +40,11 @@ export interface SearchSql {
   excludedStems: { stem: number; others: number | null }[];
   /** Folded phrases (" a b c ") every result's words must contain. */
   phrases: string[];
+  /**
+   * The lists of the phrases' word pairs (keys.ts KIND.pair): a bib outside one cannot hold its
+   * phrase, so only the bibs in all of them are checked against the phrases. They add no weight.
+   */
+  phrasePairs: number[];
   excludedPhrases: string[];
   /** The query's words as a folded title (" a b "), for exact and leading title matches; null: none. */
   title: string | null;
@@ -48,6 +53,11 @@ export interface SearchSql {
    * title boosted, so a title need be compared for those bibs alone.
    */
   titleLists: number[];
+  /**
+   * With a title of several words: the lists of their pairs (KIND.pair). A bib outside one has no
+   * text with the words in order, so its title is not compared: it cannot be boosted.
+   */
+  titlePairs: number[];
   /**
    * With a title: the list of the bibs whose titles start with its first two words, or with its
    * word when it has one (null when no title does). Only those can have a title exact or starting

@@ -100,7 +100,17 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
   let t: TestDb;
   let docs: DocReader;
   const columns = new FacetColumns();
-  const seen = { compared: 0, matched: 0, facets: 0, sqlMs: 0, evaluateMs: 0, docsMs: 0, titleCandidates: 0, titlesRead: 0 };
+  const seen = {
+    compared: 0,
+    matched: 0,
+    facets: 0,
+    sqlMs: 0,
+    evaluateMs: 0,
+    docsMs: 0,
+    titleCandidates: 0,
+    titlesRead: 0,
+    phrasesNarrowed: 0,
+  };
 
   before(async () => {
     t = await createTestDb();
@@ -135,6 +145,8 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
       ...sql.excluded,
       ...sql.excludedStems.flatMap((e) => [e.stem, ...(e.others === null ? [] : [e.others])]),
       ...sql.titleLists,
+      ...sql.phrasePairs,
+      ...sql.titlePairs,
       ...(sql.titleStart?.list == null ? [] : [sql.titleStart.list]),
     ];
     const lists = await readArrayLists(t.db, ids);
@@ -159,16 +171,21 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     seen.evaluateMs += performance.now() - start;
     assert.deepStrictEqual(got, expected, `${label}\n${JSON.stringify(sql)}`);
     assert.equal(matched.length, got.total, `matches of ${label}`);
+    // A phrase is checked only on the texts of bibs in its pairs' lists.
+    const unpaired = asked.filter((bib) => !sql.phrasePairs.every((id) => lists.get(id)?.bibs.includes(bib)));
+    assert.deepEqual(unpaired, [], `docs read that hold no pair of a phrase: ${label}`);
+    if (sql.phrasePairs.length > 0) seen.phrasesNarrowed++;
     // Ranked by relevance with nothing else to check in the docs (filters are tested on the facet
-    // columns), only bibs in every title list are read.
+    // columns), only bibs in every title list and title pair list are read.
     const checksDocs = sql.phrases.length + sql.excludedPhrases.length > 0 || sql.sort !== 'relevance';
     if (!checksDocs) {
-      const unboostable = asked.filter((bib) => !sql.titleLists.every((id) => lists.get(id)?.bibs.includes(bib)));
+      const boostable = (bib: number) => [...sql.titleLists, ...sql.titlePairs].every((id) => lists.get(id)?.bibs.includes(bib));
+      const unboostable = asked.filter((bib) => !boostable(bib));
       assert.deepEqual(unboostable, [], `docs read that no title boost can reach: ${label}`);
       if (sql.title === null) assert.deepEqual(asked, [], `docs read without a title to compare: ${label}`);
       else {
         const { bibs } = listMatches(sql, lists);
-        seen.titleCandidates += bibs.filter((bib) => sql.titleLists.every((id) => lists.get(id)?.bibs.includes(bib))).length;
+        seen.titleCandidates += bibs.filter(boostable).length;
         seen.titlesRead += asked.length;
       }
     }
@@ -253,8 +270,8 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
       ['excluded with _', { excludedPhrases: [' pr_de '] }],
       // (A title with wildcards could be boosted outside the lists of its words: every match's title is compared.)
       // (A title of other words than the search's: which titles start with it is not known.)
-      ['a title with _', { title: ' pride and prejudic_ ', titleLists: [], titleStart: undefined }],
-      ['a title with %', { title: ' pride%prejudice ', titleLists: [], titleStart: undefined }],
+      ['a title with _', { title: ' pride and prejudic_ ', titleLists: [], titlePairs: [], titleStart: undefined }],
+      ['a title with %', { title: ' pride%prejudice ', titleLists: [], titlePairs: [], titleStart: undefined }],
       ['a title exactly', { title: ' pride and prejudice ', titleStart: undefined }],
       [
         '63 clauses, the last only ranking',
@@ -288,6 +305,8 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     assert.ok(seen.compared >= 900, `${seen.compared} searches compared`);
     // Titles are read only while they can lift a match into the page: fewer than every candidate's.
     ctx.diagnostic(`titles read for the title's boost: ${seen.titlesRead} of ${seen.titleCandidates} candidates`);
+    ctx.diagnostic(`searches whose phrases' pairs narrowed the texts checked: ${seen.phrasesNarrowed}`);
+    assert.ok(seen.phrasesNarrowed >= 20, `${seen.phrasesNarrowed} searches with phrase pairs`);
     assert.ok(seen.titlesRead < seen.titleCandidates, `${seen.titlesRead} titles read of ${seen.titleCandidates}`);
   });
 });

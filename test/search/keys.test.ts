@@ -77,8 +77,10 @@ describe('search index keys', () => {
   for (const { kind, request, shares } of CASES) {
     it(`plans only keys the bib was indexed under: ${kind} (${JSON.stringify(request.text)}${request.index ? ` in ${request.index}` : ''})`, () => {
       // (Words the bib's title does not start with look up the start they would be: the first two
-      // words' key, or a title search's one word's leading key.)
-      const starts = (key: string) => key[1] === KIND.titleStart || (request.index === 'title' && key[1] === KIND.leading);
+      // words' key, or a title search's one word's leading key; words it does not hold in order,
+      // the pairs they would be.)
+      const starts = (key: string) =>
+        key[1] === KIND.titleStart || key[1] === KIND.pair || (request.index === 'title' && key[1] === KIND.leading);
       const keys = planned(request).filter((key) => !starts(key));
       assert.deepEqual(
         keys.filter((key) => !INDEXED.has(key)),
@@ -174,8 +176,9 @@ describe('search index keys', () => {
         KEY.leading('war'),
         KEY.titleStart('world', 'history'),
         KEY.number('9780141439518'),
+        ...KEY.pairs(['civil', 'war']),
       ],
-      ['t~histori', '*:histories', 's^war', '*!war', '*=world history', 'i:9780141439518'],
+      ['t~histori', '*:histories', 's^war', '*!war', '*=world history', 'i:9780141439518', '*"bwy'],
     );
     assert.deepEqual(FIELD_KEYS, {
       title: 't',
@@ -188,7 +191,25 @@ describe('search index keys', () => {
       callNumber: 'c',
     });
     assert.equal(ANY_FIELD, '*');
-    assert.deepEqual(KIND, { stem: '~', exact: ':', otherForms: '^', leading: '!', titleStart: '=' });
+    assert.deepEqual(KIND, { stem: '~', exact: ':', otherForms: '^', leading: '!', titleStart: '=', pair: '"' });
+  });
+
+  it('makes one pair key of two words one after the other, passing over stop words and words with digits', () => {
+    assert.deepEqual(KEY.pairs(['civil', 'and', 'war']), KEY.pairs(['civil', 'war']));
+    assert.deepEqual(KEY.pairs(['war', '1861', 'peace']), KEY.pairs(['war', 'peace']));
+    assert.notDeepEqual(KEY.pairs(['war', 'peace']), KEY.pairs(['peace', 'war']), 'in order');
+    assert.deepEqual(KEY.pairs(['war', 'peace', 'war', 'peace']).length, 2, 'each once');
+    assert.deepEqual(KEY.pairs(['war']), []);
+    // The document's words hold every phrase of them: a phrase's pairs are among the bib's keys.
+    assert.ok(KEY.pairs(['civil', 'wars']).every((key) => INDEXED.has(key)));
+    assert.ok(
+      KEY.pairs(['histories', 'of', 'civil', 'wars', 'battles']).every((key) => INDEXED.has(key)),
+      'across subfields',
+    );
+    assert.ok(
+      KEY.pairs(['maps', 'london']).every((key) => INDEXED.has(key)),
+      'across fields, as the text runs on',
+    );
     assert.equal(COUNTED_KEY_LIKE, '_~%');
   });
 });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EXACT_FACTOR, STEM_FACTOR } from '../../src/search/document.ts';
+import { KEY } from '../../src/search/keys.ts';
 import { listsOf, readSearch, searchSql, type Search } from '../../src/search/plan.ts';
 import type { SearchOptions } from '../../src/search/request.ts';
 import type { SearchSql, Term, TermStats } from '../../src/search/types.ts';
@@ -36,6 +37,9 @@ function found(request: SearchOptions, keys: Keys): SearchSql {
   return sql;
 }
 
+/** The one pair key of two words. */
+const pair = (first: string, second: string): string => KEY.pairs([first, second])[0]!;
+
 /** "war" (its own stem) in every field, in 500 bibs, and its title key. */
 const WAR = { '*~war': [1, 500], '*^war': [2, 20], '*!war': [3, 40] } as const;
 
@@ -64,8 +68,8 @@ describe('search plan', () => {
     assert.deepEqual(read(ask('war', { index: 'subject' })).keys, ['s~war', 's^war']);
     assert.deepEqual(
       read(ask('war peace')).keys,
-      ['*~war', '*^war', '*~peace', '*^peace', 't~war', 't~peace', '*=war peace'],
-      'no leading word key for two words: their title stem keys, and the key of titles starting with them',
+      ['*~war', '*^war', '*~peace', '*^peace', 't~war', 't~peace', '*=war peace', pair('war', 'peace')],
+      'no leading word key for two words: their title stem keys, the key of titles starting with them, and their pair',
     );
   });
 
@@ -82,9 +86,11 @@ describe('search plan', () => {
       excluded: [],
       excludedStems: [],
       phrases: [],
+      phrasePairs: [],
       excludedPhrases: [],
       title: null,
       titleLists: [],
+      titlePairs: [],
       filters: {},
       sort: 'relevance',
       limit: 5,
@@ -104,16 +110,52 @@ describe('search plan', () => {
   });
 
   it('searches one field by its keys, comparing the title in the title index', () => {
-    const keys = { 't~war': [1, 50], 't^war': [2, 1], 't~peace': [3, 20], 't^peace': [4, 1] } as const;
+    const keys = { 't~war': [1, 50], 't^war': [2, 1], 't~peace': [3, 20], 't^peace': [4, 1], [pair('war', 'peace')]: [5, 9] } as const;
     const sql = found(ask('war peace', { index: 'title' }), keys);
     assert.equal(sql.title, ' war peace ');
     assert.deepEqual(sql.titleLists, [1, 3]);
-    assert.equal(sql.titleStart, undefined, 'which titles start with the words is known searching every field only');
+    assert.deepEqual(sql.titlePairs, [5]);
+    assert.deepEqual(sql.titleStart, { list: null }, 'no title starts with the words');
+    assert.deepEqual(found(ask('war peace', { index: 'title' }), { ...keys, '*=war peace': [6, 2] }).titleStart, { list: 6 });
+    assert.deepEqual(
+      found(ask('war', { index: 'title' }), { ...keys, '*!war': [7, 4] }).titleStart,
+      { list: 7 },
+      'one word: its leading key',
+    );
     assert.equal(found(ask('war', { index: 'subject' }), { 's~war': [1, 300], 's^war': [2, 1] }).title, null);
   });
 
+  it("requires a phrase's pairs, and compares a title only where its pairs are in some text", () => {
+    const keys = {
+      ...WORDS,
+      '*~civil': [8, 70],
+      '*~and': [12, 900],
+      't~war': [9, 50],
+      't~peace': [10, 20],
+      [pair('war', 'peace')]: [11, 6],
+    } as const;
+    const phrase = found(ask('"war and peace" civil'), keys);
+    assert.deepEqual(phrase.phrases, [' war and peace ']);
+    assert.deepEqual(phrase.phrasePairs, [11], 'the stop word passed over');
+    assert.equal(sqlOf(ask('"peace war" civil'), keys), undefined, 'a phrase whose pair no text has');
+    assert.deepEqual(found(ask('"war" civil'), keys).phrasePairs, [], 'no pair in one word');
+    assert.deepEqual(found(ask('war peace'), keys).titlePairs, [11]);
+    assert.equal(found(ask('peace war'), { ...keys, '*~war': [1, 500] }).title, null, 'a title whose pair no text has: none compared');
+    assert.ok(
+      listsOf(phrase, stats(keys)).some((l) => l.id === 11),
+      'the pair lists are read',
+    );
+  });
+
   it('says which titles start with the first two words, or that none does, searching every field', () => {
-    const keys = { ...WAR, '*~peace': [4, 90], '*^peace': [5, 1], 't~war': [6, 50], 't~peace': [7, 20] } as const;
+    const keys = {
+      ...WAR,
+      '*~peace': [4, 90],
+      '*^peace': [5, 1],
+      't~war': [6, 50],
+      't~peace': [7, 20],
+      [pair('war', 'peace')]: [9, 4],
+    } as const;
     assert.deepEqual(found(ask('war peace'), { ...keys, '*=war peace': [8, 3] }).titleStart, { list: 8 });
     assert.deepEqual(found(ask('war peace'), keys).titleStart, { list: null });
     const noPeaceTitle = Object.fromEntries(Object.entries(keys).filter(([key]) => key !== 't~peace'));
@@ -153,6 +195,7 @@ describe('search plan', () => {
       't~peace': [10, 20],
       '*=war peace': [11, 3],
       '*~unread': [12, 1],
+      [pair('war', 'peace')]: [13, 4],
     } as const;
     const lists = (text: string) => {
       const request = ask(text);
@@ -160,7 +203,7 @@ describe('search plan', () => {
     };
     assert.deepEqual(
       lists('war peace -armies'),
-      [1, 2, 4, 5, 7, 9, 10, 11].map((id) => ({ id, key: Object.entries(keys).find(([, [kid]]) => kid === id)![0], version: 10 + id })),
+      [1, 2, 4, 5, 7, 9, 10, 11, 13].map((id) => ({ id, key: Object.entries(keys).find(([, [kid]]) => kid === id)![0], version: 10 + id })),
     );
     assert.deepEqual(
       lists('war -peace').map((l) => l.id),
