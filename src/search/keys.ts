@@ -3,7 +3,6 @@
 // spelt differently would match nothing, silently. A key is a field's one character, a kind's
 // mark, then its text ("t~histori"). The stored index holds these strings: changing how one is
 // spelt means indexing every bib again (carrel search reindex).
-import { STOP_WORDS } from './text.ts';
 
 /** The fields a search can be narrowed to (`index=`, request.ts SEARCH_INDEXES), as a key's first character. */
 export const FIELD_KEYS = {
@@ -59,11 +58,11 @@ export const KIND = {
    */
   titleStart: '=',
   /**
-   * '"': two words one after the other in a bib's text, stop words and words with digits passed
-   * over: the key `*"1c7` holds the bibs with "civil war" or "civil and war", and those with any
-   * other pair in the same bucket (KEY.pairs). Only the bibs whose text has a phrase's pairs can hold the phrase, and only those
-   * whose text has a title's can have that title: a phrase of common words is then checked on a
-   * few hundred texts, not on every bib with its words (evaluate.ts).
+   * '"': two words one after the other in a bib's text: the key `*"1c7` holds the bibs with "civil
+   * war", and those with any other pair in the same bucket (KEY.pairs). Only the bibs whose text has
+   * a phrase's pairs can hold the phrase, and only those whose text has a title's pairs can have
+   * that title: a phrase of common words is then checked on a few hundred texts, not on every bib
+   * with its words (evaluate.ts).
    */
   pair: '"',
 } as const;
@@ -72,12 +71,9 @@ export const KIND = {
  * How many lists the word pairs are spread over. A pair's own list per pair made most of the keys
  * (540,000 of 877,000 at 100,000 bibs) and more than a third of the lists' bytes; a bucket holds
  * several pairs' bibs, which the phrase's text check sorts out, and the keys stay this many at any
- * size of catalogue (at 1,000,000 bibs about 300 bibs a bucket).
+ * size of catalogue (at 1,000,000 bibs several hundred bibs a bucket).
  */
 export const PAIR_BUCKETS = 65_536;
-
-/** Whether a word takes part in pairs: stop words do not, nor words with digits (years, pages, sizes). */
-const pairs = (word: string): boolean => !STOP_WORDS.has(word) && !/\d/.test(word);
 
 /**
  * The bucket of a pair of words: 32-bit FNV-1a of "first second" (UTF-16 units), modulo
@@ -105,14 +101,13 @@ export const KEY = {
   /** A standard number, normalised (ISBN as 13 digits, ISSN without its hyphen): "i:9780141439518". */
   number: (digits: string): string => `${FIELD_KEYS.number}${KIND.exact}${digits}`,
   /**
-   * The pair keys (KIND.pair) of words in the order a text has them, each once: of each word that
-   * takes part in pairs and the next such word. A text that holds `words` one after the other
-   * holds these keys' pairs, so its bib is in every one of their lists.
+   * The pair keys (KIND.pair) of words in the order a text has them, each once: of each word and
+   * the next. A text that holds `words` one after the other holds these keys' pairs, so its bib is
+   * in every one of their lists. (Stop words too: "art war" is then told from "art of war".)
    */
   pairs: (words: readonly string[]): string[] => {
-    const kept = words.filter(pairs);
     const keys = new Set<string>();
-    for (let i = 1; i < kept.length; i++) keys.add(`${ANY_FIELD}${KIND.pair}${pairBucket(kept[i - 1]!, kept[i]!).toString(36)}`);
+    for (let i = 1; i < words.length; i++) keys.add(`${ANY_FIELD}${KIND.pair}${pairBucket(words[i - 1]!, words[i]!).toString(36)}`);
     return [...keys];
   },
   /** Whether a key is a counted list's (a stem's): its length is kept as its df. */

@@ -269,10 +269,10 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
       ['an escaped %', { phrases: [' pride\\%'] }],
       ['excluded with _', { excludedPhrases: [' pr_de '] }],
       // (A title with wildcards could be boosted outside the lists of its words: every match's title is compared.)
-      // (A title of other words than the search's: which titles start with it is not known.)
+      // (A title of other words than the search's: which titles start with it, or hold its pairs, is not known.)
       ['a title with _', { title: ' pride and prejudic_ ', titleLists: [], titlePairs: [], titleStart: undefined }],
       ['a title with %', { title: ' pride%prejudice ', titleLists: [], titlePairs: [], titleStart: undefined }],
-      ['a title exactly', { title: ' pride and prejudice ', titleStart: undefined }],
+      ['a title exactly', { title: ' pride and prejudice ', titlePairs: [], titleStart: undefined }],
       [
         '63 clauses, the last only ranking',
         { required: [...Array.from({ length: 62 }, () => pride!), { termIds: [2147480000], boosts: [1] }] },
@@ -302,7 +302,8 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
 
   it('compared every search above (the file’s totals)', (ctx) => {
     ctx.diagnostic(`in all on ${ENGINE}: ${seen.compared} searches compared (${seen.matched} with matches), ${seen.facets} with facets`);
-    assert.ok(seen.compared >= 900, `${seen.compared} searches compared`);
+    // (A search whose phrase has a pair no text holds finds nothing before any list is read: not compared.)
+    assert.ok(seen.compared >= 800, `${seen.compared} searches compared`);
     // Titles are read only while they can lift a match into the page: fewer than every candidate's.
     ctx.diagnostic(`titles read for the title's boost: ${seen.titlesRead} of ${seen.titleCandidates} candidates`);
     ctx.diagnostic(`searches whose phrases' pairs narrowed the texts checked: ${seen.phrasesNarrowed}`);

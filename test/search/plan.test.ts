@@ -133,16 +133,18 @@ describe('search plan', () => {
       't~war': [9, 50],
       't~peace': [10, 20],
       [pair('war', 'peace')]: [11, 6],
+      [pair('war', 'and')]: [13, 60],
+      [pair('and', 'peace')]: [14, 30],
     } as const;
     const phrase = found(ask('"war and peace" civil'), keys);
     assert.deepEqual(phrase.phrases, [' war and peace ']);
-    assert.deepEqual(phrase.phrasePairs, [11], 'the stop word passed over');
+    assert.deepEqual(phrase.phrasePairs, [13, 14], 'its stop word in its pairs');
     assert.equal(sqlOf(ask('"peace war" civil'), keys), undefined, 'a phrase whose pair no text has');
     assert.deepEqual(found(ask('"war" civil'), keys).phrasePairs, [], 'no pair in one word');
     assert.deepEqual(found(ask('war peace'), keys).titlePairs, [11]);
     assert.equal(found(ask('peace war'), { ...keys, '*~war': [1, 500] }).title, null, 'a title whose pair no text has: none compared');
     assert.ok(
-      listsOf(phrase, stats(keys)).some((l) => l.id === 11),
+      listsOf(phrase, stats(keys)).some((l) => l.id === 13),
       'the pair lists are read',
     );
   });
