@@ -27,21 +27,38 @@ export interface DocNeeds {
   titleOrder: boolean;
 }
 
-/** The docs of these bibs that pass needs' phrases (a bib without one is left out), in bib order or as needs.titleOrder says. */
-export type DocReader = (bibs: readonly number[], needs: DocNeeds) => Promise<Doc[]>;
+export interface DocReader {
+  /** The docs of these bibs that pass needs' phrases (a bib without one is left out), in bib order or as needs.titleOrder says. */
+  read(bibs: readonly number[], needs: DocNeeds): Promise<Doc[]>;
+  /**
+   * Of these bibs, those whose docs pass needs' phrases, in bib order: only their ids, where a
+   * search ranked by relevance reads the titles of the few that can reach its page afterwards.
+   */
+  holding(bibs: readonly number[], needs: Omit<DocNeeds, 'titleOrder'>): Promise<number[]>;
+}
+
+/** search_docs' rows of these bibs that pass needs' phrases: the statement's from and where, and its parameters. */
+function docsWhere(bibs: readonly number[], needs: Omit<DocNeeds, 'titleOrder'>): { where: string; params: unknown[] } {
+  const params: unknown[] = [bibs];
+  const phrases = needs.phrases.length ? `and words like all ($${params.push(needs.phrases)}::text[])` : '';
+  const unwanted = needs.unwanted.length ? `and not words like any ($${params.push(needs.unwanted)}::text[])` : '';
+  return { where: `from search_docs where bib_id = any($1::bigint[]) ${phrases} ${unwanted}`, params };
+}
 
 /** A DocReader over the database's search_docs. */
 export function docReader(db: Queryable): DocReader {
-  return (bibs, needs) => {
-    const params: unknown[] = [bibs];
-    const phrases = needs.phrases.length ? `and words like all ($${params.push(needs.phrases)}::text[])` : '';
-    const unwanted = needs.unwanted.length ? `and not words like any ($${params.push(needs.unwanted)}::text[])` : '';
-    return db.query<Doc>(
-      `select bib_id::int as bib, title, year
-       from search_docs where bib_id = any($1::bigint[]) ${phrases} ${unwanted}
-       order by ${needs.titleOrder ? 'sort_title, bib_id' : 'bib_id'}`,
-      params,
-    );
+  return {
+    read: (bibs, needs) => {
+      const { where, params } = docsWhere(bibs, needs);
+      return db.query<Doc>(
+        `select bib_id::int as bib, title, year ${where} order by ${needs.titleOrder ? 'sort_title, bib_id' : 'bib_id'}`,
+        params,
+      );
+    },
+    holding: async (bibs, needs) => {
+      const { where, params } = docsWhere(bibs, needs);
+      return (await db.query<{ bib: number }>(`select bib_id::int as bib ${where} order by bib_id`, params)).map((r) => r.bib);
+    },
   };
 }
 

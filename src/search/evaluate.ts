@@ -1,10 +1,11 @@
 // A search evaluated in Node over its terms' posting lists, answering exactly what the ranking
 // statement does over the same index (search, test/helpers/ranking-statement.ts): the same matches, scores to
-// the last bit, order, page and total. The lists' walk is
-// list-matches.ts; the docs of the bibs it lets through are read only when the query needs them.
+// the last bit, order, page and total. The lists' walk is list-matches.ts; the docs of the bibs
+// it lets through are read only when the query needs them: ranked by relevance, its phrases are
+// checked on them by id alone, and titles are read only while one can lift a match into the page.
 import type { Doc, DocReader } from './doc-repository.ts';
 import { like, likePattern } from './like.ts';
-import { listMatches } from './list-matches.ts';
+import { listMatches, type ListMatches } from './list-matches.ts';
 import { EMPTY_LIST, type PostingList } from './posting-list.ts';
 import type { SearchSql } from './types.ts';
 
@@ -24,34 +25,52 @@ interface Match {
   place: number;
 }
 
-/** Whether the query needs a match's doc beyond its title: for phrases, or an order other than relevance. */
-const checksDocs = (q: SearchSql) => q.phrases.length > 0 || q.excludedPhrases.length > 0 || q.sort !== 'relevance';
+/** Whether the query needs every match's doc: for an order other than relevance. */
+const ordersByDocs = (q: SearchSql) => q.sort !== 'relevance';
+
+/** LIKE patterns of phrases: the docs' words hold them anywhere. */
+const anywhere = (phrases: string[]) => phrases.map((phrase) => `%${phrase}%`);
 
 /** A test of a bib against the query's filters (FacetColumns.filterOf); undefined when it has none. */
 export type BibFilter = ((bib: number) => boolean) | undefined;
 
-/** The lists' matches that pass the filters. */
-function filteredMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList>, keep: BibFilter): { bibs: number[]; weights: number[] } {
-  const all = listMatches(q, lists);
-  if (!keep) return all;
-  const kept = { bibs: [] as number[], weights: [] as number[] };
-  all.bibs.forEach((bib, i) => {
-    if (!keep(bib)) return;
-    kept.bibs.push(bib);
-    kept.weights.push(all.weights[i]!);
+/** The matches, with their weights, that pass a test. */
+function kept(matches: ListMatches, test: (bib: number) => boolean): ListMatches {
+  const out: ListMatches = { bibs: [], weights: [] };
+  matches.bibs.forEach((bib, i) => {
+    if (!test(bib)) return;
+    out.bibs.push(bib);
+    out.weights.push(matches.weights[i]!);
   });
-  return kept;
+  return out;
 }
 
-/** The query's matches with their scores: the lists' matches that pass the filters, then (when it has any) the doc's conditions and the title's boost. */
+/** The lists' matches that pass the filters. */
+function filteredMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList>, keep: BibFilter): ListMatches {
+  const all = listMatches(q, lists);
+  return keep ? kept(all, keep) : all;
+}
+
+/**
+ * The matches whose docs hold the query's phrases and none of its unwanted ones (all of them, when
+ * it has none), with their weights: only their ids are read, so a search ranked by relevance then
+ * reads the titles of those that can reach its page alone (boostedScores), not every match's.
+ */
+async function withPhrases(q: SearchSql, matches: ListMatches, docs: DocReader): Promise<ListMatches> {
+  if (matches.bibs.length === 0 || (q.phrases.length === 0 && q.excludedPhrases.length === 0)) return matches;
+  const held = new Set(await docs.holding(matches.bibs, { phrases: anywhere(q.phrases), unwanted: anywhere(q.excludedPhrases) }));
+  return kept(matches, (bib) => held.has(bib));
+}
+
+/** The query's matches with their scores (an order other than relevance): the lists' matches that pass the filters, then (when it has any) the doc's conditions and the title's boost. */
 async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader, keep: BibFilter): Promise<Match[]> {
   const { bibs, weights } = filteredMatches(q, lists, keep);
   if (bibs.length === 0) return [];
   const boost = q.title === null ? undefined : titleBoost(q.title);
   const weightOf = new Map(bibs.map((bib, i) => [bib, weights[i]!]));
-  const read = await docs(bibs, {
-    phrases: q.phrases.map((phrase) => `%${phrase}%`),
-    unwanted: q.excludedPhrases.map((phrase) => `%${phrase}%`),
+  const read = await docs.read(bibs, {
+    phrases: anywhere(q.phrases),
+    unwanted: anywhere(q.excludedPhrases),
     titleOrder: q.sort === 'title',
   });
   const matches: Match[] = [];
@@ -113,7 +132,7 @@ async function boostedScores(
     // The k-th best of the floors is at most the k-th best score: a ceiling below it cannot reach the page.
     if (top.length === k && ceilings.get(candidates[read]!)! < scores[top[k - 1]!]!) break;
     const next = candidates.slice(read, read + batch);
-    const titles = await docs(
+    const titles = await docs.read(
       next.map((i) => bibs[i]!).sort((a, b) => a - b),
       { phrases: [], unwanted: [], titleOrder: false },
     );
@@ -198,8 +217,8 @@ export async function evaluate(
   keep: BibFilter,
   firstTitles = FIRST_TITLES,
 ): Promise<Evaluated> {
-  if (!checksDocs(q)) {
-    const { bibs, weights } = filteredMatches(q, lists, keep);
+  if (!ordersByDocs(q)) {
+    const { bibs, weights } = await withPhrases(q, filteredMatches(q, lists, keep), docs);
     const k = q.offset + q.limit;
     const scores =
       q.title === null || bibs.length === 0

@@ -10,7 +10,6 @@ import { performance } from 'node:perf_hooks';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { importFiles, importRecords } from '../../src/bibs/import.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
-import { listMatches } from '../../src/search/list-matches.ts';
 import { changedDocsReader, docReader, type DocReader } from '../../src/search/doc-repository.ts';
 import { evaluate, topMatches } from '../../src/search/evaluate.ts';
 import { FacetColumns } from '../../src/search/facet-columns.ts';
@@ -154,16 +153,27 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     const expected = await statement(sql);
     seen.sqlMs += performance.now() - start;
     start = performance.now();
-    // The docs' reads timed apart: the evaluator's own time is the rest.
+    // The docs' reads timed apart: the evaluator's own time is the rest. The bibs whose docs were
+    // read whole (titles), and those only checked for phrases.
     const asked: number[] = [];
-    const timedDocs: DocReader = async (bibs, needs) => {
-      asked.push(...bibs);
+    const checked: number[] = [];
+    const timed = async <T>(read: Promise<T>): Promise<T> => {
       const begun = performance.now();
       try {
-        return await docs(bibs, needs);
+        return await read;
       } finally {
         seen.docsMs += performance.now() - begun;
       }
+    };
+    const timedDocs: DocReader = {
+      read: (bibs, needs) => {
+        asked.push(...bibs);
+        return timed(docs.read(bibs, needs));
+      },
+      holding: (bibs, needs) => {
+        checked.push(...bibs);
+        return timed(docs.holding(bibs, needs));
+      },
     };
     // Titles read one at first, then two, four…: the bound on what a title can add stops the reads early.
     await columns.refresh(changedDocsReader(t.db));
@@ -172,20 +182,20 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     assert.deepStrictEqual(got, expected, `${label}\n${JSON.stringify(sql)}`);
     assert.equal(matched.length, got.total, `matches of ${label}`);
     // A phrase is checked only on the texts of bibs in its pairs' lists.
-    const unpaired = asked.filter((bib) => !sql.phrasePairs.every((id) => lists.get(id)?.bibs.includes(bib)));
+    const unpaired = [...asked, ...checked].filter((bib) => !sql.phrasePairs.every((id) => lists.get(id)?.bibs.includes(bib)));
     assert.deepEqual(unpaired, [], `docs read that hold no pair of a phrase: ${label}`);
     if (sql.phrasePairs.length > 0) seen.phrasesNarrowed++;
-    // Ranked by relevance with nothing else to check in the docs (filters are tested on the facet
-    // columns), only bibs in every title list and title pair list are read.
-    const checksDocs = sql.phrases.length + sql.excludedPhrases.length > 0 || sql.sort !== 'relevance';
-    if (!checksDocs) {
+    // Ranked by relevance (filters are tested on the facet columns, phrases by ids alone), only
+    // bibs in every title list and title pair list are read whole.
+    if (sql.sort === 'relevance') {
+      if (sql.phrases.length + sql.excludedPhrases.length === 0)
+        assert.deepEqual(checked, [], `phrases checked without a phrase: ${label}`);
       const boostable = (bib: number) => [...sql.titleLists, ...sql.titlePairs].every((id) => lists.get(id)?.bibs.includes(bib));
       const unboostable = asked.filter((bib) => !boostable(bib));
       assert.deepEqual(unboostable, [], `docs read that no title boost can reach: ${label}`);
       if (sql.title === null) assert.deepEqual(asked, [], `docs read without a title to compare: ${label}`);
       else {
-        const { bibs } = listMatches(sql, lists);
-        seen.titleCandidates += bibs.filter(boostable).length;
+        seen.titleCandidates += matched.filter(boostable).length;
         seen.titlesRead += asked.length;
       }
     }
