@@ -110,7 +110,8 @@ async function boostedScores(
   const cursors = [...q.titleLists, ...q.titlePairs].map((id) => (lists.get(id) ?? EMPTY_LIST).cursor());
   const starts = q.titleStart && (q.titleStart.list === null ? EMPTY_LIST : (lists.get(q.titleStart.list) ?? EMPTY_LIST)).cursor();
   const candidates: number[] = [];
-  const ceilings = new Map<number, number>();
+  /** By place in bibs: the most a candidate can score. */
+  const ceilings = new Float64Array(bibs.length);
   bibs.forEach((bib, i) => {
     for (const c of cursors) {
       c.seek(bib);
@@ -122,22 +123,27 @@ async function boostedScores(
       if (starts.bib !== bib) most = INSIDE_BOOST;
     }
     candidates.push(i);
-    ceilings.set(i, weights[i]! + most);
+    ceilings[i] = weights[i]! + most;
   });
-  candidates.sort((a, b) => ceilings.get(b)! - ceilings.get(a)!);
+  // Highest ceiling first; a stable sort keeps equal ceilings in bib order, as the ranking breaks ties.
+  candidates.sort((a, b) => ceilings[b]! - ceilings[a]!);
   // Every score a floor until its title is read: an unread candidate scores at least its weight.
   const scores = weights.slice();
   for (let read = 0, batch = Math.max(firstTitles, k); read < candidates.length; read += batch, batch *= 2) {
     const top = topMatches(bibs, scores, k);
-    // The k-th best of the floors is at most the k-th best score: a ceiling below it cannot reach the page.
-    if (top.length === k && ceilings.get(candidates[read]!)! < scores[top[k - 1]!]!) break;
-    const next = candidates.slice(read, read + batch);
+    // The k-th best of the floors ranks at most as the k-th best score: a candidate whose ceiling
+    // ranks below it (a lower score, or the same with a later bib) cannot reach the page, nor can
+    // any after it. (Titles of one word's weight often tie: the same ceiling, decided by bib.)
+    const next = candidates[read]!;
+    const kth = top[k - 1];
+    if (kth !== undefined && (ceilings[next]! < scores[kth]! || (ceilings[next] === scores[kth] && bibs[next]! > bibs[kth]!))) break;
+    const batchOf = candidates.slice(read, read + batch);
     const titles = await docs.read(
-      next.map((i) => bibs[i]!).sort((a, b) => a - b),
+      batchOf.map((i) => bibs[i]!).sort((a, b) => a - b),
       { phrases: [], unwanted: [], titleOrder: false },
     );
     const titleOf = new Map(titles.map((d) => [d.bib, d.title]));
-    for (const i of next) {
+    for (const i of batchOf) {
       // (A bib whose doc went since its lists were read keeps its weight, as the lists had it.)
       const title = titleOf.get(bibs[i]!);
       if (title !== undefined) scores[i] = weights[i]! + boost(title);
