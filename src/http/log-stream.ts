@@ -25,14 +25,18 @@ export function batchedLog(fd = 1): LogStream {
   let lines: string[] = [];
   let chars = 0;
   let timer: NodeJS.Timeout | undefined;
-  const handOver = () => {
+  /** The lines held, as one string ('' when none), no longer held and no longer timed. */
+  const take = (): string => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (lines.length === 0) return;
     const batch = lines.join('');
     lines = [];
     chars = 0;
-    destination.write(batch);
+    return batch;
+  };
+  const handOver = () => {
+    const batch = take();
+    if (batch) destination.write(batch);
   };
   return {
     write(line: string) {
@@ -43,11 +47,7 @@ export function batchedLog(fd = 1): LogStream {
     },
     flushSync() {
       // Written here, not handed to sonic-boom, which would start an asynchronous write of it.
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      const batch = lines.join('');
-      lines = [];
-      chars = 0;
+      const batch = take();
       destination.flushSync();
       if (batch) fs.writeSync(fd, batch);
     },

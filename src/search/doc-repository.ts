@@ -12,7 +12,8 @@ export interface Doc {
   year: number | null;
 }
 
-export interface DocNeeds {
+/** The phrases a doc must hold, and those it may not. */
+export interface PhraseNeeds {
   /**
    * LIKE patterns every doc's words must match, and ones none may ('%' || phrase || '%'). Tested
    * where the words are: sending each candidate's whole text to be tested here cost more than the
@@ -20,6 +21,9 @@ export interface DocNeeds {
    */
   phrases: string[];
   unwanted: string[];
+}
+
+export interface DocNeeds extends PhraseNeeds {
   /**
    * Answer the docs in the order of their sort titles, then bib ids, as the database orders them:
    * text order follows the database's collation, so the order is read from it, not made in Node.
@@ -34,11 +38,11 @@ export interface DocReader {
    * Of these bibs, those whose docs pass needs' phrases, in bib order: only their ids, where a
    * search ranked by relevance reads the titles of the few that can reach its page afterwards.
    */
-  holding(bibs: readonly number[], needs: Omit<DocNeeds, 'titleOrder'>): Promise<number[]>;
+  holding(bibs: readonly number[], needs: PhraseNeeds): Promise<number[]>;
 }
 
 /** search_docs' rows of these bibs that pass needs' phrases: the statement's from and where, and its parameters. */
-function docsWhere(bibs: readonly number[], needs: Omit<DocNeeds, 'titleOrder'>): { where: string; params: unknown[] } {
+function docsWhere(bibs: readonly number[], needs: PhraseNeeds): { where: string; params: unknown[] } {
   const params: unknown[] = [bibs];
   const phrases = needs.phrases.length ? `and words like all ($${params.push(needs.phrases)}::text[])` : '';
   const unwanted = needs.unwanted.length ? `and not words like any ($${params.push(needs.unwanted)}::text[])` : '';

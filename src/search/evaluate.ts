@@ -62,7 +62,10 @@ async function withPhrases(q: SearchSql, matches: ListMatches, docs: DocReader):
   return kept(matches, (bib) => held.has(bib));
 }
 
-/** The query's matches with their scores (an order other than relevance): the lists' matches that pass the filters, then (when it has any) the doc's conditions and the title's boost. */
+/**
+ * The query's matches with their scores, for an order other than relevance: the lists' matches
+ * that pass the filters, then (when it has any) the doc's conditions and the title's boost.
+ */
 async function matchesOf(q: SearchSql, lists: ReadonlyMap<number, PostingList>, docs: DocReader, keep: BibFilter): Promise<Match[]> {
   const { bibs, weights } = filteredMatches(q, lists, keep);
   if (bibs.length === 0) return [];
