@@ -191,6 +191,14 @@ export function* indexedFields(
   }
 }
 
+/**
+ * The pair keys (KEY.pairs) of a document's `words`: its pairs are a function of them, so a doc
+ * stores its words and not its pairs' key ids (index-repository.ts removeDocs).
+ */
+export function pairKeys(docWords: string): string[] {
+  return KEY.pairs(docWords.split(' ').filter(Boolean));
+}
+
 export function searchDocument(input: SearchDocumentInput): SearchDocument {
   const keys = new Map<string, number>();
   const all: string[] = [];
@@ -212,7 +220,8 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
   if (title.length > 1) keys.set(KEY.titleStart(title[0]!, title[1]!), 1);
   // Of the words in the order `words` holds them, as phrases are checked against it: the main
   // title's words are one run of them, so a bib whose title holds a search's words has their pairs.
-  for (const key of KEY.pairs(all)) keys.set(key, 1);
+  const text = ` ${all.join(' ')} `;
+  for (const key of pairKeys(text)) keys.set(key, 1);
   for (const isbn of input.isbns) {
     const normal = isbn13(isbn);
     if (normal) add(keys, KEY.number(normal), NUMBER_WEIGHT);
@@ -233,7 +242,7 @@ export function searchDocument(input: SearchDocumentInput): SearchDocument {
     bibId: input.id,
     keys,
     title: ` ${title.join(' ')} `,
-    words: ` ${all.join(' ')} `,
+    words: text,
     sortTitle,
     year: input.publishYear,
     materialType: input.materialType,

@@ -5,7 +5,7 @@ import { copyText } from '../db/copy-text.ts';
 import type { Queryable } from '../db/types.ts';
 import { LOCK_KEYS } from '../db/lock-keys.ts';
 import type { MarcInJson } from '../marc/marc-in-json.ts';
-import type { SearchDocument } from './document.ts';
+import { pairKeys, type SearchDocument } from './document.ts';
 import { COUNTED_KEY_LIKE, KEY } from './keys.ts';
 import { replaceSegments, segmentsAt } from './segment-repository.ts';
 import { applyChanges, type ListChanges, type Segment, type SegmentWrites } from './segments.ts';
@@ -82,19 +82,27 @@ export async function writeIndex(tx: Queryable, bibIds: string[], docs: SearchDo
  */
 async function removeDocs(tx: Queryable, bibIds: string[]): Promise<{ term_id: number; counted: boolean; bibs: string[] }[]> {
   // What leaves each key's list is read from the old docs' key ids (the keys of the postings they
-  // were written with): the lists themselves are only in the compressed segments.
-  const docs = await tx.query<{ bib_id: string; term_ids: Uint8Array }>(
-    'delete from search_docs where bib_id = any($1::bigint[]) returning bib_id::text, term_ids',
+  // were written with), and their pair keys from their words (a doc keeps no pair's id: about 45
+  // bytes a bib): the lists themselves are only in the compressed segments.
+  const docs = await tx.query<{ bib_id: string; term_ids: Uint8Array; words: string }>(
+    'delete from search_docs where bib_id = any($1::bigint[]) returning bib_id::text, term_ids, words',
     [bibIds],
   );
-  const bibsOf = new Map<number, string[]>();
-  for (const doc of docs) for (const id of decodeTermIds(doc.term_ids)) (bibsOf.get(id) ?? bibsOf.set(id, []).get(id)!).push(doc.bib_id);
-  if (bibsOf.size === 0) return [];
-  const keys = await tx.query<{ id: number; counted: boolean }>(
-    `select id, key like '${COUNTED_KEY_LIKE}' as counted from search_terms where id = any($1::int[])`,
-    [[...bibsOf.keys()]],
+  if (docs.length === 0) return [];
+  const pairs = docs.map((doc) => pairKeys(doc.words));
+  const keys = await tx.query<{ id: number; key: string; counted: boolean }>(
+    `select id, key, key like '${COUNTED_KEY_LIKE}' as counted from search_terms where id = any($1::int[]) or key = any($2::text[])`,
+    [[...new Set(docs.flatMap((doc) => decodeTermIds(doc.term_ids)))], [...new Set(pairs.flat())]],
   );
-  return keys.map((k) => ({ term_id: k.id, counted: k.counted, bibs: bibsOf.get(k.id)! }));
+  const idOf = new Map(keys.map((k) => [k.key, k.id]));
+  const bibsOf = new Map<number, string[]>();
+  docs.forEach((doc, i) => {
+    // A Set: a doc written before its pairs were left out holds their ids too.
+    const ids = new Set(decodeTermIds(doc.term_ids));
+    for (const key of pairs[i]!) if (idOf.has(key)) ids.add(idOf.get(key)!);
+    for (const id of ids) (bibsOf.get(id) ?? bibsOf.set(id, []).get(id)!).push(doc.bib_id);
+  });
+  return keys.filter((k) => bibsOf.has(k.id)).map((k) => ({ term_id: k.id, counted: k.counted, bibs: bibsOf.get(k.id)! }));
 }
 
 /** Each key's changes: the bibs that left its list (null), and those added with their weights (a bib in both stays, weighed anew). */
@@ -194,16 +202,18 @@ export function indexRows(
   const rows: IndexRows = { postings: { termIds: [], bibIds: [], weights: [] }, docs: [] };
   const { termIds, bibIds, weights } = rows.postings;
   for (const doc of docs) {
-    const first = termIds.length;
+    const own: number[] = [];
     for (const [key, weight] of doc.keys) {
       const id = termId(key);
       termIds.push(id);
       bibIds.push(doc.bibId);
       weights.push(Math.round(weight * 100) / 100);
       if (KEY.isCounted(key)) counted(id);
+      if (!KEY.isPair(key)) own.push(id);
     }
-    // The document keeps its postings' keys: a bib's postings are found through them when it changes.
-    const keys = termIdsLiteral(termIds.slice(first));
+    // The document keeps its postings' keys but its pairs' (removeDocs finds those from its words):
+    // a bib's postings are found through them when it changes.
+    const keys = termIdsLiteral(own);
     rows.docs.push([doc.bibId, doc.title, doc.words, doc.sortTitle, doc.year, doc.materialType, doc.lang, keys, version]);
   }
   return rows;

@@ -112,6 +112,8 @@ export const KEY = {
     for (let i = 1; i < words.length; i++) keys.add(`${ANY_FIELD}${KIND.pair}${pairBucket(words[i - 1]!, words[i]!).toString(36)}`);
     return [...keys];
   },
+  /** Whether a key is a pair's (KIND.pair). */
+  isPair: (key: string): boolean => key[1] === KIND.pair,
   /** Whether a key is a counted list's (a stem's): its length is kept as its df. */
   isCounted: (key: string): boolean => key[1] === KIND.stem,
 } as const;

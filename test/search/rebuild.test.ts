@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/types.ts';
 import { DEFAULT_ITEM_MAP } from '../../src/items/from-marc.ts';
+import { pairKeys } from '../../src/search/document.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { rebuildIndex, RebuildRunningError } from '../../src/search/rebuild.ts';
@@ -25,8 +26,8 @@ const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
 
 /**
  * The index's content by key (term ids differ between builds), sorted: the postings its segments
- * hold; docPostings: each document's keys, as postings rows without their weights (they must be
- * the postings' keys and bibs).
+ * hold; docPostings: each document's keys (its key ids' and its words' pairs'), as postings rows
+ * without their weights (they must be the postings' keys and bibs).
  */
 async function content(db: Queryable) {
   await installDocTermIds(db);
@@ -51,11 +52,14 @@ async function content(db: Queryable) {
     `select t.key || ' ' || d.bib_id as row
      from search_docs d cross join unnest(doc_term_ids(d.term_ids)) as u(term_id) join search_terms t on t.id = u.term_id order by 1`,
   );
+  const pairs = (await db.query<{ bib_id: string; words: string }>('select bib_id::text, words from search_docs')).flatMap((d) =>
+    pairKeys(d.words).map((key) => `${key} ${d.bib_id}`),
+  );
   const df = await db.query<{ row: string }>(`select key || ' ' || df as row from search_terms where df > 0 order by key`);
   return {
     postings,
     docs: docs.map((r) => r.row),
-    docPostings: docPostings.map((r) => r.row).sort(byCodePoint),
+    docPostings: [...docPostings.map((r) => r.row), ...pairs].sort(byCodePoint),
     postingKeys,
     df: df.map((r) => r.row),
   };
