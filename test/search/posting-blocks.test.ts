@@ -188,8 +188,8 @@ describe('posting blocks: cursor', () => {
     const { bibs, weights } = randomList(new Random(4), 10_000, 'few');
     const list = new BlockPostingList(encodePostings(bibs, weights));
     const entered: number[] = [];
-    const decode = list.decode.bind(list);
-    list.decode = (k, ...rest) => (entered.push(k), decode(k, ...rest));
+    const decodeBibs = list.decodeBibs.bind(list);
+    list.decodeBibs = (k, ...rest) => (entered.push(k), decodeBibs(k, ...rest));
     const cursor = list.cursor();
     cursor.seek(bibs[5000]!);
     cursor.seek(bibs[5001]!);
