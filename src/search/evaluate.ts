@@ -3,17 +3,19 @@
 // the last bit, order, page and total. The lists' walk is list-matches.ts; the docs of the bibs
 // it lets through are read only when the query needs them: ranked by relevance, its phrases are
 // checked on them by id alone, and titles are read only while one can lift a match into the page.
+import { coverMatches, coveredByOneList } from './cover-list.ts';
 import type { Doc, DocReader } from './doc-repository.ts';
 import { like, likePattern } from './like.ts';
 import { listMatches, type ListMatches } from './list-matches.ts';
 import { EMPTY_LIST, type PostingList } from './posting-list.ts';
+import { topMatches } from './top-matches.ts';
 import type { SearchSql } from './types.ts';
 
 export interface Evaluated {
   /** Every match, not only the page's. */
   total: number;
   hits: { id: string; score: number }[];
-  /** Every match's bib, in no particular order (what facets are counted over). */
+  /** Every match's bib, in no particular order (what facets are counted over): with EvaluateOptions.everyMatch, else maybe none. */
   matched: readonly number[];
 }
 
@@ -155,44 +157,6 @@ async function boostedScores(
   return scores;
 }
 
-/**
- * The places of the `k` best matches, best first: score descending, then bib ascending. A heap of
- * the k best so far, its worst at the root, so a search of a common word ranks its first page
- * without sorting every match.
- */
-export function topMatches(bibs: readonly number[], scores: readonly number[], k: number): number[] {
-  // a ranks below b.
-  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && bibs[a]! > bibs[b]!);
-  const heap: number[] = [];
-  const down = (from: number) => {
-    for (let i = from; ;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && worse(heap[l]!, heap[worst]!)) worst = l;
-      if (r < heap.length && worse(heap[r]!, heap[worst]!)) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
-      i = worst;
-    }
-  };
-  for (let m = 0; m < bibs.length && k > 0; m++) {
-    if (heap.length < k) {
-      heap.push(m);
-      for (let i = heap.length - 1; i > 0;) {
-        const parent = (i - 1) >> 1;
-        if (!worse(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-        i = parent;
-      }
-    } else if (worse(heap[0]!, m)) {
-      heap[0] = m;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-}
-
 /** The ranking statement's title boost (titleBoost, test/helpers/ranking-statement.ts): 60 for the exact title, 25 for a title it starts, 10 for one it is inside. */
 function titleBoost(title: string): (docTitle: string) => number {
   const leading = likePattern(`${title}%`);
@@ -213,22 +177,39 @@ function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
   return (a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.bib - b.bib);
 }
 
+/** How evaluate works, beyond the query. */
+export interface EvaluateOptions {
+  /** Answer every match (Evaluated.matched), which the facets are counted over. */
+  everyMatch: boolean;
+  /** See FIRST_TITLES (tests make it small, to read titles in many batches). */
+  firstTitles?: number;
+}
+
 /**
  * The query's page of hits and its total, as the ranking statement's search answers them.
  * @param keep the query's filters, tested on the facet columns (read, like the docs, from the
  *   bibs' docs): a filtered search of a common word then reads no doc for its filters
- * @param firstTitles see FIRST_TITLES (tests make it small, to read titles in many batches)
  */
 export async function evaluate(
   q: SearchSql,
   lists: ReadonlyMap<number, PostingList>,
   docs: DocReader,
   keep: BibFilter,
-  firstTitles = FIRST_TITLES,
+  options: EvaluateOptions,
 ): Promise<Evaluated> {
+  const firstTitles = options.firstTitles ?? FIRST_TITLES;
+  const k = q.offset + q.limit;
+  if (coveredByOneList(q, lists)) {
+    const found = coverMatches(q, lists, keep, k, options.everyMatch);
+    const page = topMatches(found.bibs, found.scores, k).slice(q.offset);
+    return {
+      total: found.total,
+      hits: page.map((m) => ({ id: String(found.bibs[m]), score: found.scores[m]! })),
+      matched: found.matched ?? [],
+    };
+  }
   if (!ordersByDocs(q)) {
     const { bibs, weights } = await withPhrases(q, filteredMatches(q, lists, keep), docs);
-    const k = q.offset + q.limit;
     const scores =
       q.title === null || bibs.length === 0
         ? weights

@@ -17,7 +17,7 @@ export interface ListMatches {
 }
 
 /** A query term's cursor with its boost as the statement holds it (a real). */
-interface Entry {
+export interface Entry {
   cursor: PostingCursor;
   boost: number;
 }
@@ -94,7 +94,7 @@ export function listMatches(q: SearchSql, lists: ReadonlyMap<number, PostingList
 }
 
 /** The bib's summed weight: each of its terms' weight times the term's boost, a real product, summed as doubles. */
-function weightAt(bib: number, entries: Entry[]): number {
+export function weightAt(bib: number, entries: Entry[]): number {
   let sum = 0;
   for (const { cursor, boost } of entries) {
     cursor.seek(bib);

@@ -154,7 +154,8 @@ export function searchSql(search: Search, request: SearchOptions, stats: TermSta
   const clauseOf = (alternatives: string[][]): SqlClause => {
     const termIds: number[] = [];
     const boosts: number[] = [];
-    for (const word of new Set(alternatives.flat())) {
+    const words = new Set(alternatives.flat());
+    for (const word of words) {
       for (const [key, boost] of wordKeys(field, word)) {
         const id = ids.get(key)?.id;
         if (id !== undefined && !termIds.includes(id)) {
@@ -163,7 +164,10 @@ export function searchSql(search: Search, request: SearchOptions, stats: TermSta
         }
       }
     }
-    return { termIds, boosts };
+    // One word: its stem's list (wordKeys' first) holds its other keys' bibs.
+    const [word] = words;
+    const covered = words.size === 1 && termIds.length > 0 && termIds[0] === ids.get(KEY.stem(field, stem(word!)))?.id;
+    return covered ? { termIds, boosts, cover: 0 } : { termIds, boosts };
   };
   // A phrase requires each of its words, and its words in order (checked on the folded text);
   // a clause with alternatives requires any one of them (words only: a phrase inside OR is read as words).

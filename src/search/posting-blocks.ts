@@ -28,7 +28,7 @@
 // Bib ids are 0 to 2^31 - 1, strictly ascending. A weight comes back with the bits it went in with.
 // Most keys have a few postings, so a list's fixed cost is kept small: 1 + 1 + 8 bytes of head and
 // header, 5 of a block's one weight, then a byte or so a posting.
-import { END, firstAtLeast, type PostingCursor, type PostingList } from './posting-list.ts';
+import { END, firstAtLeast, type PostingCursor, type PostingList, type Runs } from './posting-list.ts';
 import { writeVarint } from './varint.ts';
 
 export const FORMAT_VERSION = 1;
@@ -194,6 +194,10 @@ export class BlockPostingList implements PostingList {
 
   cursor(): PostingCursor {
     return new BlockCursor(this);
+  }
+
+  runs(): Runs {
+    return { lasts: this.lastBibs, maxes: this.maxWeights };
   }
 
   /**

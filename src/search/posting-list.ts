@@ -44,6 +44,17 @@ export interface PostingList {
   readonly maxWeight: number;
   /** A new cursor at its first posting. */
   cursor(): PostingCursor;
+  /**
+   * Its runs (PostingCursor.runMax), in bib order: each one's last bib and largest weight, read
+   * without decoding a posting.
+   */
+  runs(): Runs;
+}
+
+/** A list's runs: the last bib and the largest weight of each, in bib order. */
+export interface Runs {
+  lasts: Int32Array;
+  maxes: Float32Array;
 }
 
 /** A list held as two arrays in bib order: what a list is decoded to, and what tests build. */
@@ -65,6 +76,13 @@ export class ArrayPostingList implements PostingList {
 
   cursor(): PostingCursor {
     return new ArrayCursor(this);
+  }
+
+  runs(): Runs {
+    const n = this.bibs.length;
+    return n === 0
+      ? { lasts: new Int32Array(0), maxes: new Float32Array(0) }
+      : { lasts: Int32Array.of(this.bibs[n - 1]!), maxes: Float32Array.of(this.maxWeight) };
   }
 }
 

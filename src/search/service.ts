@@ -173,7 +173,9 @@ export class SearchService {
         // to date once a search, after the lists, so as fresh as they.
         const { materialType, language, decade } = sql.filters;
         if (materialType?.length || language?.length || decade?.length || request.facets) await this.facets.refresh(this.changedDocs);
-        const { total, hits, matched } = await evaluate(sql, lists, this.docs, this.facets.filterOf(sql.filters));
+        const { total, hits, matched } = await evaluate(sql, lists, this.docs, this.facets.filterOf(sql.filters), {
+          everyMatch: request.facets === true,
+        });
         return { result: { total, hits: hits.map(toHit) }, matched };
       } catch (error) {
         // A rebuild swapped in between the two reads: once more, from keys read after it.

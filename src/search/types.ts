@@ -22,6 +22,12 @@ export interface TermStats {
 export interface SqlClause {
   termIds: number[];
   boosts: number[];
+  /**
+   * The place in termIds of a term whose list holds every bib the others' lists hold (a word's
+   * stem list holds its forms' and its leading title word's: document.ts addWord), when the plan
+   * knows one: the clause's matches are then that list's bibs.
+   */
+  cover?: number;
 }
 
 export interface SearchFilters {

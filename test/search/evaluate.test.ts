@@ -11,7 +11,8 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { importFiles, importRecords } from '../../src/bibs/import.ts';
 import type { DataField, MarcRecord } from '../../src/marc/record.ts';
 import { changedDocsReader, docReader, type DocReader } from '../../src/search/doc-repository.ts';
-import { evaluate, topMatches } from '../../src/search/evaluate.ts';
+import { evaluate } from '../../src/search/evaluate.ts';
+import { topMatches } from '../../src/search/top-matches.ts';
 import { FacetColumns } from '../../src/search/facet-columns.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { readSearch, searchSql } from '../../src/search/plan.ts';
@@ -109,6 +110,7 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     titleCandidates: 0,
     titlesRead: 0,
     phrasesNarrowed: 0,
+    countedOnly: 0,
   };
 
   before(async () => {
@@ -177,10 +179,14 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     };
     // Titles read one at first, then two, four…: the bound on what a title can add stops the reads early.
     await columns.refresh(changedDocsReader(t.db));
-    const { matched, ...got } = await evaluate(sql, lists, timedDocs, columns.filterOf(sql.filters), 1);
+    const { matched, ...got } = await evaluate(sql, lists, timedDocs, columns.filterOf(sql.filters), { everyMatch: true, firstTitles: 1 });
     seen.evaluateMs += performance.now() - start;
     assert.deepStrictEqual(got, expected, `${label}\n${JSON.stringify(sql)}`);
     assert.equal(matched.length, got.total, `matches of ${label}`);
+    // Without every match (no facets asked for), the same page and total.
+    const { matched: none, ...without } = await evaluate(sql, lists, docs, columns.filterOf(sql.filters), { everyMatch: false });
+    assert.deepStrictEqual(without, got, `${label}, every match not asked for`);
+    if (none.length < got.total) seen.countedOnly++;
     // A phrase is checked only on the texts of bibs in its pairs' lists.
     const unpaired = [...asked, ...checked].filter((bib) => !sql.phrasePairs.every((id) => lists.get(id)?.bibs.includes(bib)));
     assert.deepEqual(unpaired, [], `docs read that hold no pair of a phrase: ${label}`);
@@ -319,6 +325,9 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     ctx.diagnostic(`searches whose phrases' pairs narrowed the texts checked: ${seen.phrasesNarrowed}`);
     assert.ok(seen.phrasesNarrowed >= 20, `${seen.phrasesNarrowed} searches with phrase pairs`);
     assert.ok(seen.titlesRead < seen.titleCandidates, `${seen.titlesRead} titles read of ${seen.titleCandidates}`);
+    // A search of one word, unasked for its every match, counts its matches by its list (cover-list.ts).
+    ctx.diagnostic(`searches counted without listing their matches: ${seen.countedOnly}`);
+    assert.ok(seen.countedOnly >= 50, `${seen.countedOnly} searches counted by their list`);
   });
 });
 

@@ -104,7 +104,7 @@ describe('search plan', () => {
   it('ranks stop words with the other words, requiring them only when there is nothing else', () => {
     const the = { '*~the': [8, 5000], '*^the': [9, 1] } as const;
     const sql = found(ask('the war'), { ...WAR, ...the });
-    assert.deepEqual(sql.optional, [{ termIds: [8, 9], boosts: [1, -EXACT_FACTOR] }]);
+    assert.deepEqual(sql.optional, [{ termIds: [8, 9], boosts: [1, -EXACT_FACTOR], cover: 0 }]);
     assert.deepEqual(
       sql.required.map((c) => c.termIds),
       [[1, 2]],
@@ -169,7 +169,7 @@ describe('search plan', () => {
       const sql = found(ask('war', options), WAR);
       assert.deepEqual(sql.filters, options.filters ?? {});
       assert.equal(sql.sort, options.sort ?? 'relevance');
-      assert.deepEqual(sql.required, [{ termIds: [1, 2, 3], boosts: [1, -EXACT_FACTOR, 1] }]);
+      assert.deepEqual(sql.required, [{ termIds: [1, 2, 3], boosts: [1, -EXACT_FACTOR, 1], cover: 0 }]);
     }
   });
 
@@ -178,10 +178,21 @@ describe('search plan', () => {
     assert.deepEqual(found(ask('war -peace'), keys).excludedStems, [{ stem: 4, others: 5 }]);
     assert.deepEqual(found(ask('war -armies'), keys).excluded, [7]);
     assert.deepEqual(found(ask('war -"and peace"'), keys).excludedPhrases, [' and peace ']);
+    // Either word: no one list holds the clause's bibs.
     assert.deepEqual(found(ask('war OR peace'), keys).required, [{ termIds: [1, 2, 4, 5], boosts: [1, -EXACT_FACTOR, 1, -EXACT_FACTOR] }]);
     assert.deepEqual(found(ask('war OR armies'), keys).required, [
       { termIds: [1, 2, 6, 7], boosts: [1, -EXACT_FACTOR, STEM_FACTOR, EXACT_FACTOR] },
     ]);
+  });
+
+  it('names the stem list as a one-word clause’s cover, and no list where it is not known', () => {
+    assert.deepEqual(found(ask('armies'), WORDS).required, [{ termIds: [6, 7], boosts: [STEM_FACTOR, EXACT_FACTOR], cover: 0 }]);
+    assert.deepEqual(
+      found(ask('war armies'), WORDS).required.map((c) => c.cover),
+      [0, 0],
+    );
+    // The form's key without its stem's (never so in an index the indexer wrote): nothing covers it.
+    assert.deepEqual(found(ask('armies'), { '*:armies': [7, 10] }).required, [{ termIds: [7], boosts: [EXACT_FACTOR] }]);
   });
 
   it('reads the lists of every clause, exclusion and title key at the versions read, and no other', () => {
