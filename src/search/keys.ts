@@ -105,7 +105,9 @@ export const KEY = {
   /**
    * The pair keys (KIND.pair) of words in the order a text has them, each once: of each word and
    * the next. A text that holds `words` one after the other holds these keys' pairs, so its bib is
-   * in every one of their lists. (Stop words too: "art war" is then told from "art of war".)
+   * in every one of their lists. (Stop words too: "art war" is then told from "art of war".) A
+   * doc keeps no ids of its pairs' keys: the indexer finds them again from its words with this
+   * (document.ts pairKeys), so a change here must come with every bib indexed again.
    */
   pairs: (words: readonly string[]): string[] => {
     const keys = new Set<string>();
