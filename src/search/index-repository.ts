@@ -90,15 +90,16 @@ async function removeDocs(tx: Queryable, bibIds: string[]): Promise<{ term_id: n
   );
   if (docs.length === 0) return [];
   const pairs = docs.map((doc) => pairKeys(doc.words));
+  const own = docs.map((doc) => decodeTermIds(doc.term_ids));
   const keys = await tx.query<{ id: number; key: string; counted: boolean }>(
     `select id, key, key like '${COUNTED_KEY_LIKE}' as counted from search_terms where id = any($1::int[]) or key = any($2::text[])`,
-    [[...new Set(docs.flatMap((doc) => decodeTermIds(doc.term_ids)))], [...new Set(pairs.flat())]],
+    [[...new Set(own.flat())], [...new Set(pairs.flat())]],
   );
   const idOf = new Map(keys.map((k) => [k.key, k.id]));
   const bibsOf = new Map<number, string[]>();
   docs.forEach((doc, i) => {
     // A Set: a doc written before its pairs were left out holds their ids too.
-    const ids = new Set(decodeTermIds(doc.term_ids));
+    const ids = new Set(own[i]);
     for (const key of pairs[i]!) if (idOf.has(key)) ids.add(idOf.get(key)!);
     for (const id of ids) (bibsOf.get(id) ?? bibsOf.set(id, []).get(id)!).push(doc.bib_id);
   });
