@@ -181,6 +181,12 @@ function compare(sort: SearchSql['sort']): (a: Match, b: Match) => number {
 export interface EvaluateOptions {
   /** Answer every match (Evaluated.matched), which the facets are counted over. */
   everyMatch: boolean;
+  /**
+   * The lists are one state of the index (readLists' asRead). Only then is a search counted by
+   * one list (cover-list.ts), which holds the other lists' bibs in any one state; lists of two
+   * states are walked, as every other search is.
+   */
+  oneState: boolean;
   /** See FIRST_TITLES (tests make it small, to read titles in many batches). */
   firstTitles?: number;
 }
@@ -199,7 +205,7 @@ export async function evaluate(
 ): Promise<Evaluated> {
   const firstTitles = options.firstTitles ?? FIRST_TITLES;
   const k = q.offset + q.limit;
-  if (coveredByOneList(q, lists)) {
+  if (options.oneState && coveredByOneList(q, lists)) {
     const found = coverMatches(q, lists, keep, k, options.everyMatch);
     const page = topMatches(found.bibs, found.scores, k).slice(q.offset);
     return {

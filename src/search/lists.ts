@@ -21,6 +21,16 @@ export class KeysRenumbered extends Error {
   }
 }
 
+export interface ListsRead {
+  lists: Map<number, PostingList>;
+  /**
+   * Every list is at the version asked for: the lists are one state of the index. A list read
+   * newer (its bibs changed between the caller's read and this one) may hold a bib another list,
+   * kept, does not yet.
+   */
+  asRead: boolean;
+}
+
 /**
  * The lists of these keys, by key id, each at the version given (the caller's read of
  * search_terms.version) or, when it changed since, a newer one. A key that no longer exists has
@@ -30,7 +40,7 @@ export async function readLists(
   db: Queryable,
   terms: readonly { id: number; key: string; version: number }[],
   cache: ListCache,
-): Promise<Map<number, PostingList>> {
+): Promise<ListsRead> {
   const lists = new Map<number, PostingList>();
   const missing: number[] = [];
   for (const { id, version } of terms) {
@@ -38,9 +48,11 @@ export async function readLists(
     if (list) lists.set(id, list);
     else if (!lists.has(id)) missing.push(id);
   }
-  if (missing.length === 0) return lists;
+  if (missing.length === 0) return { lists, asRead: true };
   const keyOf = new Map(terms.map((t) => [t.id, t.key]));
+  const versionOf = new Map(terms.map((t) => [t.id, t.version]));
   let renumbered = false;
+  let asRead = true;
   for (const read of await readSegmentedLists(db, [...new Set(missing)])) {
     // Its segments kept as they came (in bib order), each a list of its own that one cursor walks in turn.
     const segments = read.segments.map((segment) => new BlockPostingList(segment));
@@ -49,8 +61,11 @@ export async function readLists(
     cache.set(read.termId, read.version, list);
     lists.set(read.termId, list);
     if (read.key !== keyOf.get(read.termId)) renumbered = true;
+    if (read.version !== versionOf.get(read.termId)) asRead = false;
   }
   // (What was read is kept all the same: each list under its own id and version.)
   if (renumbered) throw new KeysRenumbered();
-  return lists;
+  // A key gone since has no list: that too is a state after the one asked for.
+  if (lists.size < versionOf.size) asRead = false;
+  return { lists, asRead };
 }

@@ -168,13 +168,14 @@ export class SearchService {
       const sql = searchSql(search, request, stats);
       if (!sql) return nothing();
       try {
-        const lists = await readLists(this.db, listsOf(sql, stats), this.lists);
+        const { lists, asRead } = await readLists(this.db, listsOf(sql, stats), this.lists);
         // The facet columns, which the filters are tested on and the facets counted from: brought up
         // to date once a search, after the lists, so as fresh as they.
         const { materialType, language, decade } = sql.filters;
         if (materialType?.length || language?.length || decade?.length || request.facets) await this.facets.refresh(this.changedDocs);
         const { total, hits, matched } = await evaluate(sql, lists, this.docs, this.facets.filterOf(sql.filters), {
           everyMatch: request.facets === true,
+          oneState: asRead,
         });
         return { result: { total, hits: hits.map(toHit) }, matched };
       } catch (error) {

@@ -108,12 +108,12 @@ describe('a one-word search counted by its list', () => {
       const walked = { ...q, required: [{ ...q.required[0]!, cover: undefined }] };
       const keep = random.chance(0.3) ? (bib: number) => bib % 3 !== 0 : undefined;
       const label = `run ${run}: ${stem.length} bibs, ${JSON.stringify(q.required)}, limit ${q.limit} offset ${q.offset}, filtered ${!!keep}`;
-      const expected = await evaluate(walked, lists, NO_DOCS, keep, { everyMatch: true });
+      const expected = await evaluate(walked, lists, NO_DOCS, keep, { everyMatch: true, oneState: true });
       const reads = { n: 0 };
       const countedLists = new Map([...lists].map(([id, list]) => [id, id === 1 ? counted(list, reads) : list]));
-      const got = await evaluate(q, countedLists, NO_DOCS, keep, { everyMatch: false });
+      const got = await evaluate(q, countedLists, NO_DOCS, keep, { everyMatch: false, oneState: true });
       assert.deepStrictEqual({ ...got, matched: [] }, { ...expected, matched: [] }, label);
-      const every = await evaluate(q, lists, NO_DOCS, keep, { everyMatch: true });
+      const every = await evaluate(q, lists, NO_DOCS, keep, { everyMatch: true, oneState: true });
       assert.deepStrictEqual(
         [...every.matched].sort((a, b) => a - b),
         [...expected.matched].sort((a, b) => a - b),
@@ -129,6 +129,34 @@ describe('a one-word search counted by its list', () => {
     assert.ok(scored < matches / 4, `${scored} of ${matches} matches scored`);
   });
 
+  it('walks every match of lists of two states, where a title list holds a bib its stem list lacks', async () => {
+    // The leading title word's list read after a bib joined it, the stem's list kept from before:
+    // only the walk finds that bib (a match of a list the clause has), so lists not of one state
+    // are walked.
+    const encoded = (bibs: number[], weight: number) =>
+      new BlockPostingList(
+        encodePostings(
+          Int32Array.from(bibs),
+          Float32Array.from(bibs, () => weight),
+        ),
+      );
+    const stem = Array.from({ length: 300 }, (_, i) => i + 1);
+    const lists = new Map<number, PostingList>([
+      [1, encoded(stem, 1)],
+      [2, encoded([], 1)],
+      [3, encoded([5, 301], 60)],
+    ]);
+    const q = { ...search(new Random(3), true), limit: 5, offset: 0 };
+    const walked = await evaluate({ ...q, required: [{ ...q.required[0]!, cover: undefined }] }, lists, NO_DOCS, undefined, {
+      everyMatch: false,
+      oneState: true,
+    });
+    assert.equal(walked.total, 301);
+    assert.ok(walked.hits.some((h) => h.id === '301'));
+    const mixed = await evaluate(q, lists, NO_DOCS, undefined, { everyMatch: false, oneState: false });
+    assert.deepStrictEqual({ ...mixed, matched: [] }, { ...walked, matched: [] });
+  });
+
   it('scores a run whose most ties the k-th best score when its bibs come first', async () => {
     // Ten runs of 128 bibs, every weight 10 but four 14.5s in the last two runs, which are scored
     // first. Their best five are the four 14.5s and a 10 of bib 1025; the first run's bibs, also
@@ -141,7 +169,7 @@ describe('a one-word search counted by its list', () => {
       [3, new BlockPostingList(encodePostings(new Int32Array(0), new Float32Array(0)))],
     ]);
     const q = { ...search(new Random(1), true), limit: 5, offset: 0 };
-    const { hits } = await evaluate(q, lists, NO_DOCS, undefined, { everyMatch: false });
+    const { hits } = await evaluate(q, lists, NO_DOCS, undefined, { everyMatch: false, oneState: true });
     assert.deepEqual(
       hits.map((h) => h.id),
       ['1100', '1150', '1200', '1250', '1'],

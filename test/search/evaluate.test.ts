@@ -179,12 +179,19 @@ describe(`the evaluator answers as the ranking statement, on ${ENGINE}`, () => {
     };
     // Titles read one at first, then two, four…: the bound on what a title can add stops the reads early.
     await columns.refresh(changedDocsReader(t.db));
-    const { matched, ...got } = await evaluate(sql, lists, timedDocs, columns.filterOf(sql.filters), { everyMatch: true, firstTitles: 1 });
+    const { matched, ...got } = await evaluate(sql, lists, timedDocs, columns.filterOf(sql.filters), {
+      everyMatch: true,
+      oneState: true,
+      firstTitles: 1,
+    });
     seen.evaluateMs += performance.now() - start;
     assert.deepStrictEqual(got, expected, `${label}\n${JSON.stringify(sql)}`);
     assert.equal(matched.length, got.total, `matches of ${label}`);
     // Without every match (no facets asked for), the same page and total.
-    const { matched: none, ...without } = await evaluate(sql, lists, docs, columns.filterOf(sql.filters), { everyMatch: false });
+    const { matched: none, ...without } = await evaluate(sql, lists, docs, columns.filterOf(sql.filters), {
+      everyMatch: false,
+      oneState: true,
+    });
     assert.deepStrictEqual(without, got, `${label}, every match not asked for`);
     if (none.length < got.total) seen.countedOnly++;
     // A phrase is checked only on the texts of bibs in its pairs' lists.

@@ -65,7 +65,8 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     assert.ok(rows.size > 1000, `${rows.size} keys with postings`);
     const cache = new ListCache(1 << 30);
     const sent: string[] = [];
-    const lists = await readLists(recording(testDb.db, sent), terms, cache);
+    const { lists, asRead } = await readLists(recording(testDb.db, sent), terms, cache);
+    assert.ok(asRead);
     assert.equal(sent.length, 1);
     assert.equal(lists.size, terms.length);
     let postings = 0;
@@ -100,11 +101,12 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     assert.ok(counted.size > 10 && counted.size < doc!.terms.length, `${counted.size} of the bib's ${doc!.terms.length} keys counted`);
     const before = await versions(testDb, doc!.terms);
     const cache = new ListCache(1 << 30);
-    const first = await readLists(testDb.db, before, cache);
+    const { lists: first } = await readLists(testDb.db, before, cache);
     for (const { id } of before) assert.ok(walked(first.get(id)!).bibs.includes(bibId), `key ${id} holds the bib`);
     // Every list is kept: read again at the same versions, none is sent for.
     const sent: string[] = [];
-    const again = await readLists(recording(testDb.db, sent), before, cache);
+    const { lists: again, asRead: keptAsRead } = await readLists(recording(testDb.db, sent), before, cache);
+    assert.ok(keptAsRead);
     assert.deepEqual(sent, []);
     for (const { id } of before) assert.equal(again.get(id), first.get(id), `key ${id} answered from the cache`);
 
@@ -112,7 +114,8 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     await drainQueue(testDb.db);
     const now = await versions(testDb, doc!.terms);
     for (const [i, { id, version }] of now.entries()) assert.ok(version > before[i]!.version, `key ${id}'s version rose`);
-    const afresh = await readLists(testDb.db, now, cache);
+    const { lists: afresh, asRead: afreshAsRead } = await readLists(testDb.db, now, cache);
+    assert.ok(afreshAsRead, 'read at the versions asked for');
     const rows = await postingRows(testDb, doc!.terms);
     for (const { id } of now) {
       assert.notEqual(afresh.get(id), first.get(id));
@@ -123,7 +126,8 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     // A reader that read the versions before the change and finds nothing kept is given the lists
     // as they are now, kept under the versions they were read with.
     const late = new ListCache(1 << 30);
-    const lists = await readLists(testDb.db, before, late);
+    const { lists, asRead } = await readLists(testDb.db, before, late);
+    assert.equal(asRead, false, 'newer than the versions asked for');
     for (const { id, version } of now) {
       assert.ok(!walked(lists.get(id)!).bibs.includes(bibId), `key ${id} without the deleted bib, for the late reader`);
       assert.equal(late.get(id, version), lists.get(id), `key ${id} kept at its version now`);
@@ -141,13 +145,13 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const id = start!.id;
     const cache = new ListCache(1 << 30);
     const before = await versions(testDb, [id]);
-    const first = walked((await readLists(testDb.db, before, cache)).get(id)!);
+    const first = walked((await readLists(testDb.db, before, cache)).lists.get(id)!);
     // A copy of one of its bibs joins it.
     const copy = Number(await bibs.create({ marc: await bibs.marc(start!.bib_id) }));
     await drainQueue(testDb.db);
     const now = await versions(testDb, [id]);
     assert.ok(now[0]!.version > before[0]!.version, 'its version rose');
-    const afresh = walked((await readLists(testDb.db, now, cache)).get(id)!);
+    const afresh = walked((await readLists(testDb.db, now, cache)).lists.get(id)!);
     assert.deepEqual(afresh, (await postingRows(testDb, [id])).get(id));
     assert.deepEqual(
       afresh.bibs.filter((b) => !first.bibs.includes(b)),
@@ -179,7 +183,7 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     // Keys read before the swap, their lists read after it: refused, since an id now names another key.
     await assert.rejects(readLists(testDb.db, built, new ListCache(1 << 30)), KeysRenumbered);
     const rows = await postingRows(testDb);
-    const lists = await readLists(testDb.db, rebuilt, cache);
+    const { lists } = await readLists(testDb.db, rebuilt, cache);
     for (const { id } of rebuilt) assert.deepEqual(walked(lists.get(id)!), rows.get(id) ?? NO_ROWS, `key ${id} as rebuilt`);
     // One version for the whole build, above every version before it.
     const highest = Math.max(...built.map((v) => v.version));
