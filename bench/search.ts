@@ -12,7 +12,8 @@
 // queries per class, default 48), --xapian N (Xapian queries per class, default 2000; 0: none),
 // --seed N (which queries are drawn, default 1), --fresh, --database-url URL, --socket DIR (the
 // server reaches PostgreSQL through its Unix socket in DIR, as a server on the database's machine
-// would: ?host=DIR in its DATABASE_URL), --class NAME (only this class; repeat it for more).
+// would: ?host=DIR in its DATABASE_URL), --class NAME (only this class; repeat it for more),
+// --cpu-prof DIR (the server's CPU profile, node --cpu-prof, written there when it stops).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     fresh: { type: 'boolean', default: false },
     socket: { type: 'string' },
     class: { type: 'string', multiple: true },
+    'cpu-prof': { type: 'string' },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -454,7 +456,8 @@ async function main(): Promise<void> {
   if (args.socket) serverUrl.searchParams.set('host', args.socket);
   // One worker: the bench reads its CPU and memory from the one process it starts.
   const serverEnv = { ...env, DATABASE_URL: serverUrl.toString(), PORT: String(PORT), HOST: '127.0.0.1', CARREL_WORKERS: '1' };
-  const server = await startChild(['dist/server.js'], serverEnv, /is listening on/, path.join(RESULTS, 'search-carrel.log'));
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+  const server = await startChild([...profile, 'dist/server.js'], serverEnv, /is listening on/, path.join(RESULTS, 'search-carrel.log'));
   const token = (await (
     await fetch(`http://127.0.0.1:${PORT}/v6/token`, {
       method: 'POST',
