@@ -170,7 +170,9 @@ async function main(): Promise<void> {
   const per100k = stopped.baseMb + ((stopped.dataMb - stopped.baseMb) * 100000) / EMBEDDED_RECORDS;
   console.log(
     `budget: embedded data directory <= 500 MB for 100,000 bibs with their items, search index built (issue 38) -> ` +
-      `${Math.round(per100k)} MB${EMBEDDED_RECORDS === 100000 ? '' : ` (projected from ${EMBEDDED_RECORDS} bibs)`}: ${per100k <= 500 ? 'met' : 'not met'}`,
+      (EMBEDDED_RECORDS === 100000
+        ? `${Math.round(per100k)} MB: ${per100k <= 500 ? 'met' : 'not met'}`
+        : `${Math.round(per100k)} MB projected from ${EMBEDDED_RECORDS} bibs, an overestimate: judged only at --embedded-records 100000`),
   );
   console.log(
     `budget: import >= 10,000 records/s -> ${Math.round(RECORDS / fresh.seconds)} (re-import ${Math.round(RECORDS / again.seconds)}); import/parse = ${(RECORDS / fresh.seconds / (parsed / parseSeconds)).toFixed(2)}`,
