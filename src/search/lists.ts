@@ -12,7 +12,7 @@ import { SegmentedPostingList } from './segmented-list.ts';
 
 /**
  * The caller's read of the keys' ids is out of date: a rebuild swapped in since, and an id now
- * names another key. Read the keys again.
+ * names another key, or none. Read the keys again.
  */
 export class KeysRenumbered extends Error {
   constructor() {
@@ -33,8 +33,9 @@ export interface ListsRead {
 
 /**
  * The lists of these keys, by key id, each at the version given (the caller's read of
- * search_terms.version) or, when it changed since, a newer one. A key that no longer exists has
- * no list in the answer. Throws KeysRenumbered when an id read names another key now.
+ * search_terms.version) or, when it changed since, a newer one. Throws KeysRenumbered when an id
+ * read names another key now, or none: keys are removed only by a rebuild, which numbers the keys
+ * of its index anew (from 1, so ids read before it may be past its last).
  */
 export async function readLists(
   db: Queryable,
@@ -64,8 +65,6 @@ export async function readLists(
     if (read.version !== versionOf.get(read.termId)) asRead = false;
   }
   // (What was read is kept all the same: each list under its own id and version.)
-  if (renumbered) throw new KeysRenumbered();
-  // A key gone since has no list: that too is a state after the one asked for.
-  if (lists.size < versionOf.size) asRead = false;
+  if (renumbered || lists.size < versionOf.size) throw new KeysRenumbered();
   return { lists, asRead };
 }

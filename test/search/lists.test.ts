@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BibService } from '../../src/bibs/service.ts';
 import { ItemService } from '../../src/items/service.ts';
+import { isControlField } from '../../src/marc/record.ts';
 import { drainQueue } from '../../src/search/indexer.ts';
 import { ANY_FIELD, KIND } from '../../src/search/keys.ts';
 import { ListCache, type KeptList } from '../../src/search/list-cache.ts';
@@ -189,6 +190,35 @@ describe(`posting lists read into Node, on ${ENGINE}`, () => {
     const highest = Math.max(...built.map((v) => v.version));
     assert.equal(new Set(rebuilt.map((v) => v.version)).size, 1);
     assert.ok(rebuilt[0]!.version > highest, `rebuilt at ${rebuilt[0]!.version}, after ${highest}`);
+  });
+  it('refuses ids read before a rebuild that name no key of the rebuilt index', async () => {
+    // A bib with a word of its own, indexed after every other, so its keys' ids are the highest;
+    // then deleted, its keys kept with no postings until a rebuild, which numbers only the keys of
+    // live bibs (from 1: fewer than before).
+    const [first] = await testDb.db.query<{ id: string }>('select bib_id::text as id from search_docs order by bib_id limit 1');
+    const marc = await bibs.marc(first!.id);
+    marc.fields = marc.fields.map((f) =>
+      f.tag === '245' && !isControlField(f) ? { ...f, subfields: [{ code: 'a', value: 'Zyxquillonia' }] } : f,
+    );
+    const own = await bibs.create({ marc });
+    await drainQueue(testDb.db);
+    const ownKeys = await testDb.db.query<{ id: number }>(`select id from search_terms where key like '%zyxquillonia%' order by id`);
+    assert.ok(ownKeys.length > 0, 'the word has keys');
+    await bibs.delete(own);
+    await drainQueue(testDb.db);
+    const before = await versions(
+      testDb,
+      ownKeys.map((k) => k.id),
+    );
+    assert.equal(before.length, ownKeys.length, 'kept after the delete');
+    await rebuildIndex(testDb.db);
+    const [last] = await testDb.db.query<{ id: number }>('select max(id) as id from search_terms');
+    assert.ok(
+      before.every(({ id }) => id > last!.id),
+      `ids ${before.map((b) => b.id).join(', ')} past the rebuilt index's last, ${last!.id}`,
+    );
+    // Read as a search that read its keys before the swap: not a list left out, a refusal the service answers by reading the keys again.
+    await assert.rejects(readLists(testDb.db, before, new ListCache(1 << 30)), KeysRenumbered);
   });
 });
 
