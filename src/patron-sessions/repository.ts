@@ -16,20 +16,35 @@ export async function insertSession(q: Queryable, row: { idHash: Buffer; patronI
   ]);
 }
 
-/** The session, its last-seen time moved to `at`, when it is neither idle since `idleSince` nor begun before `begunSince`. */
-export async function touchLiveSession(
-  q: Queryable,
-  idHash: Buffer,
-  at: Date,
-  idleSince: Date,
-  begunSince: Date,
-): Promise<SessionRow | undefined> {
-  const rows = await q.query<SessionRow>(
-    `update catalog_sessions set last_seen = $2
-      where id_hash = $1 and last_seen > $3 and created > $4
-      returning patron_id::text, csrf_token`,
-    [idHash, at, idleSince, begunSince],
-  );
+/** When a live session's last-seen time is written, and the bounds that decide whether it lives. */
+export interface SeenAt {
+  at: Date;
+  idleSince: Date;
+  begunSince: Date;
+  /** Its last-seen time is moved to `at` only when older than this (SessionLimits' touchEverySec). */
+  touchBefore: Date;
+}
+
+/**
+ * The statement reading a live session by its hash (neither idle since $3 nor begun before $4),
+ * its last-seen time moved to $2 when older than $5; then `select` over the CTE `live`
+ * (patron_id, csrf_token). A session seen a moment ago is only read: most page views write nothing.
+ */
+function liveSession(select: string): string {
+  return `with live as (
+       select id_hash, patron_id, csrf_token, last_seen from catalog_sessions
+       where id_hash = $1 and last_seen > $3 and created > $4),
+     touched as (
+       update catalog_sessions c set last_seen = $2 from live
+       where c.id_hash = live.id_hash and live.last_seen < $5)
+     ${select}`;
+}
+
+const seenParams = (idHash: Buffer, seen: SeenAt) => [idHash, seen.at, seen.idleSince, seen.begunSince, seen.touchBefore];
+
+/** The live session (see SeenAt), seen at `seen.at`. */
+export async function touchLiveSession(q: Queryable, idHash: Buffer, seen: SeenAt): Promise<SessionRow | undefined> {
+  const rows = await q.query<SessionRow>(liveSession('select patron_id::text, csrf_token from live'), seenParams(idHash, seen));
   return rows[0];
 }
 
@@ -41,19 +56,13 @@ export async function touchLiveSession(
 export async function touchLiveSessionWith<T>(
   q: Queryable,
   idHash: Buffer,
-  at: Date,
-  idleSince: Date,
-  begunSince: Date,
+  seen: SeenAt,
   page: string,
 ): Promise<(SessionRow & { page_found: boolean | null } & Partial<T>) | undefined> {
   const rows = await q.query<SessionRow & { page_found: boolean | null } & Partial<T>>(
-    `with s as (
-       update catalog_sessions set last_seen = $2
-       where id_hash = $1 and last_seen > $3 and created > $4
-       returning patron_id, csrf_token)
-     select page.*, s.patron_id::text as patron_id, s.csrf_token
-     from s left join lateral (select true as page_found, found.* from (${page}) found) page on true`,
-    [idHash, at, idleSince, begunSince],
+    liveSession(`select page.*, s.patron_id::text as patron_id, s.csrf_token
+     from live s left join lateral (select true as page_found, found.* from (${page}) found) page on true`),
+    seenParams(idHash, seen),
   );
   return rows[0];
 }

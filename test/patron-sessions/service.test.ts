@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { PatronSessionService } from '../../src/patron-sessions/service.ts';
+import { PatronSessionService, touchEverySec } from '../../src/patron-sessions/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
 import { refusal } from '../helpers/domain-error.ts';
@@ -99,6 +99,27 @@ describe(`catalogue sessions on ${ENGINE}`, () => {
     later(IDLE);
     assert.equal(await sessions.read(s.id), undefined);
     assert.equal(await rows(), 0);
+  });
+
+  it('writes a session’s last use only when older than the touch interval, and counts idleness from it', async () => {
+    const every = touchEverySec({ idleSec: IDLE, absoluteSec: ABSOLUTE });
+    assert.equal(every, 60);
+    const lastSeen = async () => (await t.testDb.db.query<{ at: string }>('select last_seen::text as at from catalog_sessions'))[0]!.at;
+    const s = await signIn();
+    const begun = await lastSeen();
+    later(every - 1);
+    assert.ok(await sessions.read(s.id));
+    assert.equal(await lastSeen(), begun, 'seen a moment after it was written: nothing written');
+    later(2);
+    assert.ok(await sessions.read(s.id));
+    const moved = await lastSeen();
+    assert.notEqual(moved, begun, 'older than the interval: written');
+    // Used again within the interval (not written), then idle: the time-out counts from the use written.
+    later(every / 2);
+    assert.ok(await sessions.read(s.id));
+    assert.equal(await lastSeen(), moved);
+    later(IDLE - every / 2);
+    assert.equal(await sessions.read(s.id), undefined, 'ended an idle time-out after the last use written');
   });
 
   it('ends a busy session at the absolute time-out', async () => {
