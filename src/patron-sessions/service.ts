@@ -1,10 +1,10 @@
 // Rules of the public catalogue's sessions: a random id in the patron's cookie, only its hash
 // kept; a session ends when idle longer than the idle time-out or older than the absolute one, and
 // an ended session is deleted when it is next read (and by the sweep). Its last use is written
-// when older than a tenth of the idle time-out (a minute at most: touchEverySec), not at every
-// page: a page view then writes nothing (a write and its commit cost a quarter of a millisecond
-// of the account page's 0.8), and the idle time-out counts from the last use written, so a session
-// ends up to that much before the full time-out after its last request, never after it; signing in always makes a
+// only when the one stored is older than a tenth of the idle time-out (a minute at most:
+// touchEverySec), so most page views write nothing (the write and its commit took 0.26 ms, the
+// read alone 0.045); the idle time-out counts from the use stored, so a session ends up to that
+// much before the full time-out after its last request, never after it. Signing in always makes a
 // new session (a new id) and deletes the one before it, so an id a visitor was given (or planted)
 // never becomes a signed-in one. Every form of a session carries its CSRF token. A visitor who has
 // not signed in has no session: the sign-in form's token is a random cookie the form repeats
