@@ -50,8 +50,7 @@ export async function readLists(
     else if (!lists.has(id)) missing.push(id);
   }
   if (missing.length === 0) return { lists, asRead: true };
-  const keyOf = new Map(terms.map((t) => [t.id, t.key]));
-  const versionOf = new Map(terms.map((t) => [t.id, t.version]));
+  const asked = new Map(terms.map((t) => [t.id, t]));
   let renumbered = false;
   let asRead = true;
   for (const read of await readSegmentedLists(db, [...new Set(missing)])) {
@@ -61,10 +60,11 @@ export async function readLists(
     // Kept under the version read with the postings, which may be newer than the caller's.
     cache.set(read.termId, read.version, list);
     lists.set(read.termId, list);
-    if (read.key !== keyOf.get(read.termId)) renumbered = true;
-    if (read.version !== versionOf.get(read.termId)) asRead = false;
+    const term = asked.get(read.termId);
+    if (read.key !== term?.key) renumbered = true;
+    if (read.version !== term?.version) asRead = false;
   }
   // (What was read is kept all the same: each list under its own id and version.)
-  if (renumbered || lists.size < versionOf.size) throw new KeysRenumbered();
+  if (renumbered || lists.size < asked.size) throw new KeysRenumbered();
   return { lists, asRead };
 }
