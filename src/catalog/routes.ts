@@ -4,6 +4,7 @@
 // the API's JSON errors: a reader who mistypes an address should still see somewhere to go.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../http/access.ts';
+import { cookie, SESSION_COOKIE } from '../http/cookies.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { loggable } from '../shared/log.ts';
 import type { App } from '../http/types.ts';
@@ -28,12 +29,21 @@ const SECURITY_HEADERS = {
 
 const route = { config: { access: access.open }, schema: { hide: true } } as const;
 
+/**
+ * A page for a browser with a catalogue session, or the sign-in form with its token, is not kept
+ * by the browser at all: on a shared computer, Back after signing out must not show the patron's
+ * page from the cache (no-cache lets a browser keep it, only not use it unasked). Other pages are
+ * kept and checked again before use.
+ */
+const cacheControl = (request: FastifyRequest) =>
+  cookie(request, SESSION_COOKIE) !== undefined || request.url.startsWith('/catalog/signin') ? 'private, no-store' : 'no-cache';
+
 export function catalogRoutes(app: App, catalog: CatalogService, libraryName: string, patronDeps: Omit<PatronDoorDeps, 'send'>): void {
   const send = (reply: FastifyReply, status: number, title: string, main: Html, query?: CatalogQuery, hero = false) =>
     reply
       .code(status)
       .headers(SECURITY_HEADERS)
-      .header('cache-control', 'no-cache')
+      .header('cache-control', cacheControl(reply.request))
       .type('text/html; charset=utf-8')
       .send(frame({ libraryName, title, main, query, hero }).text);
   const notice = (reply: FastifyReply, status: number, title: string, message: string | Html) =>

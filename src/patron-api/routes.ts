@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
 import type { App } from '../http/types.ts';
+import { addressKey } from '../shared/client-address.ts';
 import { DomainError } from '../shared/errors.ts';
 import { LogSampler } from '../shared/log-sample.ts';
 import { answers, fieldLines, page } from './body.ts';
@@ -69,7 +70,11 @@ export function patronApiRoutes(app: App, service: PatronApiService, allowed: (a
     },
     async (request, reply) => {
       try {
-        const result = await service.pinTest(request.params.id, request.params.pin, `patronapi:${request.socket.remoteAddress ?? ''}`);
+        const result = await service.pinTest(
+          request.params.id,
+          request.params.pin,
+          `patronapi:${addressKey(request.socket.remoteAddress)}`,
+        );
         const body = { ok: answers.pinOk, wrongPin: answers.pinWrong, noPin: answers.pinMissing, notFound: answers.notFound }[result]();
         return send(reply, body);
       } catch (error) {

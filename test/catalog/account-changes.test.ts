@@ -426,7 +426,7 @@ describe(`changing holds and renewing loans from the catalogue, in Chromium on $
     }
     assert.equal(await validate('P-EVE', 'Eve-new-4669'), 429, 'the card is paused, as after wrong PINs at sign-in');
     await changePin('Eve-new-4669', 'Eve-next-3333', 'Eve-next-3333');
-    assert.match((await alert(page))!, /^PIN changes and signing in with this card are paused after too many wrong tries\./);
+    assert.match((await alert(page))!, /^PIN changes and signing in, from here or with this card, are paused after too many wrong tries\./);
     await context.close();
   });
 

@@ -128,7 +128,7 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     page = await signIn(context, 'P-CAL', 'Cal-pin-9933');
     assert.match(
       (await page.getByRole('alert').textContent())!,
-      /^Signing in with this card is paused after too many wrong tries\. Please try again in \d+ minutes?/,
+      /^Signing in from here or with this card is paused after too many wrong tries\. Please try again in \d+ minutes?/,
     );
     assert.match(page.url(), /\/catalog\/signin$/);
     assert.equal(await sessionRows(patron.cal), 0);
@@ -200,6 +200,13 @@ describe(`a patron's account in the catalogue, in Chromium on ${ENGINE}`, { skip
     await page.waitForURL(`${base}/catalog/signin?done=signedout`);
     assert.equal(await page.getByRole('status').textContent(), 'You have signed out.');
     assert.equal(await sessionRows(patron.ada), 0);
+    // Back, as the next person at a shared computer would press it: the account page is asked for
+    // again (the browser kept no copy) and sends to sign-in, showing nothing of the patron's.
+    await page.goBack();
+    await page.waitForLoadState();
+    assert.match(page.url(), /\/catalog\/signin\?next=/);
+    assert.equal(await page.locator('h1').textContent(), 'Sign in');
+    assert.equal(await page.getByText('Lovelace').count(), 0);
     await page.goto(`${base}/catalog/account`);
     assert.match(page.url(), /\/catalog\/signin\?next=/);
     await context.close();

@@ -42,6 +42,26 @@ describe(`the catalogue's session cookie on ${ENGINE}`, () => {
     assert.match(String(res.headers['set-cookie']), /^carrel_session=[\w-]{43}; Path=\/catalog; HttpOnly; SameSite=Lax; Secure$/);
   });
 
+  it('lets no browser keep a page of a signed-in patron or the sign-in form; keeps the others checked', async () => {
+    await t.services.patrons.create({ names: ['Cached, Cora'], barcodes: ['C-7'], pin: 'Cora-pin-7171' });
+    const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
+    assert.equal(visit.headers['cache-control'], 'private, no-store');
+    const token = /name="csrf" value="([\w-]+)"/.exec(visit.body)![1]!;
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/catalog/signin',
+      headers: { cookie: `carrel_signin=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ csrf: token, barcode: 'C-7', pin: 'Cora-pin-7171' }).toString(),
+    });
+    const session = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    for (const url of ['/catalog/account', '/catalog', '/catalog?text=anything']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie: session } });
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.headers['cache-control'], 'private, no-store', url);
+    }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/catalog?text=anything' })).headers['cache-control'], 'no-cache');
+  });
+
   it('refuses a sign-in without the CSRF token (403, a plain page) and counts no attempt', async () => {
     const id = await t.services.patrons.create({ names: ['Forged, Fay'], barcodes: ['F-1'], pin: 'Fay-pin-4455' });
     const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });

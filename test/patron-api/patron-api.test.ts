@@ -214,6 +214,23 @@ describe(`the Patron API on ${ENGINE}`, () => {
     assert.equal((await validate('2468')).statusCode, 429);
   });
 
+  it('counts the wrong PINs of every address of an IPv6 /64 together, as the other doors do', async () => {
+    const six = await createTestApp({ CARREL_PATRONAPI_ALLOW: '2001:db8::/32', CARREL_PIN_KEY_FAILURES: '2' });
+    try {
+      await six.services.patrons.create({ names: ['Sixty, Six'], barcodes: ['SIX1'], pin: '6464' });
+      const pintest = (pin: string, remoteAddress: string) =>
+        six.app.inject({ method: 'GET', url: `/PATRONAPI/SIX1/${pin}/pintest`, remoteAddress });
+      // Two wrong PINs, each from another address of one /64: its budget (CARREL_PIN_KEY_FAILURES=2) is spent.
+      for (const address of ['2001:db8:0:1::10', '2001:db8:0:1::11'])
+        assert.equal(one(byCode((await pintest('1111', address)).body), 'ERRNUM'), '4', address);
+      const paused = byCode((await pintest('6464', '2001:db8:0:1::12')).body);
+      assert.match(one(paused, 'ERRMSG')!, /Too many failed PIN attempts/);
+      assert.equal(one(byCode((await pintest('6464', '2001:db8:0:2::10')).body), 'RETCOD'), '0', 'another /64 is another client');
+    } finally {
+      await six.close();
+    }
+  });
+
   it('answers only the allowed addresses, and never logs a PIN', async () => {
     const fenced = await createTestApp({ CARREL_PATRONAPI_ALLOW: '10.0.0.0/8, 2001:db8::/32' });
     try {

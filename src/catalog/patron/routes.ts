@@ -13,6 +13,7 @@ import { setAmbientClient } from '../../db/ambient.ts';
 import type { App } from '../../http/types.ts';
 import type { PatronSessionService, Session } from '../../patron-sessions/index.ts';
 import { STANDING_CODES } from '../../holds/refusals.ts';
+import { addressKey } from '../../shared/client-address.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Html } from '../html.ts';
 import type { Account, PatronAccount } from './account.ts';
@@ -174,11 +175,17 @@ export function patronDoor(deps: PatronDoorDeps) {
   const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
   const forbidden = (reply: FastifyReply) => send(reply, 403, TEXT.forbiddenTitle, forbiddenMain());
   const toSignIn = (reply: FastifyReply, next: string) => see(reply, `${SIGNIN}?next=${encodeURIComponent(next)}`);
-  /** Failed PINs count per client address, as the sign-in counts them (and as an API key counts its own). */
-  const client = (request: FastifyRequest) => `catalog:${request.ip}`;
+  /**
+   * Failed PINs count per client address (and as an API key counts its own); an IPv6 client by its
+   * /64 network, as the other doors count them, since one host usually holds a whole /64.
+   */
+  const client = (request: FastifyRequest) => `catalog:${addressKey(request.ip)}`;
 
   /** Minutes until a paused card may try a PIN again, as the refusals say it (at least one). */
   const pausedMinutes = (error: DomainError) => Math.max(1, Math.ceil((error.retryAfterSec ?? 60) / 60));
+  /** A paused sign-in or PIN change's 429 says when to try again, as the REST API's does. */
+  const retryAfter = (reply: FastifyReply, error: DomainError) =>
+    reply.header('retry-after', String(Math.max(1, error.retryAfterSec ?? 60)));
 
   /** The account page answered at once (not redirected to): after a refusal, with what was refused. */
   async function showAccount(reply: FastifyReply, status: number, session: Session, message: Message, refused?: RefusedForm) {
@@ -279,6 +286,7 @@ export function patronDoor(deps: PatronDoorDeps) {
         } catch (error) {
           if (!(error instanceof DomainError) || (error.kind !== 'invalidParameter' && error.kind !== 'tooManyAttempts')) throw error;
           const locked = error.kind === 'tooManyAttempts';
+          if (locked) retryAfter(reply, error);
           const text = locked ? TEXT.tooManyAttempts(pausedMinutes(error)) : TEXT.wrongBarcodeOrPin;
           const main = signInMain({
             csrf,
@@ -392,7 +400,10 @@ export function patronDoor(deps: PatronDoorDeps) {
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           if (error.kind === 'invalidInput') return refuse(400, TEXT.pinRules(PIN_LENGTH.min, PIN_LENGTH.max), 'newPin');
-          if (error.kind === 'tooManyAttempts') return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
+          if (error.kind === 'tooManyAttempts') {
+            retryAfter(reply, error);
+            return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
+          }
           throw error;
         }
         if (!rotated) return refuse(400, TEXT.wrongOldPin, 'oldPin');

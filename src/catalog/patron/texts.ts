@@ -25,7 +25,7 @@ export const TEXT = {
   signInFirst: 'Please sign in to see your account.',
   wrongBarcodeOrPin: 'The card number or PIN is not right. Please check them and try again.',
   tooManyAttempts: (minutes: number) =>
-    `Signing in with this card is paused after too many wrong tries. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or ask at the library.`,
+    `Signing in from here or with this card is paused after too many wrong tries. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or ask at the library.`,
   signedOut: 'You have signed out.',
   accountTitle: 'My account',
   greeting: (name: string) => (name ? `Signed in as ${name}` : 'Signed in'),
@@ -100,7 +100,7 @@ export const TEXT = {
     `The new PIN must have ${min} to ${max} characters, and no line breaks or tabs. Your PIN was not changed.`,
   wrongOldPin: 'The current PIN is not right. Your PIN was not changed.',
   pinPaused: (minutes: number) =>
-    `PIN changes and signing in with this card are paused after too many wrong tries. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or ask at the library.`,
+    `PIN changes and signing in, from here or with this card, are paused after too many wrong tries. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or ask at the library.`,
   historyHeading: 'Reading history',
   historyOnIntro: 'The library keeps a list of what you borrow, for you only.',
   historyOffIntro: 'The library does not keep a list of what you borrow. Turn it on to keep one from your next loan.',
