@@ -372,7 +372,11 @@ export function patronDoor(deps: PatronDoorDeps) {
         const session = await postedSession(request, reply, ACCOUNT);
         if (!session) return reply;
         const form = request.body as Form;
-        const details = { email: field(form, 'email'), phone: field(form, 'phone') };
+        // A blank field removes that detail; a field missing (a form not sent whole, or not this
+        // form) must not: it is refused, nothing changed.
+        if (typeof form?.email !== 'string' || typeof form.phone !== 'string')
+          return showAccount(reply, 400, session, { kind: 'alert', text: TEXT.detailsIncomplete });
+        const details = { email: form.email, phone: form.phone };
         const refused = await account.changeDetails(session.patronId, details);
         if (!refused) return see(reply, `${ACCOUNT}?done=details`);
         return showAccount(

@@ -88,6 +88,7 @@ export const TEXT = {
   detailsSaved: 'Your details are saved.',
   badEmail: 'That email address could not be saved: it should look like name@example.org. Nothing was changed.',
   badPhone: 'That phone number could not be saved: it should be at most 100 characters on one line. Nothing was changed.',
+  detailsIncomplete: 'The form arrived without its email or phone field. Nothing was changed; please fill it in again.',
   pinHeading: 'Change your PIN',
   oldPinLabel: 'Current PIN',
   newPinLabel: 'New PIN',
