@@ -49,7 +49,7 @@ import { replicaReads } from './db/read-routing.ts';
 import type { ReplicaSet } from './db/replicas.ts';
 import type { Db } from './db/types.ts';
 import { access, installAccessControl } from './http/access.ts';
-import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.ts';
+import { BeforeRouteAnswers, installErrorHandling } from './http/error-handler.ts';
 import { collapseSlashes, installTolerance } from './http/tolerance.ts';
 import { installInputGuard } from './http/input-guard.ts';
 import { loggedPath } from './http/logged-path.ts';
@@ -201,11 +201,12 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const state = options.state ?? new ServiceState();
   const logStream = options.logStream === false ? undefined : (options.logStream ?? batchedLog());
   const limits = connectionLimits(config);
+  const beforeRoute = new BeforeRouteAnswers();
   const app: App = Fastify({
     // The logger exists once Fastify() has returned: refusals, which come later, are logged there.
     serverFactory: (handler) => createHttpServer(limits, handler, { warn: (fields, message) => app.log.warn(fields, message) }),
     clientErrorHandler: clientErrorHandler(limits),
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: beforeRoute.handler,
     logger: !logStream ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: logStream },
     genReqId: (req) => requestId(req.headers['x-request-id']),
     childLoggerFactory: lazyChildLogger,
@@ -216,6 +217,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     return503OnClosing: false, // shutdown is answered by the access hook, in the contract's shape
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('beforeRoute', beforeRoute);
 
   // A write sent with an Idempotency-Key runs in one transaction: its services' statements go into it.
   const primary = ambientDb(db);

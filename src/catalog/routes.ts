@@ -48,6 +48,10 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
       .send(frame({ libraryName, title, main, query, hero }).text);
   const notice = (reply: FastifyReply, status: number, title: string, message: string | Html) =>
     send(reply, status, title, noticeMain(title, message));
+  const unreadable = (reply: FastifyReply, status: number) =>
+    notice(reply, status, 'That page could not be shown', 'The catalogue could not read that address or form.');
+  // An address Fastify cannot read (a bad percent-encoding, a part too long) is a page here too.
+  app.beforeRoute.claim('/catalog', (status, _request, reply) => unreadable(reply, status));
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof BadQuery) return notice(reply, 400, 'That search could not be read', error.message);
@@ -55,8 +59,7 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
     if (known && known.httpStatus === 503) {
       return notice(reply, 503, 'The catalogue is resting', 'The catalogue is not available just now. Please try again in a few minutes.');
     }
-    if (known && known.httpStatus < 500)
-      return notice(reply, known.httpStatus, 'That page could not be shown', 'The address is not one the catalogue understands.');
+    if (known && known.httpStatus < 500) return unreadable(reply, known.httpStatus);
     request.log.error({ err: loggable(error) }, 'unexpected error');
     return notice(
       reply,

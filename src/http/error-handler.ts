@@ -73,12 +73,32 @@ export function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-/** What Fastify refuses before routing (a malformed or over-long address): the error body, never the address. */
-export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const answer = toApiError(error) ?? errors.validationFailed('the request could not be read');
-  // Refused before the request's own hooks ran (a malformed path): they set the id on every other answer.
-  void reply.header('x-request-id', request.id);
-  void reply.code(answer.httpStatus).type('application/json; charset=utf-8').send(answer.body());
+/** A door's own answer, in its own form, to a request Fastify refused before routing, with the status it gets. */
+export type BeforeRouteAnswer = (status: number, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/**
+ * What Fastify refuses before a route is found (a malformed or over-long address): the REST API's
+ * error body, never the address; or, under a prefix a door has claimed (the catalogue's pages are
+ * HTML), that door's own answer. Fastify takes one such handler for the whole server, so doors
+ * register here rather than in their own scope.
+ */
+export class BeforeRouteAnswers {
+  private readonly doors: { prefix: string; answer: BeforeRouteAnswer }[] = [];
+
+  /** Answers refusals of addresses under `prefix` (a path such as /catalog) with `answer`. */
+  claim(prefix: string, answer: BeforeRouteAnswer): void {
+    this.doors.push({ prefix, answer });
+  }
+
+  readonly handler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const answer = toApiError(error) ?? errors.validationFailed('the request could not be read');
+    // Refused before the request's own hooks ran (a malformed path): they set the id on every other answer.
+    void reply.header('x-request-id', request.id);
+    const url = request.url;
+    const door = this.doors.find(({ prefix }) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
+    if (door) void door.answer(answer.httpStatus, request, reply);
+    else void reply.code(answer.httpStatus).type('application/json; charset=utf-8').send(answer.body());
+  };
 }
 
 /**

@@ -200,6 +200,20 @@ describe(`catalogue pages on ${ENGINE}`, () => {
       assert.match(res.body, /That search could not be read/, url);
       assert.doesNotMatch(res.body, /"code":/, url);
     }
+    // Addresses refused before any route is found: pages too under /catalog, the API's JSON elsewhere.
+    for (const [url, status] of [
+      ['/catalog/record/%ff', 400],
+      [`/catalog/account/holds/${'1'.repeat(600)}/pickup`, 414],
+    ] as const) {
+      const res = await get(url);
+      assert.equal(res.statusCode, status, url);
+      assert.match(String(res.headers['content-type']), /^text\/html/, url);
+      assert.match(res.body, /That page could not be shown/, url);
+      assert.doesNotMatch(res.body, /"code":/, url);
+    }
+    const api = await get('/v6/bibs/%ff');
+    assert.equal(api.statusCode, 400);
+    assert.equal(api.json().code, 108);
   });
 
   it('escapes what records and readers bring', async () => {
