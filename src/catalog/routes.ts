@@ -15,7 +15,7 @@ import { noticeMain, recordMain } from './record-page.ts';
 import { resultsMain, startMain } from './results-page.ts';
 import type { CatalogService } from './service.ts';
 import { CSS, CSS_PATH } from './style.ts';
-import { patronDoor, type PatronDoorDeps } from './patron/routes.ts';
+import { patronDoor, SIGNIN, type PatronDoorDeps } from './patron/routes.ts';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -36,7 +36,7 @@ const route = { config: { access: access.open }, schema: { hide: true } } as con
  * kept and checked again before use.
  */
 const cacheControl = (request: FastifyRequest) =>
-  cookie(request, SESSION_COOKIE) !== undefined || request.url.startsWith('/catalog/signin') ? 'private, no-store' : 'no-cache';
+  cookie(request, SESSION_COOKIE) !== undefined || request.url.startsWith(SIGNIN) ? 'private, no-store' : 'no-cache';
 
 export function catalogRoutes(app: App, catalog: CatalogService, libraryName: string, patronDeps: Omit<PatronDoorDeps, 'send'>): void {
   const send = (reply: FastifyReply, status: number, title: string, main: Html, query?: CatalogQuery, hero = false) =>
@@ -51,7 +51,7 @@ export function catalogRoutes(app: App, catalog: CatalogService, libraryName: st
   const unreadable = (reply: FastifyReply, status: number) =>
     notice(reply, status, 'That page could not be shown', 'The catalogue could not read that address or form.');
   // An address Fastify cannot read (a bad percent-encoding, a part too long) is a page here too.
-  app.beforeRoute.claim('/catalog', (status, _request, reply) => unreadable(reply, status));
+  app.beforeRoute.claim('/catalog', (status, reply) => unreadable(reply, status));
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof BadQuery) return notice(reply, 400, 'That search could not be read', error.message);

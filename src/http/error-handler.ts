@@ -74,7 +74,7 @@ export function toApiError(error: unknown): ApiError | undefined {
 }
 
 /** A door's own answer, in its own form, to a request Fastify refused before routing, with the status it gets. */
-export type BeforeRouteAnswer = (status: number, request: FastifyRequest, reply: FastifyReply) => unknown;
+export type BeforeRouteAnswer = (status: number, reply: FastifyReply) => unknown;
 
 /**
  * What Fastify refuses before a route is found (a malformed or over-long address): the REST API's
@@ -96,7 +96,7 @@ export class BeforeRouteAnswers {
     void reply.header('x-request-id', request.id);
     const url = request.url;
     const door = this.doors.find(({ prefix }) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
-    if (door) void door.answer(answer.httpStatus, request, reply);
+    if (door) void door.answer(answer.httpStatus, reply);
     else void reply.code(answer.httpStatus).type('application/json; charset=utf-8').send(answer.body());
   };
 }
@@ -114,8 +114,13 @@ export function answerFor(error: unknown, request: FastifyRequest, reply: Fastif
   } else if (apiError.httpStatus >= 500) {
     request.log.warn({ err: loggable(error) }, apiError.message);
   }
-  if (error instanceof DomainError && error.retryAfterSec !== undefined) void reply.header('retry-after', String(error.retryAfterSec));
+  setRetryAfter(reply, error);
   return apiError;
+}
+
+/** Retry-After from a failure that says when to try again (too many attempts), in every door that answers it; none otherwise. */
+export function setRetryAfter(reply: FastifyReply, error: unknown): void {
+  if (error instanceof DomainError && error.retryAfterSec !== undefined) void reply.header('retry-after', String(error.retryAfterSec));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { access } from '../http/access.ts';
+import { setRetryAfter } from '../http/error-handler.ts';
 import type { App } from '../http/types.ts';
 import { addressKey } from '../shared/client-address.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -79,7 +80,7 @@ export function patronApiRoutes(app: App, service: PatronApiService, allowed: (a
         return send(reply, body);
       } catch (error) {
         if (error instanceof DomainError && error.kind === 'tooManyAttempts') {
-          void reply.header('retry-after', String(error.retryAfterSec ?? 60));
+          setRetryAfter(reply, error);
           return send(reply, answers.tooMany(error.retryAfterSec ?? 60));
         }
         throw error;

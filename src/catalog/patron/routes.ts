@@ -7,6 +7,7 @@
 // signing in there is no session: the sign-in form repeats a token its own cookie carries.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
+import { setRetryAfter } from '../../http/error-handler.ts';
 import { cookie, SESSION_COOKIE } from '../../http/cookies.ts';
 import { sessionClient } from '../../http/read-your-writes.ts';
 import { setAmbientClient } from '../../db/ambient.ts';
@@ -39,7 +40,8 @@ import { holdChangeRefusal, holdRefusal, renewalRefusal, TEXT } from './texts.ts
 /** The sign-in form's token before there is a session (PatronSessionService.visitorMatches). */
 export const SIGNIN_COOKIE = 'carrel_signin';
 const COOKIE_PATH = '/catalog';
-const SIGNIN = '/catalog/signin';
+/** The sign-in form's address. */
+export const SIGNIN = '/catalog/signin';
 const ACCOUNT = '/catalog/account';
 
 export type Send = (reply: FastifyReply, status: number, title: string, main: Html) => FastifyReply;
@@ -183,9 +185,6 @@ export function patronDoor(deps: PatronDoorDeps) {
 
   /** Minutes until a paused card may try a PIN again, as the refusals say it (at least one). */
   const pausedMinutes = (error: DomainError) => Math.max(1, Math.ceil((error.retryAfterSec ?? 60) / 60));
-  /** A paused sign-in or PIN change's 429 says when to try again, as the REST API's does. */
-  const retryAfter = (reply: FastifyReply, error: DomainError) =>
-    reply.header('retry-after', String(Math.max(1, error.retryAfterSec ?? 60)));
 
   /** The account page answered at once (not redirected to): after a refusal, with what was refused. */
   async function showAccount(reply: FastifyReply, status: number, session: Session, message: Message, refused?: RefusedForm) {
@@ -285,8 +284,8 @@ export function patronDoor(deps: PatronDoorDeps) {
           return see(reply, next);
         } catch (error) {
           if (!(error instanceof DomainError) || (error.kind !== 'invalidParameter' && error.kind !== 'tooManyAttempts')) throw error;
+          setRetryAfter(reply, error);
           const locked = error.kind === 'tooManyAttempts';
-          if (locked) retryAfter(reply, error);
           const text = locked ? TEXT.tooManyAttempts(pausedMinutes(error)) : TEXT.wrongBarcodeOrPin;
           const main = signInMain({
             csrf,
@@ -404,10 +403,8 @@ export function patronDoor(deps: PatronDoorDeps) {
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           if (error.kind === 'invalidInput') return refuse(400, TEXT.pinRules(PIN_LENGTH.min, PIN_LENGTH.max), 'newPin');
-          if (error.kind === 'tooManyAttempts') {
-            retryAfter(reply, error);
-            return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
-          }
+          setRetryAfter(reply, error);
+          if (error.kind === 'tooManyAttempts') return refuse(429, TEXT.pinPaused(pausedMinutes(error)), 'oldPin');
           throw error;
         }
         if (!rotated) return refuse(400, TEXT.wrongOldPin, 'oldPin');
