@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { formToken, sessionCookie, signInWithForm } from './patron-forms.ts';
 
 describe(`the catalogue's details form on ${ENGINE}`, () => {
   let t: TestApp;
@@ -20,17 +21,8 @@ describe(`the catalogue's details form on ${ENGINE}`, () => {
       emails: ['kim@example.org'],
       phones: [{ number: '555-0101', type: 't' }],
     });
-    const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
-    const token = /name="csrf" value="([\w-]+)"/.exec(visit.body)![1]!;
-    const signedIn = await t.app.inject({
-      method: 'POST',
-      url: '/catalog/signin',
-      headers: { cookie: `carrel_signin=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ csrf: token, barcode: 'K-1', pin: 'Kim-pin-5151' }).toString(),
-    });
-    session = String(signedIn.headers['set-cookie']).split(';')[0]!;
-    const page = await t.app.inject({ method: 'GET', url: '/catalog/account', headers: { cookie: session } });
-    csrf = /name="csrf" value="([\w-]+)"/.exec(page.body)![1]!;
+    session = sessionCookie(await signInWithForm(t.app, 'K-1', 'Kim-pin-5151'));
+    csrf = formToken((await t.app.inject({ method: 'GET', url: '/catalog/account', headers: { cookie: session } })).body);
   });
   after(() => t.close());
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { sessionCookie, signInWithForm } from './patron-forms.ts';
 
 describe(`the catalogue's session cookie on ${ENGINE}`, () => {
   let t: TestApp;
@@ -30,14 +31,7 @@ describe(`the catalogue's session cookie on ${ENGINE}`, () => {
 
   it('gives a signed-in session cookie HttpOnly, SameSite=Lax, for /catalog only, and Secure', async () => {
     await t.services.patrons.create({ names: ['Secure, Sam'], barcodes: ['S-2'], pin: 'Sam-pin-9911' });
-    const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
-    const token = /name="csrf" value="([\w-]+)"/.exec(visit.body)![1]!;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/catalog/signin',
-      headers: { cookie: `carrel_signin=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ csrf: token, barcode: 'S-2', pin: 'Sam-pin-9911' }).toString(),
-    });
+    const res = await signInWithForm(t.app, 'S-2', 'Sam-pin-9911');
     assert.equal(res.statusCode, 303);
     assert.match(String(res.headers['set-cookie']), /^carrel_session=[\w-]{43}; Path=\/catalog; HttpOnly; SameSite=Lax; Secure$/);
   });
@@ -46,14 +40,7 @@ describe(`the catalogue's session cookie on ${ENGINE}`, () => {
     await t.services.patrons.create({ names: ['Cached, Cora'], barcodes: ['C-7'], pin: 'Cora-pin-7171' });
     const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin' });
     assert.equal(visit.headers['cache-control'], 'private, no-store');
-    const token = /name="csrf" value="([\w-]+)"/.exec(visit.body)![1]!;
-    const signedIn = await t.app.inject({
-      method: 'POST',
-      url: '/catalog/signin',
-      headers: { cookie: `carrel_signin=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ csrf: token, barcode: 'C-7', pin: 'Cora-pin-7171' }).toString(),
-    });
-    const session = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const session = sessionCookie(await signInWithForm(t.app, 'C-7', 'Cora-pin-7171'));
     for (const url of ['/catalog/account', '/catalog', '/catalog?text=anything']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: session } });
       assert.equal(res.statusCode, 200, url);

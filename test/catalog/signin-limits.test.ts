@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINE } from '../helpers/db.ts';
+import { signInWithForm } from './patron-forms.ts';
 
 /** Wrong PINs a client may send in a window before it is paused (CARREL_PIN_KEY_FAILURES). */
 const CLIENT_LIMIT = 3;
@@ -17,18 +18,7 @@ describe(`the catalogue's sign-in limits per client on ${ENGINE}`, () => {
   });
   after(() => t.close());
 
-  /** A sign-in through the form, as a browser at `address` sends it (its visitor cookie and token). */
-  async function signIn(address: string, barcode: string, pin: string) {
-    const visit = await t.app.inject({ method: 'GET', url: '/catalog/signin', remoteAddress: address });
-    const token = /name="csrf" value="([\w-]+)"/.exec(visit.body)![1]!;
-    return t.app.inject({
-      method: 'POST',
-      url: '/catalog/signin',
-      remoteAddress: address,
-      headers: { cookie: `carrel_signin=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ csrf: token, barcode, pin }).toString(),
-    });
-  }
+  const signIn = (address: string, barcode: string, pin: string) => signInWithForm(t.app, barcode, pin, address);
 
   it('counts the wrong PINs of every address of an IPv6 /64 together, and another /64 apart', async () => {
     await t.services.patrons.create({ names: ['Sixty, Four'], barcodes: ['V6-1'], pin: 'Four-pin-6464' });
