@@ -57,6 +57,7 @@ import { installReadYourWrites } from './http/read-your-writes.ts';
 import { accessLogWriter, lazyChildLogger } from './http/request-log.ts';
 import { batchedLog } from './http/log-stream.ts';
 import { installCommonAnswers } from './http/common-answers.ts';
+import { QuickAnswers } from './http/quick-answers.ts';
 import { installXmlAnswers, XML_SCHEMA_PATH } from './http/xml-answers.ts';
 import { clientErrorHandler, connectionLimits, createHttpServer } from './http/connection.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
@@ -202,9 +203,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const logStream = options.logStream === false ? undefined : (options.logStream ?? batchedLog());
   const limits = connectionLimits(config);
   const beforeRoute = new BeforeRouteAnswers();
+  const quick = new QuickAnswers();
   const app: App = Fastify({
     // The logger exists once Fastify() has returned: refusals, which come later, are logged there.
-    serverFactory: (handler) => createHttpServer(limits, handler, { warn: (fields, message) => app.log.warn(fields, message) }),
+    serverFactory: (handler) =>
+      createHttpServer(limits, quick.listener(handler), { warn: (fields, message) => app.log.warn(fields, message) }),
     clientErrorHandler: clientErrorHandler(limits),
     frameworkErrors: beforeRoute.handler,
     logger: !logStream ? false : { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: logStream },
@@ -219,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('beforeRoute', beforeRoute);
+  app.decorate('quickAnswers', quick);
 
   // A write sent with an Idempotency-Key runs in one transaction: its services' statements go into it.
   const primary = ambientDb(db);
@@ -262,6 +266,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       request.log.level,
     );
     done();
+  });
+  quick.start({
+    running: () => state.notRunningReason() === undefined,
+    requestId,
+    accessLine: (line) => accessLine(line, app.log.level),
   });
   // A client that hangs up before its answer gets none, and no onResponse line: this one says so.
   app.addHook('onRequestAbort', async (request) => {

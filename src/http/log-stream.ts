@@ -7,8 +7,12 @@
 import fs from 'node:fs';
 import { pino, type DestinationStream } from 'pino';
 
-/** A batch is handed over once it holds this many characters, and never later than FLUSH_MS after its first line. */
-const BATCH_CHARS = 4096;
+/**
+ * A batch is handed over once it holds this many characters, and never later than FLUSH_MS after
+ * its first line. Each batch is one write on libuv's thread pool: at 16 KB (about 80 access lines)
+ * that costs a line well under a microsecond.
+ */
+const BATCH_CHARS = 16_384;
 const FLUSH_MS = 100;
 
 export interface LogStream extends DestinationStream {
