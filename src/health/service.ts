@@ -34,7 +34,6 @@ interface DbCheck {
   startedNs: bigint;
   /** The report's DatabaseServer entry, made once for every answer that uses this check. */
   entry: HealthEntry;
-  failed: boolean;
 }
 
 const API_DATA = { [SERVICE_NAME]: { version: VERSION_STRING, ...VERSION } };
@@ -64,11 +63,11 @@ export class HealthService {
     });
     return Promise.race([readServerVersion(this.db), timeout])
       .then(
-        (version): DbCheck => ({ startedNs, entry: databaseEntry(process.hrtime.bigint() - startedNs, version, undefined), failed: false }),
-        (error: unknown): DbCheck => {
-          const failure = describeDbError(error);
-          return { startedNs, entry: databaseEntry(process.hrtime.bigint() - startedNs, undefined, failure), failed: true };
-        },
+        (version): DbCheck => ({ startedNs, entry: databaseEntry(process.hrtime.bigint() - startedNs, version, undefined) }),
+        (error: unknown): DbCheck => ({
+          startedNs,
+          entry: databaseEntry(process.hrtime.bigint() - startedNs, undefined, describeDbError(error)),
+        }),
       )
       .finally(() => clearTimeout(timer));
   }
@@ -83,7 +82,7 @@ export class HealthService {
     const fresh = this.freshCheck();
     if (fresh) return Promise.resolve(fresh);
     this.inflight ??= this.runCheck().then((check) => {
-      this.lastHealthy = check.failed ? undefined : { check, completedMs: performance.now() };
+      this.lastHealthy = check.entry.status === 'Unhealthy' ? undefined : { check, completedMs: performance.now() };
       this.inflight = undefined;
       return check;
     });

@@ -135,6 +135,26 @@ describe(`GET /api on ${ENGINE}`, () => {
     assert.equal(a.status, 'Healthy');
   });
 
+  it('never reuses a failed check, however long successes are kept', async () => {
+    // The database's statements go through, but for the first, which fails as a lost connection would.
+    let failNext = true;
+    const db = t.testDb.db;
+    const failingOnce: Db = {
+      ...db,
+      query: (text, params, options) => {
+        if (!failNext) return db.query(text, params, options);
+        failNext = false;
+        return Promise.reject(new Error('connection terminated unexpectedly'));
+      },
+    };
+    const config = loadConfig({ CARREL_HEALTH_MAX_AGE_MS: '10000' });
+    const service = new HealthService(failingOnce, config.healthTimeoutMs, config.healthMaxAgeMs);
+    assert.equal((await service.report()).status, 'Unhealthy');
+    assert.equal(service.reportIfFresh(), undefined, 'a failure is no answer to reuse');
+    assert.equal((await service.report()).status, 'Healthy');
+    assert.equal(service.reportIfFresh()?.status, 'Healthy');
+  });
+
   it('shares one database check among requests that arrive together', async () => {
     // Counted in statements, with nothing reused (max age 0): twenty reports asked at once, one check.
     let checks = 0;
